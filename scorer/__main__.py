@@ -1,0 +1,5 @@
+import sys
+
+from scorer.cli import main
+
+sys.exit(main())

@@ -1,0 +1,117 @@
+"""The command line: ``python -m scorer SUBCOMMAND`` (also installed as ``domino-scorer``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence, TextIO
+
+from scorer.errors import ScorerError
+
+EXIT_BAD_INPUT = 2
+
+
+def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.rules.describe import describe_placement
+    from scorer.rules.game import PlayOutcome
+    from scorer.rules.log import LineError
+    from scorer.rules.transcript import narrate, record, score_log
+
+    path = Path(args.log)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        err.write(f"{path}: cannot read the log: {exc}\n")
+        return EXIT_BAD_INPUT
+    try:
+        header, steps = score_log(text.splitlines())
+        if not args.json:
+            kind = "in partnership" if header.partnership else "alone"
+            out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
+        last = None
+        for step in steps:
+            last = step
+            if args.json:
+                out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
+            else:
+                for line in narrate(step):
+                    out.write(line + "\n")
+            if args.describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
+                text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, args.lang)
+                target = err if args.json else out
+                target.write("\n".join("    " + t for t in text.splitlines()) + "\n")
+        if not args.json and last is not None and not last.after.is_over:
+            nxt = last.after.next_player
+            out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
+    except LineError as exc:
+        out.flush()
+        err.write(f"{path}:{exc.number}: {exc.message}\n")
+        return EXIT_BAD_INPUT
+    return 0
+
+
+def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The main job for now: score the bundled demo match in the terminal."""
+    from importlib.resources import as_file, files
+
+    resource = files("scorer") / "data" / "demo-horse-race.jsonl"
+    with as_file(resource) as path:
+        out.write("Domino table scorer: the bundled demo match, scored move by move.\n\n")
+        ns = argparse.Namespace(log=str(path), json=False, describe=False, lang=args.lang)
+        return _score(ns, out, err)
+
+
+def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.rules.log import dumps, event_to_json, header_to_json
+    from scorer.rules.simulate import simulate_match
+
+    names = args.names.split(",") if args.names else None
+    n = len(names) if names else args.players
+    sim = simulate_match(args.game, n, args.partnership, seed=args.seed, **({"names": names} if names else {}))
+    out.write(dumps(header_to_json(sim.header)) + "\n")
+    for step in sim.events:
+        out.write(dumps(event_to_json(step.event)) + "\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
+    parser.set_defaults(run=_demo, lang="en")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="score the bundled demo match in the terminal (the default)")
+    demo.add_argument("--lang", choices=("fi", "en"), default="en")
+    demo.set_defaults(run=_demo)
+
+    score = sub.add_parser("score", help="score a session log move by move")
+    score.add_argument("log", help="session log (JSON Lines)")
+    score.add_argument("--json", action="store_true", help="one JSON object per event line")
+    score.add_argument("--describe", action="store_true", help="describe the board after each placement")
+    score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of --describe")
+    score.set_defaults(run=_score)
+
+    sim = sub.add_parser("simulate", help="write a random legal match as a session log")
+    sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
+    sim.add_argument("--players", type=int, default=4, help="number of players (2-4)")
+    sim.add_argument("--names", help="comma-separated player names, clockwise (overrides --players)")
+    sim.add_argument("--partnership", action="store_true")
+    sim.add_argument("--seed", type=int, default=None)
+    sim.set_defaults(run=_simulate)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args, out, err))
+    except ScorerError as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0

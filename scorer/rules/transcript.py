@@ -1,0 +1,149 @@
+"""Scoring a session log event by event: the records behind ``score --json`` (and ``replay --json``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from scorer.errors import ScorerError
+from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
+from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
+from scorer.rules.log import LineError, LogLine, MatchHeader, event_to_json, parse_event, parse_header, read_lines
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event applied: the state before and after, and what it scored."""
+
+    line: int
+    event: Event
+    before: Match
+    after: Match
+    outcome: PlayOutcome | RoundOutcome | None
+
+
+def record(step: Step) -> dict[str, Any]:
+    """The JSON object for one event: line, type, next, scores and what the event scored."""
+    event, after, outcome = step.event, step.after, step.outcome
+    out: dict[str, Any] = {"line": step.line, **event_to_json(event)}
+    table = after.table
+    if isinstance(event, RoundStart):
+        out["round"] = after.round_no
+        out["starter"] = after.next_player
+    elif isinstance(outcome, PlayOutcome):
+        out["at"] = None if outcome.at is None else outcome.at.tile.as_list()
+        out["side"] = None if outcome.at is None else outcome.at.side.value
+        out["sum"] = outcome.sum
+        out["points"] = outcome.raw_points
+        out["game_points"] = after.rules.game_points(outcome.raw_points)
+        out["ends"] = [[e.tile.as_list(), e.value] for e in outcome.ends]
+        out["continues"] = outcome.continues
+        if after.phase is Phase.ROUND_OVER:
+            out["round_over"] = "domino"
+    elif isinstance(event, Draw):
+        out["boneyard"] = after.boneyard
+    elif isinstance(event, Pass) and after.phase is Phase.ROUND_OVER:
+        out["round_over"] = "blocked"
+    elif isinstance(outcome, RoundOutcome):
+        out["round"] = outcome.round_no
+        out["blocked"] = outcome.blocked
+        out["finisher"] = outcome.finisher
+        out["hand_pips"] = dict(zip(table.players, outcome.hand_pips))
+        out["hand_totals"] = dict(zip(table.players, outcome.hand_totals))
+        out["round_winners"] = [table.players[s] for side in outcome.winning_sides for s in table.seats_of(side)]
+        out["changes"] = {
+            p: after.rules.game_points(outcome.raw_changes[table.side_of(i)]) for i, p in enumerate(table.players)
+        }
+    out["next"] = after.next_player
+    out["scores"] = after.scores()
+    if after.is_over and not step.before.is_over:
+        out["winners"] = list(after.winners())
+    return out
+
+
+def score_lines(match: Match, lines: Iterable[LogLine]) -> Iterator[Step]:
+    """Apply each event line in turn; errors are :class:`LineError` with the line number."""
+    for line in lines:
+        try:
+            event = parse_event(line.data)
+            after, outcome = match.apply(event)
+        except LineError:
+            raise
+        except ScorerError as exc:
+            raise LineError(line.number, str(exc)) from None
+        yield Step(line.number, event, match, after, outcome)
+        match = after
+
+
+def score_log(text_lines: Iterable[str]) -> tuple[MatchHeader, Iterator[Step]]:
+    """Read the match line, then score the events lazily (earlier steps survive a later error)."""
+    lines = read_lines(text_lines)
+    first = next(lines, None)
+    if first is None:
+        raise LineError(1, "the log is empty: expected a match line first")
+    try:
+        header = parse_header(first.data)
+        match = header.new_match()
+    except ScorerError as exc:
+        raise LineError(first.number, str(exc)) from None
+    return header, score_lines(match, lines)
+
+
+def _scores_text(match: Match) -> str:
+    table = match.table
+    parts = [f"{table.side_name(side)} {match.rules.game_points(match.raw_scores[side])}" for side in range(table.n_sides)]
+    return ", ".join(parts)
+
+
+def _points_text(match: Match, raw: int) -> str:
+    if match.rules.raw_per_point == 1:
+        return f"{raw} point" + ("" if raw == 1 else "s")
+    game = match.rules.game_points(raw)
+    return f"{raw} raw = {game} point" + ("" if game == 1 else "s")
+
+
+def narrate(step: Step) -> list[str]:
+    """A readable account of one event, in English."""
+    event, after, outcome = step.event, step.after, step.outcome
+    table = after.table
+    lines: list[str] = []
+    if step.before.round_no != after.round_no and after.starter is not None:
+        lines.append(f"Round {after.round_no}: {table.players[after.starter]} starts")
+    if isinstance(outcome, PlayOutcome):
+        where = "opens" if outcome.at is None else f"on {outcome.at.tile} ({outcome.at.side.value})"
+        terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
+        scored = f"scores {_points_text(after, outcome.raw_points)}" if outcome.raw_points else "no score"
+        lines.append(f"  {outcome.player} plays {outcome.tile} {where}: ends {terms} = {outcome.sum}, {scored}")
+        if outcome.raw_points:
+            lines.append(f"    Scores: {_scores_text(after)}")
+        if outcome.continues:
+            lines.append(f"    {outcome.player} continues")
+        if after.phase is Phase.ROUND_OVER:
+            lines.append(f"  {outcome.player} played the last tile: round {after.round_no} is over")
+    elif isinstance(event, Draw):
+        lines.append(f"  {event.player} draws {event.count} (boneyard {after.boneyard})")
+    elif isinstance(event, Pass):
+        verb = "knocks" if not after.rules.has_boneyard else "passes"
+        lines.append(f"  {event.player} {verb}")
+        if after.phase is Phase.ROUND_OVER:
+            lines.append(f"  Nobody can play: round {after.round_no} is blocked")
+    elif isinstance(outcome, RoundOutcome):
+        hands = ", ".join(
+            f"{p} {pips}" + (f"→{tot}" if tot != pips else "")
+            for p, pips, tot in zip(table.players, outcome.hand_pips, outcome.hand_totals)
+        )
+        lines.append(f"  Hands: {hands}")
+        gained = [
+            f"{table.side_name(side)} {'+' if change >= 0 else ''}{after.rules.game_points(change)}"
+            for side, change in enumerate(outcome.raw_changes)
+            if change
+        ]
+        how = "blocked" if outcome.blocked else f"{outcome.finisher} went out"
+        lines.append(f"  Round {outcome.round_no} ({how}): {', '.join(gained) or 'no points'}")
+        lines.append(f"    Scores: {_scores_text(after)}")
+    if after.is_over and not step.before.is_over:
+        names = " and ".join(after.winners())
+        shared = len(after.winning_sides) > 1
+        lines.append(f"Match over: {'shared win for ' if shared else ''}{names} ({_scores_text(after)})")
+    return lines
+

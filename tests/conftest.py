@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.rules import HorseRace, Match, Play, RoundStart, SevenRocks, Tile
+
+
+def t(a: int, b: int) -> Tile:
+    return Tile.of(a, b)
+
+
+def write_log(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def hr2() -> Match:
+    """A Horse Race match of two, round 1 started by Ann."""
+    match, _ = Match.start(HorseRace(), ["Ann", "Ben"]).apply(RoundStart("Ann"))
+    return match
+
+
+@pytest.fixture
+def sr4() -> Match:
+    match, _ = Match.start(SevenRocks(), ["Ann", "Ben", "Cid", "Dee"], partnership=True).apply(RoundStart("Ann"))
+    return match
+
+
+def play(match: Match, player: str, tile: tuple[int, int], at: tuple[int, int] | None = None, **kw: Any):
+    return match.apply(Play(player, t(*tile), None if at is None else t(*at), **kw))

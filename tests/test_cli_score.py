@@ -1,0 +1,172 @@
+"""`scorer score`: hand-computed logs, golden transcripts, and every kind of bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.cli import main
+from tests.conftest import write_log
+
+GOLDEN = Path(__file__).parent / "golden"
+HEADER_HR2 = {"type": "match", "game": "horse-race", "players": ["Ann", "Ben"], "partnership": False}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def records(path: Path) -> list[dict]:
+    code, out, err = run("score", str(path), "--json")
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_horse_race_worked_log_is_scored_as_computed_by_hand() -> None:
+    recs = records(GOLDEN / "worked-sequence-horse-race.jsonl")
+    plays = [r for r in recs if r["type"] == "play"]
+    assert [p["sum"] for p in plays] == [5, 6, 10, 5, 5, 10, 14, 10, 12, 5, 9, 6]
+    assert [p["points"] for p in plays] == [5, 0, 10, 5, 5, 10, 0, 10, 0, 5, 0, 0]
+    reveal = next(r for r in recs if r["type"] == "reveal")
+    # Ben's 20 pips -> 20 -> 4 points for Ann, who went out.
+    assert reveal["hand_totals"] == {"Ann": 0, "Ben": 20}
+    assert reveal["scores"] == {"Ann": 11, "Ben": 0}
+    assert reveal["next"] is None
+    assert recs[-1]["scores"] == {"Ann": 13, "Ben": 1}
+    assert recs[-1]["next"] == "Ann"
+    assert plays[0]["ends"] == [[[1, 4], 4], [[1, 4], 1]]
+    # The drawn [3|5] scored but ended Ben's turn.
+    drawn = plays[9]
+    assert drawn["player"] == "Ben" and drawn["points"] == 5 and drawn["next"] == "Ann"
+
+
+def test_seven_rocks_worked_log_is_scored_as_computed_by_hand() -> None:
+    recs = records(GOLDEN / "worked-sequence-seven-rocks.jsonl")
+    plays = [r for r in recs if r["type"] == "play"]
+    assert [p["sum"] for p in plays] == [10, 10, 2, 5, 8, 3, 3]
+    assert recs[-1]["scores"] == {"Ann": 10, "Ben": 15, "Cid": 10, "Dee": 15}
+    assert [r["next"] for r in recs] == ["Ann", "Ben", "Cid", "Dee", "Ann", "Ben", "Cid", "Dee", "Ann"]
+
+
+GOLDEN_CASES = sorted(p for p in GOLDEN.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
+
+
+@pytest.mark.parametrize("log", GOLDEN_CASES, ids=lambda p: p.stem)
+def test_golden_transcripts(log: Path) -> None:
+    expected = log.with_name(log.name.replace(".jsonl", ".expected.jsonl")).read_text(encoding="utf-8")
+    code, out, err = run("score", str(log), "--json")
+    assert code == 0, err
+    assert out == expected, "regenerate with `python scripts/make_golden.py` only if the change is intended"
+
+
+def test_every_golden_match_but_the_worked_ones_reaches_its_end() -> None:
+    for log in GOLDEN_CASES:
+        if log.stem.startswith("sim-"):
+            assert "winners" in records(log)[-1]
+
+
+def test_readable_account_and_description(tmp_path: Path) -> None:
+    code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"), "--describe", "--lang", "fi")
+    assert code == 0
+    assert "Ann plays [1|4] opens: ends 4 + 1 = 5, scores 5 raw = 1 point" in out
+    assert "Pelattu [4|4]" in out and "Spinnerit: [1|1], [4|4]" in out
+    code, out, _ = run("score", str(GOLDEN / "sim-horse-race-4-pairs.jsonl"))
+    assert code == 0 and "Match over:" in out
+
+
+BAD = [
+    ("not json", ['{"type": "round", "starter": "Ann"'], 2, "not valid JSON"),
+    ("unknown event", [{"type": "jump", "player": "Ann"}], 2, "unknown event type 'jump'"),
+    ("bad tile", [{"type": "round", "starter": "Ann"}, {"type": "play", "player": "Ann", "tile": [3, 7]}], 3, "pips 0..6"),
+    (
+        "tile played twice",
+        [{"type": "round", "starter": "Ann"}, {"type": "play", "player": "Ann", "tile": [1, 4]},
+         {"type": "play", "player": "Ann", "tile": [4, 1], "at": [1, 4]}],
+        4,
+        "already on the board",
+    ),
+    (
+        "tile does not match",
+        [{"type": "round", "starter": "Ann"}, {"type": "play", "player": "Ann", "tile": [1, 4]},
+         {"type": "play", "player": "Ann", "tile": [2, 3], "at": [1, 4]}],
+        4,
+        "does not match",
+    ),
+    (
+        "branch before both lines",
+        [{"type": "round", "starter": "Ann"}, {"type": "play", "player": "Ann", "tile": [2, 2]},
+         {"type": "play", "player": "Ann", "tile": [2, 3], "at": [2, 2], "side": "branch-a"}],
+        4,
+        "both line sides must be filled",
+    ),
+    (
+        "wrong player",
+        [{"type": "round", "starter": "Ann"}, {"type": "play", "player": "Ben", "tile": [1, 4]}],
+        3,
+        "it is Ann's turn, not Ben's",
+    ),
+    ("unknown player", [{"type": "round", "starter": "Zed"}], 2, "unknown player 'Zed'"),
+    ("unknown key", [{"type": "round", "starter": "Ann", "startr": "Ann"}], 2, "unknown key(s) 'startr'"),
+    ("play before a round", [{"type": "play", "player": "Ann", "tile": [1, 4]}], 2, "expected a round event"),
+]
+
+
+@pytest.mark.parametrize("name, events, line, message", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_is_reported_with_its_line(tmp_path: Path, name, events, line, message) -> None:
+    path = tmp_path / "bad.jsonl"
+    text = json.dumps(HEADER_HR2) + "\n" + "".join((e if isinstance(e, str) else json.dumps(e)) + "\n" for e in events)
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("score", str(path), "--json")
+    assert code == 2
+    assert err.startswith(f"{path}:{line}: ")
+    assert message in err
+    assert "Traceback" not in err
+    # Everything before the bad line was already reported.
+    assert len(out.splitlines()) == line - 2
+
+
+def test_play_after_the_match_ended(tmp_path: Path) -> None:
+    lines = (GOLDEN / "sim-horse-race-2.jsonl").read_text().splitlines()
+    path = tmp_path / "over.jsonl"
+    path.write_text("\n".join(lines + ['{"type": "pass", "player": "Ann"}']) + "\n")
+    code, _, err = run("score", str(path))
+    assert code == 2 and f":{len(lines) + 1}: the match is over" in err
+
+
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        ({"type": "match", "game": "seven-rocks", "players": ["A", "B"], "partnership": False}, "exactly 4 players"),
+        ({"type": "match", "game": "horse-race", "players": ["A", "B", "C", "D", "E"], "partnership": False}, "2, 3 or 4"),
+        ({"type": "match", "game": "chess", "players": ["A", "B"], "partnership": False}, "unknown game"),
+        ({"type": "round", "starter": "A"}, "first line must be the match line"),
+    ],
+)
+def test_bad_match_line(tmp_path: Path, header, message) -> None:
+    path = write_log(tmp_path / "bad.jsonl", [header])
+    code, _, err = run("score", str(path))
+    assert code == 2 and err.startswith(f"{path}:1: ") and message in err
+
+
+def test_missing_and_empty_files(tmp_path: Path) -> None:
+    code, _, err = run("score", str(tmp_path / "nope.jsonl"))
+    assert code == 2 and "cannot read" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    code, _, err = run("score", str(empty))
+    assert code == 2 and "empty" in err
+
+
+def test_python_dash_m_entry_point() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "scorer", "score", str(GOLDEN / "worked-sequence-seven-rocks.jsonl"), "--json"],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0 and proc.stdout.count("\n") == 9
