@@ -76,6 +76,53 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import time
+
+    import cv2
+
+    from scorer.errors import ImageError
+    from scorer.vision import TileDetector, load_image
+    from scorer.vision.annotate import annotate
+
+    detector = TileDetector(threads=args.threads)
+    failed = 0
+    for index, name in enumerate(args.images):
+        try:
+            image = load_image(name)
+        except ImageError as exc:
+            err.write(f"{exc}\n")
+            failed += 1
+            continue
+        start = time.perf_counter()
+        tiles = detector.detect(image)
+        ms = (time.perf_counter() - start) * 1000
+        h, w = image.shape[:2]
+        if args.json:
+            record = {"path": name, "width": w, "height": h, "ms": round(ms, 1), "tiles": [t.to_json() for t in tiles]}
+            out.write(json.dumps(record) + "\n")
+        else:
+            up = [t for t in tiles if t.face == "up"]
+            out.write(f"{name}: {w}x{h}, {len(up)} tile(s) face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
+            for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
+                cx, cy = t.center
+                if t.pips is None:
+                    out.write(f"  face down        at ({cx:.0f}, {cy:.0f})\n")
+                else:
+                    a, b = t.pips
+                    flag = "" if t.certain else f"  uncertain ({t.read_confidence:.2f})"
+                    out.write(f"  [{min(a, b)}|{max(a, b)}] at ({cx:.0f}, {cy:.0f}){flag}\n")
+        if args.annotate:
+            target = Path(args.annotate)
+            if len(args.images) > 1:
+                target = target.with_name(f"{target.stem}-{index:03d}-{Path(name).stem}{target.suffix or '.png'}")
+            if not cv2.imwrite(str(target), annotate(image, tiles)):
+                err.write(f"{target}: could not write the annotated image\n")
+                failed += 1
+        out.flush()
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
     parser.set_defaults(run=_demo, lang="en")
@@ -92,6 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of --describe")
     score.set_defaults(run=_score)
 
+    detect = sub.add_parser("detect", help="find every tile and read its pips in images")
+    detect.add_argument("images", nargs="+", metavar="IMAGE")
+    detect.add_argument("--json", action="store_true", help="one JSON object per image")
+    detect.add_argument("--annotate", metavar="OUT.png", help="draw what was read")
+    detect.add_argument("--threads", type=int, default=2)
+    detect.set_defaults(run=_detect)
+
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
     sim.add_argument("--players", type=int, default=4, help="number of players (2-4)")
@@ -99,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--partnership", action="store_true")
     sim.add_argument("--seed", type=int, default=None)
     sim.set_defaults(run=_simulate)
+
+    from scorer.cribbage.cli import add_cribbage_parser
+
+    add_cribbage_parser(sub)
 
     return parser
 

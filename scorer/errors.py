@@ -30,3 +30,15 @@ class LogFormatError(ScorerError):
 
 class CardError(ScorerError):
     """A card, hand or pegging sequence that cannot exist in cribbage."""
+
+
+class VisionError(ScorerError):
+    """The camera side: images, models, detections."""
+
+
+class ImageError(VisionError):
+    """A file or frame that is not a usable image (missing, empty, truncated, huge)."""
+
+
+class ModelError(VisionError):
+    """A model file that is missing or does not have the expected inputs and outputs."""

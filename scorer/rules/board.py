@@ -52,6 +52,9 @@ class Board:
     spinners: tuple[Tile, ...] = ()
     joins: tuple[Join, ...] = ()
     _used: frozenset[tuple[Tile, Side]] = field(default=frozenset(), repr=False, compare=False)
+    # Computed on first use; a board never changes, so neither do they.
+    _free_cache: tuple[FreePoint, ...] | None = field(default=None, repr=False, compare=False)
+    _ends_cache: tuple[ScoringEnd, ...] | None = field(default=None, repr=False, compare=False)
 
     # -- reading ---------------------------------------------------------------
 
@@ -66,10 +69,12 @@ class Board:
 
     def free_points(self) -> tuple[FreePoint, ...]:
         """Every side where a tile may legally be attached, sorted as the originals list them."""
-        points: list[FreePoint] = []
-        for tile in sorted(self.tiles):
-            points.extend(self._free_points_of(tile))
-        return tuple(points)
+        if self._free_cache is None:
+            points: list[FreePoint] = []
+            for tile in sorted(self.tiles):
+                points.extend(self._free_points_of(tile))
+            object.__setattr__(self, "_free_cache", tuple(points))
+        return self._free_cache  # type: ignore[return-value]
 
     def _free_points_of(self, tile: Tile) -> list[FreePoint]:
         used = self._used
@@ -82,6 +87,11 @@ class Board:
 
     def scoring_ends(self) -> tuple[ScoringEnd, ...]:
         """The terms of the end sum, sorted as the originals list them."""
+        if self._ends_cache is None:
+            object.__setattr__(self, "_ends_cache", self._compute_scoring_ends())
+        return self._ends_cache  # type: ignore[return-value]
+
+    def _compute_scoring_ends(self) -> tuple[ScoringEnd, ...]:
         ends: list[ScoringEnd] = []
         used = self._used
         for tile in sorted(self.tiles):
@@ -110,7 +120,7 @@ class Board:
         return tuple(p for p in self.free_points() if tile.has(p.value))
 
     def can_place(self, tile: Tile) -> bool:
-        return not self.tiles or bool(self.placements(tile))
+        return not self.tiles or any(tile.has(p.value) for p in self.free_points())
 
     def place(self, tile: Tile, at: FreePoint | None = None) -> Board:
         """A new board with ``tile`` attached at free point ``at`` (``None`` for the opening tile)."""

@@ -1,0 +1,1 @@
+"""Synthetic overhead views of domino tables: layouts from the rules simulator, rendered with heavy randomisation."""

@@ -1,0 +1,78 @@
+"""Whole table scenes: played layouts from the rules simulator, boneyards, revealed hands, loose tiles."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from dominosynth.layout import TILE_LONG, LayoutError, PlacedGeom, lay_out, scatter
+from dominosynth.render import CameraParams, Scene, random_camera, random_tileset, render_scene
+from scorer.rules import FULL_SET, Play
+from scorer.rules.simulate import TABLES, simulate_match
+
+KINDS = ("layout", "loose", "mixed")
+
+
+@dataclass
+class SceneInfo:
+    kind: str  # layout | loose | mixed
+    tilted: bool
+    occluded: bool
+    touching: bool
+    seed: int
+
+
+def _random_board(rng: random.Random):
+    game, n, partnership = rng.choice(TABLES)
+    sim = simulate_match(game, n, partnership, seed=rng.randrange(2**31))
+    boards = [s.after.board for s in sim.events if isinstance(s.event, Play) and s.after.board is not None]
+    # Favour bigger layouts: they are what a camera sees for most of a round.
+    return boards[min(len(boards) - 1, int(len(boards) * rng.random() ** 0.5))]
+
+
+def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
+    rng = random.Random(seed)
+    kind = rng.choices(KINDS, [5, 2, 3])[0]
+    cam = random_camera(rng, style, size)
+    view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm
+    center = (view_w / 2, view_h / 2)
+    margin = 1.06  # let a few tiles run off the frame
+    bounds = (center[0] - view_w / 2 * margin, center[1] - view_h / 2 * margin, center[0] + view_w / 2 * margin, center[1] + view_h / 2 * margin)
+    geoms: list[PlacedGeom] = []
+    touching = False
+    if kind in ("layout", "mixed"):
+        for _ in range(5):
+            board = _random_board(rng)
+            inner = (bounds[0] + 0.1 * view_w, bounds[1] + 0.1 * view_h, bounds[2] - 0.1 * view_w, bounds[3] - 0.1 * view_h)
+            try:
+                geoms = lay_out(board, rng, inner if kind == "mixed" else bounds)
+                touching = len(geoms) > 1
+                break
+            except LayoutError:
+                continue
+    used = {g.tile for g in geoms}
+    rest = [t for t in FULL_SET if t not in used]
+    rng.shuffle(rest)
+    polys = [g.corners() for g in geoms]
+    if kind == "loose":
+        count = rng.randint(1, min(14, len(rest)))
+        geoms += scatter(rest[:count], rng, bounds, polys, face_up=True, touching=rng.random() < 0.5)
+        touching = touching or count > 1
+        rest = rest[count:]
+        if rng.random() < 0.4:
+            geoms += scatter(rest[: rng.randint(1, 8)], rng, bounds, [g.corners() for g in geoms], face_up=False, role="boneyard")
+    elif kind == "mixed":
+        # A boneyard of face-down tiles and perhaps a hand laid out for the count.
+        n_down = rng.randint(0, min(12, len(rest)))
+        geoms += scatter(rest[:n_down], rng, bounds, polys, face_up=False, touching=rng.random() < 0.3, role="boneyard")
+        rest = rest[n_down:]
+        if rest and rng.random() < 0.6:
+            n_up = rng.randint(1, min(7, len(rest)))
+            geoms += scatter(rest[:n_up], rng, bounds, [g.corners() for g in geoms], face_up=True, touching=True, role="hand")
+    ts = random_tileset(rng, style)
+    occlude = rng.random() < 0.3
+    scene = render_scene(geoms, ts, cam, rng, center, style, occlude)
+    info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed)
+    return scene, info

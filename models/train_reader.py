@@ -1,0 +1,188 @@
+"""Train the half reader: a small CNN that reads the pips of one rectified tile half (0-6, or "not a half").
+
+    python models/train_reader.py --data datasets/generated/detector --epochs 8
+    python models/train_reader.py --export-only
+
+Half crops come from the detector dataset's images and metadata: every labelled
+face-up tile is rectified from corners jittered like a detector's (so the reader
+learns the boxes it will really get), and split into its two halves.  Class 7,
+"not a half", is table background and crops that straddle the divider or two
+touching tiles: a box in the wrong place is then flagged instead of read.
+The exported ``models/reader.onnx`` takes [N, 1, 32, 32] crops standardised by
+:func:`scorer.vision.reader.standardize` and returns [N, 8] logits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scorer.vision.geometry import HALF, rectify  # noqa: E402
+from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize  # noqa: E402
+
+CACHE = HERE / "training" / "reader-crops"
+
+
+def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
+    center = corners.mean(0)
+    long = np.linalg.norm(corners[1] - corners[2])
+    shift = np.array([rng.gauss(0, 0.025), rng.gauss(0, 0.025)]) * long * strength
+    scale = np.array([rng.gauss(1, 0.04 * strength), rng.gauss(1, 0.04 * strength)])
+    ang = math.radians(rng.gauss(0, 2.0 * strength))
+    rot = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    # Scale along the tile's own axes.
+    axis = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
+    axis /= np.linalg.norm(axis) + 1e-9
+    perp = np.array([-axis[1], axis[0]])
+    rel = corners - center
+    a, p = rel @ axis, rel @ perp
+    rel = np.outer(a * scale[0], axis) + np.outer(p * scale[1], perp)
+    return rel @ rot.T + center + shift
+
+
+def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    lines = (root / f"{split}.jsonl").read_text().splitlines()
+    if limit:
+        lines = lines[:limit]
+    for line in lines:
+        meta = json.loads(line)
+        image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            continue
+        h, w = image.shape
+        for tile in meta["tiles"]:
+            corners = np.array(tile["corners"], np.float64)
+            if tile["ignore"] or tile["values"] is None:
+                continue
+            # Label corners start at the +axis end, whose half holds values[0]; rectify's first half is that end.
+            for _ in range(2):
+                crop, _ = rectify(image, jitter(corners, rng))
+                xs += [crop[:, :HALF], crop[:, HALF:]]
+                ys += [tile["values"][0], tile["values"][1]]
+            # A box shifted by half a tile along its axis straddles the divider or two tiles.
+            axis = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
+            shifted = corners + axis * rng.choice([-0.5, 0.5]) * rng.uniform(0.8, 1.2)
+            crop, _ = rectify(image, jitter(shifted, rng))
+            xs.append(crop[:, HALF // 2 : HALF // 2 + HALF])
+            ys.append(NOT_A_HALF)
+        # Table background of the same scale.
+        tiles = [np.array(t["corners"]) for t in meta["tiles"]]
+        if tiles:
+            size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
+            for _ in range(3):
+                cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
+                if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
+                    continue
+                box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
+                crop, _ = rectify(image, box)
+                xs.append(crop[:, :HALF])
+                ys.append(NOT_A_HALF)
+    return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(1, 24), *block(24, 24), nn.MaxPool2d(2),
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
+        *block(48, 96), *block(96, 96), nn.MaxPool2d(2),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, N_CLASSES),
+    )
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    out = np.empty_like(batch, dtype=np.float32)
+    for i, x in enumerate(batch):
+        x = np.rot90(x, rng.integers(4))
+        if rng.random() < 0.5:
+            x = x[:, ::-1]
+        x = x.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+        if rng.random() < 0.3:
+            x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
+        x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
+        if rng.random() < 0.15:  # glare blob
+            yy, xx = np.mgrid[0:HALF, 0:HALF]
+            cx, cy, r = rng.uniform(0, HALF), rng.uniform(0, HALF), rng.uniform(2, 8)
+            x = x + 150 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+        out[i] = np.clip(x, 0, 255)
+    return standardize(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=HERE.parent / "datasets" / "generated" / "detector")
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--limit", type=int, default=None, help="use only the first N training images")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--export-only", action="store_true")
+    args = parser.parse_args()
+    import torch
+    import torch.nn as nn
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+    model = build_model()
+    weights = HERE / "reader.pt"
+    if not args.export_only:
+        rng = random.Random(0)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        t0 = time.time()
+        xtr, ytr = crops_from_split(args.data, "train", rng, args.limit)
+        xva, yva = crops_from_split(args.data, "val", rng, None)
+        print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
+        np.savez_compressed(CACHE / "val.npz", x=xva, y=yva)
+        nrng = np.random.default_rng(0)
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+        steps = args.epochs * math.ceil(len(xtr) / 256)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+        loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+        xva_t = torch.from_numpy(standardize(xva.astype(np.float32))[:, None])
+        for epoch in range(args.epochs):
+            model.train()
+            order = nrng.permutation(len(xtr))
+            t0, total = time.time(), 0.0
+            for start in range(0, len(order), 256):
+                idx = order[start : start + 256]
+                xb = torch.from_numpy(augment(xtr[idx], nrng)[:, None])
+                yb = torch.from_numpy(ytr[idx])
+                opt.zero_grad()
+                loss = loss_fn(model(xb), yb)
+                loss.backward()
+                opt.step()
+                sched.step()
+                total += float(loss) * len(idx)
+            model.eval()
+            with torch.no_grad():
+                pred = torch.cat([model(xva_t[i : i + 1024]).argmax(1) for i in range(0, len(xva_t), 1024)]).numpy()
+            acc = (pred == yva).mean()
+            print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f} ({time.time() - t0:.0f} s)", flush=True)
+            torch.save(model.state_dict(), weights)
+    model.load_state_dict(torch.load(weights))
+    model.eval()
+    dummy = torch.zeros(1, 1, HALF, HALF)
+    torch.onnx.export(
+        model, dummy, str(HERE / "reader.onnx"), input_names=["halves"], output_names=["logits"],
+        dynamic_axes={"halves": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )
+    print(f"exported {HERE / 'reader.onnx'}")
+
+
+if __name__ == "__main__":
+    main()

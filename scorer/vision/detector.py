@@ -1,0 +1,176 @@
+"""From a frame to every tile with its corners, face and pips: YOLO oriented boxes, then a half reader."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Literal, Protocol, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.errors import ModelError
+from scorer.vision.geometry import HALF, half_centers, long_first, polygon_iou, rectify
+from scorer.vision.images import check_frame
+from scorer.vision.obb import Box, decode, letterbox, rotated_nms
+from scorer.vision.reader import NOT_A_HALF, HalfReader
+
+Face = Literal["up", "down"]
+CLASS_FACES: tuple[Face, ...] = ("up", "down")
+# A half read at this probability or more is taken as read; below it the tile is uncertain.
+CERTAIN = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class HalfReading:
+    pips: int
+    center: tuple[float, float]
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class TileDetection:
+    """One tile seen in a frame.  ``corners`` go round the tile, the first edge a long side;
+    ``halves`` follow the tile from the c0/c3 end to the c1/c2 end (``None`` when face down)."""
+
+    corners: tuple[tuple[float, float], ...]
+    face: Face
+    confidence: float
+    halves: tuple[HalfReading, HalfReading] | None = None
+
+    @property
+    def pips(self) -> tuple[int, int] | None:
+        return None if self.halves is None else (self.halves[0].pips, self.halves[1].pips)
+
+    @property
+    def read_confidence(self) -> float:
+        return 1.0 if self.halves is None else min(h.confidence for h in self.halves)
+
+    @property
+    def certain(self) -> bool:
+        return self.read_confidence >= CERTAIN
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = np.asarray(self.corners).mean(0)
+        return float(c[0]), float(c[1])
+
+    def to_json(self) -> dict:
+        return {
+            "pips": None if self.pips is None else list(self.pips),
+            "face": self.face,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "halves": None
+            if self.halves is None
+            else [{"pips": h.pips, "center": [round(h.center[0], 1), round(h.center[1], 1)], "confidence": round(h.confidence, 3)} for h in self.halves],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+class Detector(Protocol):
+    """Anything that finds tiles in a BGR frame (the ONNX models, or a fake in tests)."""
+
+    def detect(self, frame: np.ndarray) -> list[TileDetection]: ...
+
+
+def default_models_dir() -> Path:
+    env = os.environ.get("SCORER_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+
+
+class TileDetector:
+    """The shipped models: ``detector.onnx`` (oriented boxes) and ``reader.onnx`` (half pips)."""
+
+    def __init__(
+        self,
+        models_dir: Path | None = None,
+        *,
+        threads: int = 2,
+        conf: float = 0.35,
+        iou: float = 0.45,
+    ) -> None:
+        import onnxruntime as ort
+
+        models_dir = models_dir or default_models_dir()
+        path = models_dir / "detector.onnx"
+        if not path.is_file():
+            raise ModelError(f"tile detector model not found: {path} (set SCORER_MODELS to the folder holding it)")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
+        inp = self.session.get_inputs()[0]
+        out = self.session.get_outputs()[0]
+        if len(inp.shape) != 4 or inp.shape[2] != inp.shape[3] or not isinstance(inp.shape[2], int):
+            raise ModelError(f"{path}: expected a square fixed-size image input, found {inp.shape}")
+        self.size = int(inp.shape[2])
+        self.input_name = inp.name
+        self.n_classes = int(out.shape[1]) - 5
+        if self.n_classes != len(CLASS_FACES):
+            raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
+        self.reader = HalfReader(models_dir / "reader.onnx", threads=threads)
+        self.conf = conf
+        self.iou = iou
+        self.last_timing: dict[str, float] = {}
+
+    def boxes(self, frame: np.ndarray) -> list[Box]:
+        blob, box = letterbox(frame, self.size)
+        (output,) = self.session.run(None, {self.input_name: blob})
+        return rotated_nms(decode(output, self.n_classes, box, self.conf), self.iou)
+
+    def detect(self, frame: np.ndarray) -> list[TileDetection]:
+        frame = check_frame(frame)
+        t0 = time.perf_counter()
+        boxes = self.boxes(frame)
+        t1 = time.perf_counter()
+        detections = self.read(frame, boxes)
+        self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000}
+        return detections
+
+    def read(self, frame: np.ndarray, boxes: Sequence[Box]) -> list[TileDetection]:
+        return read_tiles(frame, boxes, self.reader.read)
+
+
+def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_halves: Callable[[np.ndarray], np.ndarray]) -> list[TileDetection]:
+    """Pair each face-up box with the readings of its two halves (``read_halves``: [N,32,32] -> [N,8] probabilities)."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    up = [b for b in boxes if CLASS_FACES[b.cls] == "up"]
+    crops = []
+    for b in up:
+        crop, _ = rectify(grey, b.corners)
+        crops += [crop[:, :HALF], crop[:, HALF:]]
+    probs = read_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
+    out: list[TileDetection] = []
+    i = 0
+    for b in boxes:
+        corners = long_first(b.corners)
+        as_tuple = tuple((float(x), float(y)) for x, y in corners)
+        if CLASS_FACES[b.cls] == "down":
+            out.append(TileDetection(as_tuple, "down", b.score))
+            continue
+        p_first, p_second = probs[i], probs[i + 1]
+        i += 2
+        if p_first[NOT_A_HALF] > 0.5 and p_second[NOT_A_HALF] > 0.5:
+            continue  # the box is on the table, not on a tile
+        halves = []
+        for p, c in zip((p_first, p_second), half_centers(corners)):
+            pips = int(np.argmax(p[:NOT_A_HALF]))
+            halves.append(HalfReading(pips, (float(c[0]), float(c[1])), float(p[pips])))
+        out.append(TileDetection(as_tuple, "up", b.score, (halves[0], halves[1])))
+    return _drop_straddling(out)
+
+
+def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:
+    """A weaker box lying across two tiles (half of each) is dropped where both of its tiles were found."""
+    keep = []
+    for t in tiles:
+        overlaps = [o for o in tiles if o is not t and o.confidence > t.confidence and polygon_iou(np.array(o.corners), np.array(t.corners)) > 0.15]
+        if len(overlaps) >= 2 and not t.certain:
+            continue
+        keep.append(t)
+    return keep

@@ -1,0 +1,67 @@
+"""Small geometry on tile quadrilaterals: oriented boxes, rectification to an upright tile, polygon IoU."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+HALF = 32  # px of one rectified half (square); a rectified tile is HALF x 2*HALF
+
+
+def obb_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    """The four corners of an oriented box (angle in radians), going round."""
+    c, s = math.cos(angle), math.sin(angle)
+    dx = np.array([c, s]) * w / 2
+    dy = np.array([-s, c]) * h / 2
+    center = np.array([cx, cy])
+    return np.array([center + dx + dy, center + dx - dy, center - dx - dy, center - dx + dy], np.float64)
+
+
+def long_first(corners: np.ndarray) -> np.ndarray:
+    """Roll the corners so that the first edge (c0 -> c1) is a long side of the tile."""
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    e01 = np.linalg.norm(corners[1] - corners[0])
+    e12 = np.linalg.norm(corners[2] - corners[1])
+    return corners if e01 >= e12 else np.roll(corners, -1, axis=0)
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, half: int = HALF) -> tuple[np.ndarray, np.ndarray]:
+    """The tile upright: ``half`` x ``2*half`` px, long axis horizontal; and the image->crop homography.
+
+    The first half (columns ``0..half``) is the end at corners c0/c3 of :func:`long_first`.
+    """
+    quad = long_first(corners)
+    long_px = float(np.linalg.norm(quad[1] - quad[0]))
+    # Warp at about the tile's own resolution, then shrink with area averaging (no aliasing).
+    work = max(half, int(round(long_px / 2)))
+    dst = np.array([[0, 0], [2 * work, 0], [2 * work, work], [0, work]], np.float32)
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    crop = cv2.warpPerspective(image, H, (2 * work, work), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if work != half:
+        crop = cv2.resize(crop, (2 * half, half), interpolation=cv2.INTER_AREA)
+        scale = np.diag([half / work, half / work, 1.0])
+        H = scale @ H
+    return crop, H
+
+
+def half_centers(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Image points at the middle of each half, in the order :func:`rectify` uses."""
+    quad = long_first(corners)
+    first = (quad[0] + quad[3]) * 0.75 / 2 + (quad[1] + quad[2]) * 0.25 / 2
+    second = (quad[0] + quad[3]) * 0.25 / 2 + (quad[1] + quad[2]) * 0.75 / 2
+    return first, second
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    a32 = np.asarray(a, np.float32).reshape(-1, 2)
+    b32 = np.asarray(b, np.float32).reshape(-1, 2)
+    area_a = abs(cv2.contourArea(a32))
+    area_b = abs(cv2.contourArea(b32))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    inter = max(0.0, float(inter))
+    return inter / (area_a + area_b - inter)

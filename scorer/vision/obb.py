@@ -1,0 +1,87 @@
+"""The YOLO oriented-box head: letterboxing in, decoding and rotated NMS out (numpy and OpenCV only).
+
+The raw ONNX export of an ultralytics OBB model gives ``[1, 4 + nc + 1, A]``: per
+anchor column the box centre x, y, width, height in input pixels, ``nc`` class
+scores (already sigmoided) and the angle in radians.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scorer.vision.geometry import obb_corners, polygon_iou
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    scale: float
+    pad_x: float
+    pad_y: float
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio, pad to ``size`` x ``size`` with grey; NCHW float32 RGB in 0..1."""
+    h, w = image.shape[:2]
+    scale = min(size / w, size / h)
+    nw, nh = int(round(w * scale)), int(round(h * scale))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pad_x, pad_y = (size - nw) / 2, (size - nh) / 2
+    top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas[top : top + nh, left : left + nw] = resized
+    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(blob), Letterbox(scale, left, top)
+
+
+@dataclass(frozen=True)
+class Box:
+    corners: np.ndarray  # (4, 2) image px
+    score: float
+    cls: int
+
+
+def decode(output: np.ndarray, n_classes: int, box: Letterbox, conf: float) -> list[Box]:
+    """Candidate boxes above ``conf`` in image pixels, best first (before NMS)."""
+    pred = np.asarray(output)
+    if pred.ndim == 3:
+        pred = pred[0]
+    if pred.shape[0] != 4 + n_classes + 1:
+        raise ValueError(f"expected {4 + n_classes + 1} rows (x, y, w, h, {n_classes} classes, angle), found {pred.shape[0]}")
+    scores_all = pred[4 : 4 + n_classes]
+    cls = scores_all.argmax(0)
+    scores = scores_all[cls, np.arange(pred.shape[1])]
+    keep = np.flatnonzero(scores >= conf)
+    keep = keep[np.argsort(-scores[keep])]
+    out = []
+    for i in keep:
+        cx, cy, w, h = pred[0:4, i]
+        angle = pred[4 + n_classes, i]
+        cx = (cx - box.pad_x) / box.scale
+        cy = (cy - box.pad_y) / box.scale
+        out.append(Box(obb_corners(cx, cy, w / box.scale, h / box.scale, float(angle)), float(scores[i]), int(cls[i])))
+    return out
+
+
+def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300) -> list[Box]:
+    """Greedy class-agnostic NMS with exact polygon IoU (a tile is either face up or face down)."""
+    kept: list[Box] = []
+    for b in boxes:  # already best first
+        centre = b.corners.mean(0)
+        radius = np.linalg.norm(b.corners[0] - centre)
+        suppressed = False
+        for k in kept:
+            # Cheap reject: boxes whose circumcircles do not meet cannot overlap.
+            kc = k.corners.mean(0)
+            if np.linalg.norm(kc - centre) > radius + np.linalg.norm(k.corners[0] - kc):
+                continue
+            if polygon_iou(b.corners, k.corners) > iou_threshold:
+                suppressed = True
+                break
+        if not suppressed:
+            kept.append(b)
+            if len(kept) >= max_det:
+                break
+    return kept

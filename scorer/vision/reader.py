@@ -1,0 +1,56 @@
+"""Reading the pips of each tile half with a small ONNX classifier on rectified crops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scorer.errors import ModelError
+
+N_PIP_CLASSES = 7  # 0..6 pips
+NOT_A_HALF = 7  # background, a box straddling the divider or two tiles
+N_CLASSES = 8
+
+
+def standardize(crops: np.ndarray) -> np.ndarray:
+    """Per-crop contrast normalisation, the same in training and at run time."""
+    crops = crops.astype(np.float32)
+    mean = crops.mean(axis=(-2, -1), keepdims=True)
+    std = crops.std(axis=(-2, -1), keepdims=True)
+    return (crops - mean) / np.maximum(std, 10.0)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class HalfReader:
+    """Classifies [N, 32, 32] grey half crops into pip counts 0..6 (or "not a half")."""
+
+    def __init__(self, path: Path, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        if not Path(path).is_file():
+            raise ModelError(f"half reader model not found: {path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types
+            raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
+        inp = self.session.get_inputs()[0]
+        if list(inp.shape[1:]) != [1, 32, 32]:
+            raise ModelError(f"{path}: expected input [N, 1, 32, 32], found {inp.shape}")
+        self.input_name = inp.name
+
+    def read(self, halves: np.ndarray) -> np.ndarray:
+        """Class probabilities [N, 8] for grey crops [N, 32, 32]."""
+        if len(halves) == 0:
+            return np.zeros((0, N_CLASSES), np.float32)
+        x = standardize(halves)[:, None]
+        (logits,) = self.session.run(None, {self.input_name: x})
+        return softmax(logits)

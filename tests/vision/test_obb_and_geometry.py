@@ -1,0 +1,133 @@
+"""Letterboxing, decoding the OBB head, rotated NMS, rectification and half pairing — no model needed."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.vision.detector import read_tiles
+from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
+from scorer.vision.obb import Box, decode, letterbox, rotated_nms
+from scorer.vision.reader import NOT_A_HALF
+
+
+def test_letterbox_keeps_aspect_and_centres() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    blob, box = letterbox(image, 416)
+    assert blob.shape == (1, 3, 416, 416) and blob.dtype == np.float32
+    assert box.scale == pytest.approx(416 / 1280)
+    assert box.pad_x == 0 and box.pad_y == pytest.approx((416 - 234) / 2, abs=1)
+    # The padding is the grey 114.
+    assert blob[0, 0, 0, 0] == pytest.approx(114 / 255)
+
+
+def _raw_output(columns: list[tuple[float, float, float, float, float, float, float]], anchors: int = 50) -> np.ndarray:
+    """A fake raw head [1, 7, A]: x, y, w, h, score up, score down, angle."""
+    out = np.zeros((1, 7, anchors), np.float32)
+    for i, col in enumerate(columns):
+        out[0, :, i] = col
+    return out
+
+
+def test_decode_maps_boxes_back_to_image_pixels() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    _, box = letterbox(image, 416)
+    # A tile 40x20 input px at (208, 208), rotated 30 degrees, face up with 0.9.
+    out = _raw_output([(208, 208, 40, 20, 0.9, 0.1, math.radians(30)), (100, 100, 40, 20, 0.2, 0.1, 0.0)])
+    boxes = decode(out, 2, box, conf=0.35)
+    assert len(boxes) == 1 and boxes[0].cls == 0 and boxes[0].score == pytest.approx(0.9)
+    center = boxes[0].corners.mean(0)
+    assert center == pytest.approx([640, 360], abs=0.5)
+    sides = sorted(np.linalg.norm(np.roll(boxes[0].corners, -1, 0) - boxes[0].corners, axis=1))
+    assert sides[0] == pytest.approx(20 / box.scale, rel=1e-4) and sides[-1] == pytest.approx(40 / box.scale, rel=1e-4)
+
+
+def test_decode_rejects_a_head_of_the_wrong_shape() -> None:
+    with pytest.raises(ValueError, match="expected 7 rows"):
+        decode(np.zeros((1, 6, 10)), 2, letterbox(np.zeros((10, 10, 3), np.uint8), 32)[1], 0.3)
+
+
+def test_nms_removes_duplicates_but_keeps_touching_tiles() -> None:
+    a = Box(obb_corners(100, 100, 48, 24, 0.0), 0.9, 0)
+    duplicate = Box(obb_corners(102, 101, 47, 25, 0.05), 0.8, 0)
+    touching = Box(obb_corners(149, 100, 48, 24, 0.0), 0.85, 0)  # end to end, 1 px gap
+    crosswise = Box(obb_corners(100, 137, 48, 24, 0.0), 0.7, 1)  # side by side
+    kept = rotated_nms([a, touching, duplicate, crosswise], 0.45)
+    assert kept == [a, touching, crosswise]
+
+
+def test_polygon_iou() -> None:
+    a = obb_corners(0, 0, 10, 10, 0)
+    assert polygon_iou(a, a) == pytest.approx(1.0)
+    assert polygon_iou(a, obb_corners(5, 0, 10, 10, 0)) == pytest.approx(1 / 3, rel=1e-3)
+    assert polygon_iou(a, obb_corners(20, 0, 10, 10, 0)) == 0.0
+
+
+def _drawn_tile(angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """A white 2:1 tile with one pip on one half and four on the other, on black."""
+    image = np.zeros((300, 300), np.uint8)
+    corners = obb_corners(150, 150, 120, 60, math.radians(angle_deg))
+    cv2.fillPoly(image, [np.round(corners).astype(np.int32)], 255)
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    axis, perp = np.array([c, s]), np.array([-s, c])
+    one = np.array([150, 150]) + axis * 30  # the +axis half: 1 pip
+    cv2.circle(image, tuple(np.round(one).astype(int)), 6, 0, -1)
+    four = np.array([150, 150]) - axis * 30
+    for dx, dy in [(-12, -12), (12, -12), (-12, 12), (12, 12)]:
+        p = four + axis * dx + perp * dy
+        cv2.circle(image, tuple(np.round(p).astype(int)), 5, 0, -1)
+    return image, corners
+
+
+def _blobs(crop: np.ndarray) -> int:
+    dark = (crop < 100).astype(np.uint8)
+    inner = dark[3:-3, 3:-3]
+    n, _ = cv2.connectedComponents(inner)
+    return n - 1
+
+
+@pytest.mark.parametrize("angle", [0, 37, 90, 145, 200])
+def test_rectify_puts_the_tile_upright_and_half_centres_follow(angle: float) -> None:
+    image, corners = _drawn_tile(angle)
+    crop, H = rectify(image, corners)
+    assert crop.shape == (HALF, 2 * HALF)
+    first, second = crop[:, :HALF], crop[:, HALF:]
+    counts = sorted([_blobs(first), _blobs(second)])
+    assert counts == [1, 4]
+    # half_centers gives, in the same order, the image points of each half.
+    quad = long_first(corners)
+    c_first, _ = half_centers(corners)
+    pt = cv2.perspectiveTransform(np.array([[c_first]], np.float32), H)[0, 0]
+    assert pt == pytest.approx([HALF / 2, HALF / 2], abs=1.5)
+    assert quad.shape == (4, 2)
+
+
+def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
+    image, corners = _drawn_tile(20)
+    frame = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    boxes = [Box(corners, 0.9, 0), Box(obb_corners(40, 40, 40, 20, 0), 0.6, 0), Box(obb_corners(250, 250, 40, 20, 0), 0.5, 1)]
+
+    def fake_reader(halves: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(halves), 8))
+        for i, h in enumerate(halves):
+            n = _blobs(h)
+            if h.mean() < 60:  # the box on black background
+                probs[i, NOT_A_HALF] = 1.0
+            else:
+                probs[i, n] = 0.97
+                probs[i, NOT_A_HALF] = 0.03
+        return probs
+
+    tiles = read_tiles(frame, boxes, fake_reader)
+    assert [t.face for t in tiles] == ["up", "down"]
+    up = tiles[0]
+    assert sorted(up.pips) == [1, 4] and up.certain
+    # Each half's centre lies on the half that was read.
+    for half in up.halves:
+        x, y = half.center
+        patch = image[int(y) - 20 : int(y) + 20, int(x) - 20 : int(x) + 20]
+        n, _ = cv2.connectedComponents((patch < 100).astype(np.uint8)[2:-2, 2:-2])
+        assert n - 1 == half.pips
