@@ -1,0 +1,362 @@
+"""From tiles seen on the table to the game's spinner graph.
+
+Joins are found from geometry alone.  Every tile offers *ports*: the outer end of
+each half of a non-double, the long sides and short ends of a double.  A tile
+joined at a port lies with its receiving part half a tile width beyond it: the
+near half of a non-double (laid straight on, or turned a corner), or the centre of
+a double laid crosswise.  Pips must match across every join.  The joins then give
+the rules engine's :class:`~scorer.rules.Board` through a legal placement order, so
+spinners, free points, scoring ends and the sum come from the one rules
+implementation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Literal, Sequence
+
+import numpy as np
+
+from scorer.errors import IllegalMove
+from scorer.rules import Board, FreePoint, Side, Tile
+
+# Physical sides: the two halves of a non-double; long sides and short ends of a double.
+Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
+
+JOIN_TOLERANCE = 0.38  # of a tile's width, between where a joined tile should be and where it is
+ALIGN_TOLERANCE = 0.45  # |cos| above which two directions count as parallel
+
+
+@dataclass(frozen=True, slots=True)
+class SeenTile:
+    """A face-up tile in table coordinates: corners go round, c0 -> c1 a long side;
+    ``pips`` are the half at the c0/c3 end, then the half at the c1/c2 end."""
+
+    corners: tuple[tuple[float, float], ...]
+    pips: tuple[int, int]
+    confidence: float = 1.0
+
+    @property
+    def tile(self) -> Tile:
+        return Tile.of(*self.pips)
+
+
+@dataclass(frozen=True, slots=True)
+class _Geom:
+    center: np.ndarray
+    axis: np.ndarray  # unit, from the half0 end to the half1 end
+    normal: np.ndarray
+    length: float
+    width: float
+
+
+def _geom(seen: SeenTile) -> _Geom:
+    c = np.asarray(seen.corners, np.float64)
+    end0, end1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2
+    axis = end1 - end0
+    length = float(np.linalg.norm(axis))
+    axis = axis / max(length, 1e-9)
+    width = float(np.linalg.norm(c[2] - c[1]))
+    return _Geom(c.mean(0), axis, np.array([-axis[1], axis[0]]), length, width)
+
+
+@dataclass(frozen=True, slots=True)
+class PhysJoin:
+    """Tile ``a`` at physical side ``side_a`` touches tile ``b`` at ``side_b``."""
+
+    a: int
+    side_a: Phys
+    b: int
+    side_b: Phys
+    error: float  # distance from the ideal position, in tile widths
+
+
+@dataclass
+class Layout:
+    """What the table shows: the tiles, the joins between them, and anything inconsistent."""
+
+    tiles: list[SeenTile]
+    joins: list[PhysJoin]
+    component: list[int]  # indices of the tiles of the played layout (the largest joined group)
+    problems: list[str] = field(default_factory=list)
+
+    def layout_tiles(self) -> list[Tile]:
+        return [self.tiles[i].tile for i in self.component]
+
+    def loose(self) -> list[int]:
+        inside = set(self.component)
+        return [i for i in range(len(self.tiles)) if i not in inside]
+
+
+def _where(seen: SeenTile) -> str:
+    c = np.asarray(seen.corners).mean(0)
+    return f"{seen.tile} at ({c[0]:.0f}, {c[1]:.0f})"
+
+
+def find_joins(tiles: Sequence[SeenTile]) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:
+    """Every geometric join between the tiles, and the places where tiles meet like a join but their pips differ."""
+    geoms = [_geom(t) for t in tiles]
+    width = float(np.median([g.width for g in geoms])) if geoms else 1.0
+    ports: list[tuple[int, Phys, np.ndarray, np.ndarray, int]] = []  # tile, side, point, direction, value
+    receivers: list[tuple[int, Phys | None, np.ndarray, int]] = []  # tile, side (None: a double's centre), point, value
+    for i, (t, g) in enumerate(zip(tiles, geoms)):
+        a, b = t.pips
+        if a == b:
+            for sign, phys in ((1, "long+"), (-1, "long-")):
+                ports.append((i, phys, g.center + sign * g.normal * g.width / 2, sign * g.normal, a))
+            for sign, phys in ((1, "short+"), (-1, "short-")):
+                ports.append((i, phys, g.center + sign * g.axis * g.length / 2, sign * g.axis, a))
+            receivers.append((i, None, g.center, a))
+        else:
+            ports.append((i, "half0", g.center - g.axis * g.length / 2, -g.axis, a))
+            ports.append((i, "half1", g.center + g.axis * g.length / 2, g.axis, b))
+            receivers.append((i, "half0", g.center - g.axis * g.length / 4, a))
+            receivers.append((i, "half1", g.center + g.axis * g.length / 4, b))
+    found: dict[tuple[int, int], PhysJoin] = {}
+    mismatches: dict[tuple[int, int], tuple[PhysJoin, str]] = {}
+    for i, side, point, direction, value in ports:
+        expected = point + direction * width / 2
+        for j, rside, rpoint, rvalue in receivers:
+            if j == i:
+                continue
+            err = float(np.linalg.norm(rpoint - expected)) / width
+            if err > JOIN_TOLERANCE:
+                continue
+            gj = geoms[j]
+            if rside is None:
+                # A double takes a tile on its long side only when laid crosswise to the line.
+                if abs(float(gj.axis @ direction)) > ALIGN_TOLERANCE:
+                    continue
+                rphys: Phys = "long+" if float(gj.normal @ (point - gj.center)) > 0 else "long-"
+            else:
+                rphys = rside
+                # The receiving half must be the one nearer the port (the tile faces it).
+                other = gj.center + gj.axis * gj.length / 4 * (1 if rside == "half0" else -1)
+                if np.linalg.norm(other - point) < np.linalg.norm(rpoint - point):
+                    continue
+            key = (min(i, j), max(i, j))
+            join = PhysJoin(i, side, j, rphys, err)
+            if rvalue != value:
+                message = f"pips do not match at a join: {_where(tiles[i])} shows {value} where {_where(tiles[j])} shows {rvalue}"
+                mismatches[key] = (join, message)
+                continue
+            if key not in found or err < found[key].error:
+                found[key] = join
+    return list(found.values()), [m for key, m in mismatches.items() if key not in found]
+
+
+def reconstruct(tiles: Sequence[SeenTile]) -> Layout:
+    """The joins and the played layout (the largest joined group); duplicates and clashes are problems."""
+    tiles = list(tiles)
+    joins, mismatches = find_joins(tiles)
+    problems: list[str] = []
+    by_tile: dict[Tile, list[int]] = {}
+    for i, t in enumerate(tiles):
+        by_tile.setdefault(t.tile, []).append(i)
+    for tile, where in by_tile.items():
+        if len(where) > 1:
+            problems.append(f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where))
+    used: dict[tuple[int, Phys], PhysJoin] = {}
+    kept: list[PhysJoin] = []
+    for join in sorted(joins, key=lambda j: j.error):
+        clash = used.get((join.a, join.side_a)) or used.get((join.b, join.side_b))
+        if clash is not None:
+            problems.append(f"two tiles at one side: {_where(tiles[join.a])} and {_where(tiles[join.b])} both meet the same side")
+            continue
+        used[(join.a, join.side_a)] = join
+        used[(join.b, join.side_b)] = join
+        kept.append(join)
+    # Tiles may lie close without being joined; a wrong join is a tile held by nothing else.
+    joined = {j.a for j in kept} | {j.b for j in kept}
+    for bad, message in mismatches:
+        if (bad.a, bad.side_a) not in used and (bad.b, bad.side_b) not in used and not {bad.a, bad.b} <= joined:
+            problems.append(message)
+    component = _largest_component(len(tiles), kept, tiles)
+    # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
+    inside = set(component)
+    kept = [j for j in kept if j.a in inside and j.b in inside]
+    for i in component:
+        t = tiles[i]
+        if t.pips[0] == t.pips[1]:
+            sides = {j.side_a if j.a == i else j.side_b for j in kept if i in (j.a, j.b)}
+            if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
+                problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
+    return Layout(tiles, kept, component, problems)
+
+
+def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile]) -> list[int]:
+    adjacency: dict[int, list[int]] = {i: [] for i in range(n)}
+    for j in joins:
+        adjacency[j.a].append(j.b)
+        adjacency[j.b].append(j.a)
+    seen: set[int] = set()
+    best: list[int] = []
+    for start in range(n):
+        if start in seen:
+            continue
+        group, queue = [], deque([start])
+        seen.add(start)
+        while queue:
+            k = queue.popleft()
+            group.append(k)
+            for m in adjacency[k]:
+                if m not in seen:
+                    seen.add(m)
+                    queue.append(m)
+        if len(group) > len(best):
+            best = sorted(group)
+    # A lone tile is a layout only when it is the only tile (the opening tile).
+    if len(best) == 1 and n > 1:
+        return []
+    return best
+
+
+# -- the rules' board ---------------------------------------------------------------------
+
+
+@dataclass
+class _SideMap:
+    """Which physical side of each placed double became which of the engine's sides."""
+
+    engine: dict[tuple[int, Phys], Side] = field(default_factory=dict)
+
+    def side_for(self, index: int, tile: Tile, phys: Phys, board: Board) -> Side:
+        if (index, phys) in self.engine:
+            return self.engine[(index, phys)]
+        if not tile.is_double:
+            raise AssertionError("non-double sides are found by value")
+        if phys.startswith("long"):
+            taken = {s for (i, _), s in self.engine.items() if i == index}
+            side = Side.LINE_A if Side.LINE_A not in taken else Side.LINE_B
+        else:
+            taken = {s for (i, _), s in self.engine.items() if i == index}
+            side = Side.BRANCH_A if Side.BRANCH_A not in taken else Side.BRANCH_B
+        self.engine[(index, phys)] = side
+        return side
+
+
+def _phys_value_side(tile: Tile, seen: SeenTile, phys: Phys) -> Side:
+    value = seen.pips[0] if phys == "half0" else seen.pips[1]
+    return Side.LOW if value == tile.a else Side.HIGH
+
+
+def _order(layout: Layout, root: int) -> list[tuple[int, PhysJoin | None]] | None:
+    """A legal placement order from ``root``, or None if there is none from it.
+
+    Breadth first, a double's line tiles before its branches; a double is only ever
+    entered through a long side (it is attached by its line A)."""
+    adjacency: dict[int, list[PhysJoin]] = {i: [] for i in layout.component}
+    for j in layout.joins:
+        adjacency[j.a].append(j)
+        adjacency[j.b].append(j)
+    order: list[tuple[int, PhysJoin | None]] = [(root, None)]
+    placed = {root}
+    queue = deque([root])
+    while queue:
+        k = queue.popleft()
+        for join in sorted(adjacency[k], key=lambda j: (j.side_a if j.a == k else j.side_b).startswith("short")):
+            other, other_side = (join.b, join.side_b) if join.a == k else (join.a, join.side_a)
+            if other in placed or other_side.startswith("short"):
+                continue
+            placed.add(other)
+            order.append((other, join))
+            queue.append(other)
+    return order if len(order) == len(layout.component) else None
+
+
+def _by_centrality(layout: Layout) -> list[int]:
+    """Tiles from the graph's centre outwards: the round most likely opened near the centre."""
+    adjacency: dict[int, list[int]] = {i: [] for i in layout.component}
+    for j in layout.joins:
+        adjacency[j.a].append(j.b)
+        adjacency[j.b].append(j.a)
+    eccentricity = {}
+    for start in layout.component:
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            k = queue.popleft()
+            for m in adjacency[k]:
+                if m not in dist:
+                    dist[m] = dist[k] + 1
+                    queue.append(m)
+        eccentricity[start] = max(dist.values())
+    return sorted(layout.component, key=lambda i: (eccentricity[i], i))
+
+
+def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]]:
+    """The engine's board for the layout, and the problems met on the way (an illegal structure)."""
+    problems: list[str] = []
+    board = Board(every_double_spins)
+    if not layout.component:
+        return board, problems
+    roots = _by_centrality(layout)
+    if not every_double_spins:
+        # Seven Rocks: the spinner is the round's first double; the one with branches, if any.
+        spinning = [
+            i for i in layout.component
+            if layout.tiles[i].pips[0] == layout.tiles[i].pips[1]
+            and any((j.a == i and j.side_a.startswith("short")) or (j.b == i and j.side_b.startswith("short")) for j in layout.joins)
+        ]
+        if len(spinning) > 1:
+            problems.append("only the round's first double spins, but " + " and ".join(_where(layout.tiles[i]) for i in spinning) + " both have branches")
+        if spinning:
+            roots = [spinning[0]]
+    order = next((o for o in (_order(layout, r) for r in roots) if o is not None), None)
+    if order is None:
+        problems.append("no order of play gives this layout (a double seems attached by its short end)")
+        return board, problems
+    sides = _SideMap()
+    for index, join in order:
+        seen = layout.tiles[index]
+        tile = seen.tile
+        try:
+            if join is None:
+                board = board.place(tile)
+                continue
+            parent, parent_phys, child_phys = (join.a, join.side_a, join.side_b) if join.b == index else (join.b, join.side_b, join.side_a)
+            pseen = layout.tiles[parent]
+            ptile = pseen.tile
+            pside = sides.side_for(parent, ptile, parent_phys, board) if ptile.is_double else _phys_value_side(ptile, pseen, parent_phys)
+            board = board.place(tile, board.point(ptile, pside))
+            if tile.is_double:
+                sides.engine[(index, child_phys)] = Side.LINE_A
+        except IllegalMove as exc:
+            problems.append(f"{_where(seen)}: {exc}")
+    return board, problems
+
+
+def attach_points(board: Board, layout: Layout) -> dict[Tile, tuple[Tile, Side]]:
+    """For each tile of the layout that is not on ``board`` yet: the board tile and engine side it joins."""
+    index_of = {layout.tiles[i].tile: i for i in layout.component}
+    out: dict[Tile, tuple[Tile, Side]] = {}
+    for join in layout.joins:
+        for new, old, old_phys in ((join.a, join.b, join.side_b), (join.b, join.a, join.side_a)):
+            new_tile, old_tile = layout.tiles[new].tile, layout.tiles[old].tile
+            if new_tile in board or old_tile not in board:
+                continue
+            if old_tile.is_double:
+                wanted_branch = old_phys.startswith("short")
+                free = [p.side for p in board.free_points() if p.tile == old_tile and p.side.is_branch == wanted_branch]
+                if not free:
+                    continue
+                out[new_tile] = (old_tile, free[0])
+            else:
+                out[new_tile] = (old_tile, _phys_value_side(old_tile, layout.tiles[index_of[old_tile]], old_phys))
+    return out
+
+
+def seen_from_detections(detections: Iterable, homography: np.ndarray | None = None, min_confidence: float = 0.0) -> list[SeenTile]:
+    """Face-up detections as :class:`SeenTile`, optionally mapped to table millimetres by ``homography``."""
+    out = []
+    for d in detections:
+        if d.face != "up" or d.pips is None:
+            continue
+        corners = np.asarray(d.corners, np.float64)
+        if homography is not None:
+            pts = np.hstack([corners, np.ones((4, 1))]) @ homography.T
+            corners = pts[:, :2] / pts[:, 2:3]
+        out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence))
+    return out

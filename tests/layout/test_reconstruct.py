@@ -1,0 +1,140 @@
+"""Board reconstruction from tile geometry: hand-laid tables and simulated layouts."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from dominosynth.layout import LayoutError, PlacedGeom, lay_out
+
+from scorer.layout import SeenTile, infer_placements, reconstruct, to_board
+from scorer.rules import Board, Play, Side, Tile
+from scorer.rules.simulate import TABLES, simulate_match
+from scorer.vision.geometry import long_first
+
+W, L = 24.0, 48.0
+
+
+def tile_at(a: int, b: int, x: float, y: float, angle_deg: float = 0.0) -> SeenTile:
+    """A tile centred at (x, y) mm, its long axis at ``angle_deg``: the ``a`` half at the -axis end, ``b`` at the +axis end."""
+    g = PlacedGeom(Tile.of(a, b), (x, y), math.radians(angle_deg), (b, a))
+    return SeenTile(tuple(map(tuple, long_first(g.corners()))), g.end_values)
+
+
+def board_of(tiles: list[SeenTile], spins: bool = True) -> tuple[Board, list[str]]:
+    layout = reconstruct(tiles)
+    board, problems = to_board(layout, spins)
+    return board, layout.problems + problems
+
+
+def test_a_straight_line() -> None:
+    # [1|4] then [4|6] on its 4, then [1|3] on its 1 -- ends 3 and 6.
+    tiles = [tile_at(1, 4, 0, 0), tile_at(4, 6, L + 0.5, 0), tile_at(3, 1, -L - 0.8, 0)]
+    board, problems = board_of(tiles)
+    assert not problems
+    assert board.end_sum() == 9 and len(board.joins) == 2
+
+
+def test_a_line_that_turns_a_corner() -> None:
+    # [2|5] along x; [5|6] turned 90 degrees at its 5 end, laid downwards (+y).
+    first = tile_at(2, 5, 0, 0)
+    turned = tile_at(5, 6, L / 2 + W / 2 + 0.5, W / 2, 90)  # its 5 half sits in front of the 5 end
+    board, problems = board_of([first, turned])
+    assert not problems
+    assert {(j.tile, j.new_tile) for j in board.joins} in ({(Tile(2, 5), Tile(5, 6))}, {(Tile(5, 6), Tile(2, 5))})
+    assert board.end_sum() == 2 + 6
+
+
+def test_a_spinner_with_branches_horse_race_and_seven_rocks() -> None:
+    # [3|3] crosswise (long axis along y) with [3|5] left, [3|4] right, [3|6] up (branch), [1|3] down (branch).
+    spinner = tile_at(3, 3, 0, 0, 90)
+    left = tile_at(5, 3, -W / 2 - L / 2 - 0.5, 0)
+    right = tile_at(3, 4, W / 2 + L / 2 + 0.5, 0)
+    up = tile_at(3, 6, 0, -L / 2 - L / 2 - 0.5, -90)  # the 3 half next to the short end
+    down = tile_at(3, 1, 0, L + 0.5, 90)
+    for spins in (True, False):
+        board, problems = board_of([spinner, left, right, up, down], spins)
+        assert not problems
+        assert board.spinners == (Tile(3, 3),)
+        assert board.end_sum() == 5 + 4 + 6 + 1
+        assert sum(1 for j in board.joins if j.side.is_branch) == 2
+
+
+def test_a_branch_before_both_lines_is_a_problem() -> None:
+    spinner = tile_at(2, 2, 0, 0, 90)
+    left = tile_at(5, 2, -W / 2 - L / 2 - 0.5, 0)
+    up = tile_at(2, 6, 0, -L, -90)
+    _, problems = board_of([spinner, left, up])
+    assert any("branch is used before both line sides" in p for p in problems)
+
+
+def test_seven_rocks_second_double_with_branches_is_a_problem() -> None:
+    a = tile_at(3, 3, 0, 0, 90)
+    a_left = tile_at(5, 3, -W / 2 - L / 2 - 0.5, 0)
+    a_right = tile_at(3, 4, W / 2 + L / 2 + 0.5, 0)
+    a_up = tile_at(3, 6, 0, -L, -90)
+    b_x = W / 2 + L + 0.5 + W / 2 + 0.5
+    b = tile_at(4, 4, b_x, 0, 90)
+    b_right = tile_at(4, 1, b_x + W / 2 + L / 2 + 0.5, 0)
+    b_down = tile_at(4, 0, b_x, L + 0.5, 90)
+    tiles = [a, a_left, a_right, a_up, b, b_right, b_down]
+    _, problems = board_of(tiles, spins=False)
+    assert any("only the round's first double spins" in p for p in problems)
+    board, problems = board_of(tiles, spins=True)
+    assert not problems and len(board.spinners) == 2
+
+
+def test_pips_that_do_not_match_are_a_problem() -> None:
+    _, problems = board_of([tile_at(1, 4, 0, 0), tile_at(5, 6, L + 0.5, 0)])
+    assert any("pips do not match" in p for p in problems)
+
+
+def test_a_tile_seen_twice_is_a_problem() -> None:
+    _, problems = board_of([tile_at(1, 4, 0, 0), tile_at(4, 6, L + 0.5, 0), tile_at(1, 4, 300, 300)])
+    assert any("seen 2 times" in p for p in problems)
+
+
+def test_incremental_move_and_a_vanished_tile() -> None:
+    before, _ = board_of([tile_at(1, 4, 0, 0), tile_at(4, 6, L + 0.5, 0)])
+    after = reconstruct([tile_at(1, 4, 0, 0), tile_at(4, 6, L + 0.5, 0), tile_at(6, 6, L + 0.5 + L / 2 + W / 2 + 0.5, 0, 90)])
+    change = infer_placements(before, after)
+    assert change.consistent
+    (move,) = change.placements
+    assert move.tile == Tile(6, 6) and move.at.tile == Tile(4, 6) and move.at.side is Side.HIGH
+    assert change.board.end_sum() == 1 + 12
+    gone = reconstruct([tile_at(4, 6, L + 0.5, 0), tile_at(6, 6, L + 0.5 + L / 2 + W / 2 + 0.5, 0, 90)])
+    change = infer_placements(change.board, gone)
+    assert change.vanished == [Tile(1, 4)] and not change.consistent
+
+
+def _seen(geoms: list[PlacedGeom], rng: random.Random, noise: float) -> list[SeenTile]:
+    out = []
+    for g in geoms:
+        corners = long_first(g.corners()) + np.array([rng.gauss(0, noise), rng.gauss(0, noise)])
+        out.append(SeenTile(tuple(map(tuple, corners)), g.end_values))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_simulated_layouts_rebuild_the_same_board(seed: int) -> None:
+    rng = random.Random(seed)
+    checked = 0
+    for k in range(20):
+        game, n, partnership = rng.choice(TABLES)
+        sim = simulate_match(game, n, partnership, seed=seed * 100 + k)
+        truth = rng.choice([s.after.board for s in sim.events if isinstance(s.event, Play)])
+        try:
+            geoms = lay_out(truth, rng, (0, 0, 1000, 700))
+        except LayoutError:
+            continue
+        board, problems = board_of(_seen(geoms, rng, 0.6), truth.every_double_spins)
+        assert not problems
+        assert set(board.tiles) == set(truth.tiles)
+        assert sorted(sorted((j.tile, j.new_tile)) for j in board.joins) == sorted(sorted((j.tile, j.new_tile)) for j in truth.joins)
+        assert board.end_sum() == truth.end_sum()
+        if truth.every_double_spins:
+            assert set(board.spinners) == set(truth.spinners)
+        checked += 1
+    assert checked >= 15
