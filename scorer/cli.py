@@ -123,6 +123,114 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _frames_from_video(path: str, limit: int = 300):
+    import cv2
+
+    cap = cv2.VideoCapture(path)
+    if not cap.isOpened():
+        from scorer.errors import ImageError
+
+        raise ImageError(f"{path}: cannot open the video")
+    try:
+        for _ in range(limit):
+            ok, frame = cap.read()
+            if not ok:
+                break
+            yield frame
+    finally:
+        cap.release()
+
+
+def _frames_from_camera(index: int, seconds: float = 10.0):
+    import time as _time
+
+    import cv2
+
+    from scorer.errors import ImageError
+
+    cap = cv2.VideoCapture(index)
+    if not cap.isOpened():
+        raise ImageError(f"camera {index}: not found or cannot be opened")
+    try:
+        end = _time.monotonic() + seconds
+        while _time.monotonic() < end:
+            ok, frame = cap.read()
+            if ok:
+                yield frame
+    finally:
+        cap.release()
+
+
+def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.vision import load_image
+    from scorer.vision.calibration import calibrate, calibrate_frames, save_profile
+
+    if args.image:
+        profile = calibrate(load_image(args.image), args.name)
+    elif args.video:
+        profile = calibrate_frames(_frames_from_video(args.video), args.name)
+    else:
+        profile = calibrate_frames(_frames_from_camera(args.camera), args.name)
+    path = save_profile(profile, Path(args.dir) if args.dir else None)
+    out.write(
+        f"calibration profile {profile.name!r} saved to {path}\n"
+        f"  target markers seen: {profile.markers} of 6, fit error {profile.error_mm:.2f} mm\n"
+        f"  scale at the target: {profile.px_per_mm:.2f} px/mm; a tile should look {profile.tile_px[0]:.0f} x {profile.tile_px[1]:.0f} px\n"
+    )
+    if profile.tile_px[0] < 40:
+        out.write("  warning: tiles will be small in the image; move the camera closer for reliable pip reading\n")
+    return 0
+
+
+def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import cv2
+
+    from scorer.layout import reconstruct, seen_from_detections, to_board
+    from scorer.layout.annotate import annotate_board
+    from scorer.rules import GAMES, describe_board
+    from scorer.vision import TileDetector, load_image
+    from scorer.vision.calibration import load_profile
+
+    rules = GAMES[args.game]
+    image = load_image(args.image)
+    H = load_profile(args.calibration).H if args.calibration else None
+    detections = TileDetector(threads=args.threads).detect(image)
+    seen = seen_from_detections(detections, H)
+    layout = reconstruct(seen)
+    board, problems = to_board(layout, rules.every_double_spins)
+    problems = layout.problems + problems
+    for d in detections:
+        if d.face == "up" and not d.certain:
+            x, y = d.center
+            problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
+    if args.json:
+        record = {
+            "path": args.image,
+            "tiles": [t.as_list() for t in board.tiles],
+            "spinners": [t.as_list() for t in board.spinners],
+            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
+            "free": [[p.tile.as_list(), p.side.value, p.value] for p in board.free_points()],
+            "ends": [[e.tile.as_list(), e.value] for e in board.scoring_ends()],
+            "sum": board.end_sum(),
+            "points": board.points(),
+            "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
+            "problems": problems,
+        }
+        out.write(json.dumps(record) + "\n")
+    else:
+        out.write(describe_board(board, args.lang) + "\n")
+        terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
+        out.write(f"End sum: {terms} = {board.end_sum()}; scores {board.points()} raw\n")
+        for p in problems:
+            out.write(f"problem: {p}\n")
+    if args.annotate:
+        drawn = annotate_board(image, detections, layout, board, H)
+        if not cv2.imwrite(args.annotate, drawn):
+            err.write(f"{args.annotate}: could not write the annotated image\n")
+            return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
     parser.set_defaults(run=_demo, lang="en")
@@ -145,6 +253,25 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--annotate", metavar="OUT.png", help="draw what was read")
     detect.add_argument("--threads", type=int, default=2)
     detect.set_defaults(run=_detect)
+
+    board = sub.add_parser("board", help="rebuild the layout in an image as the game's spinner graph")
+    board.add_argument("image", metavar="IMAGE")
+    board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    board.add_argument("--calibration", metavar="NAME", help="a calibration profile (name or .json path)")
+    board.add_argument("--json", action="store_true")
+    board.add_argument("--annotate", metavar="OUT.png")
+    board.add_argument("--lang", choices=("fi", "en"), default="en")
+    board.add_argument("--threads", type=int, default=2)
+    board.set_defaults(run=_board)
+
+    cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
+    source = cal.add_mutually_exclusive_group(required=True)
+    source.add_argument("--camera", type=int, metavar="N")
+    source.add_argument("--video", metavar="FILE")
+    source.add_argument("--image", metavar="FILE")
+    cal.add_argument("--name", default="default", help="profile name (default: default)")
+    cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
+    cal.set_defaults(run=_calibrate)
 
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")

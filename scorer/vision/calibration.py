@@ -1,0 +1,265 @@
+"""Table calibration from a printed ArUco target: the table-plane homography, the scale, the zones.
+
+The target (``calibration/target.pdf``, A4, print at 100 %) carries six ArUco
+markers (4x4 dictionary, ids 0-5) at known places.  Seen by the camera, their
+corners give the homography from image pixels to table millimetres (origin at the
+target's centre), the scale at the target, and so the size a tile should have in
+the image.  A profile also holds the table's zones in image pixels: the layout
+area, an optional boneyard, and each seat's hand-reveal strip, clockwise from the
+side nearest the camera (the image's bottom edge).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.errors import VisionError
+
+PAGE_MM = (210.0, 297.0)  # A4 portrait
+MARKER_MM = 50.0
+# Marker centres in mm from the page's top-left corner (2 columns x 3 rows).
+MARKER_CENTRES_MM = {
+    0: (52.5, 55.0), 1: (157.5, 55.0),
+    2: (52.5, 148.5), 3: (157.5, 148.5),
+    4: (52.5, 242.0), 5: (157.5, 242.0),
+}
+TILE_MM = (48.0, 24.0)  # a standard double-six tile, long x short
+
+
+class CalibrationError(VisionError):
+    """The target was not found, or a profile is missing or damaged."""
+
+
+def _dictionary():
+    return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+def marker_corners_mm(marker_id: int) -> np.ndarray:
+    """The four corners of a marker (ArUco order: top-left, clockwise) in table mm, origin at the page centre."""
+    cx, cy = MARKER_CENTRES_MM[marker_id]
+    cx, cy = cx - PAGE_MM[0] / 2, cy - PAGE_MM[1] / 2
+    h = MARKER_MM / 2
+    return np.array([[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]], np.float64)
+
+
+def render_target(dpi: int = 300) -> np.ndarray:
+    """The printable target as a grey image at ``dpi``."""
+    px_per_mm = dpi / 25.4
+    w, h = int(round(PAGE_MM[0] * px_per_mm)), int(round(PAGE_MM[1] * px_per_mm))
+    page = np.full((h, w), 255, np.uint8)
+    size = int(round(MARKER_MM * px_per_mm))
+    dictionary = _dictionary()
+    for marker_id, (cx, cy) in MARKER_CENTRES_MM.items():
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, size)
+        x0, y0 = int(round(cx * px_per_mm - size / 2)), int(round(cy * px_per_mm - size / 2))
+        page[y0 : y0 + size, x0 : x0 + size] = marker
+    # A tile outline for scale, and what the page is.
+    tw, th = TILE_MM[0] * px_per_mm, TILE_MM[1] * px_per_mm
+    # Between the first and second rows of markers.
+    x0, y0 = int(w / 2 - tw / 2), int(92 * px_per_mm)
+    cv2.rectangle(page, (x0, y0), (int(x0 + tw), int(y0 + th)), 0, max(1, dpi // 150))
+    cv2.line(page, (w // 2, y0 + int(th * 0.15)), (w // 2, y0 + int(th * 0.85)), 0, max(1, dpi // 150))
+    font_scale = dpi / 300 * 1.0
+    cv2.putText(page, "Domino table scorer - calibration target. Print at 100 % (A4).", (int(12 * px_per_mm), int(12 * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX, font_scale, 0, max(1, dpi // 150), cv2.LINE_AA)
+    cv2.putText(page, "one tile, 48 x 24 mm", (int(w / 2 - 22 * px_per_mm), int(y0 - 3 * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX, font_scale * 0.8, 0, max(1, dpi // 150), cv2.LINE_AA)
+    return page
+
+
+def write_pdf(image: np.ndarray, path: Path, page_mm: tuple[float, float] = PAGE_MM) -> None:
+    """A one-page PDF showing a grey image over the whole page (Flate-compressed, no dependencies)."""
+    import zlib
+
+    h, w = image.shape
+    data = zlib.compress(np.ascontiguousarray(image).tobytes(), 9)
+    pw, ph = page_mm[0] / 25.4 * 72, page_mm[1] / 25.4 * 72
+    content = f"q {pw:.2f} 0 0 {ph:.2f} 0 0 cm /Im0 Do Q".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.2f} {ph:.2f}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>".encode(),
+        f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n".encode()
+        + data + b"\nendstream",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+
+
+@dataclass
+class Zones:
+    """Polygons in image pixels."""
+
+    layout: list[list[float]]
+    seats: list[list[list[float]]]  # clockwise from the bottom edge: bottom, left, top, right
+    boneyard: list[list[float]] | None = None
+
+
+def default_zones(width: int, height: int) -> Zones:
+    """Without a profile: the layout in the middle, a strip along each edge for the seat there."""
+    x0, x1, y0, y1 = 0.15 * width, 0.85 * width, 0.18 * height, 0.82 * height
+    w, h = float(width), float(height)
+    return Zones(
+        layout=[[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+        seats=[
+            [[0, y1], [w, y1], [w, h], [0, h]],  # bottom, nearest the camera
+            [[0, 0], [x0, 0], [x0, h], [0, h]],  # left
+            [[0, 0], [w, 0], [w, y0], [0, y0]],  # top
+            [[x1, 0], [w, 0], [w, h], [x1, h]],  # right
+        ],
+    )
+
+
+def seat_order(n_players: int) -> list[int]:
+    """Which of the four edge seats (bottom, left, top, right) the players sit at, in the order given."""
+    return {2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}.get(n_players, list(range(n_players)))
+
+
+@dataclass
+class Profile:
+    name: str
+    image_size: tuple[int, int]
+    homography: list[list[float]]  # image px -> table mm
+    px_per_mm: float
+    tile_px: tuple[float, float]
+    markers: int
+    error_mm: float
+    zones: Zones
+    created: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
+
+    @property
+    def H(self) -> np.ndarray:
+        return np.array(self.homography, np.float64)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Profile:
+        try:
+            zones = Zones(**data["zones"])
+            profile = cls(
+                name=str(data["name"]),
+                image_size=tuple(data["image_size"]),  # type: ignore[arg-type]
+                homography=[[float(v) for v in row] for row in data["homography"]],
+                px_per_mm=float(data["px_per_mm"]),
+                tile_px=tuple(data["tile_px"]),  # type: ignore[arg-type]
+                markers=int(data["markers"]),
+                error_mm=float(data["error_mm"]),
+                zones=zones,
+                created=str(data.get("created", "")),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CalibrationError(f"the calibration profile is damaged: {exc!r}") from None
+        if profile.H.shape != (3, 3) or not np.isfinite(profile.H).all():
+            raise CalibrationError("the calibration profile is damaged: the homography is not a finite 3x3 matrix")
+        return profile
+
+
+def find_target(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Image points and their table mm for every target marker seen; raises if fewer than two are seen."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    detector = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(grey)
+    img_pts, mm_pts, n = [], [], 0
+    if ids is not None:
+        for quad, marker_id in zip(corners, ids.ravel()):
+            if int(marker_id) in MARKER_CENTRES_MM:
+                img_pts.append(quad.reshape(4, 2))
+                mm_pts.append(marker_corners_mm(int(marker_id)))
+                n += 1
+    if n < 2:
+        raise CalibrationError(f"the calibration target was not found: {n} of its 6 markers seen (need at least 2)")
+    return np.concatenate(img_pts), np.concatenate(mm_pts), n
+
+
+def calibrate(image: np.ndarray, name: str) -> Profile:
+    img_pts, mm_pts, n = find_target(image)
+    H, _ = cv2.findHomography(img_pts, mm_pts, cv2.RANSAC, 3.0)
+    if H is None:
+        raise CalibrationError("the target's markers do not fit one plane")
+    projected = cv2.perspectiveTransform(img_pts[None].astype(np.float64), H)[0]
+    error = float(np.sqrt(((projected - mm_pts) ** 2).sum(1)).mean())
+    # The scale at the target's centre: how many image px one table mm spans there.
+    Hinv = np.linalg.inv(H)
+    c = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]]]), Hinv)[0]
+    px_per_mm = float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[0])) / 20.0)
+    h, w = image.shape[:2]
+    return Profile(
+        name=name,
+        image_size=(w, h),
+        homography=H.tolist(),
+        px_per_mm=px_per_mm,
+        tile_px=(TILE_MM[0] * px_per_mm, TILE_MM[1] * px_per_mm),
+        markers=n,
+        error_mm=error,
+        zones=default_zones(w, h),
+    )
+
+
+def calibrate_frames(frames: Iterable[np.ndarray], name: str) -> Profile:
+    """The first frame in which the target is found (from a video or a camera)."""
+    last: CalibrationError | None = None
+    for frame in frames:
+        try:
+            return calibrate(frame, name)
+        except CalibrationError as exc:
+            last = exc
+    raise last or CalibrationError("no frames to calibrate from")
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "domino-scorer"
+
+
+def profile_path(name: str, directory: Path | None = None) -> Path:
+    if not name or any(c in name for c in "/\\") or name.startswith("."):
+        raise CalibrationError(f"a profile name is a plain word, found {name!r}")
+    return (directory or config_dir() / "calibration") / f"{name}.json"
+
+
+def save_profile(profile: Profile, directory: Path | None = None) -> Path:
+    path = profile_path(profile.name, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(profile.to_json(), indent=2))
+    os.replace(tmp, path)
+    return path
+
+
+def load_profile(name_or_path: str, directory: Path | None = None) -> Profile:
+    path = Path(name_or_path)
+    if not (path.suffix == ".json" and path.exists()):
+        path = profile_path(name_or_path, directory)
+    if not path.exists():
+        raise CalibrationError(f"no calibration profile {name_or_path!r} (looked for {path})")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CalibrationError(f"{path}: the calibration profile cannot be read: {exc}") from None
+    if not isinstance(data, dict):
+        raise CalibrationError(f"{path}: the calibration profile is damaged: expected a JSON object")
+    return Profile.from_json(data)
+
+
+def to_table(points: Sequence[Sequence[float]], H: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, H).reshape(-1, 2)

@@ -1,0 +1,109 @@
+"""Calibration from rendered views of the printed target at several poses."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cli import main
+from scorer.vision.calibration import (
+    PAGE_MM,
+    CalibrationError,
+    calibrate,
+    load_profile,
+    render_target,
+    save_profile,
+    to_table,
+)
+
+DPI = 150
+PX_PER_MM_TARGET = DPI / 25.4
+
+
+def view(px_per_mm: float, tilt_deg: float, yaw_deg: float, size=(1280, 720), seed=0) -> tuple[np.ndarray, np.ndarray]:
+    """The target on a wooden-ish table, seen by a camera tilted by ``tilt_deg``; returns (image, true H mm->px)."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    page = render_target(DPI)
+    # Target pixel -> table mm (origin at the page centre).
+    page_to_mm = np.array([[1 / PX_PER_MM_TARGET, 0, -PAGE_MM[0] / 2], [0, 1 / PX_PER_MM_TARGET, -PAGE_MM[1] / 2], [0, 0, 1]])
+    # Table mm -> image px: a pinhole camera 800 mm up, tilted about the x axis, turned about the vertical.
+    height, f = 800.0, px_per_mm * 800.0
+    yaw, tilt = math.radians(yaw_deg), math.radians(tilt_deg)
+    src = np.array([[-200, -200], [200, -200], [200, 200], [-200, 200]], np.float64)
+    dst = []
+    for x, y in src:
+        x, y = x * math.cos(yaw) - y * math.sin(yaw), x * math.sin(yaw) + y * math.cos(yaw)
+        z = height + y * math.sin(tilt)
+        y = y * math.cos(tilt)
+        dst.append([f * x / z + w / 2, f * y / z + h / 2])
+    mm_to_px = cv2.getPerspectiveTransform(src.astype(np.float32), np.array(dst, np.float32))
+    table = np.clip(rng.normal(90, 20, (h, w, 3)), 0, 255).astype(np.uint8)
+    table = cv2.GaussianBlur(table, (0, 0), 3)
+    page_bgr = cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
+    M = mm_to_px @ page_to_mm
+    warped = cv2.warpPerspective(page_bgr, M, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(page.shape, 255, np.uint8), M, size) > 0
+    image = table.copy()
+    image[mask] = warped[mask]
+    image = np.clip(image.astype(np.float32) + rng.normal(0, 4, image.shape), 0, 255).astype(np.uint8)
+    return cv2.GaussianBlur(image, (0, 0), 0.7), mm_to_px
+
+
+@pytest.mark.parametrize("px_per_mm, tilt, yaw", [(1.4, 0, 0), (1.4, 20, 35), (1.1, 30, 170), (2.0, 12, -80)])
+def test_calibration_recovers_the_table_plane(px_per_mm: float, tilt: float, yaw: float) -> None:
+    image, truth = view(px_per_mm, tilt, yaw)
+    profile = calibrate(image, "test")
+    assert profile.markers == 6 and profile.error_mm < 1.0
+    # Points across the target map back to within 2 mm.
+    probe_mm = np.array([[x, y] for x in (-100, 0, 100) for y in (-140, 0, 140)], np.float64)
+    probe_px = cv2.perspectiveTransform(probe_mm[None], truth)[0]
+    back = to_table(probe_px, profile.H)
+    assert np.abs(back - probe_mm).max() < 2.0
+    # The scale at the target's centre, averaged over both table directions (a tilt shortens one).
+    c = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]]]), truth)[0]
+    true_scale = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[0])) / 20
+    assert profile.px_per_mm == pytest.approx(true_scale, rel=0.03)
+    assert profile.tile_px[0] == pytest.approx(48 * profile.px_per_mm)
+
+
+def test_no_target_is_a_clear_error() -> None:
+    with pytest.raises(CalibrationError, match="not found"):
+        calibrate(np.full((480, 640, 3), 128, np.uint8), "none")
+
+
+def test_profiles_round_trip_and_damaged_ones_are_refused(tmp_path: Path) -> None:
+    image, _ = view(1.4, 10, 20)
+    profile = calibrate(image, "kitchen")
+    path = save_profile(profile, tmp_path)
+    loaded = load_profile("kitchen", tmp_path)
+    assert np.allclose(loaded.H, profile.H) and loaded.zones.seats == profile.zones.seats
+    path.write_text("{broken")
+    with pytest.raises(CalibrationError, match="cannot be read"):
+        load_profile("kitchen", tmp_path)
+    path.write_text(json.dumps({"name": "kitchen"}))
+    with pytest.raises(CalibrationError, match="damaged"):
+        load_profile("kitchen", tmp_path)
+    with pytest.raises(CalibrationError, match="no calibration profile"):
+        load_profile("garage", tmp_path)
+
+
+def test_calibrate_command(tmp_path: Path) -> None:
+    image, _ = view(1.4, 15, 60)
+    path = tmp_path / "view.png"
+    cv2.imwrite(str(path), image)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["calibrate", "--image", str(path), "--name", "club", "--dir", str(tmp_path)], out=out, err=err)
+    assert code == 0, err.getvalue()
+    assert "6 of 6" in out.getvalue() and (tmp_path / "club.json").exists()
+    empty = tmp_path / "blank.png"
+    cv2.imwrite(str(empty), np.zeros((100, 100, 3), np.uint8))
+    err = io.StringIO()
+    assert main(["calibrate", "--image", str(empty), "--dir", str(tmp_path)], out=io.StringIO(), err=err) == 2
+    assert "not found" in err.getvalue()
