@@ -73,6 +73,15 @@ def write_one(args: tuple[Path, str, int, str]) -> dict:
         "occluded": info.occluded,
         "touching": info.touching,
         "px_per_mm": round(scene.px_per_mm, 4),
+        "board": None
+        if info.board is None
+        else {
+            "every_double_spins": info.board.every_double_spins,
+            "tiles": [t.as_list() for t in info.board.tiles],
+            "spinners": [t.as_list() for t in info.board.spinners],
+            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in info.board.joins],
+            "sum": info.board.end_sum(),
+        },
         "tiles": tiles,
     }
 

@@ -231,6 +231,63 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _new_match(args: argparse.Namespace):
+    from scorer.rules.log import GAMES, MatchHeader
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    header = MatchHeader(args.game, tuple(players), bool(args.partnership))
+    if args.starter and args.starter not in players:
+        from scorer.errors import TableError
+
+        raise TableError(f"--starter {args.starter!r} is not one of the players ({', '.join(players)})")
+    return header, header.new_match()
+
+
+def _pipeline_for(args: argparse.Namespace, match, fps: float, log=None):
+    from scorer.pipeline.core import PipelineConfig, TablePipeline
+    from scorer.vision import TileDetector
+    from scorer.vision.calibration import load_profile
+
+    profile = load_profile(args.calibration) if args.calibration else None
+    config = PipelineConfig(starter=args.starter, profile=profile)
+    return TablePipeline(match, TileDetector(threads=args.threads), config, fps=fps, log=log)
+
+
+def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
+    from scorer.pipeline.replay import progress_bar, run
+    from scorer.pipeline.sources import VideoFile
+    from scorer.rules.transcript import narrate
+
+    header, match = _new_match(args)
+    source = VideoFile(args.video, step=args.step)
+    pipeline = _pipeline_for(args, match, source.fps / source.step)
+
+    def on_event(event) -> None:
+        if args.json:
+            if isinstance(event, (MoveEvent, NeedsConfirmation, Notice)):
+                out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        elif isinstance(event, MoveEvent):
+            for line in narrate(event.step):
+                out.write(f"{event.t:7.1f}s {line}\n")
+        elif isinstance(event, NeedsConfirmation):
+            out.write(f"{event.t:7.1f}s  ? needs confirmation: {event.reason}\n")
+        elif isinstance(event, Notice):
+            out.write(f"{event.t:7.1f}s  ! {event.message}\n")
+        out.flush()
+
+    show = progress_bar(source.duration, err) if not args.quiet else None
+    stats = run(source, pipeline, on_event, show)
+    if show is not None:
+        err.write("\n")
+    if source.ended_early:
+        err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
+    if not args.json:
+        out.write(f"Scores: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
+    err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
+    return 1 if source.ended_early else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
     parser.set_defaults(run=_demo, lang="en")
@@ -263,6 +320,19 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--lang", choices=("fi", "en"), default="en")
     board.add_argument("--threads", type=int, default=2)
     board.set_defaults(run=_board)
+
+    replay = sub.add_parser("replay", help="score a recorded game video")
+    replay.add_argument("video", metavar="VIDEO")
+    replay.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    replay.add_argument("--players", required=True, help="names in clockwise order, from the seat nearest the camera")
+    replay.add_argument("--partnership", action="store_true")
+    replay.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
+    replay.add_argument("--calibration", metavar="NAME")
+    replay.add_argument("--json", action="store_true")
+    replay.add_argument("--step", type=int, default=2, help="read every Nth frame (default 2: 15 fps from 30)")
+    replay.add_argument("--threads", type=int, default=2)
+    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+    replay.set_defaults(run=_replay)
 
     cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
     source = cal.add_mutually_exclusive_group(required=True)

@@ -17,6 +17,7 @@ from scorer.rules import Board, Side, Tile
 
 TILE_LONG = 48.0
 TILE_SHORT = 24.0
+CLEARANCE = 4.0  # mm between tiles that are not joined
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,18 @@ class Layouter:
         self.polys: list[np.ndarray] = []
         self.ports: dict[tuple[Tile, Side], _Port] = {}
 
-    def _fits(self, geom: PlacedGeom) -> bool:
+    def _fits(self, geom: PlacedGeom, parent: Tile | None = None) -> bool:
+        """Inside the bounds, touching its parent only, and clear of every other tile by a few mm
+        (players do not butt a tile against an unrelated end: that would read as a join)."""
         poly = geom.corners()
         x0, y0, x1, y1 = self.bounds
         if poly[:, 0].min() < x0 or poly[:, 0].max() > x1 or poly[:, 1].min() < y0 or poly[:, 1].max() > y1:
             return False
-        return not any(_overlaps(poly, other) for other in self.polys)
+        for placed, other in zip(self.placed, self.polys):
+            margin = 0.5 if placed.tile == parent else -CLEARANCE
+            if _overlaps(poly, other, margin):
+                return False
+        return True
 
     def _add(self, geom: PlacedGeom) -> None:
         self.placed.append(geom)
@@ -145,7 +152,7 @@ class Layouter:
             if geom_ports is None:
                 continue
             geom, ports = geom_ports
-            if self._fits(geom):
+            if self._fits(geom, at_tile):
                 self._add(geom)
                 self.ports.update(ports)
                 return

@@ -324,7 +324,10 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
 
 
 def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: random.Random, center_mm: tuple[float, float],
-                 style: str = "main", occlude: bool | None = None) -> Scene:
+                 style: str = "main", occlude: bool | None = None, show: list[bool] | None = None,
+                 effects: bool = True) -> Scene:
+    """Render the tiles on a table.  ``show`` hides tiles while keeping the random stream the same, so
+    several states of one table (a game filmed) share the table, the light and every tile's look."""
     w, h = cam.w, cam.h
     H = camera_homography(w, h, cam.px_per_mm, center_mm, cam.tilt, cam.yaw, cam.tilt_dir)
     img = render_table(w, h, rng, style)
@@ -335,15 +338,20 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
     labels: list[TileLabel] = []
     # Shadows first, for every tile, so a neighbour's shadow never lands on top of a tile.
     shadow = np.zeros((h, w), np.float32)
-    for geom in geoms:
+    shown = show if show is not None else [True] * len(geoms)
+    for geom, visible in zip(geoms, shown):
+        if not visible:
+            continue
         poly = _apply_h(H, geom.corners() + light_dir * shadow_len)
         cv2.fillPoly(shadow, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, 2)
     blur = max(1.0, cam.px_per_mm * rng.uniform(0.8, 2.5))
     shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
     img *= (1 - rng.uniform(0.25, 0.6) * shadow)[..., None]
-    for geom in geoms:
+    for geom, visible in zip(geoms, shown):
         values = geom.end_values if geom.face_up else None
         sprite, alpha = render_tile_sprite(ts, values, k, rng)
+        if not visible:
+            continue
         # Sprite px -> plane mm (the tile's frame) -> image px.
         c, s = math.cos(geom.angle), math.sin(geom.angle)
         sw, sh = alpha.shape[1], alpha.shape[0]
@@ -375,7 +383,8 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
         visible = 1.0 - float((occluder * m).sum()) / max(float(m.sum()), 1.0)
         label.inside = float(min(1.0, inside))
         label.visible = visible
-    img = _camera_effects(img, rng, cam.px_per_mm)
+    if effects:
+        img = _camera_effects(img, rng, cam.px_per_mm)
     return Scene(img, labels, cam.px_per_mm, H)
 
 
@@ -404,9 +413,8 @@ def _lighting(img: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def _draw_arm(img: np.ndarray, rng: random.Random) -> np.ndarray:
-    """An arm reaching in from an edge, ending in a hand; returns its coverage mask."""
+    """An arm reaching in from a random edge, ending in a hand; returns its coverage mask."""
     h, w = img.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
     edge = rng.randrange(4)
     t = rng.uniform(0.1, 0.9)
     start = [(t * w, -20), (w + 20, t * h), (t * w, h + 20), (-20, t * h)][edge]
@@ -414,6 +422,14 @@ def _draw_arm(img: np.ndarray, rng: random.Random) -> np.ndarray:
     target = (rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h)
     end = (start[0] + (target[0] - start[0]) * reach * 2, start[1] + (target[1] - start[1]) * reach * 2)
     width = int(rng.uniform(0.05, 0.09) * min(w, h) * 1.6)
+    return draw_arm(img, start, end, width, rng)
+
+
+def draw_arm(img: np.ndarray, start: tuple[float, float], end: tuple[float, float], width: int, rng: random.Random,
+             skin: tuple[float, float, float] | None = None) -> np.ndarray:
+    """An arm from ``start`` (off the frame) to a hand at ``end``; drawn in place, returns its mask."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
     cv2.line(mask, (int(start[0]), int(start[1])), (int(end[0]), int(end[1])), 255, width)
     ang = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
     cv2.ellipse(mask, (int(end[0]), int(end[1])), (int(width * 0.9), int(width * 0.6)), ang, 0, 360, 255, -1)
@@ -422,13 +438,20 @@ def _draw_arm(img: np.ndarray, rng: random.Random) -> np.ndarray:
         fx, fy = end[0] + math.cos(fa) * width * 1.4, end[1] + math.sin(fa) * width * 1.4
         cv2.line(mask, (int(end[0]), int(end[1])), (int(fx), int(fy)), 255, max(3, width // 5))
     m = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.5)
-    skin = np.array(rng.choice([(120, 150, 210), (100, 135, 195), (70, 100, 150), (45, 65, 100), (150, 175, 225)]), np.float32)
-    skin = skin * rng.uniform(0.8, 1.15)
-    if rng.random() < 0.3:  # a sleeve
-        skin = np.array([rng.uniform(20, 230) for _ in range(3)], np.float32)
-    shade = (0.8 + 0.3 * cv2.GaussianBlur(np.random.default_rng(rng.randrange(2**31)).random((h, w)).astype(np.float32), (0, 0), 15))
-    arm = skin * shade[..., None]
-    img[:] = img * (1 - m[..., None]) + arm * m[..., None]
+    if skin is None:
+        tone = np.array(rng.choice([(120, 150, 210), (100, 135, 195), (70, 100, 150), (45, 65, 100), (150, 175, 225)]), np.float32)
+        tone = tone * rng.uniform(0.8, 1.15)
+        if rng.random() < 0.3:  # a sleeve
+            tone = np.array([rng.uniform(20, 230) for _ in range(3)], np.float32)
+    else:
+        tone = np.array(skin, np.float32)
+    ys, xs = np.nonzero(mask)
+    if len(xs):
+        y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        region = img[y0:y1, x0:x1]
+        mm = m[y0:y1, x0:x1, None]
+        grad = np.linspace(0.85, 1.05, x1 - x0, dtype=np.float32)[None, :, None]
+        region[:] = region * (1 - mm) + (tone * grad) * mm
     return m
 
 

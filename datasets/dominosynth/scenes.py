@@ -9,7 +9,7 @@ import numpy as np
 
 from dominosynth.layout import TILE_LONG, LayoutError, PlacedGeom, lay_out, scatter
 from dominosynth.render import CameraParams, Scene, random_camera, random_tileset, render_scene
-from scorer.rules import FULL_SET, Play
+from scorer.rules import FULL_SET, Board, Play
 from scorer.rules.simulate import TABLES, simulate_match
 
 KINDS = ("layout", "loose", "mixed")
@@ -22,6 +22,7 @@ class SceneInfo:
     occluded: bool
     touching: bool
     seed: int
+    board: Board | None = None  # the played layout's board (the ground truth of the graph)
 
 
 def _random_board(rng: random.Random):
@@ -42,6 +43,7 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
     bounds = (center[0] - view_w / 2 * margin, center[1] - view_h / 2 * margin, center[0] + view_w / 2 * margin, center[1] + view_h / 2 * margin)
     geoms: list[PlacedGeom] = []
     touching = False
+    board: Board | None = None
     if kind in ("layout", "mixed"):
         for _ in range(5):
             board = _random_board(rng)
@@ -51,6 +53,7 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
                 touching = len(geoms) > 1
                 break
             except LayoutError:
+                board = None
                 continue
     used = {g.tile for g in geoms}
     rest = [t for t in FULL_SET if t not in used]
@@ -74,5 +77,5 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
     ts = random_tileset(rng, style)
     occlude = rng.random() < 0.3
     scene = render_scene(geoms, ts, cam, rng, center, style, occlude)
-    info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed)
+    info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed, board if geoms else None)
     return scene, info

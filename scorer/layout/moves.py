@@ -29,11 +29,13 @@ class Change:
         return not self.vanished and not self.problems
 
 
-def infer_placements(before: Board, layout: Layout) -> Change:
+def infer_placements(before: Board, layout: Layout, opening: Tile | None = None) -> Change:
     """The placements that turn ``before`` into what ``layout`` shows, in a legal order.
 
     Tiles of ``before`` missing from the layout are reported (a tile moved or
     vanished); a new tile not joined to the board is a problem, never guessed.
+    On an empty table with several new tiles, ``opening`` names the one that came
+    first (a camera that saw it appear knows); without it that is a problem.
     """
     change = Change()
     seen_tiles = layout.layout_tiles()
@@ -44,10 +46,11 @@ def infer_placements(before: Board, layout: Layout) -> Change:
     new = [t for t in seen_tiles if t not in before]
     board = before
     if not before.tiles and new:
-        if len(new) == 1:
-            board = board.place(new[0])
-            change.placements.append(Placement(new[0], None))
-            new = []
+        if len(new) == 1 or opening in new:
+            first = new[0] if len(new) == 1 else opening
+            board = board.place(first)
+            change.placements.append(Placement(first, None))
+            new = [t for t in new if t != first]
         else:
             change.problems.append(
                 f"{len(new)} tiles appeared on an empty table ({', '.join(map(str, new))}): the opening tile cannot be told"

@@ -1,0 +1,10 @@
+"""The live and recorded pipeline: frames -> still tables -> tiles -> layout -> rules events."""
+
+from scorer.pipeline.core import PipelineConfig, TablePipeline
+from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
+from scorer.pipeline.sources import Camera, Frame, FrameSource, ImageFolder, SourceError, VideoFile
+
+__all__ = [
+    "PipelineConfig", "TablePipeline", "MoveEvent", "NeedsConfirmation", "Notice", "PipelineEvent", "StatusChange",
+    "TableView", "Camera", "Frame", "FrameSource", "ImageFolder", "SourceError", "VideoFile",
+]

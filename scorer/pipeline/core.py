@@ -1,0 +1,367 @@
+"""The pipeline that keeps score at a table: frames in, game events out.
+
+Each still table that differs from the last one is read: tiles detected and
+voted, the layout rebuilt, and the change turned into rules events for the
+player on turn (cross-checked with the side the arm reached in from).  Where the
+table does not fix the move -- readings that score differently, a tile that
+changed, an impossible table -- a :class:`NeedsConfirmation` is emitted with the
+alternatives and the last good state is kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.errors import IllegalMove, ScorerError
+from scorer.layout import infer_placements, reconstruct, seen_from_detections
+from scorer.layout.moves import Placement
+from scorer.pipeline.announce import announce_play, announce_round
+from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
+from scorer.pipeline.gating import Gate
+from scorer.pipeline.sources import Frame
+from scorer.pipeline.tracker import Tracker
+from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
+from scorer.rules.transcript import Step
+from scorer.vision.calibration import Profile, default_zones, seat_order
+from scorer.vision.detector import Detector, TileDetection
+
+EDGE_SIDES = ("bottom", "left", "top", "right")
+
+
+@dataclass
+class PipelineConfig:
+    starter: str | None = None  # who starts round 1, when known
+    profile: Profile | None = None
+    still_seconds: float = 0.4
+    rereads: int = 2  # extra still frames read when a new tile is uncertain
+
+
+@dataclass
+class _Pending:
+    """A still state waiting for more readings before it is acted on."""
+
+    frames_left: int
+    t: float
+
+
+def _inside(poly: Sequence[Sequence[float]], point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(np.asarray(poly, np.float32), (float(point[0]), float(point[1])), False) >= 0
+
+
+class TablePipeline:
+    """Feed frames with :meth:`feed`; it returns the events each frame produced."""
+
+    def __init__(self, match: Match, detector: Detector, config: PipelineConfig | None = None, fps: float = 30.0,
+                 log: Callable[[Event, float], None] | None = None) -> None:
+        self.match = match
+        self.detector = detector
+        self.config = config or PipelineConfig()
+        self.gate = Gate(fps=fps, still_seconds=self.config.still_seconds)
+        self.tracker = Tracker()
+        self.view = TableView()
+        self.log = log
+        self.status = "waiting"
+        self._zones = self.config.profile.zones if self.config.profile else None
+        self._boneyard_seen: int | None = None
+        self._last_problem: str | None = None
+        self._pending: _Pending | None = None
+        self._frame_size: tuple[int, int] | None = None
+        self._arm_side: int | None = None
+        self._cleared = False
+        self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
+
+    # -- frames ------------------------------------------------------------------------
+
+    def feed(self, frame: Frame) -> list[PipelineEvent]:
+        events: list[PipelineEvent] = []
+        h, w = frame.image.shape[:2]
+        if self._frame_size is None:
+            self._frame_size = (w, h)
+            if self._zones is None:
+                self._zones = default_zones(w, h)
+        still = self.gate.update(frame.image)
+        if self.gate.moving and self.status != "waiting" and self.status != "confirm":
+            events.append(self._set_status("waiting", frame.t))
+        if still:
+            self._arm_side = self._edge_of_motion()
+            self._pending = _Pending(self.config.rereads, frame.t)
+        if self._pending is not None and not self.gate.moving:
+            events += self._read(frame)
+        return events
+
+    def _set_status(self, status: str, t: float) -> StatusChange:
+        self.status = status
+        return StatusChange(t, status)  # type: ignore[arg-type]
+
+    def _edge_of_motion(self) -> int | None:
+        """Which table edge the arm reached in from: the edge that the largest moving region crosses.
+
+        An arm is one big region reaching in from the edge; flicker on a bright patch or noise
+        makes small specks, which are left out."""
+        mask = self.gate.motion_mask
+        if mask is None or not mask.any():
+            return None
+        h, w = mask.shape
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        best_side, best_area = None, 0.01 * h * w
+        for k in range(1, n):
+            area = stats[k, cv2.CC_STAT_AREA]
+            if area <= best_area:
+                continue
+            region = labels == k
+            border = [region[h - 1, :].sum(), region[:, 0].sum(), region[0, :].sum(), region[:, w - 1].sum()]
+            if max(border) == 0:
+                continue
+            best_side, best_area = int(np.argmax(border)), area
+        return best_side
+
+    # -- one still state -----------------------------------------------------------------
+
+    def _read(self, frame: Frame) -> list[PipelineEvent]:
+        events: list[PipelineEvent] = []
+        if self.status != "reading":
+            events.append(self._set_status("reading", frame.t))
+        detections = self.detector.detect(frame.image)
+        voted, flips = self.tracker.update(detections)
+        for flip in flips:
+            events.append(Notice(frame.t, f"the tile at ({flip.center[0]:.0f}, {flip.center[1]:.0f}) now reads {flip.after}, not {flip.before}"))
+        uncertain = [d for d in voted if not d.certain]
+        assert self._pending is not None
+        if uncertain and self._pending.frames_left > 0:
+            self._pending.frames_left -= 1
+            return events  # read the next still frame too, and vote
+        self._pending = None
+        face_down = [d for d in detections if d.face == "down"]
+        events += self._act(frame.t, voted, face_down)
+        if self.status == "reading":
+            events.append(self._set_status("waiting", frame.t))
+        return events
+
+    def _layout_and_seats(self, up: list[TileDetection]) -> tuple[list[TileDetection], dict[int, list[TileDetection]]]:
+        """Face-up tiles of the layout zone, and loose face-up tiles in each seat's strip."""
+        assert self._zones is not None
+        layout, seats = [], {}
+        n = len(self.match.players)
+        order = seat_order(n)
+        for d in up:
+            in_seat = None
+            for player, side in enumerate(order):
+                if not _inside(self._zones.layout, d.center) and _inside(self._zones.seats[side], d.center):
+                    in_seat = player
+                    break
+            if in_seat is None:
+                layout.append(d)
+            else:
+                seats.setdefault(in_seat, []).append(d)
+        return layout, seats
+
+    def _act(self, t: float, up: list[TileDetection], face_down: list[TileDetection]) -> list[PipelineEvent]:
+        match = self.match
+        if match.is_over:
+            return []
+        layout_tiles, seat_tiles = self._layout_and_seats(up)
+        H = self.config.profile.H if self.config.profile else None
+        layout = reconstruct(seen_from_detections(layout_tiles, H))
+        for i in layout.component:
+            self._first_seen.setdefault(layout.tiles[i].tile, t)
+        self.view = TableView(t, up + face_down, match.board, list(layout.problems))
+        events: list[PipelineEvent] = []
+        if match.phase is Phase.ROUND_OVER or (match.phase is Phase.IN_ROUND and seat_tiles):
+            events += self._try_reveal(t, seat_tiles)
+            return events
+        if match.phase is Phase.BEFORE_ROUND:
+            if not layout.component:
+                self._cleared = True  # the last round's tiles are gone: the next tile opens a round
+                self._first_seen.clear()
+            elif self._cleared or match.round_no == 0:
+                events += self._start_round(t, layout, face_down)
+            return events
+        board = match.current_board()
+        change = infer_placements(board, layout, self._opening_tile())
+        problems = layout.problems + change.problems
+        if problems and not (change.placements and not change.vanished and not layout.problems):
+            # Keep the last good state; ask once per distinct problem.
+            if self.config.profile is None and not layout.component and board.tiles:
+                problems = ["the layout is not seen (covered, or the camera moved)"]
+            events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
+            return events
+        draws = self._draws(face_down)
+        if change.placements:
+            events += self._apply_placements(t, change.placements, draws)
+        elif draws:
+            events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
+        return events
+
+    def _draws(self, face_down: list[TileDetection]) -> int:
+        """Tiles drawn since the last accepted state: the boneyard's face-down count dropping."""
+        if not self.match.rules.has_boneyard:
+            return 0
+        count = len(face_down)
+        if self._boneyard_seen is None:
+            self._boneyard_seen = count
+            return 0
+        drop = self._boneyard_seen - count
+        if drop <= 0:
+            return 0
+        return min(drop, self.match.boneyard)
+
+    def _player_on_turn(self) -> str:
+        player = self.match.next_player
+        assert player is not None
+        return player
+
+    def _seat_player(self, side: int | None) -> str | None:
+        if side is None:
+            return None
+        order = seat_order(len(self.match.players))
+        return self.match.players[order.index(side)] if side in order else None
+
+    def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
+        match = self.match
+        on_turn = self._player_on_turn()
+        arm = self._seat_player(self._arm_side)
+        prefix: list[Event] = []
+        if draws:
+            prefix.append(Draw(on_turn, draws))
+        elif arm is not None and arm != on_turn and len(placements) == 1:
+            # The next seat played: the players between passed (knocked).
+            seat, target = match.table.seat(on_turn), match.table.seat(arm)
+            while seat != target:
+                prefix.append(Pass(match.players[seat]))
+                seat = match.table.next_seat(seat)
+        candidates = []
+        for order in itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)]:
+            seq = self._sequence_for(match, prefix, order)
+            if seq is not None:
+                candidates.append(seq)
+        if not candidates and prefix:
+            # The arm's side may mislead (a player reaching across): try the player on turn.
+            for order in itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)]:
+                seq = self._sequence_for(match, [], order)
+                if seq is not None:
+                    candidates.append(seq)
+        if not candidates:
+            tiles = ", ".join(str(p.tile) for p in placements)
+            return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())
+        outcomes = {self._score_of(match, seq) for seq in candidates}
+        if len(outcomes) > 1:
+            return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
+        return self._apply_sequence(t, candidates[0])
+
+    def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
+        events = list(prefix)
+        state = match
+        try:
+            for e in prefix:
+                state, _ = state.apply(e)
+            for p in order:
+                player = state.next_player
+                if player is None:
+                    return None
+                event = Play(player, p.tile, None if p.at is None else p.at.tile, None if p.at is None else p.at.side)
+                state, _ = state.apply(event)
+                events.append(event)
+        except IllegalMove:
+            return None
+        return events
+
+    @staticmethod
+    def _score_of(match: Match, events: Sequence[Event]) -> tuple[int, ...]:
+        state = match
+        for e in events:
+            state, _ = state.apply(e)
+        return state.raw_scores
+
+    def _apply_sequence(self, t: float, events: Sequence[Event]) -> list[PipelineEvent]:
+        out: list[PipelineEvent] = []
+        for event in events:
+            try:
+                after, outcome = self.match.apply(event)
+            except ScorerError as exc:
+                out += self._ask(t, str(exc), (tuple(events),), ())
+                return out
+            announcement = None
+            if isinstance(outcome, PlayOutcome):
+                announcement = announce_play(after, outcome)
+            elif isinstance(outcome, RoundOutcome):
+                announcement = announce_round(after, outcome)
+            step = Step(0, event, self.match, after, outcome)
+            self.match = after
+            if self.log is not None:
+                self.log(event, t)
+            out.append(MoveEvent(t, step, announcement))
+        self._last_problem = None
+        if self.match.rules.has_boneyard and self._boneyard_seen is not None:
+            drawn = sum(e.count for e in events if isinstance(e, Draw))
+            self._boneyard_seen -= drawn
+        if self.match.is_over:
+            out.append(self._set_status("over", t))
+        return out
+
+    def _ask(self, t: float, reason: str, alternatives: tuple, problems: Sequence[str]) -> list[PipelineEvent]:
+        if reason == self._last_problem:
+            return []
+        self._last_problem = reason
+        self.status = "confirm"
+        return [NeedsConfirmation(t, reason, alternatives, tuple(problems)), StatusChange(t, "confirm")]
+
+    def _start_round(self, t: float, layout, face_down: list[TileDetection]) -> list[PipelineEvent]:
+        match = self.match
+        if match.next_starter is not None:
+            starter = match.players[match.next_starter]
+        elif match.round_no == 0 and self.config.starter:
+            starter = self.config.starter
+        else:
+            starter = self._seat_player(self._arm_side)
+        if starter is None:
+            alternatives = tuple((RoundStart(p),) for p in match.players)
+            return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
+        self.tracker.reset()
+        self._boneyard_seen = None
+        self._cleared = False
+        events = self._apply_sequence(t, [RoundStart(starter)])
+        self._draws(face_down)  # the boneyard as dealt
+        return events + self._act_again(t, layout)
+
+    def _opening_tile(self) -> Tile | None:
+        """The tile seen first in this round, if one was seen before all the others."""
+        if not self._first_seen:
+            return None
+        earliest = min(self._first_seen.values())
+        first = [t for t, when in self._first_seen.items() if when == earliest]
+        return first[0] if len(first) == 1 else None
+
+    def _act_again(self, t: float, layout) -> list[PipelineEvent]:
+        change = infer_placements(self.match.current_board(), layout, self._opening_tile())
+        if change.placements and not change.problems:
+            return self._apply_placements(t, change.placements, 0)
+        if change.problems:
+            return self._ask(t, "the first tiles of the round do not fit: " + "; ".join(change.problems[:3]), (), change.problems)
+        return []
+
+    def _try_reveal(self, t: float, seat_tiles: dict[int, list[TileDetection]]) -> list[PipelineEvent]:
+        match = self.match
+        hands = []
+        for seat, player in enumerate(match.players):
+            tiles = [Tile.of(*d.pips) for d in seat_tiles.get(seat, []) if d.pips is not None]
+            if len(tiles) != match.hand_counts[seat]:
+                return []  # not all laid out yet
+            hands.append((player, tuple(tiles)))
+        if any(not d.certain for ds in seat_tiles.values() for d in ds):
+            return []  # wait for a better look
+        return self._apply_sequence(t, [Reveal(tuple(hands))])
+
+    # -- corrections from a person --------------------------------------------------------
+
+    def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
+        """Apply the events a person chose (an alternative, or a move entered by hand)."""
+        out = self._apply_sequence(t, events)
+        self.gate.force_reread()
+        if self.status == "confirm":
+            out.append(self._set_status("waiting", t))
+        return out

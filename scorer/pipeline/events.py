@@ -1,0 +1,80 @@
+"""What the pipeline emits: the seam between the camera side and everything that shows or records it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from scorer.pipeline.announce import Announcement
+from scorer.rules.events import Event
+from scorer.rules.log import event_to_json
+from scorer.rules.transcript import Step, record
+
+Status = Literal["waiting", "reading", "confirm", "over"]
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    """A rules event applied to the match (a play, draw, pass, round start or reveal)."""
+
+    t: float
+    step: Step
+    announcement: Announcement | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"t": round(self.t, 2), **record(self.step)}
+        if self.announcement is not None:
+            out["say"] = {"fi": self.announcement.fi, "en": self.announcement.en}
+        return out
+
+
+@dataclass(frozen=True)
+class NeedsConfirmation:
+    """The table does not fix the move: the alternatives (each a list of rules events), or none that is legal."""
+
+    t: float
+    reason: str
+    alternatives: tuple[tuple[Event, ...], ...] = ()
+    problems: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "t": round(self.t, 2),
+            "type": "needs-confirmation",
+            "reason": self.reason,
+            "alternatives": [[event_to_json(e) for e in alt] for alt in self.alternatives],
+            "problems": list(self.problems),
+        }
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something worth telling that changes nothing: a reading that flipped, a camera that came back."""
+
+    t: float
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 2), "type": "notice", "message": self.message}
+
+
+@dataclass(frozen=True)
+class StatusChange:
+    t: float
+    status: Status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"t": round(self.t, 2), "type": "status", "status": self.status}
+
+
+PipelineEvent = MoveEvent | NeedsConfirmation | Notice | StatusChange
+
+
+@dataclass
+class TableView:
+    """The latest reading of the table, for overlays (the app draws it over the image)."""
+
+    t: float = 0.0
+    detections: list = field(default_factory=list)
+    board: Any = None
+    problems: list[str] = field(default_factory=list)

@@ -1,0 +1,92 @@
+"""Running the pipeline over a recording as fast as it goes, and recording a session live."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, TextIO
+
+import cv2
+
+from scorer.pipeline.core import PipelineConfig, TablePipeline
+from scorer.pipeline.events import MoveEvent, PipelineEvent
+from scorer.pipeline.sources import Frame, FrameSource, SourceError
+from scorer.rules import Event, Match
+from scorer.rules.log import MatchHeader, dumps, event_to_json, header_to_json
+from scorer.vision.detector import Detector
+
+
+@dataclass
+class ReplayStats:
+    frames: int = 0
+    video_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    reads: int = 0
+    latencies: list[float] = field(default_factory=list)  # still -> event, seconds of processing
+
+    @property
+    def speed(self) -> float:
+        return self.video_seconds / self.wall_seconds if self.wall_seconds else 0.0
+
+
+def run(source: FrameSource, pipeline: TablePipeline, on_event: Callable[[PipelineEvent], None],
+        progress: Callable[[Frame], None] | None = None) -> ReplayStats:
+    stats = ReplayStats()
+    start = time.perf_counter()
+    for frame in source.frames():
+        t0 = time.perf_counter()
+        events = pipeline.feed(frame)
+        if any(isinstance(e, MoveEvent) for e in events):
+            stats.latencies.append(time.perf_counter() - t0)
+        for event in events:
+            on_event(event)
+        stats.frames += 1
+        stats.video_seconds = frame.t
+        if progress is not None:
+            progress(frame)
+    stats.wall_seconds = time.perf_counter() - start
+    return stats
+
+
+class SessionLog:
+    """The session log written as events arrive, each line flushed and fsynced: a crash loses nothing."""
+
+    def __init__(self, path: Path, header: MatchHeader) -> None:
+        self.path = path
+        self._file = open(path, "a", encoding="utf-8")
+        if path.stat().st_size == 0:
+            self._write(header_to_json(header))
+
+    def _write(self, data: dict) -> None:
+        self._file.write(dumps(data) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def __call__(self, event: Event, t: float) -> None:
+        self._write({**event_to_json(event), "t": round(t, 2)})
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def progress_bar(total_seconds: float, stream: TextIO = sys.stderr) -> Callable[[Frame], None]:
+    last = [0.0]
+
+    def show(frame: Frame) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.25:
+            return
+        last[0] = now
+        if total_seconds > 0:
+            f = min(1.0, frame.t / total_seconds)
+            bar = "#" * int(f * 30)
+            stream.write(f"\r[{bar:<30}] {frame.t:6.1f}/{total_seconds:.1f} s")
+        else:
+            stream.write(f"\r{frame.t:6.1f} s")
+        stream.flush()
+
+    return show

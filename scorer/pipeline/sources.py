@@ -1,0 +1,150 @@
+"""Frame sources behind one small interface: a webcam, a video file, a folder of images."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Protocol
+
+import cv2
+import numpy as np
+
+from scorer.errors import VisionError
+from scorer.vision.images import load_image
+
+
+class SourceError(VisionError):
+    """A camera, video or folder that cannot give frames (missing, unreadable, stopped, resized)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    index: int
+    t: float  # seconds since the start of the source
+    image: np.ndarray
+
+
+class FrameSource(Protocol):
+    fps: float
+
+    def frames(self) -> Iterator[Frame]: ...
+
+
+class VideoFile:
+    """Frames of a video file; a truncated file ends early with a warning, a size change is an error."""
+
+    def __init__(self, path: str | Path, step: int = 1) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise SourceError(f"{self.path}: no such video file")
+        if self.path.stat().st_size == 0:
+            raise SourceError(f"{self.path}: the video file is empty")
+        cap = cv2.VideoCapture(str(self.path))
+        if not cap.isOpened():
+            raise SourceError(f"{self.path}: not a video OpenCV can read")
+        self.fps = float(cap.get(cv2.CAP_PROP_FPS)) or 30.0
+        self.frame_count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+        self.size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        cap.release()
+        self.step = max(1, step)
+        self.ended_early = False
+
+    @property
+    def duration(self) -> float:
+        return self.frame_count / self.fps if self.fps else 0.0
+
+    def frames(self) -> Iterator[Frame]:
+        cap = cv2.VideoCapture(str(self.path))
+        index = 0
+        try:
+            while True:
+                if index % self.step:
+                    if not cap.grab():
+                        break
+                    index += 1
+                    continue
+                ok, image = cap.read()
+                if not ok or image is None:
+                    break
+                if (image.shape[1], image.shape[0]) != self.size:
+                    raise SourceError(
+                        f"{self.path}: the frame size changed at frame {index} "
+                        f"from {self.size[0]}x{self.size[1]} to {image.shape[1]}x{image.shape[0]}"
+                    )
+                yield Frame(index, index / self.fps, image)
+                index += 1
+        finally:
+            cap.release()
+        if self.frame_count and index < self.frame_count - 2:
+            self.ended_early = True
+
+
+class ImageFolder:
+    """Images of a folder in name order, as frames at ``fps``."""
+
+    def __init__(self, folder: str | Path, fps: float = 2.0) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise SourceError(f"{self.folder}: no such folder")
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+        if not self.paths:
+            raise SourceError(f"{self.folder}: no images in the folder")
+        self.fps = fps
+
+    def frames(self) -> Iterator[Frame]:
+        for i, path in enumerate(self.paths):
+            yield Frame(i, i / self.fps, load_image(path))
+
+
+class Camera:
+    """A webcam by index; if it drops out, it is reopened (the match goes on) until ``give_up_s``."""
+
+    def __init__(self, index: int, width: int = 1280, height: int = 720, fps: float = 30.0, give_up_s: float = 30.0) -> None:
+        self.index = index
+        self.width, self.height, self.fps = width, height, fps
+        self.give_up_s = give_up_s
+        self.reconnects = 0
+        self._stop = False
+
+    def _open(self) -> cv2.VideoCapture | None:
+        cap = cv2.VideoCapture(self.index)
+        if not cap.isOpened():
+            cap.release()
+            return None
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        cap.set(cv2.CAP_PROP_FPS, self.fps)
+        return cap
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def frames(self) -> Iterator[Frame]:
+        cap = self._open()
+        if cap is None:
+            raise SourceError(f"camera {self.index}: not found or cannot be opened")
+        start = time.monotonic()
+        index = 0
+        lost_since: float | None = None
+        try:
+            while not self._stop:
+                ok, image = cap.read() if cap is not None else (False, None)
+                if ok and image is not None:
+                    lost_since = None
+                    yield Frame(index, time.monotonic() - start, image)
+                    index += 1
+                    continue
+                # The camera dropped out: keep the match, try to reopen it.
+                now = time.monotonic()
+                lost_since = lost_since or now
+                if now - lost_since > self.give_up_s:
+                    raise SourceError(f"camera {self.index}: no picture for {self.give_up_s:.0f} s; it stopped or was unplugged")
+                if cap is not None:
+                    cap.release()
+                time.sleep(0.5)
+                cap = self._open()
+                self.reconnects += 1
+        finally:
+            if cap is not None:
+                cap.release()

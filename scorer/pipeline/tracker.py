@@ -1,0 +1,97 @@
+"""Tiles followed from one still table to the next; each tile's pips are the majority of its readings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.rules import Tile
+from scorer.vision.detector import HalfReading, TileDetection
+from scorer.vision.geometry import polygon_iou
+
+
+@dataclass
+class Track:
+    id: int
+    detection: TileDetection  # the latest sighting
+    votes: Counter = field(default_factory=Counter)  # Tile -> readings
+    settled: Tile | None = None  # the majority once it held
+
+    @property
+    def tile(self) -> Tile | None:
+        if not self.votes:
+            return None
+        return self.votes.most_common(1)[0][0]
+
+    @property
+    def count(self) -> int:
+        return sum(self.votes.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """A tile whose majority reading changed after it had settled."""
+
+    track_id: int
+    before: Tile
+    after: Tile
+    center: tuple[float, float]
+
+
+class Tracker:
+    def __init__(self, match_iou: float = 0.4) -> None:
+        self.tracks: list[Track] = []
+        self._next = 0
+        self.match_iou = match_iou
+
+    def update(self, detections: list[TileDetection]) -> tuple[list[TileDetection], list[Flip]]:
+        """Face-up detections with voted pips (oriented like the latest reading), and any flips."""
+        up = [d for d in detections if d.face == "up" and d.pips is not None]
+        unmatched = set(range(len(self.tracks)))
+        out: list[TileDetection] = []
+        flips: list[Flip] = []
+        new_tracks: list[Track] = []
+        for d in up:
+            best, best_iou = None, self.match_iou
+            for k in unmatched:
+                iou = polygon_iou(np.array(d.corners), np.array(self.tracks[k].detection.corners))
+                if iou > best_iou:
+                    best, best_iou = k, iou
+            if best is None:
+                track = Track(self._next, d)
+                self._next += 1
+                new_tracks.append(track)
+            else:
+                unmatched.discard(best)
+                track = self.tracks[best]
+                track.detection = d
+            # An uncertain reading counts for less than a sure one.
+            track.votes[Tile.of(*d.pips)] += 2 if d.certain else 1
+            voted = track.tile
+            if track.settled is not None and voted != track.settled and track.votes[voted] > track.votes[track.settled]:
+                flips.append(Flip(track.id, track.settled, voted, d.center))
+            if track.count >= 2:
+                track.settled = voted
+            out.append(_oriented(d, voted, track))
+        # Tiles not seen now are dropped (taken away, covered); they start afresh if seen again.
+        self.tracks = [t for i, t in enumerate(self.tracks) if i not in unmatched] + new_tracks
+        return out, flips
+
+    def reset(self) -> None:
+        self.tracks = []
+
+
+def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
+    """The detection with the voted pips, placed on the halves that agree best with this reading."""
+    assert d.halves is not None
+    first, second = d.halves
+    straight = (first.pips == tile.a) + (second.pips == tile.b)
+    crossed = (first.pips == tile.b) + (second.pips == tile.a)
+    a, b = (tile.a, tile.b) if straight >= crossed else (tile.b, tile.a)
+    total = sum(track.votes.values())
+    share = track.votes[tile] / total if total else 0.0
+    confidence = max(d.read_confidence, share) if track.count >= 3 else d.read_confidence
+    halves = (HalfReading(a, first.center, confidence), HalfReading(b, second.center, confidence))
+    return TileDetection(d.corners, "up", d.confidence, halves)
