@@ -132,6 +132,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="use only the first N training images")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--export-only", action="store_true")
+    parser.add_argument("--init", type=Path, help="weights to continue from (e.g. models/reader.pt)")
+    parser.add_argument("--lr", type=float, default=3e-3)
     args = parser.parse_args()
     import torch
     import torch.nn as nn
@@ -140,6 +142,8 @@ def main() -> None:
     torch.manual_seed(0)
     model = build_model()
     weights = HERE / "reader.pt"
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
     if not args.export_only:
         rng = random.Random(0)
         CACHE.mkdir(parents=True, exist_ok=True)
@@ -149,9 +153,9 @@ def main() -> None:
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
         np.savez_compressed(CACHE / "val.npz", x=xva, y=yva)
         nrng = np.random.default_rng(0)
-        opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+        opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
         steps = args.epochs * math.ceil(len(xtr) / 256)
-        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
         xva_t = torch.from_numpy(standardize(xva.astype(np.float32))[:, None])
         for epoch in range(args.epochs):
@@ -167,7 +171,7 @@ def main() -> None:
                 loss.backward()
                 opt.step()
                 sched.step()
-                total += float(loss) * len(idx)
+                total += float(loss.detach()) * len(idx)
             model.eval()
             with torch.no_grad():
                 pred = torch.cat([model(xva_t[i : i + 1024]).argmax(1) for i in range(0, len(xva_t), 1024)]).numpy()

@@ -256,11 +256,11 @@ def _pipeline_for(args: argparse.Namespace, match, fps: float, log=None):
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
     from scorer.pipeline.replay import progress_bar, run
-    from scorer.pipeline.sources import VideoFile
+    from scorer.pipeline.sources import open_video
     from scorer.rules.transcript import narrate
 
     header, match = _new_match(args)
-    source = VideoFile(args.video, step=args.step)
+    source = open_video(args.video, step=args.step)
     pipeline = _pipeline_for(args, match, source.fps / source.step)
 
     def on_event(event) -> None:
@@ -286,6 +286,33 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"Scores: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
     err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
     return 1 if source.ended_early else 0
+
+
+def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.pipeline.events import MoveEvent, NeedsConfirmation
+    from scorer.pipeline.replay import SessionLog, record
+    from scorer.pipeline.sources import Camera
+
+    header, match = _new_match(args)
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    log = SessionLog(folder / "session.jsonl", header)
+    camera = Camera(args.camera, args.width, args.height, args.fps)
+    pipeline = _pipeline_for(args, match, camera.fps, log=log)
+
+    def on_event(event) -> None:
+        if isinstance(event, MoveEvent) and event.announcement is not None:
+            out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
+        elif isinstance(event, NeedsConfirmation):
+            out.write(f"{event.t:7.1f}s ? {event.reason}\n")
+        out.flush()
+
+    out.write(f"recording to {folder} (Ctrl+C to stop)\n")
+    try:
+        record(camera, pipeline, folder, log, on_event, args.segment_seconds)
+    except KeyboardInterrupt:
+        out.write("stopped\n")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -333,6 +360,22 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--threads", type=int, default=2)
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
     replay.set_defaults(run=_replay)
+
+    rec = sub.add_parser("record", help="record a live game: video and session log side by side")
+    rec.add_argument("--camera", type=int, default=0)
+    rec.add_argument("--width", type=int, default=1280)
+    rec.add_argument("--height", type=int, default=720)
+    rec.add_argument("--fps", type=float, default=30.0)
+    rec.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    rec.add_argument("--players", required=True)
+    rec.add_argument("--partnership", action="store_true")
+    rec.add_argument("--starter")
+    rec.add_argument("--calibration", metavar="NAME")
+    rec.add_argument("--out", required=True, help="a folder for session.jsonl and the video segments")
+    rec.add_argument("--segment-seconds", type=float, default=10.0)
+    rec.add_argument("--lang", choices=("fi", "en"), default="en")
+    rec.add_argument("--threads", type=int, default=2)
+    rec.set_defaults(run=_record)
 
     cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
     source = cal.add_mutually_exclusive_group(required=True)

@@ -90,3 +90,52 @@ def progress_bar(total_seconds: float, stream: TextIO = sys.stderr) -> Callable[
         stream.flush()
 
     return show
+
+
+class SegmentedWriter:
+    """Video written in segments of a few seconds, each closed when full: a crash loses at most one."""
+
+    def __init__(self, folder: Path, fps: float, segment_seconds: float = 10.0) -> None:
+        self.folder = folder
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.fps = fps
+        self.per_segment = max(1, int(round(segment_seconds * fps)))
+        self._writer: cv2.VideoWriter | None = None
+        self._count = 0
+        self._index = len(list(folder.glob("*.avi")))
+        self._size: tuple[int, int] | None = None
+
+    def write(self, image) -> None:
+        h, w = image.shape[:2]
+        if self._writer is None or self._count >= self.per_segment:
+            self._close()
+            path = self.folder / f"{self._index:06d}.avi"
+            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), self.fps, (w, h))
+            if not self._writer.isOpened():
+                raise SourceError(f"{path}: cannot write video")
+            self._index += 1
+            self._count = 0
+        self._writer.write(image)
+        self._count += 1
+
+    def _close(self) -> None:
+        if self._writer is not None:
+            self._writer.release()
+            self._writer = None
+
+    def close(self) -> None:
+        self._close()
+
+
+def record(source: FrameSource, pipeline: TablePipeline, folder: Path, log: SessionLog,
+           on_event: Callable[[PipelineEvent], None], segment_seconds: float = 10.0) -> ReplayStats:
+    """Record the video beside the session log while the pipeline keeps the score live."""
+    writer = SegmentedWriter(folder / "video", source.fps, segment_seconds)
+    try:
+        def keep(frame: Frame) -> None:
+            writer.write(frame.image)
+
+        return run(source, pipeline, on_event, keep)
+    finally:
+        writer.close()
+        log.close()

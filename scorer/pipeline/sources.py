@@ -80,6 +80,49 @@ class VideoFile:
             self.ended_early = True
 
 
+class SegmentedVideo:
+    """A recording written as consecutive segment files (``video/000000.avi``, ...), read as one video."""
+
+    def __init__(self, folder: str | Path, step: int = 1) -> None:
+        self.folder = Path(folder)
+        self.segments = sorted(p for p in self.folder.glob("*.avi") if p.stat().st_size > 0)
+        if not self.segments:
+            raise SourceError(f"{self.folder}: no video segments (*.avi) in the folder")
+        first = VideoFile(self.segments[0], step)
+        self.fps, self.size, self.step = first.fps, first.size, step
+        self.frame_count = sum(max(0, int(cv2.VideoCapture(str(p)).get(cv2.CAP_PROP_FRAME_COUNT))) for p in self.segments)
+        self.ended_early = False
+
+    @property
+    def duration(self) -> float:
+        return self.frame_count / self.fps if self.fps else 0.0
+
+    def frames(self) -> Iterator[Frame]:
+        offset = 0
+        for path in self.segments:
+            try:
+                video = VideoFile(path, self.step)
+            except SourceError:
+                self.ended_early = True  # a segment cut short by a crash
+                break
+            if video.size != self.size:
+                raise SourceError(f"{path}: the frame size changed from {self.size[0]}x{self.size[1]} to {video.size[0]}x{video.size[1]}")
+            last = -1
+            for frame in video.frames():
+                last = frame.index
+                yield Frame(offset + frame.index, (offset + frame.index) / self.fps, frame.image)
+            offset += last + 1
+
+
+def open_video(path: str | Path, step: int = 1) -> VideoFile | SegmentedVideo:
+    """A video file, or a recording's folder of segments."""
+    path = Path(path)
+    if path.is_dir():
+        inner = path / "video"
+        return SegmentedVideo(inner if inner.is_dir() else path, step)
+    return VideoFile(path, step)
+
+
 class ImageFolder:
     """Images of a folder in name order, as frames at ``fps``."""
 

@@ -1,0 +1,6 @@
+import sys
+from pathlib import Path
+
+DATASETS = Path(__file__).resolve().parents[2] / "datasets"
+if str(DATASETS) not in sys.path:
+    sys.path.insert(0, str(DATASETS))

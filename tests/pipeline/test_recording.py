@@ -1,0 +1,98 @@
+"""A recording survives being killed mid-game: the log up to the kill is whole, the video segments read back."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from dominosynth.video import VideoSpec, make_video
+
+from scorer.pipeline.sources import open_video
+from scorer.rules.transcript import score_log
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RECORDER = """
+import sys, time
+sys.path[:0] = [{datasets!r}, {root!r}]
+from pathlib import Path
+from dominosynth.truth import TruthDetector
+from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
+from scorer.pipeline.replay import SessionLog, record
+from scorer.rules.log import MatchHeader
+
+class Slow:
+    # A camera's pace: one frame at a time, in real time (so the recording is killed mid-game).
+    def __init__(self, source):
+        self.source, self.fps = source, source.fps
+    def frames(self):
+        for f in self.source.frames():
+            time.sleep(1 / self.fps / 4)
+            yield f
+
+header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+detector = TruthDetector(Path({labels!r}))
+out = Path({out!r})
+log = SessionLog(out / "session.jsonl", header)
+pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30, log=log)
+print("started", flush=True)
+record(detector.follow(Slow(VideoFile({video!r}))), pipeline, out, log, lambda e: None, segment_seconds=2.0)
+"""
+
+
+def test_a_recording_killed_mid_game_keeps_its_log_and_video(tmp_path: Path) -> None:
+    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    video, truth, labels = tmp_path / "g.mp4", tmp_path / "g.truth.jsonl", tmp_path / "g.labels.jsonl"
+    make_video(spec, video, truth, labels)
+    out = tmp_path / "session"
+    out.mkdir()
+    script = RECORDER.format(datasets=str(ROOT / "datasets"), root=str(ROOT), labels=str(labels), out=str(out), video=str(video))
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    # Let it record a few moves, then kill it without warning.
+    deadline = time.monotonic() + 60
+    log_path = out / "session.jsonl"
+    while time.monotonic() < deadline:
+        if log_path.exists() and len(log_path.read_text().splitlines()) >= 5:
+            break
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    lines = log_path.read_text().splitlines()
+    assert len(lines) >= 5 and all(json.loads(line) for line in lines)  # every line whole
+    _, steps = score_log(lines)
+    recorded = list(steps)
+    assert recorded, "the log scores"
+    # The closed video segments read back as one video.
+    source = open_video(out)
+    frames = sum(1 for _ in source.frames())
+    assert frames >= 30
+
+
+def test_replay_of_a_recording_reproduces_its_scores(tmp_path: Path) -> None:
+    from dominosynth.truth import TruthDetector
+
+    from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
+    from scorer.pipeline.replay import SessionLog, record, run
+    from scorer.rules.log import MatchHeader
+
+    spec = VideoSpec("horse-race", 2, False, 4, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    video, truth, labels = tmp_path / "g.mp4", tmp_path / "g.truth.jsonl", tmp_path / "g.labels.jsonl"
+    make_video(spec, video, truth, labels)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    out = tmp_path / "session"
+    detector = TruthDetector(labels)
+    log = SessionLog(out / "session.jsonl" if out.mkdir() is None else out, header)
+    live = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30, log=log)
+    record(detector.follow(VideoFile(video)), live, out, log, lambda e: None, segment_seconds=3.0)
+    _, steps = score_log((out / "session.jsonl").read_text().splitlines())
+    logged = list(steps)[-1].after.scores()
+    replayed = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30)
+    run(detector.follow(open_video(out)), replayed, lambda e: None)
+    assert replayed.match.scores() == logged == live.match.scores()
+    assert replayed.match.round_no == 1 and replayed.match.history == live.match.history
