@@ -52,8 +52,25 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The main job: the app; with no display at all, the same demo in the terminal."""
+    from scorer.app.start import has_display
+
+    if not has_display():
+        err.write("No display: playing the demo recording in the terminal instead of the app.\n\n")
+        from importlib.resources import as_file, files
+
+        with as_file(files("scorer") / "data" / "demo.mp4") as video:
+            ns = argparse.Namespace(video=str(video), game="horse-race", players="Ann,Ben", partnership=False,
+                                    starter="Ben", calibration=None, json=False, step=2, threads=2, quiet=True)
+            return _replay(ns, out, err)
+    from scorer.app.start import run_app
+
+    return run_app(lang=args.lang, demo=getattr(args, "demo", False))
+
+
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """The main job for now: score the bundled demo match in the terminal."""
+    """A recorded match's session log, scored move by move in the terminal."""
     from importlib.resources import as_file, files
 
     resource = files("scorer") / "data" / "demo-horse-race.jsonl"
@@ -317,10 +334,15 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
-    parser.set_defaults(run=_demo, lang="en")
+    parser.set_defaults(run=_app, lang="en")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    demo = sub.add_parser("demo", help="score the bundled demo match in the terminal (the default)")
+    app = sub.add_parser("app", help="the desktop app (the default command)")
+    app.add_argument("--lang", choices=("fi", "en"), default="en")
+    app.add_argument("--demo", action="store_true", help="play the bundled demo recording even with a camera")
+    app.set_defaults(run=_app)
+
+    demo = sub.add_parser("demo", help="score a bundled demo match log in the terminal")
     demo.add_argument("--lang", choices=("fi", "en"), default="en")
     demo.set_defaults(run=_demo)
 

@@ -1,0 +1,89 @@
+"""The camera image with what the pipeline read drawn over it."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+STATUS_TEXT = {
+    "waiting": ("waiting for a still table", "#6c757d"),
+    "reading": ("reading", "#0d6efd"),
+    "confirm": ("needs your confirmation", "#dc3545"),
+    "over": ("match over", "#198754"),
+}
+
+
+def to_qimage(frame: np.ndarray) -> QImage:
+    h, w = frame.shape[:2]
+    rgb = np.ascontiguousarray(frame[:, :, ::-1])
+    return QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+
+
+class LiveView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.detections: list = []
+        self.scoring: set = set()
+        self.end_sum: int | None = None
+        self.status = "waiting"
+        self.setMinimumSize(480, 270)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def show_frame(self, image: QImage) -> None:
+        self.image = image
+        self.update()
+
+    def show_reading(self, detections: list, scoring_tiles: set, end_sum: int | None) -> None:
+        self.detections, self.scoring, self.end_sum = detections, scoring_tiles, end_sum
+        self.update()
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#202020"))
+        if self.image is not None:
+            iw, ih = self.image.width(), self.image.height()
+            scale = min(self.width() / iw, self.height() / ih)
+            ox, oy = (self.width() - iw * scale) / 2, (self.height() - ih * scale) / 2
+            p.drawImage(QRectF(ox, oy, iw * scale, ih * scale), self.image)
+            for d in self.detections:
+                poly = QPolygonF([QPointF(ox + x * scale, oy + y * scale) for x, y in d.corners])
+                if d.face == "down":
+                    colour = QColor("#8888ff")
+                elif not d.certain:
+                    colour = QColor("#ff9900")
+                else:
+                    from scorer.rules import Tile
+
+                    colour = QColor("#ff3355") if d.pips and Tile.of(*d.pips) in self.scoring else QColor("#33dd66")
+                p.setPen(QPen(colour, 2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawPolygon(poly)
+                if d.halves:
+                    p.setFont(QFont("DejaVu Sans", 9, QFont.Weight.Bold))
+                    for half in d.halves:
+                        x, y = ox + half.center[0] * scale, oy + half.center[1] * scale
+                        p.fillRect(QRectF(x - 7, y - 8, 14, 16), QColor(0, 0, 0, 160))
+                        p.setPen(colour)
+                        p.drawText(QRectF(x - 7, y - 8, 14, 16), Qt.AlignmentFlag.AlignCenter, str(half.pips))
+        text, colour = STATUS_TEXT.get(self.status, (self.status, "#6c757d"))
+        p.setFont(QFont("DejaVu Sans", 11, QFont.Weight.Bold))
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(QColor(colour)))
+        p.drawRoundedRect(QRectF(10, 10, 250, 28), 6, 6)
+        p.setPen(QColor("white"))
+        p.drawText(QRectF(10, 10, 250, 28), Qt.AlignmentFlag.AlignCenter, text)
+        if self.end_sum is not None:
+            p.setBrush(QBrush(QColor(0, 0, 0, 170)))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRoundedRect(QRectF(self.width() - 150, 10, 140, 28), 6, 6)
+            p.setPen(QColor("white"))
+            p.drawText(QRectF(self.width() - 150, 10, 140, 28), Qt.AlignmentFlag.AlignCenter, f"end sum {self.end_sum}")
+        p.end()

@@ -1,0 +1,358 @@
+"""The main window: live view, cribbage-board scoreboard, move log, announcements and corrections."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtCore import QThread, Qt, Signal
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scorer.app.liveview import LiveView
+from scorer.app.pegboard import PegBoard, Track
+from scorer.app.session import Autosave
+from scorer.app.speech import Speaker
+from scorer.app.worker import PipelineWorker
+from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
+from scorer.pipeline.sources import FrameSource
+from scorer.rules import Draw, Event, Match, Pass, Play, Tile, describe_board
+from scorer.rules.log import MatchHeader, event_to_json
+from scorer.rules.transcript import narrate
+
+
+def rebuild(header: MatchHeader, events: Sequence[Event]) -> Match:
+    match = header.new_match()
+    for e in events:
+        match, _ = match.apply(e)
+    return match
+
+
+class ConfirmDialog(QDialog):
+    """The camera is unsure: pick one of the readings, or enter the move by hand."""
+
+    def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]]) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Please confirm")
+        self.choice: Sequence[Event] | None = None
+        layout = QVBoxLayout(self)
+        label = QLabel(reason)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        for alt in alternatives:
+            text = "; ".join(_event_text(e) for e in alt)
+            button = QPushButton(text)
+            button.clicked.connect(lambda _=False, a=alt: self._pick(a))
+            layout.addWidget(button)
+        later = QPushButton("Not now (fix it by hand)")
+        later.clicked.connect(self.reject)
+        layout.addWidget(later)
+
+    def _pick(self, alt: Sequence[Event]) -> None:
+        self.choice = alt
+        self.accept()
+
+
+def _event_text(e: Event) -> str:
+    data = event_to_json(e)
+    if data["type"] == "play":
+        at = f" on [{data['at'][0]}|{data['at'][1]}]" if "at" in data else ""
+        return f"{data['player']} plays [{data['tile'][0]}|{data['tile'][1]}]{at}"
+    if data["type"] == "round":
+        return f"{data.get('starter')} starts the round"
+    if data["type"] == "draw":
+        return f"{data['player']} draws {data['count']}"
+    if data["type"] == "pass":
+        return f"{data['player']} passes"
+    return data["type"]
+
+
+class MoveDialog(QDialog):
+    """A move entered by hand (when the camera cannot see it)."""
+
+    def __init__(self, parent: QWidget, match: Match) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Enter a move")
+        form = QFormLayout(self)
+        self.player = QComboBox()
+        self.player.addItems(list(match.players))
+        if match.next_player:
+            self.player.setCurrentText(match.next_player)
+        self.tile = QLineEdit()
+        self.tile.setPlaceholderText("e.g. 3 4")
+        self.at = QLineEdit()
+        self.at.setPlaceholderText("the tile it joins, e.g. 4 4 (empty for the opening tile)")
+        form.addRow("Player", self.player)
+        form.addRow("Tile", self.tile)
+        form.addRow("Attached to", self.at)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def event_(self) -> Play:
+        def tile(text: str) -> Tile | None:
+            parts = [int(p) for p in text.replace("|", " ").replace(",", " ").split()]
+            if not parts:
+                return None
+            if len(parts) != 2:
+                raise ValueError("a tile is two numbers, like 3 4")
+            return Tile.of(*parts)
+
+        t = tile(self.tile.text())
+        if t is None:
+            raise ValueError("which tile was played?")
+        return Play(self.player.currentText(), t, tile(self.at.text()))
+
+
+class MainWindow(QMainWindow):
+    closing = Signal()
+
+    def __init__(self, header: MatchHeader, match: Match, pipeline: TablePipeline, source: FrameSource,
+                 autosave: Autosave, lang: str = "en", realtime: bool = True, speaker: Speaker | None = None) -> None:
+        super().__init__()
+        self.header = header
+        self.match = match
+        self.pipeline = pipeline
+        self.autosave = autosave
+        self.lang = lang
+        self.speaker = speaker or Speaker(lang)
+        self.redo_stack: list[tuple[Event, float]] = []
+        self._expect_redo = 0
+        self.previous_scores = match.scores()
+        self.history_matches: list[Match] = []
+        self.setWindowTitle(f"Domino table scorer — {match.rules.title}: {', '.join(header.players)}")
+        self.resize(1280, 760)
+        self._build()
+        self._refresh_board()
+        self.worker = PipelineWorker(source, pipeline, realtime)
+        self.thread = QThread(self)
+        self.worker.moveToThread(self.thread)
+        self.thread.started.connect(self.worker.run)
+        self.worker.frame.connect(self.live.show_frame)
+        self.worker.view.connect(self._on_view)
+        self.worker.events.connect(self._on_events)
+        self.worker.failed.connect(self._on_failed)
+        self.worker.finished.connect(self._on_finished)
+        self.finished = False
+
+    # -- layout ------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.live = LiveView()
+        right = QWidget()
+        col = QVBoxLayout(right)
+        self.banner = QLabel(" ")
+        self.banner.setWordWrap(True)
+        self.banner.setMinimumHeight(64)
+        self.banner.setFont(QFont("DejaVu Sans", 16, QFont.Weight.Bold))
+        self.banner.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
+        self.pegboard = PegBoard()
+        self.log = QListWidget()
+        self.log.itemClicked.connect(self._show_board_at)
+        col.addWidget(self.banner)
+        col.addWidget(self.pegboard)
+        col.addWidget(QLabel("Moves (click one to see the board then)"))
+        col.addWidget(self.log, 1)
+        buttons = QHBoxLayout()
+        for text, slot in (("Pass / knock", self._add_pass), ("Draw", self._add_draw), ("Enter move…", self._enter_move)):
+            b = QPushButton(text)
+            b.clicked.connect(slot)
+            buttons.addWidget(b)
+        self.mute = QCheckBox("Mute")
+        self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))
+        buttons.addWidget(self.mute)
+        col.addLayout(buttons)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.live)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.setCentralWidget(splitter)
+        bar = QToolBar("Match")
+        self.addToolBar(bar)
+        self.undo_action = QAction("Undo", self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo)
+        self.redo_action = QAction("Redo", self)
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        self.redo_action.triggered.connect(self.redo)
+        bar.addAction(self.undo_action)
+        bar.addAction(self.redo_action)
+        self.lang_box = QComboBox()
+        self.lang_box.addItems(["en", "fi"])
+        self.lang_box.setCurrentText(self.lang)
+        self.lang_box.currentTextChanged.connect(self._set_lang)
+        bar.addWidget(QLabel(" Language "))
+        bar.addWidget(self.lang_box)
+        self.statusBar().showMessage(f"Speech: {self.speaker.engine}")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+        self.thread.quit()
+        self.thread.wait(5000)
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.stop()
+        self.closing.emit()
+        super().closeEvent(event)
+
+    # -- pipeline events -----------------------------------------------------------------
+
+    def _on_view(self, view) -> None:
+        board = self.match.board
+        scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
+        self.live.show_reading(view.detections, scoring, board.end_sum() if board is not None and board.tiles else None)
+
+    def _on_events(self, events: list) -> None:
+        for e in events:
+            if isinstance(e, MoveEvent):
+                self._record(e.step, e.t)
+                if self._expect_redo:
+                    self._expect_redo -= 1
+                else:
+                    self.redo_stack.clear()  # a new move ends what could be redone
+                if e.announcement is not None:
+                    self._announce(e.announcement.text(self.lang))
+            elif isinstance(e, NeedsConfirmation):
+                self._ask(e)
+            elif isinstance(e, Notice):
+                self.statusBar().showMessage(e.message, 8000)
+            elif isinstance(e, StatusChange):
+                self.live.set_status(e.status)
+
+    def _record(self, step, t: float) -> None:
+        event, after = step.event, step.after
+        self.history_matches.append(self.match)
+        self.previous_scores = self.match.scores()
+        self.match = after
+        self.autosave.add(event, t)
+        for line in narrate(step) or [_event_text(event)]:
+            item = QListWidgetItem(line.strip())
+            item.setData(Qt.ItemDataRole.UserRole, len(self.history_matches))
+            self.log.addItem(item)
+        self.log.scrollToBottom()
+        self._refresh_board()
+
+    def _announce(self, text: str) -> None:
+        self.banner.setText(text)
+        self.speaker.say(text)
+
+    def _ask(self, e: NeedsConfirmation) -> None:
+        self.live.set_status("confirm")
+        dialog = ConfirmDialog(self, e.reason, e.alternatives)
+        self.pending_dialog = dialog
+        dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
+        dialog.open()
+
+    def _confirmed(self, dialog: ConfirmDialog) -> None:
+        if dialog.choice:
+            self.worker.correct(dialog.choice)
+
+    def _on_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+
+    def _on_finished(self) -> None:
+        self.finished = True
+        self.statusBar().showMessage("The recording ended." if not self.match.is_over else "The match is over.")
+
+    # -- scoreboard ------------------------------------------------------------------------
+
+    def _refresh_board(self) -> None:
+        match = self.match
+        table = match.table
+        rules = match.rules
+        if rules.raw_per_point > 1:
+            holes, per_hole, title = 61, 1, f"{rules.title}: first to 61"
+        else:
+            holes, per_hole, title = rules.target_raw // 5, 5, f"{rules.title}: first to {rules.target_raw} (5 a hole)"
+        tracks = []
+        for side in range(table.n_sides):
+            name = table.side_name(side)
+            seat = table.seats_of(side)[0]
+            now = match.scores()[table.players[seat]]
+            before = self.previous_scores.get(table.players[seat], 0)
+            won = 1 if side in match.winning_sides else 0
+            tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won))
+        self.pegboard.set_state(title, holes, tracks)
+
+    def _show_board_at(self, item: QListWidgetItem) -> None:
+        index = int(item.data(Qt.ItemDataRole.UserRole))
+        states = self.history_matches[1:] + [self.match]
+        state = states[min(index, len(states)) - 1] if index else self.match
+        board = state.board
+        text = describe_board(board, self.lang) if board is not None and board.tiles else "(no tiles on the table)"
+        QMessageBox.information(self, "The board then", text + f"\n\nEnd sum: {board.end_sum() if board else 0}")
+
+    # -- corrections -------------------------------------------------------------------------
+
+    def _correct(self, events: Sequence[Event]) -> None:
+        try:
+            state = self.match
+            for e in events:
+                state, _ = state.apply(e)
+        except Exception as exc:  # an illegal correction is refused with its reason
+            QMessageBox.warning(self, "Not possible", str(exc))
+            return
+        self.worker.correct(events)
+
+    def _add_pass(self) -> None:
+        if self.match.next_player:
+            self._correct([Pass(self.match.next_player)])
+
+    def _add_draw(self) -> None:
+        if self.match.next_player:
+            self._correct([Draw(self.match.next_player, 1)])
+
+    def _enter_move(self) -> None:
+        dialog = MoveDialog(self, self.match)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            try:
+                self._correct([dialog.event_()])
+            except ValueError as exc:
+                QMessageBox.warning(self, "Not a move", str(exc))
+
+    def undo(self) -> None:
+        if not self.autosave.events:
+            return
+        event, t = self.autosave.events[-1]
+        self.redo_stack.append((event, t))
+        self.autosave.truncate(len(self.autosave.events) - 1)
+        self.match = self.history_matches.pop()
+        self.worker.replace_match(self.match)
+        # Drop the log lines of the undone event.
+        while self.log.count() and int(self.log.item(self.log.count() - 1).data(Qt.ItemDataRole.UserRole)) > len(self.history_matches):
+            self.log.takeItem(self.log.count() - 1)
+        self._refresh_board()
+        self.statusBar().showMessage(f"Undone: {_event_text(event)}", 5000)
+
+    def redo(self) -> None:
+        if not self.redo_stack:
+            return
+        event, _ = self.redo_stack.pop()
+        self._expect_redo += 1
+        self._correct([event])
+
+    def _set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self.speaker.lang = lang

@@ -1,0 +1,90 @@
+"""Capture and inference off the GUI thread: a worker that feeds frames to the pipeline."""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from scorer.errors import ScorerError
+from scorer.pipeline import TablePipeline
+from scorer.pipeline.sources import FrameSource
+from scorer.rules import Event, Match
+from scorer.app.liveview import to_qimage
+
+
+class PipelineWorker(QObject):
+    """Runs in its own QThread; the GUI talks to it through a queue, it answers with signals."""
+
+    frame = Signal(object)  # QImage
+    view = Signal(object)  # TableView
+    events = Signal(list)  # list of PipelineEvent
+    failed = Signal(str)
+    finished = Signal()
+
+    def __init__(self, source: FrameSource, pipeline: TablePipeline, realtime: bool = True, display_fps: float = 15.0) -> None:
+        super().__init__()
+        self.source = source
+        self.pipeline = pipeline
+        self.realtime = realtime
+        self.display_interval = 1.0 / display_fps
+        self._requests: queue.Queue = queue.Queue()
+        self._stop = False
+
+    # Requests from the GUI thread (thread-safe).
+    def stop(self) -> None:
+        self._stop = True
+        stop = getattr(self.source, "stop", None)
+        if stop is not None:
+            stop()
+
+    def correct(self, events: Sequence[Event]) -> None:
+        self._requests.put(("events", tuple(events)))
+
+    def replace_match(self, match: Match) -> None:
+        self._requests.put(("match", match))
+
+    def _drain(self, t: float) -> None:
+        while True:
+            try:
+                kind, payload = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                if kind == "events":
+                    self.events.emit(self.pipeline.confirm(payload, t))
+                elif kind == "match":
+                    self.pipeline.match = payload
+                    self.pipeline.gate.force_reread()
+            except ScorerError as exc:
+                self.failed.emit(str(exc))
+
+    def run(self) -> None:
+        start = time.monotonic()
+        last_display = 0.0
+        try:
+            for frame in self.source.frames():
+                if self._stop:
+                    break
+                self._drain(frame.t)
+                events = self.pipeline.feed(frame)
+                if events:
+                    self.events.emit(events)
+                    self.view.emit(self.pipeline.view)
+                now = time.monotonic()
+                if now - last_display >= self.display_interval:
+                    last_display = now
+                    self.frame.emit(to_qimage(frame.image))
+                if self.realtime:
+                    # A recording plays at its own pace (a camera gives frames at its pace anyway).
+                    ahead = frame.t - (time.monotonic() - start)
+                    if ahead > 0:
+                        time.sleep(ahead)
+            # Corrections made after the last frame still count.
+            self._drain(0.0)
+        except ScorerError as exc:
+            self.failed.emit(str(exc))
+        finally:
+            self.finished.emit()

@@ -1,0 +1,122 @@
+"""The app offscreen: a demo replay scored on the board, a confirmation, an undo, and a screenshot."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from dominosynth.truth import TruthDetector
+from dominosynth.video import VideoSpec, make_video
+
+from scorer.app.session import Autosave, resume
+from scorer.app.speech import Speaker
+from scorer.app.window import ConfirmDialog, MainWindow
+from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
+from scorer.pipeline.sources import Frame
+from scorer.rules import Play, RoundStart, Tile
+from scorer.rules.log import MatchHeader
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "output"
+
+
+class StillCamera:
+    """A camera looking at an empty table until stopped."""
+
+    fps = 30.0
+
+    def __init__(self) -> None:
+        self._stop = False
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def frames(self):
+        i = 0
+        image = np.full((360, 640, 3), 60, np.uint8)
+        while not self._stop:
+            yield Frame(i, i / self.fps, image)
+            i += 1
+            time.sleep(0.005)
+
+
+class NoDetector:
+    def detect(self, image):
+        return []
+
+
+def make_window(tmp_path: Path, header: MatchHeader, source, detector) -> MainWindow:
+    match = header.new_match()
+    pipeline = TablePipeline(match, detector, PipelineConfig(), fps=source.fps)
+    autosave = Autosave(tmp_path / "current.jsonl", header)
+    speaker = Speaker("en")
+    speaker.muted = True
+    return MainWindow(header, match, pipeline, source, autosave, realtime=False, speaker=speaker)
+
+
+def test_a_replay_is_scored_on_the_board_as_by_the_engine(qtbot, tmp_path: Path) -> None:
+    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
+    sim = make_video(spec, video, truth, labels)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    detector = TruthDetector(labels)
+    window = make_window(tmp_path, header, detector.follow(VideoFile(video)), detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    qtbot.wait(100)
+    # The board shows the engine's scores, which are the simulator's after round 1.
+    labels_shown = [int(t.label) for t in window.pegboard.tracks]
+    assert labels_shown == [window.match.scores()[p] for p in header.players]
+    round_one = [s for s in sim.events if s.after.round_no == 1][-1].after
+    assert window.match.scores() == round_one.scores()
+    assert window.log.count() > 10 and window.banner.text().strip()
+    # The autosave holds the match: it resumes to the same state.
+    _, resumed, events = resume(window.autosave.path)
+    assert resumed.scores() == window.match.scores() and len(events) == len(window.autosave.events)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    assert window.grab().save(str(SCREENSHOTS / "main-window.png"))
+    window.stop()
+
+
+def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    camera = StillCamera()
+    window = make_window(tmp_path, header, camera, NoDetector())
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    ask = NeedsConfirmation(1.0, "who started the round?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))
+    window._on_events([ask])
+    dialog = window.pending_dialog
+    assert isinstance(dialog, ConfirmDialog)
+    from PySide6.QtWidgets import QPushButton
+
+    buttons = [b for b in dialog.findChildren(QPushButton) if "Ben" in b.text()]
+    assert len(buttons) == 1
+    buttons[0].click()
+    qtbot.waitUntil(lambda: window.match.round_no == 1, timeout=10_000)
+    assert window.match.next_player == "Ben"
+    window._correct([Play("Ben", Tile(1, 4))])
+    qtbot.waitUntil(lambda: window.match.scores()["Ben"] == 1, timeout=10_000)
+    assert len(window.autosave.events) == 2
+    window.undo()
+    assert window.match.scores()["Ben"] == 0 and len(window.autosave.events) == 1
+    _, resumed, _ = resume(window.autosave.path)
+    assert resumed.round_no == 1 and resumed.current_board().tiles == ()
+    window.redo()
+    qtbot.waitUntil(lambda: window.match.scores()["Ben"] == 1, timeout=10_000)
+    window.stop()
+
+
+def test_an_illegal_correction_is_refused(qtbot, tmp_path: Path, monkeypatch) -> None:
+    header = MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True)
+    window = make_window(tmp_path, header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    shown = []
+    monkeypatch.setattr("scorer.app.window.QMessageBox.warning", lambda *a: shown.append(a[2]))
+    window._correct([Play("Ann", Tile(1, 4))])  # no round started
+    assert shown and "round" in shown[0]
+    window.stop()

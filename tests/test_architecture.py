@@ -1,0 +1,55 @@
+"""The package's dependency rules, checked on the source: only the app imports PySide6; the rules import nothing else."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SCORER = Path(__file__).resolve().parents[1] / "scorer"
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def modules(sub: str = "") -> list[Path]:
+    return sorted((SCORER / sub).rglob("*.py"))
+
+
+def test_only_the_app_imports_qt() -> None:
+    offenders = [
+        str(p.relative_to(SCORER))
+        for p in modules()
+        if "app" not in p.relative_to(SCORER).parts and any(n.split(".")[0] == "PySide6" for n in imports_of(p))
+    ]
+    assert offenders == []
+
+
+def test_the_rules_depend_on_nothing_else_of_the_package() -> None:
+    for p in modules("rules"):
+        for name in imports_of(p):
+            if name.startswith("scorer."):
+                assert name.startswith(("scorer.rules", "scorer.errors")), f"{p.name} imports {name}"
+            assert name.split(".")[0] not in {"numpy", "cv2", "onnxruntime", "PySide6"}, f"{p.name} imports {name}"
+
+
+def test_nothing_outside_the_app_imports_the_app() -> None:
+    for p in modules():
+        if "app" in p.relative_to(SCORER).parts or p.name == "cli.py":
+            continue
+        assert not any(n.startswith("scorer.app") for n in imports_of(p)), p
+
+
+def test_layers_point_one_way() -> None:
+    # vision knows nothing of layout, pipeline or app; layout nothing of pipeline or app.
+    for sub, forbidden in (("vision", ("scorer.layout", "scorer.pipeline")), ("layout", ("scorer.pipeline",))):
+        for p in modules(sub):
+            bad = [n for n in imports_of(p) if n.startswith(forbidden)]
+            assert not bad, f"{p.relative_to(SCORER)} imports {bad}"
