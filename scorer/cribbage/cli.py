@@ -50,6 +50,13 @@ def _peg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.app.cribbage import run_cribbage_app
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    return run_cribbage_app(players, args.target, args.muggins)
+
+
 def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     crib = sub.add_parser("cribbage", help="cribbage counting: the show and pegging")
     csub = crib.add_subparsers(dest="cribbage_command", required=True, metavar="COMMAND")
@@ -62,3 +69,8 @@ def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser
     peg.add_argument("cards", nargs="+", metavar="CARD", help="ranks or cards in play order (4 7 J ...), 'go' where nobody can play")
     peg.add_argument("--last", action="store_true", help="the sequence is complete: the last card scores 1")
     peg.set_defaults(run=_peg)
+    app = csub.add_parser("app", help="keep a cribbage game on the board in the desktop app")
+    app.add_argument("--players", required=True, help="2-4 names, clockwise")
+    app.add_argument("--target", type=int, choices=(61, 121), default=121)
+    app.add_argument("--muggins", action="store_true", help="missed points go to the next player")
+    app.set_defaults(run=_app)

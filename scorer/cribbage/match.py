@@ -1,0 +1,234 @@
+"""A cribbage game kept on the board: deals, the cut, pegging, the show, games to 121 (or 61), skunks.
+
+Like the domino games, a state with one verb, :meth:`CribbageGame.apply`, that
+rejects an impossible event whole.  Players enter what happened (the cards played
+and shown); the game counts, explains and moves the pegs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Sequence, Union
+
+from scorer.cribbage.cards import Card, check_distinct
+from scorer.cribbage.pegging import PegState
+from scorer.cribbage.show import Score, count_show, his_heels
+from scorer.errors import CardError, TableError
+
+HAND_SIZES = {2: (6, 2), 3: (5, 1), 4: (5, 1)}  # players -> (cards dealt each, cards each gives to the crib)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class PegCard:
+    player: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """Nobody can play without passing 31: the count restarts (the last card scores 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """A hand (or the crib) counted with the starter; ``claimed`` is what the player said, for muggins."""
+
+    player: str
+    cards: tuple[Card, ...]
+    crib: bool = False
+    claimed: int | None = None
+
+
+CribEvent = Union[Deal, Cut, PegCard, Go, Show]
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    player: str
+    points: int
+    items: tuple[Score, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CribbageGame:
+    players: tuple[str, ...]
+    target: int = 121
+    muggins: bool = False
+    scores: tuple[int, ...] = ()
+    previous: tuple[int, ...] = ()  # the back pegs
+    games_won: tuple[int, ...] = ()
+    dealer: int | None = None
+    starter: Card | None = None
+    pegging: PegState = field(default_factory=PegState)
+    last_pegger: int | None = None
+    pegged: tuple[Card, ...] = ()
+    shown: tuple[str, ...] = ()  # who has shown this deal (the crib as "crib")
+    winner: int | None = None
+    skunk: int = 0  # games the win is worth (1, 2 skunk, 3 double skunk)
+
+    @classmethod
+    def start(cls, players: Sequence[str], target: int = 121, muggins: bool = False) -> CribbageGame:
+        players = tuple(players)
+        if len(players) not in HAND_SIZES:
+            raise TableError(f"cribbage is played here by 2, 3 or 4 players, found {len(players)}")
+        if len(set(players)) != len(players):
+            raise TableError(f"player names must differ, found {list(players)}")
+        if target not in (61, 121):
+            raise TableError(f"a game goes to 121 (or 61 for a short game), not {target}")
+        zeros = (0,) * len(players)
+        return cls(players, target, muggins, zeros, zeros, zeros)
+
+    # -- reading -------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def seat(self, player: str) -> int:
+        if player not in self.players:
+            raise CardError(f"unknown player {player!r}; the players are {', '.join(self.players)}")
+        return self.players.index(player)
+
+    def counting_order(self) -> list[str]:
+        """Left of the dealer first, the dealer last (then the dealer's crib)."""
+        assert self.dealer is not None
+        n = len(self.players)
+        return [self.players[(self.dealer + 1 + i) % n] for i in range(n)]
+
+    def skunk_lines(self) -> tuple[int, int]:
+        return (91, 61) if self.target == 121 else (31, 0)
+
+    # -- the one verb ----------------------------------------------------------------
+
+    def apply(self, event: CribEvent) -> tuple[CribbageGame, list[Scored]]:
+        if self.is_over and not isinstance(event, Deal):
+            raise CardError(f"the game is over ({self.players[self.winner]} won); deal a new game")
+        if isinstance(event, Deal):
+            return self._deal(event), []
+        if self.dealer is None:
+            raise CardError("no deal yet: say who deals first")
+        if isinstance(event, Cut):
+            return self._cut(event)
+        if isinstance(event, PegCard):
+            return self._peg(event)
+        if isinstance(event, Go):
+            return self._go()
+        if isinstance(event, Show):
+            return self._show(event)
+        raise CardError(f"unknown event {event!r}")
+
+    def _deal(self, event: Deal) -> CribbageGame:
+        dealer = self.seat(event.dealer)
+        game = self
+        if self.is_over:  # a new game; the games won stay
+            zeros = (0,) * len(self.players)
+            game = replace(self, scores=zeros, previous=zeros, winner=None, skunk=0)
+        elif self.dealer is not None and len(game.shown) < len(self.players) + 1 and (game.starter or game.pegged):
+            raise CardError("the deal is not finished: every hand and the crib are shown before the next deal")
+        return replace(game, dealer=dealer, starter=None, pegging=PegState(), last_pegger=None, pegged=(), shown=())
+
+    def _add(self, seat: int, points: int) -> CribbageGame:
+        if points == 0:
+            return self
+        scores = list(self.scores)
+        previous = list(self.previous)
+        previous[seat] = scores[seat]
+        scores[seat] += points
+        game = replace(self, scores=tuple(scores), previous=tuple(previous))
+        if scores[seat] >= self.target and self.winner is None:
+            # The first to reach the target wins at once, whatever the others hold.
+            losers = [s for i, s in enumerate(scores) if i != seat]
+            skunk_line, double_line = self.skunk_lines()
+            worth = 3 if max(losers) < double_line else 2 if max(losers) < skunk_line else 1
+            won = list(game.games_won)
+            won[seat] += worth
+            game = replace(game, winner=seat, skunk=worth, games_won=tuple(won))
+        return game
+
+    def _cut(self, event: Cut) -> tuple[CribbageGame, list[Scored]]:
+        if self.starter is not None:
+            raise CardError(f"the starter is already cut ({self.starter})")
+        if event.starter.suit is None:
+            raise CardError("the starter needs its suit (for flushes and nobs)")
+        game = replace(self, starter=event.starter)
+        heels = his_heels(event.starter)
+        out = []
+        if heels:
+            dealer = self.players[self.dealer]
+            game = game._add(self.dealer, heels)
+            out.append(Scored(dealer, heels, (Score("his heels", (event.starter,), heels),)))
+        return game, out
+
+    def _peg(self, event: PegCard) -> tuple[CribbageGame, list[Scored]]:
+        seat = self.seat(event.player)
+        if self.starter is None:
+            raise CardError("cut the starter before pegging")
+        if self.shown:
+            raise CardError("the show has begun: pegging is over for this deal")
+        if event.card.suit is not None:
+            check_distinct((*self.pegged, event.card, self.starter))
+        per_player = HAND_SIZES[len(self.players)][0] - HAND_SIZES[len(self.players)][1]
+        played = sum(1 for c in self.pegged)  # all players' pegged cards
+        if played >= per_player * len(self.players):
+            raise CardError("every card has been pegged")
+        state, play = self.pegging.play(event.card)
+        game = replace(self, pegging=state, last_pegger=seat, pegged=self.pegged + (event.card,))
+        out = []
+        if play.points:
+            game = game._add(seat, play.points)
+            out.append(Scored(event.player, play.points, play.items, f"count {play.count}"))
+        if play.count == 31:
+            game = replace(game, pegging=PegState())
+        if not game.is_over and len(game.pegged) == per_player * len(self.players) and play.count != 31:
+            # The last card of all scores one for the go.
+            game = replace(game, pegging=PegState())
+            game = game._add(seat, 1)
+            out.append(Scored(event.player, 1, (Score("last card", (event.card,), 1),)))
+        return game, out
+
+    def _go(self) -> tuple[CribbageGame, list[Scored]]:
+        state, point = self.pegging.go()
+        game = replace(self, pegging=state)
+        if point is None or self.last_pegger is None:
+            return game, []
+        game = game._add(self.last_pegger, 1)
+        return game, [Scored(self.players[self.last_pegger], 1, (point,))]
+
+    def _show(self, event: Show) -> tuple[CribbageGame, list[Scored]]:
+        if self.starter is None:
+            raise CardError("cut the starter before the show")
+        seat = self.seat(event.player)
+        order = self.counting_order()
+        expected = "crib" if len(self.shown) == len(order) else order[len(self.shown)]
+        who = "crib" if event.crib else event.player
+        if who != expected:
+            raise CardError(f"the counting goes from the dealer's left, the dealer, then the crib: expected {expected}'s count, found {who}'s")
+        if event.crib and seat != self.dealer:
+            raise CardError(f"the crib is the dealer's ({self.players[self.dealer]}), not {event.player}'s")
+        check_distinct((*event.cards, self.starter))
+        count = count_show(event.cards, self.starter, crib=event.crib)
+        game = replace(self, shown=self.shown + (who,))
+        out: list[Scored] = []
+        claimed = count.total if event.claimed is None else event.claimed
+        if claimed > count.total:
+            raise CardError(f"{event.player} claims {claimed} but the {'crib' if event.crib else 'hand'} counts {count.total}")
+        game = game._add(seat, claimed)
+        out.append(Scored(event.player, claimed, count.items, "crib" if event.crib else "hand"))
+        missed = count.total - claimed
+        if missed and self.muggins and not game.is_over:
+            # Muggins: the next player takes the points that were missed.
+            taker = (seat + 1) % len(self.players)
+            game = game._add(taker, missed)
+            out.append(Scored(self.players[taker], missed, (), f"muggins: {event.player} missed {missed}"))
+        return game, out

@@ -1,0 +1,100 @@
+"""A cribbage game from deal to skunk, counted by the game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from scorer.cribbage import parse_card
+from scorer.cribbage.match import CribbageGame, Cut, Deal, Go, PegCard, Show
+from scorer.errors import CardError, TableError
+
+
+def c(text: str):
+    return parse_card(text)
+
+
+def cards(text: str):
+    return tuple(parse_card(t) for t in text.split())
+
+
+def test_a_deal_pegging_and_show() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ann"))
+    g, scored = g.apply(Cut(c("JS")))
+    assert scored[0].points == 2 and g.scores == (2, 0)  # his heels for the dealer
+    # Ben (left of the dealer) leads.
+    plays = [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5C"), ("Ann", "5D"), ("Ben", "6S")]
+    for player, card in plays:
+        g, scored = g.apply(PegCard(player, c(card)))
+    # 5 (5), 10 -> 15 for Ann: 2; 5 -> 20; 5 -> 25 pair for Ann: 2; 6 -> 31 for Ben: 2
+    assert g.scores == (2 + 2 + 2, 2)
+    g, _ = g.apply(PegCard("Ann", c("2D")))
+    g, _ = g.apply(PegCard("Ben", c("3S")))
+    g, scored = g.apply(PegCard("Ann", c("AH")))  # the last card: 1
+    assert scored[-1].items[0].kind == "last card"
+    with pytest.raises(CardError, match="expected Ben's count"):
+        g.apply(Show("Ann", cards("10D 5D 2D AH")))
+    g, s1 = g.apply(Show("Ben", cards("5H 5C 6S 3S")))
+    g, s2 = g.apply(Show("Ann", cards("10D 5D 2D AH")))
+    g, s3 = g.apply(Show("Ann", cards("4C 7C 8H 9D"), crib=True))
+    assert s1[0].points > 0 and s3[0].note == "crib"
+
+
+def test_the_first_to_121_wins_and_skunks_count_double() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ben"))
+    g = replace(g, scores=(119, 80))
+    g, _ = g.apply(Cut(c("2H")))
+    g, scored = g.apply(PegCard("Ann", c("5S")))
+    g, scored = g.apply(PegCard("Ben", c("JD")))  # 15 for Ben: 82
+    g, scored = g.apply(PegCard("Ann", c("5H")))  # 20
+    g, scored = g.apply(PegCard("Ben", c("6C")))  # 26
+    g, scored = g.apply(PegCard("Ann", c("5C")))  # 31: Ann +2 -> 121
+    assert g.is_over and g.players[g.winner] == "Ann" and g.skunk == 2 and g.games_won == (2, 0)
+    with pytest.raises(CardError, match="game is over"):
+        g.apply(Go())
+    g2, _ = g.apply(Deal("Ann"))
+    assert g2.scores == (0, 0) and g2.games_won == (2, 0)
+
+
+def test_double_skunk_and_the_short_game() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ben"))
+    g = replace(g, scores=(120, 40))
+    g, _ = g.apply(Cut(c("JH")))  # Ben's heels: 42
+    g, _ = g.apply(PegCard("Ann", c("10S")))
+    g, _ = g.apply(PegCard("Ben", c("5S")))  # Ben 15: 44
+    g, _ = g.apply(PegCard("Ann", c("AD")))
+    g, scored = g.apply(Go())  # Ann last card: 121
+    assert g.is_over and g.skunk == 3
+    short = CribbageGame.start(["A", "B", "C"], target=61)
+    assert short.skunk_lines() == (31, 0)
+
+
+def test_muggins_takes_missed_points() -> None:
+    g = CribbageGame.start(["Ann", "Ben"], muggins=True)
+    g, _ = g.apply(Deal("Ann"))
+    g, _ = g.apply(Cut(c("5D")))
+    g, scored = g.apply(Show("Ben", cards("5H 5C 5S JD"), claimed=20))
+    assert g.scores == (9, 20)
+    assert scored[1].note.startswith("muggins")
+
+
+def test_bad_games() -> None:
+    with pytest.raises(TableError):
+        CribbageGame.start(["Ann"])
+    with pytest.raises(TableError):
+        CribbageGame.start(["Ann", "Ben"], target=100)
+    g, _ = CribbageGame.start(["Ann", "Ben"]).apply(Deal("Ann"))
+    with pytest.raises(CardError, match="cut the starter"):
+        g.apply(PegCard("Ben", c("5H")))
+    g, _ = g.apply(Cut(c("5D")))
+    with pytest.raises(CardError, match="twice"):
+        g.apply(PegCard("Ben", c("5D")))
+    g, _ = g.apply(PegCard("Ben", c("KH")))
+    g, _ = g.apply(PegCard("Ann", c("QH")))
+    g, _ = g.apply(PegCard("Ben", c("9H")))
+    with pytest.raises(CardError, match="past 31"):
+        g.apply(PegCard("Ann", c("3H")))
