@@ -332,6 +332,40 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import datetime as dt
+
+    from scorer.club import export_csv, import_files, merge, open_database, player_names, standings
+
+    engine = open_database(args.db)
+    if args.club_command == "import":
+        for result in import_files(engine, [Path(p) for p in args.logs], args.table):
+            state = "imported" if result.new else "already in the database"
+            out.write(f"{result.match_id[:12]} {', '.join(result.players)}: {state}{'' if result.finished else ' (unfinished)'}\n")
+    elif args.club_command == "players":
+        for name in player_names(engine):
+            out.write(name + "\n")
+    elif args.club_command == "standings":
+        since = dt.date.fromisoformat(args.since) if args.since else None
+        games = [args.game] if args.game else ["horse-race", "seven-rocks"]
+        for game in games:
+            rows = standings(engine, since, game)
+            if not rows:
+                continue
+            unit = "points" if game == "horse-race" else "raw points"
+            out.write(f"{game} ({unit})\n")
+            out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
+            for r in rows:
+                out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
+    elif args.club_command == "export":
+        count = export_csv(engine, Path(args.csv))
+        out.write(f"wrote {count} rows to {args.csv}\n")
+    elif args.club_command == "merge":
+        added, present = merge(engine, args.other)
+        out.write(f"merged {args.other}: {added} new match(es), {present} already here\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
     parser.set_defaults(run=_app, lang="en")
@@ -407,6 +441,22 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--name", default="default", help="profile name (default: default)")
     cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
     cal.set_defaults(run=_calibrate)
+
+    club = sub.add_parser("club", help="the club's players, match history and standings")
+    club.add_argument("--db", help="database file or SQLAlchemy URL (default: $SCORER_CLUB_DB or the user's data folder)")
+    csub = club.add_subparsers(dest="club_command", required=True, metavar="COMMAND")
+    imp = csub.add_parser("import", help="import session logs (a match already there is left alone)")
+    imp.add_argument("logs", nargs="+", metavar="LOG")
+    imp.add_argument("--table", help="which table of the evening the logs come from")
+    csub.add_parser("players", help="list the club's players")
+    st = csub.add_parser("standings", help="wins, shared wins, points for and against, points per move")
+    st.add_argument("--since", metavar="YYYY-MM-DD")
+    st.add_argument("--game", choices=("horse-race", "seven-rocks"))
+    ex = csub.add_parser("export", help="one CSV row per player per match")
+    ex.add_argument("--csv", required=True, metavar="FILE")
+    mg = csub.add_parser("merge", help="bring in another laptop's database without duplicates")
+    mg.add_argument("other", metavar="OTHER.db")
+    club.set_defaults(run=_club)
 
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")

@@ -1,0 +1,114 @@
+"""Figures for board reconstruction with the shipped model, on held-out synthetic layouts (prints, asserts nothing).
+
+    .venv/bin/python benchmarks/evaluate_board.py [--limit N] [--split test|cross]
+
+For every held-out image that shows a played layout: the tiles detected and read by the
+model, the layout rebuilt, and compared with the simulator's board -- the whole graph (tiles,
+joins, spinners), the end sum, and the incremental move (the board before the last tile, from
+the engine, plus what the image shows: is the last tile found, at the right place, with the
+right sum?).  Then the median reconstruction time for a 28-tile layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scorer.layout import SeenTile, infer_placements, reconstruct, seen_from_detections, to_board  # noqa: E402
+from scorer.rules import Board, Side, Tile  # noqa: E402
+from scorer.vision import TileDetector  # noqa: E402
+
+DATA = ROOT / "datasets" / "generated" / "detector"
+
+
+def truth_board(meta: dict, upto: int | None = None) -> Board:
+    b = meta["board"]
+    tiles = [Tile.of(*t) for t in b["tiles"]]
+    board = Board(b["every_double_spins"]).place(tiles[0])
+    for k, (t, side, new, new_side) in enumerate(b["joins"]):
+        if upto is not None and k + 1 >= upto:
+            break
+        board = board.place(Tile.of(*new), board.point(Tile.of(*t), Side(side)))
+    return board
+
+
+def graph(board: Board, compare_spinners: bool) -> tuple:
+    joins = sorted(tuple(sorted((j.tile, j.new_tile))) for j in board.joins)
+    return (frozenset(board.tiles), tuple(joins), tuple(sorted(board.spinners)) if compare_spinners else ())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--split", default="test")
+    args = parser.parse_args()
+    detector = TileDetector(threads=2)
+    metas = [json.loads(l) for l in (DATA / f"{args.split}.jsonl").read_text().splitlines()]
+    metas = [m for m in metas if m.get("board") and len(m["board"]["tiles"]) >= 2][: args.limit]
+    graph_ok = sum_ok = move_ok = n = 0
+    problems_flagged = 0
+    for meta in metas:
+        truth = truth_board(meta)
+        spins = truth.every_double_spins
+        # Seven Rocks from one image: the spinner is only knowable when it has branches.
+        branched = any(j.side.is_branch for j in truth.joins)
+        image = cv2.imread(str(DATA / meta["image"]))
+        detections = detector.detect(image)
+        layout = reconstruct(seen_from_detections(detections))
+        board, problems = to_board(layout, spins)
+        n += 1
+        same_graph = graph(board, spins or branched) == graph(truth, spins or branched)
+        graph_ok += same_graph
+        sum_ok += board.end_sum() == truth.end_sum()
+        problems_flagged += bool(problems or layout.problems)
+        before = truth_board(meta, upto=len(truth.tiles) - 1)
+        change = infer_placements(before, layout)
+        last = truth.tiles[-1]
+        move_ok += (
+            change.consistent
+            and [p.tile for p in change.placements] == [last]
+            and change.board is not None
+            and change.board.end_sum() == truth.end_sum()
+        )
+    print(f"{args.split}: {n} images with a played layout (shipped model)")
+    print(f"  whole graph right: {100 * graph_ok / max(1, n):.2f}%")
+    print(f"  end sum right:     {100 * sum_ok / max(1, n):.2f}%")
+    print(f"  incremental move right: {100 * move_ok / max(1, n):.2f}%")
+    print(f"  images where a problem was reported (the app asks): {100 * problems_flagged / max(1, n):.2f}%")
+    # Reconstruction time for a 28-tile layout (geometry only, no model).
+    from dominosynth.layout import LayoutError, lay_out
+    from scorer.rules import Play
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.geometry import long_first
+
+    rng = random.Random(0)
+    times = []
+    while len(times) < 30:
+        sim = simulate_match("seven-rocks", 4, True, seed=rng.randrange(10**6))
+        big = max((s.after.board for s in sim.events if isinstance(s.event, Play)), key=len)
+        if len(big) < 24:
+            continue
+        try:
+            geoms = lay_out(big, rng, (0, 0, 1600, 1000))
+        except LayoutError:
+            continue
+        seen = [SeenTile(tuple(map(tuple, long_first(g.corners()))), g.end_values) for g in geoms]
+        t0 = time.perf_counter()
+        to_board(reconstruct(seen), False)
+        times.append((time.perf_counter() - t0) * 1000)
+    print(f"  reconstruction time, 24-28 tile layouts: median {statistics.median(times):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""Figures for the live/recorded pipeline on generated game videos (prints, asserts nothing).
+
+    .venv/bin/python benchmarks/evaluate_pipeline.py [--rounds 2] [--memory-minutes 60]
+
+Videos (1280x720, 30 fps) are made from the simulator with arms, draws, nudges, flicker and
+hand reveals (datasets/dominosynth/video.py), into datasets/generated/videos/.  Each is
+replayed twice: with the shipped model, and with a detector that knows the truth (which
+isolates the pipeline's own logic).  Printed: events right / events total (plays, draws,
+passes, round starts, reveals, in order), confirmations asked, replay speed, the latency
+from a still table to its event, and the memory over a long replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
+
+from dominosynth.truth import TruthDetector  # noqa: E402
+from dominosynth.video import VideoSpec, make_video  # noqa: E402
+
+from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
+from scorer.pipeline.replay import run  # noqa: E402
+from scorer.pipeline.sources import Frame  # noqa: E402
+from scorer.rules.log import MatchHeader, event_to_json  # noqa: E402
+from scorer.vision import TileDetector  # noqa: E402
+
+OUT = ROOT / "datasets" / "generated" / "videos"
+TABLES = [
+    ("horse-race", 2, False, 101),
+    ("horse-race", 3, False, 102),
+    ("horse-race", 4, False, 103),
+    ("horse-race", 4, True, 104),
+    ("seven-rocks", 4, True, 105),
+    ("seven-rocks", 4, True, 106),
+]
+
+
+def key(d: dict) -> tuple:
+    return (d["type"], d.get("player"), tuple(d.get("tile", ())), d.get("count"), d.get("starter") if d["type"] == "round" else None)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def replay(video: Path, header: MatchHeader, detector, follow=None):
+    source = VideoFile(video, step=2)
+    pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / 2)
+    moves, asks, latencies = [], [], []
+
+    def on_event(e) -> None:
+        if isinstance(e, MoveEvent):
+            moves.append(e)
+        elif isinstance(e, NeedsConfirmation):
+            asks.append(e)
+
+    stats = run(follow(source) if follow else source, pipeline, on_event)
+    return pipeline, moves, asks, stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--memory-minutes", type=float, default=60)
+    parser.add_argument("--tables", type=int, default=len(TABLES))
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    model = TileDetector(threads=2)
+    totals = {"model": [0, 0, 0], "truth": [0, 0, 0]}
+    speeds, latencies = [], []
+    for game, n, partnership, seed in TABLES[: args.tables]:
+        name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{args.rounds}"
+        video, truth_log, labels = OUT / f"{name}.mp4", OUT / f"{name}.truth.jsonl", OUT / f"{name}.labels.jsonl"
+        if not video.exists():
+            make_video(VideoSpec(game, n, partnership, seed, max_rounds=args.rounds), video, truth_log, labels)
+        names = ("Ann", "Ben", "Cid", "Dee")[:n]
+        header = MatchHeader(game, names, partnership)
+        truth = [key(json.loads(l)) for l in truth_log.read_text().splitlines()[1:]]
+        results = {}
+        for label in ("truth", "model"):
+            if label == "truth":
+                det = TruthDetector(labels)
+                pipeline, moves, asks, stats = replay(video, header, det, det.follow)
+            else:
+                pipeline, moves, asks, stats = replay(video, header, model)
+                speeds.append(stats.speed)
+                latencies += stats.latencies
+            got = [key(event_to_json(m.step.event)) for m in moves]
+            matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
+            right = sum(b.size for b in matcher.get_matching_blocks())
+            # Exact prefix: how far the match is scored exactly as the simulator did.
+            prefix = next((i for i, (a, b) in enumerate(zip(truth, got)) if a != b), min(len(truth), len(got)))
+            totals[label][0] += right
+            totals[label][1] += len(truth)
+            totals[label][2] += len(asks)
+            results[label] = f"{right}/{len(truth)} right ({prefix} exact from the start), {len(asks)} asked"
+        print(f"{name}: video {stats.video_seconds:.0f} s | truth detector: {results['truth']} | model: {results['model']} | {speeds[-1]:.1f}x real time")
+    for label in ("truth", "model"):
+        r, t, a = totals[label]
+        print(f"all videos, {label:<5} detector: events right {r}/{t} ({100 * r / max(1, t):.1f}%), confirmations asked {a}")
+    print(f"replay speed (model, 1280x720 30 fps, every 2nd frame read): median {statistics.median(speeds):.1f}x real time")
+    if latencies:
+        ms = sorted(1000 * x for x in latencies)
+        print(f"processing of the still frame that gives a move's event: median {statistics.median(ms):.0f} ms, "
+              f"p90 {ms[int(0.9 * len(ms))]:.0f} ms, max {ms[-1]:.0f} ms; plus the {PipelineConfig().still_seconds:.1f} s of stillness waited for")
+    if args.memory_minutes:
+        memory(OUT / sorted(p.name for p in OUT.glob("*.mp4"))[0], model, args.memory_minutes)
+
+
+def memory(video: Path, model, minutes: float) -> None:
+    """Replay one video over and over (a long evening), printing the resident memory at 10 and 60 minutes."""
+
+    class Looped:
+        def __init__(self, path: Path, until_s: float) -> None:
+            self.inner = VideoFile(path, step=2)
+            self.fps = self.inner.fps
+            self.until = until_s
+
+        def frames(self):
+            offset, index = 0.0, 0
+            while offset < self.until:
+                last = 0.0
+                for f in self.inner.frames():
+                    yield Frame(index, offset + f.t, f.image)
+                    index += 1
+                    last = f.t
+                offset += last + 1 / self.fps
+
+    header = MatchHeader("horse-race", ("Ann", "Ben", "Cid", "Dee")[: 2], False)
+    pipeline = TablePipeline(header.new_match(), model, PipelineConfig(), fps=15)
+    marks = {600.0: None, minutes * 60: None}
+    start = time.perf_counter()
+    for frame in Looped(video, minutes * 60).frames():
+        pipeline.feed(frame)
+        for mark in marks:
+            if marks[mark] is None and frame.t >= mark:
+                marks[mark] = rss_mb()
+    wall = time.perf_counter() - start
+    for mark, mb in marks.items():
+        print(f"memory after {mark / 60:.0f} min of video: {mb:.0f} MB resident")
+    print(f"({minutes:.0f} min of video replayed in {wall / 60:.1f} min)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Figures for the tile detector on the held-out synthetic splits (a benchmark: prints, asserts nothing).
+
+    .venv/bin/python models/evaluate_detector.py                     # onnxruntime figures
+    /path/to/train-venv/bin/python models/evaluate_detector.py       # also ultralytics' own predict
+
+For each split (``test``: the main generator's held-out seeds; ``cross``: the differently
+styled configuration) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
+read exactly (found and both halves right), false tiles (detections on no tile), and the
+share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
+tiles, touching tiles in layouts, tilted views, occluded frames and face-down tiles.
+Then the median end-to-end time for a 1280x720 frame (JPEG decode to tile list) with 2 threads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scorer.vision import TileDetector  # noqa: E402
+from scorer.vision.geometry import half_centers, long_first, polygon_iou  # noqa: E402
+
+DATA = HERE.parent / "datasets" / "generated" / "detector"
+
+
+def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dict:
+    lines = (DATA / f"{split}.jsonl").read_text().splitlines()[:limit]
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for line in lines:
+        meta = json.loads(line)
+        image = cv2.imread(str(DATA / meta["image"]))
+        detections = detector.detect(image)
+        labelled = [t for t in meta["tiles"] if not t["ignore"]]
+        ignored = [t for t in meta["tiles"] if t["ignore"]]
+        used: set[int] = set()
+        for tile in labelled:
+            cats = ["all"]
+            role = tile.get("role", "layout")
+            if tile["values"] is None:
+                cats.append("face-down")
+            elif role == "layout":
+                cats.append("touching, in layouts")
+            else:
+                cats.append("loose")
+            if meta["tilted"]:
+                cats.append("tilted views")
+            if meta["occluded"]:
+                cats.append("occluded frames")
+            corners = np.array(tile["corners"])
+            best, best_iou = None, 0.5
+            for k, d in enumerate(detections):
+                if k in used:
+                    continue
+                iou = polygon_iou(corners, np.array(d.corners))
+                if iou >= best_iou:
+                    best, best_iou = k, iou
+            found = best is not None
+            read = False
+            unsure = False
+            if found:
+                used.add(best)
+                d = detections[best]
+                if tile["values"] is None:
+                    read = d.face == "down"
+                elif d.face == "up" and d.halves is not None:
+                    # Label corners start at the half holding values[0]; compare half by half.
+                    first_truth, _ = half_centers(long_first(corners))
+                    a, b = d.halves
+                    da = np.linalg.norm(np.array(a.center) - first_truth)
+                    db = np.linalg.norm(np.array(b.center) - first_truth)
+                    pips = (a.pips, b.pips) if da <= db else (b.pips, a.pips)
+                    read = list(pips) == tile["values"]
+                    unsure = not d.certain
+            for c in cats:
+                counts[c]["tiles"] += 1
+                counts[c]["found"] += found
+                counts[c]["read"] += read
+                counts[c]["unsure"] += unsure
+                counts[c]["read_when_sure"] += read and not unsure
+                counts[c]["sure"] += found and not unsure
+        for k, d in enumerate(detections):
+            if k in used:
+                continue
+            if any(polygon_iou(np.array(t["corners"]), np.array(d.corners)) >= 0.3 for t in ignored):
+                continue  # a tile cut by the edge or mostly covered: neither to find nor false
+            counts["all"]["false"] += 1
+        counts["all"]["images"] += 1
+    return counts
+
+
+def print_counts(split: str, counts: dict) -> None:
+    print(f"\n{split}: {counts['all']['images']} images")
+    print(f"  {'tiles':<22} {'n':>6} {'found':>8} {'read':>8} {'unsure':>8} {'read|sure':>10}")
+    for cat in ["all", "touching, in layouts", "loose", "tilted views", "occluded frames", "face-down"]:
+        c = counts.get(cat)
+        if not c or not c["tiles"]:
+            continue
+        n = c["tiles"]
+        sure = max(1, c["sure"])
+        print(f"  {cat:<22} {n:>6} {100 * c['found'] / n:>7.2f}% {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {100 * c['read_when_sure'] / sure:>9.2f}%")
+    n_all = counts["all"]["tiles"]
+    print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles)")
+
+
+def speed(detector: TileDetector, frames: int) -> None:
+    lines = [json.loads(l) for l in (DATA / "test.jsonl").read_text().splitlines()]
+    hd = [m for m in lines if (m["width"], m["height"]) == (1280, 720)][:frames]
+    blobs = [(DATA / m["image"]).read_bytes() for m in hd]
+    times = []
+    for data in blobs * 2:
+        t0 = time.perf_counter()
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        detector.detect(image)
+        times.append((time.perf_counter() - t0) * 1000)
+    times = times[len(blobs) // 2 :]  # warm
+    print(f"\nspeed, 1280x720 frames, JPEG decode to tile list, 2 threads (onnxruntime): "
+          f"median {statistics.median(times):.1f} ms, p90 {sorted(times)[int(0.9 * len(times))]:.1f} ms over {len(times)} frames")
+    try:
+        import torch
+        from ultralytics import YOLO
+    except ImportError:
+        print("ultralytics is not installed in this environment: its own predict is not measured")
+        return
+    torch.set_num_threads(2)
+    weights = HERE / "detector-last.pt"
+    model = YOLO(str(weights))
+    ut = []
+    for data in blobs * 2:
+        t0 = time.perf_counter()
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        model.predict(image, imgsz=416, device="cpu", verbose=False, conf=0.35)
+        ut.append((time.perf_counter() - t0) * 1000)
+    ut = ut[len(blobs) // 2 :]
+    print(f"speed, same frames, ultralytics predict on {weights.name} (boxes only, no pip reading), 2 threads: "
+          f"median {statistics.median(ut):.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=None, help="images per split")
+    parser.add_argument("--speed-frames", type=int, default=30)
+    args = parser.parse_args()
+    detector = TileDetector(threads=2)
+    for split in ("test", "cross"):
+        if (DATA / f"{split}.jsonl").exists():
+            print_counts(split, evaluate_split(detector, split, args.limit))
+    speed(detector, args.speed_frames)
+
+
+if __name__ == "__main__":
+    main()

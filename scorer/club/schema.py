@@ -1,0 +1,67 @@
+"""The club database: players, matches, their seats, rounds and every move -- all rebuilt from session logs."""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, DateTime, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(100), nullable=False, unique=True),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    # A match is identified by its log's content: importing the same log twice changes nothing.
+    Column("id", String(64), primary_key=True),
+    Column("game", String(20), nullable=False),
+    Column("partnership", Boolean, nullable=False),
+    Column("played_at", DateTime, nullable=True),
+    Column("imported_at", DateTime, nullable=False),
+    Column("table_name", String(100), nullable=True),
+    Column("finished", Boolean, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("log", Text, nullable=False),  # the source of truth, kept whole
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("match_id", String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("side", Integer, nullable=False),
+    Column("score", Integer, nullable=False),  # the player's (or pair's) final score in game points
+    Column("against", Integer, nullable=False),  # the best opposing score
+    Column("won", Boolean, nullable=False),
+    Column("shared", Boolean, nullable=False),  # a win shared with another side
+    Column("moves", Integer, nullable=False),  # placements made
+    Column("move_points", Integer, nullable=False),  # game points scored by those placements
+)
+
+round_results = Table(
+    "rounds",
+    metadata,
+    Column("match_id", String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("blocked", Boolean, nullable=False),
+    Column("finisher", String(100), nullable=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("match_id", String(64), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("line", Integer, primary_key=True),
+    Column("round", Integer, nullable=False),
+    Column("type", String(20), nullable=False),
+    Column("player", String(100), nullable=True),
+    Column("event", Text, nullable=False),  # the log line's JSON
+    Column("points", Integer, nullable=False),  # raw points of a play
+    Column("t", Float, nullable=True),
+    UniqueConstraint("match_id", "line"),
+)
