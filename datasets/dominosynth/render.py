@@ -316,8 +316,9 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
     if size is None:
         size = rng.choice([(640, 480), (800, 600), (960, 540), (1280, 720), (720, 720), (1024, 576)])
     w, h = size
-    # Tiles from ~28 px to ~110 px long at this frame size (scaled to a 1280-wide frame).
-    long_px = rng.uniform(40, 135) * max(w, h) / 1280 * (1.0 if style == "main" else rng.uniform(0.8, 1.2))
+    # Tiles from 40 px to 260 px long, scaled to a 1280-wide frame (a webcam close over a
+    # small table shows big tiles; the first model, trained up to 135, missed those).
+    long_px = (rng.uniform(40, 135) if rng.random() < 0.75 else rng.uniform(135, 260)) * max(w, h) / 1280 * (1.0 if style == "main" else rng.uniform(0.8, 1.2))
     max_tilt = 30 if style == "main" else 35
     tilt = abs(rng.gauss(0, max_tilt / 2.2))
     return CameraParams(w, h, long_px / TILE_LONG, min(tilt, max_tilt), rng.uniform(0, 360), rng.uniform(0, 360))

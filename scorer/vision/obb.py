@@ -65,8 +65,11 @@ def decode(output: np.ndarray, n_classes: int, box: Letterbox, conf: float) -> l
     return out
 
 
-def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300) -> list[Box]:
-    """Greedy class-agnostic NMS with exact polygon IoU (a tile is either face up or face down)."""
+def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300, contained: float = 0.6) -> list[Box]:
+    """Greedy class-agnostic NMS with exact polygon IoU (a tile is either face up or face down).
+
+    A box lying mostly inside a better one (a half of a tile seen as a small tile) is removed
+    too, though its IoU is low: ``contained`` is the share of its area inside the better box."""
     kept: list[Box] = []
     for b in boxes:  # already best first
         centre = b.corners.mean(0)
@@ -77,7 +80,7 @@ def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300) -> l
             kc = k.corners.mean(0)
             if np.linalg.norm(kc - centre) > radius + np.linalg.norm(k.corners[0] - kc):
                 continue
-            if polygon_iou(b.corners, k.corners) > iou_threshold:
+            if polygon_iou(b.corners, k.corners) > iou_threshold or _inside_share(b.corners, k.corners) > contained:
                 suppressed = True
                 break
         if not suppressed:
@@ -85,3 +88,13 @@ def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300) -> l
             if len(kept) >= max_det:
                 break
     return kept
+
+
+def _inside_share(small: np.ndarray, big: np.ndarray) -> float:
+    """The share of ``small``'s area that lies inside ``big``."""
+    a = np.asarray(small, np.float32)
+    area = abs(cv2.contourArea(a))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a, np.asarray(big, np.float32))
+    return max(0.0, float(inter)) / area

@@ -1,0 +1,66 @@
+"""The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
+
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR]
+
+For the photos labelled by hand in models/real-photos-labels.json: tiles found and read
+exactly (as a multiset per photo), and how many readings the app would have asked about.
+For all photos: the tiles found, face up and down, and the uncertain share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import cv2  # noqa: E402
+
+from scorer.rules import Tile  # noqa: E402
+from scorer.vision import TileDetector, load_image  # noqa: E402
+from scorer.vision.annotate import annotate  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", type=Path, default=HERE.parent.parent / "shared" / "real-photos")
+    parser.add_argument("--annotate", type=Path, help="write annotated copies here (outside the repo)")
+    args = parser.parse_args()
+    if not args.photos.is_dir():
+        print(f"{args.photos}: no photos folder; nothing to check")
+        return
+    labels = json.loads((HERE / "real-photos-labels.json").read_text())["photos"]
+    detector = TileDetector()
+    right = total = found = asked = 0
+    all_up = all_down = all_unsure = 0
+    for path in sorted(args.photos.glob("*.jpg")):
+        image = load_image(path)
+        tiles = detector.detect(image)
+        up = [t for t in tiles if t.face == "up"]
+        all_up += len(up)
+        all_down += len(tiles) - len(up)
+        all_unsure += sum(not t.certain for t in up)
+        if args.annotate:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.annotate / f"{path.stem}.png"), annotate(image, tiles))
+        if path.name in labels:
+            truth = Counter(Tile.of(*t) for t in labels[path.name])
+            read = Counter(Tile.of(*t.pips) for t in up)
+            hit = sum((truth & read).values())
+            right += hit
+            total += sum(truth.values())
+            found += min(len(up), sum(truth.values()))
+            asked += sum(not t.certain for t in up)
+            print(f"{path.name}: truth {sorted(map(str, truth.elements()))}, read {sorted(map(str, read.elements()))}, "
+                  f"{hit}/{sum(truth.values())} right, {sum(not t.certain for t in up)} unsure")
+    print(f"labelled photos: {right}/{total} tiles read exactly; {found}/{total} found; {asked} readings would be asked about")
+    print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
+          f"{all_unsure} face-up readings unsure")
+
+
+if __name__ == "__main__":
+    main()
