@@ -147,17 +147,15 @@ def find_joins(tiles: Sequence[SeenTile]) -> tuple[list[PhysJoin], list[tuple[Ph
     return list(found.values()), [m for key, m in mismatches.items() if key not in found]
 
 
-def reconstruct(tiles: Sequence[SeenTile]) -> Layout:
-    """The joins and the played layout (the largest joined group); duplicates and clashes are problems."""
+def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
+    """The joins and the played layout (the largest joined group); duplicates and clashes are problems.
+
+    Only what touches the layout is a problem: loose tiles lying about (a boneyard, a hand laid
+    out) may lie close together without it meaning anything.  ``anchor`` names a tile known to be
+    the layout (the opening tile, when it lies alone among loose ones)."""
     tiles = list(tiles)
     joins, mismatches = find_joins(tiles)
     problems: list[str] = []
-    by_tile: dict[Tile, list[int]] = {}
-    for i, t in enumerate(tiles):
-        by_tile.setdefault(t.tile, []).append(i)
-    for tile, where in by_tile.items():
-        if len(where) > 1:
-            problems.append(f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where))
     used: dict[tuple[int, Phys], PhysJoin] = {}
     kept: list[PhysJoin] = []
     for join in sorted(joins, key=lambda j: j.error):
@@ -168,14 +166,23 @@ def reconstruct(tiles: Sequence[SeenTile]) -> Layout:
         used[(join.a, join.side_a)] = join
         used[(join.b, join.side_b)] = join
         kept.append(join)
-    # Tiles may lie close without being joined; a wrong join is a tile held by nothing else.
+    component = _largest_component(len(tiles), kept, tiles)
+    if not component and anchor is not None and 0 <= anchor < len(tiles):
+        component = [anchor]
+    inside = set(component)
+    # Tiles may lie close without being joined; a wrong join is a tile held by nothing else, beside the layout.
     joined = {j.a for j in kept} | {j.b for j in kept}
     for bad, message in mismatches:
         if (bad.a, bad.side_a) not in used and (bad.b, bad.side_b) not in used and not {bad.a, bad.b} <= joined:
-            problems.append(message)
-    component = _largest_component(len(tiles), kept, tiles)
+            if inside & {bad.a, bad.b} or not inside:
+                problems.append(message)
+    by_tile: dict[Tile, list[int]] = {}
+    for i, t in enumerate(tiles):
+        by_tile.setdefault(t.tile, []).append(i)
+    for tile, where in by_tile.items():
+        if len(where) > 1 and (inside & set(where) or not inside):
+            problems.append(f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where))
     # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
-    inside = set(component)
     kept = [j for j in kept if j.a in inside and j.b in inside]
     for i in component:
         t = tiles[i]

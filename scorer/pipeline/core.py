@@ -74,6 +74,7 @@ class TablePipeline:
         self._arm_side: int | None = None
         self._cleared = False
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
+        self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
 
     # -- frames ------------------------------------------------------------------------
 
@@ -166,7 +167,14 @@ class TablePipeline:
             return []
         layout_tiles, seat_tiles = self._layout_and_seats(up)
         H = self.config.profile.H if self.config.profile else None
-        layout = reconstruct(seen_from_detections(layout_tiles, H))
+        seen = seen_from_detections(layout_tiles, H)
+        layout = reconstruct(seen)
+        if not layout.component and seen and not match.current_board().tiles:
+            # The opening tile may lie alone among loose ones: it is the one that just appeared.
+            fresh = [i for i, s in enumerate(seen) if s.tile not in self._loose_before]
+            if len(fresh) == 1:
+                layout = reconstruct(seen, anchor=fresh[0])
+        self._loose_before = {s.tile for s in seen}
         for i in layout.component:
             self._first_seen.setdefault(layout.tiles[i].tile, t)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))

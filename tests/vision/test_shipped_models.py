@@ -1,0 +1,96 @@
+"""The shipped models through the commands: detect, board and replay on rendered tables and the demo."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "datasets"))
+
+from dominosynth.layout import lay_out  # noqa: E402
+from dominosynth.render import CameraParams, random_tileset, render_scene  # noqa: E402
+
+from scorer.cli import main  # noqa: E402
+from scorer.rules import Board, Side, Tile  # noqa: E402
+from scorer.vision.detector import default_models_dir  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (default_models_dir() / "detector.onnx").exists(), reason="no shipped model")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def clean_table(path: Path, board: Board, seed: int = 1) -> None:
+    """A plain overhead view: ivory tiles about 90 px long on a dark table."""
+    rng = random.Random(seed)
+    geoms = lay_out(board, rng, (60, 60, 580, 380))
+    cam = CameraParams(1280, 720, 90 / 48, 0.0, 0.0, 0.0)
+    style = random.Random(3)
+    ts = random_tileset(style)
+    ts.body, ts.back = (215, 232, 240), (215, 232, 240)
+    ts.pip_colors = {v: (20, 20, 20) for v in range(7)}
+    ts.divider, ts.pip_style = (20, 20, 20), "filled"
+    scene = render_scene(geoms, ts, cam, random.Random(seed), (1280 / (90 / 48) / 2, 720 / (90 / 48) / 2), occlude=False, effects=False)
+    cv2.imwrite(str(path), scene.image)
+
+
+def sample_board() -> Board:
+    b = Board(True).place(Tile(1, 4))
+    b = b.place(Tile(4, 4), b.point(Tile(1, 4), Side.HIGH))
+    b = b.place(Tile(1, 6), b.point(Tile(1, 4), Side.LOW))
+    return b.place(Tile(3, 4), b.point(Tile(4, 4), Side.LINE_B))
+
+
+def test_detect_reads_a_clean_table_and_reports_bad_files(tmp_path: Path) -> None:
+    image = tmp_path / "table.png"
+    clean_table(image, sample_board())
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.png"
+    text.write_text("hello")
+    code, out, err = run("detect", str(empty), str(image), str(text), "--json", "--annotate", str(tmp_path / "ann.png"))
+    assert code == 1  # some files could not be read
+    assert "empty" in err and "not an image" in err
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["width"] == 1280 and record["height"] == 720 and record["ms"] > 0
+    read = sorted(tuple(sorted(t["pips"])) for t in record["tiles"] if t["face"] == "up")
+    assert read == [(1, 4), (1, 6), (3, 4), (4, 4)]
+    tile = record["tiles"][0]
+    assert len(tile["corners"]) == 4 and len(tile["halves"]) == 2 and 0 < tile["confidence"] <= 1
+    assert (tmp_path / "ann-001-table.png").exists()
+
+
+def test_board_rebuilds_the_graph_and_the_sum(tmp_path: Path) -> None:
+    image = tmp_path / "table.png"
+    truth = sample_board()
+    clean_table(image, truth)
+    code, out, err = run("board", str(image), "--game", "horse-race", "--json")
+    assert code == 0, err
+    record = json.loads(out)
+    assert sorted(map(tuple, record["tiles"])) == sorted((t.a, t.b) for t in truth.tiles)
+    assert record["sum"] == truth.end_sum() and record["points"] == truth.points()
+    assert record["spinners"] == [[4, 4]] and record["problems"] == []
+    code, out, _ = run("board", str(image), "--game", "seven-rocks", "--lang", "fi")
+    assert "Laatat:" in out and f"= {truth.end_sum()}" in out
+
+
+def test_replay_of_the_bundled_demo(tmp_path: Path) -> None:
+    demo = ROOT / "scorer" / "data" / "demo.mp4"
+    truth = [json.loads(l) for l in (ROOT / "scorer" / "data" / "demo.truth.jsonl").read_text().splitlines()[1:]]
+    code, out, err = run("replay", str(demo), "--game", "horse-race", "--players", "Ann,Ben", "--starter", "Ben", "--json", "--quiet")
+    assert code == 0, err
+    events = [json.loads(l) for l in out.splitlines()]
+    moves = [e for e in events if e["type"] in ("round", "play", "draw", "pass", "reveal")]
+    key = lambda d: (d["type"], d.get("player"), tuple(d.get("tile", ())), d.get("count"))  # noqa: E731
+    assert [key(m) for m in moves] == [key(t) for t in truth]
+    assert all("t" in m and "scores" in m for m in moves)
