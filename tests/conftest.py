@@ -33,3 +33,12 @@ def sr4() -> Match:
 
 def play(match: Match, player: str, tile: tuple[int, int], at: tuple[int, int] | None = None, **kw: Any):
     return match.apply(Play(player, t(*tile), None if at is None else t(*at), **kw))
+
+
+@pytest.fixture(autouse=True)
+def _private_user_folders(tmp_path_factory, monkeypatch):
+    """No test touches the user's own config, sessions or club database."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.delenv("SCORER_CLUB_DB", raising=False)

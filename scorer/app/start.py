@@ -7,6 +7,7 @@ import sys
 from importlib.resources import as_file, files
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -55,6 +56,17 @@ class StartDialog(QDialog):
         self.game = QComboBox()
         self.game.addItems(["horse-race", "seven-rocks"])
         self.players = QLineEdit("Ann, Ben, Cid, Dee")
+        try:  # the club's names, offered as one types (new names are simply typed)
+            from PySide6.QtWidgets import QCompleter
+
+            from scorer.club import open_database, player_names
+
+            names = player_names(open_database())
+            completer = QCompleter(names, self)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            self.players.setCompleter(completer)
+        except ScorerError:
+            pass
         self.partnership = QCheckBox("two pairs (partners sit opposite)")
         self.starter = QLineEdit()
         self.starter.setPlaceholderText("who starts round 1 (empty: the camera sees who opens)")

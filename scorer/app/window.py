@@ -136,6 +136,7 @@ class MainWindow(QMainWindow):
         self.speaker = speaker or Speaker(lang)
         self.redo_stack: list[tuple[Event, float]] = []
         self._expect_redo = 0
+        self.import_to_club = True
         self.previous_scores = match.scores()
         self.history_matches: list[Match] = []
         self.setWindowTitle(f"Domino table scorer — {match.rules.title}: {', '.join(header.players)}")
@@ -196,6 +197,9 @@ class MainWindow(QMainWindow):
         self.redo_action.triggered.connect(self.redo)
         bar.addAction(self.undo_action)
         bar.addAction(self.redo_action)
+        club = QAction("Club", self)
+        club.triggered.connect(self.open_club)
+        bar.addAction(club)
         self.lang_box = QComboBox()
         self.lang_box.addItems(["en", "fi"])
         self.lang_box.setCurrentText(self.lang)
@@ -240,6 +244,8 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(e.message, 8000)
             elif isinstance(e, StatusChange):
                 self.live.set_status(e.status)
+                if e.status == "over" and self.import_to_club:
+                    self._import_into_club()
 
     def _record(self, step, t: float) -> None:
         event, after = step.event, step.after
@@ -271,6 +277,27 @@ class MainWindow(QMainWindow):
 
     def _on_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 15000)
+
+    def _import_into_club(self) -> None:
+        """A finished match goes into the club's history at once (a failure is shown, never fatal)."""
+        try:
+            from scorer.club import import_log, open_database
+
+            import_log(open_database(), self.autosave.path.read_text(encoding="utf-8"), source=str(self.autosave.path))
+            self.statusBar().showMessage("The match is saved in the club's history.", 8000)
+        except Exception as exc:  # the club database is optional; the log stays
+            self.statusBar().showMessage(f"Club database: {exc}", 15000)
+
+    def open_club(self) -> None:
+        from scorer.app.club import ClubWindow
+        from scorer.club import ClubError, open_database
+
+        try:
+            self.club_window = ClubWindow(open_database())
+        except ClubError as exc:
+            QMessageBox.warning(self, "Club", str(exc))
+            return
+        self.club_window.show()
 
     def _on_finished(self) -> None:
         self.finished = True

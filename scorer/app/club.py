@@ -1,0 +1,158 @@
+"""The club in the app: tonight's matches across tables, the standings, and each player's results over time."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from scorer.club import player_names, standings
+from scorer.club.schema import matches, players, seats
+
+
+def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
+    """(table, game, "Ann 61, Ben 40", finished) for each match played on ``day``."""
+    start = dt.datetime.combine(day, dt.time())
+    end = start + dt.timedelta(days=1)
+    when = matches.c.played_at
+    with engine.connect() as c:
+        rows = list(c.execute(
+            select(matches.c.id, matches.c.table_name, matches.c.game, matches.c.finished)
+            .where(when >= start, when < end).order_by(when)
+        ))
+        out = []
+        for mid, table, game, finished in rows:
+            scores = c.execute(
+                select(players.c.name, seats.c.score, seats.c.won)
+                .select_from(seats.join(players, seats.c.player_id == players.c.id))
+                .where(seats.c.match_id == mid).order_by(seats.c.seat)
+            )
+            text = ", ".join(f"{n} {s}{' (won)' if w else ''}" for n, s, w in scores)
+            out.append((table or "-", game, text, bool(finished)))
+    return out
+
+
+def results_over_time(engine: Engine, player: str) -> list[tuple[dt.datetime, int, int, bool]]:
+    """(when, score, best opposing score, won) for each of the player's matches, oldest first."""
+    with engine.connect() as c:
+        rows = c.execute(
+            select(matches.c.played_at, matches.c.imported_at, seats.c.score, seats.c.against, seats.c.won)
+            .select_from(seats.join(players, seats.c.player_id == players.c.id).join(matches, seats.c.match_id == matches.c.id))
+            .where(players.c.name == player)
+        )
+        data = [(p or i, s, a, bool(w)) for p, i, s, a, w in rows]
+    return sorted(data)
+
+
+class ResultsChart(QWidget):
+    """Each match as a bar: the margin over the best opponent, green for a win."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: list[tuple[dt.datetime, int, int, bool]] = []
+        self.setMinimumHeight(180)
+
+    def set_data(self, data) -> None:
+        self.data = data
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("white"))
+        w, h = self.width(), self.height()
+        mid = h / 2
+        p.setPen(QPen(QColor("#999999"), 1))
+        p.drawLine(QPointF(30, mid), QPointF(w - 10, mid))
+        if not self.data:
+            p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, "no matches yet")
+            return
+        margins = [s - a for _, s, a, _ in self.data]
+        top = max(1, max(abs(m) for m in margins))
+        bar = (w - 40) / len(self.data)
+        for i, ((_, _, _, won), m) in enumerate(zip(self.data, margins)):
+            height = (h / 2 - 20) * m / top
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor("#2ca02c" if won else "#d62728"))
+            p.drawRect(QRectF(30 + i * bar + 1, mid - max(height, 0), max(2, bar - 2), abs(height)))
+        p.setPen(QColor("#333333"))
+        p.setFont(QFont("DejaVu Sans", 8))
+        p.drawText(QRectF(2, 2, w, 14), Qt.AlignmentFlag.AlignLeft, f"margin over the best opponent, {len(self.data)} matches (±{top})")
+        p.end()
+
+
+class ClubWindow(QMainWindow):
+    def __init__(self, engine: Engine, day: dt.date | None = None) -> None:
+        super().__init__()
+        self.engine = engine
+        self.setWindowTitle("Club")
+        self.resize(900, 560)
+        tabs = QTabWidget()
+        self.evening_list = QListWidget()
+        tabs.addTab(self.evening_list, "Tonight")
+        self.game = QComboBox()
+        self.game.addItems(["horse-race", "seven-rocks"])
+        self.game.currentTextChanged.connect(self.refresh)
+        self.table = QTableWidget(0, 7)
+        self.table.setHorizontalHeaderLabels(["player", "matches", "wins", "shared", "for", "against", "per move"])
+        box = QWidget()
+        col = QVBoxLayout(box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Game"))
+        row.addWidget(self.game)
+        row.addStretch(1)
+        col.addLayout(row)
+        col.addWidget(self.table)
+        tabs.addTab(box, "Standings")
+        page = QWidget()
+        pcol = QVBoxLayout(page)
+        self.player = QComboBox()
+        self.player.currentTextChanged.connect(self._show_player)
+        self.summary = QLabel()
+        self.chart = ResultsChart()
+        pcol.addWidget(self.player)
+        pcol.addWidget(self.summary)
+        pcol.addWidget(self.chart, 1)
+        tabs.addTab(page, "Player")
+        self.setCentralWidget(tabs)
+        self.day = day or dt.date.today()
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.evening_list.clear()
+        for table, game, text, finished in evening(self.engine, self.day):
+            self.evening_list.addItem(f"{table}: {game} — {text}{'' if finished else ' (playing)'}")
+        rows = standings(self.engine, game=self.game.currentText())
+        self.table.setRowCount(len(rows))
+        for r, s in enumerate(rows):
+            for c, value in enumerate([s.player, s.matches, s.wins, s.shared_wins, s.points_for, s.points_against, f"{s.points_per_move:.2f}"]):
+                self.table.setItem(r, c, QTableWidgetItem(str(value)))
+        current = self.player.currentText()
+        self.player.blockSignals(True)
+        self.player.clear()
+        self.player.addItems(player_names(self.engine))
+        if current:
+            self.player.setCurrentText(current)
+        self.player.blockSignals(False)
+        self._show_player(self.player.currentText())
+
+    def _show_player(self, name: str) -> None:
+        data = results_over_time(self.engine, name) if name else []
+        wins = sum(1 for d in data if d[3])
+        self.summary.setText(f"{name}: {len(data)} matches, {wins} won" if name else "")
+        self.chart.set_data(data)

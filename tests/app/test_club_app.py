@@ -1,0 +1,30 @@
+"""The club in the app: tonight's matches, the standings, a player's page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from scorer.app.club import ClubWindow, evening, results_over_time
+from scorer.club import import_log, open_database
+from scorer.rules.log import dumps, event_to_json, header_to_json
+from scorer.rules.simulate import simulate_match
+
+
+def test_the_club_window_shows_the_evening_and_standings(qtbot, tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "club.db"))
+    tonight = dt.datetime(2026, 11, 30, 19, 0)
+    for seed, table in ((1, "table 1"), (2, "table 2"), (3, "table 1")):
+        sim = simulate_match("horse-race", 2, seed=seed)
+        text = "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(s.event)) for s in sim.events])
+        import_log(engine, text, played_at=tonight + dt.timedelta(minutes=40 * seed), table_name=table)
+    assert len(evening(engine, tonight.date())) == 3
+    assert evening(engine, dt.date(2026, 12, 1)) == []
+    window = ClubWindow(engine, tonight.date())
+    qtbot.addWidget(window)
+    assert window.evening_list.count() == 3 and "table 2" in window.evening_list.item(1).text()
+    assert window.table.rowCount() == 2
+    window.player.setCurrentText("Ben")
+    history = results_over_time(engine, "Ben")
+    assert len(history) == 3 and window.summary.text().startswith("Ben: 3 matches")
+    assert [h[0] for h in history] == sorted(h[0] for h in history)
