@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -22,6 +22,8 @@ def to_qimage(frame: np.ndarray) -> QImage:
 
 
 class LiveView(QWidget):
+    tile_clicked = Signal(object)  # the TileDetection under the click
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.image: QImage | None = None
@@ -43,6 +45,30 @@ class LiveView(QWidget):
     def set_status(self, status: str) -> None:
         self.status = status
         self.update()
+
+    def _to_image(self, x: float, y: float) -> tuple[float, float] | None:
+        if self.image is None:
+            return None
+        iw, ih = self.image.width(), self.image.height()
+        scale = min(self.width() / iw, self.height() / ih)
+        ox, oy = (self.width() - iw * scale) / 2, (self.height() - ih * scale) / 2
+        return (x - ox) / scale, (y - oy) / scale
+
+    def detection_at(self, x: float, y: float):
+        point = self._to_image(x, y)
+        if point is None:
+            return None
+        import cv2
+
+        for d in self.detections:
+            if d.face == "up" and cv2.pointPolygonTest(np.asarray(d.corners, np.float32), point, False) >= 0:
+                return d
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        d = self.detection_at(event.position().x(), event.position().y())
+        if d is not None:
+            self.tile_clicked.emit(d)
 
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)

@@ -33,6 +33,7 @@ from scorer.app.speech import Speaker
 from scorer.app.worker import PipelineWorker
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.sources import FrameSource
+from scorer.errors import ScorerError
 from scorer.rules import Draw, Event, Match, Pass, Play, Tile, describe_board
 from scorer.rules.log import MatchHeader, event_to_json
 from scorer.rules.transcript import narrate
@@ -158,6 +159,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.live = LiveView()
+        self.live.tile_clicked.connect(self._correct_tile)
         right = QWidget()
         col = QVBoxLayout(right)
         self.banner = QLabel(" ")
@@ -342,6 +344,24 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Not possible", str(exc))
             return
         self.worker.correct(events)
+
+    def _correct_tile(self, detection) -> None:
+        """Click a tile to correct its pips; the table is read again with the correction."""
+        from PySide6.QtWidgets import QInputDialog
+
+        a, b = detection.pips
+        text, ok = QInputDialog.getText(self, "Correct the tile", "Its pips (two numbers 0-6):", text=f"{a} {b}")
+        if not ok:
+            return
+        try:
+            values = [int(v) for v in text.replace("|", " ").replace(",", " ").split()]
+            if len(values) != 2:
+                raise ValueError
+            tile = Tile.of(*values)
+        except (ValueError, ScorerError):
+            QMessageBox.warning(self, "Not a tile", f"{text!r} is not a tile: give two numbers from 0 to 6, like 3 4")
+            return
+        self.worker.correct_tile(detection.center, tile)
 
     def _add_pass(self) -> None:
         if self.match.next_player:

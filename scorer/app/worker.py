@@ -43,6 +43,9 @@ class PipelineWorker(QObject):
     def correct(self, events: Sequence[Event]) -> None:
         self._requests.put(("events", tuple(events)))
 
+    def correct_tile(self, center: tuple[float, float], tile) -> None:
+        self._requests.put(("tile", (center, tile)))
+
     def replace_match(self, match: Match) -> None:
         self._requests.put(("match", match))
 
@@ -55,6 +58,8 @@ class PipelineWorker(QObject):
             try:
                 if kind == "events":
                     self.events.emit(self.pipeline.confirm(payload, t))
+                elif kind == "tile":
+                    self.events.emit(self.pipeline.correct_reading(payload[0], payload[1], t))
                 elif kind == "match":
                     self.pipeline.match = payload
                     self.pipeline.gate.force_reread()

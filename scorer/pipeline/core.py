@@ -186,6 +186,7 @@ class TablePipeline:
             if not layout.component:
                 self._cleared = True  # the last round's tiles are gone: the next tile opens a round
                 self._first_seen.clear()
+                self.tracker.reset()
             elif self._cleared or match.round_no == 0:
                 events += self._start_round(t, layout, face_down)
             return events
@@ -329,7 +330,6 @@ class TablePipeline:
         if starter is None:
             alternatives = tuple((RoundStart(p),) for p in match.players)
             return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
-        self.tracker.reset()
         self._boneyard_seen = None
         self._cleared = False
         events = self._apply_sequence(t, [RoundStart(starter)])
@@ -365,6 +365,15 @@ class TablePipeline:
         return self._apply_sequence(t, [Reveal(tuple(hands))])
 
     # -- corrections from a person --------------------------------------------------------
+
+    def correct_reading(self, center: tuple[float, float], tile: Tile, t: float = 0.0) -> list[PipelineEvent]:
+        """A person corrected a tile's pips: the table is read again with that reading."""
+        if not self.tracker.correct(center, tile):
+            return [Notice(t, "no tile is being followed there")]
+        self._last_problem = None
+        self.gate.force_reread()
+        self._pending = _Pending(0, t)
+        return [Notice(t, f"the tile at ({center[0]:.0f}, {center[1]:.0f}) is {tile}, as corrected")]
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""

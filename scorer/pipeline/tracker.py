@@ -82,6 +82,21 @@ class Tracker:
     def reset(self) -> None:
         self.tracks = []
 
+    def correct(self, center: tuple[float, float], tile: Tile) -> bool:
+        """A person says the tile at ``center`` is ``tile``: that reading wins from now on."""
+        best, best_d = None, float("inf")
+        for track in self.tracks:
+            c = track.detection.center
+            d = (c[0] - center[0]) ** 2 + (c[1] - center[1]) ** 2
+            if d < best_d:
+                best, best_d = track, d
+        if best is None:
+            return False
+        best.votes.clear()
+        best.votes[tile] = 1000
+        best.settled = tile
+        return True
+
 
 def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
     """The detection with the voted pips, placed on the halves that agree best with this reading."""

@@ -51,3 +51,53 @@ def test_replay_gives_the_simulators_events_and_scores(tmp_path: Path, game, pla
     # Every play was announced, in both languages.
     plays = [m for m in moves if m.step.event.__class__.__name__ == "Play"]
     assert all(m.announcement and m.announcement.fi and m.announcement.en for m in plays)
+
+
+def test_a_corrected_reading_is_used_for_the_move(tmp_path: Path) -> None:
+    """A tile misread once and corrected by a person is then played as corrected."""
+    import numpy as np
+
+    from scorer.pipeline.sources import Frame
+    from scorer.rules import Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def tile(pips, x):
+        corners = ((x, 100.0), (x + 96.0, 100.0), (x + 96.0, 148.0), (x, 148.0))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 24, 124), 0.99), HalfReading(pips[1], (x + 72, 124), 0.99)))
+
+    class Misreading:
+        def __init__(self):
+            self.tiles = []
+
+        def detect(self, image):
+            return list(self.tiles)
+
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    det = Misreading()
+    pipe = TablePipeline(header.new_match(), det, PipelineConfig(starter="Ann"), fps=10)
+    frames = iter(range(10_000))
+
+    def show(image_value: int, n: int = 10):
+        # A table whose middle changes with each state (a new tile is a local change).
+        image = np.full((240, 320, 3), 60, np.uint8)
+        image[80:160, 100:220] = image_value
+        out = []
+        for _ in range(n):
+            i = next(frames)
+            out += pipe.feed(Frame(i, i / 10, image))
+        return out
+
+    show(40)
+    det.tiles = [tile((1, 4), 100)]
+    events = show(90)
+    assert [e.step.event.tile for e in events if isinstance(e, MoveEvent) and hasattr(e.step.event, "tile")] == [Tile(1, 4)]
+    # [4|6] is laid on the 4 but read as [5|6]: it fits nowhere, so the pipeline asks.
+    det.tiles = [tile((1, 4), 100), tile((5, 6), 197)]
+    events = show(140)
+    assert any(isinstance(e, NeedsConfirmation) for e in events)
+    assert not any(isinstance(e, MoveEvent) for e in events)
+    # The person clicks it and says [4|6]; the camera still reads [5|6], the correction wins.
+    pipe.correct_reading((245.0, 124.0), Tile(4, 6))
+    events = show(140, n=3)
+    plays = [e.step.event for e in events if isinstance(e, MoveEvent)]
+    assert [p.tile for p in plays] == [Tile(4, 6)] and pipe.match.current_board().end_sum() == 1 + 6
