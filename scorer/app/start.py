@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app.session import Autosave, autosave_path, resume
+from scorer.app.settings import Settings, SettingsDialog
 from scorer.app.window import MainWindow
 from scorer.errors import ScorerError
 from scorer.pipeline import PipelineConfig, TablePipeline
@@ -70,8 +71,10 @@ class StartDialog(QDialog):
         self.partnership = QCheckBox("two pairs (partners sit opposite)")
         self.starter = QLineEdit()
         self.starter.setPlaceholderText("who starts round 1 (empty: the camera sees who opens)")
+        self.settings = Settings.load()
         self.camera = QSpinBox()
         self.camera.setRange(0, 9)
+        self.camera.setValue(self.settings.camera)
         self.video = QLineEdit()
         self.video.setPlaceholderText("a recording to replay instead of the camera")
         browse = QPushButton("Open recording…")
@@ -88,6 +91,9 @@ class StartDialog(QDialog):
         form.addRow("Recording", self.video)
         form.addRow("", browse)
         form.addRow("Calibration", self.calibration)
+        settings_button = QPushButton("Settings…")
+        settings_button.clicked.connect(self._edit_settings)
+        form.addRow("", settings_button)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.resume_button = buttons.addButton("Resume last match", QDialogButtonBox.ButtonRole.ActionRole)
         self.resume_button.setEnabled(autosave_path().exists())
@@ -102,20 +108,30 @@ class StartDialog(QDialog):
         if path:
             self.video.setText(path)
 
+    def _edit_settings(self) -> None:
+        dialog = SettingsDialog(self.settings)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.settings = dialog.settings
+            self.camera.setValue(self.settings.camera)
+
     def _resume(self) -> None:
         self.resumed = True
         self.accept()
 
 
 def open_window(header: MatchHeader, source, starter: str | None, calibration: str | None, lang: str,
-                realtime: bool = True, match=None, events=None) -> MainWindow:
+                realtime: bool = True, match=None, events=None, settings: Settings | None = None) -> MainWindow:
+    settings = settings or Settings.load()
     match = match or header.new_match()
     profile = load_profile(calibration) if calibration else None
     autosave = Autosave(autosave_path(), header)
     autosave.events = list(events or [])
     autosave.write()
-    pipeline = TablePipeline(match, TileDetector(), PipelineConfig(starter=starter, profile=profile), fps=getattr(source, "fps", 30.0) / getattr(source, "step", 1))
+    config = PipelineConfig(starter=starter, profile=profile, still_seconds=settings.still_seconds)
+    pipeline = TablePipeline(match, TileDetector(), config, fps=getattr(source, "fps", 30.0) / getattr(source, "step", 1))
     window = MainWindow(header, match, pipeline, source, autosave, lang=lang, realtime=realtime)
+    window.speaker.muted = not settings.voice
+    window.mute.setChecked(not settings.voice)
     return window
 
 
@@ -133,15 +149,17 @@ def run_app(argv: list[str] | None = None, lang: str = "en", demo: bool = False)
                 return 0
             if dialog.resumed:
                 header, match, events = resume(autosave_path())
-                source = Camera(dialog.camera.value())
-                window = open_window(header, source, None, None, lang, match=match, events=events)
+                st = dialog.settings
+                source = Camera(dialog.camera.value(), st.width, st.height)
+                window = open_window(header, source, None, None, st.lang, match=match, events=events, settings=st)
             else:
                 players = tuple(p.strip() for p in dialog.players.text().split(",") if p.strip())
                 header = MatchHeader(dialog.game.currentText(), players, dialog.partnership.isChecked())
                 header.new_match()  # checks the table before anything opens
-                source = open_video(dialog.video.text(), step=2) if dialog.video.text() else Camera(dialog.camera.value())
+                st = dialog.settings
+                source = open_video(dialog.video.text(), step=2) if dialog.video.text() else Camera(dialog.camera.value(), st.width, st.height)
                 calibration = None if dialog.calibration.currentIndex() == 0 else dialog.calibration.currentText()
-                window = open_window(header, source, dialog.starter.text().strip() or None, calibration, lang)
+                window = open_window(header, source, dialog.starter.text().strip() or None, calibration, st.lang, settings=st)
     except ScorerError as exc:
         QMessageBox.critical(None, "Cannot start", str(exc))
         return 2

@@ -120,3 +120,13 @@ def test_an_illegal_correction_is_refused(qtbot, tmp_path: Path, monkeypatch) ->
     window._correct([Play("Ann", Tile(1, 4))])  # no round started
     assert shown and "round" in shown[0]
     window.stop()
+
+
+def test_settings_are_kept_and_a_damaged_file_gives_the_defaults(tmp_path: Path) -> None:
+    from scorer.app.settings import Settings
+
+    s = Settings(camera=1, lang="fi", voice=False, still_seconds=0.8)
+    s.save()
+    assert Settings.load() == s
+    Settings.path().write_text("{not json")
+    assert Settings.load() == Settings()
