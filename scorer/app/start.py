@@ -91,6 +91,9 @@ class StartDialog(QDialog):
         form.addRow("Recording", self.video)
         form.addRow("", browse)
         form.addRow("Calibration", self.calibration)
+        wizard = QPushButton("Calibrate the table…")
+        wizard.clicked.connect(self._calibrate)
+        form.addRow("", wizard)
         settings_button = QPushButton("Settings…")
         settings_button.clicked.connect(self._edit_settings)
         form.addRow("", settings_button)
@@ -107,6 +110,15 @@ class StartDialog(QDialog):
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", "", "Videos (*.mp4 *.avi *.mkv)")
         if path:
             self.video.setText(path)
+
+    def _calibrate(self) -> None:
+        from scorer.app.calibrate import CalibrationWizard
+
+        wizard = CalibrationWizard()
+        if wizard.exec() == QDialog.DialogCode.Accepted and wizard.profile is not None:
+            if self.calibration.findText(wizard.profile.name) < 0:
+                self.calibration.addItem(wizard.profile.name)
+            self.calibration.setCurrentText(wizard.profile.name)
 
     def _edit_settings(self) -> None:
         dialog = SettingsDialog(self.settings)

@@ -130,3 +130,24 @@ def test_settings_are_kept_and_a_damaged_file_gives_the_defaults(tmp_path: Path)
     assert Settings.load() == s
     Settings.path().write_text("{not json")
     assert Settings.load() == Settings()
+
+
+def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> None:
+    import sys as _sys
+
+    _sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
+    from test_calibration import view
+
+    from scorer.app.calibrate import CalibrationWizard
+    from scorer.vision.calibration import load_profile
+
+    wizard = CalibrationWizard()
+    qtbot.addWidget(wizard)
+    image, _ = view(1.4, 12, 30)
+    wizard.name.setText("club-table-1")
+    wizard.use_image(image)
+    assert "6 of 6 markers" in wizard.result.text()
+    wizard._save()
+    assert load_profile("club-table-1").markers == 6
+    wizard.use_image(np.zeros((200, 300, 3), np.uint8))
+    assert "not found" in wizard.result.text()

@@ -1,0 +1,122 @@
+"""The calibration wizard: show the target to the camera (or open a photo or video), see the table and zones found, name the profile."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout
+
+from scorer.app.liveview import to_qimage
+from scorer.errors import ScorerError
+from scorer.vision.calibration import PAGE_MM, Profile, calibrate, save_profile, to_table
+
+
+def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
+    """The target's outline, a 10 cm grid on the table plane, and the zones."""
+    out = image.copy()
+    Hinv = np.linalg.inv(profile.H)
+
+    def px(points):
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, Hinv).reshape(-1, 2).astype(np.int32)
+
+    for x in range(-500, 501, 100):
+        cv2.polylines(out, [px([[x, -400], [x, 400]])], False, (255, 200, 0), 1, cv2.LINE_AA)
+    for y in range(-400, 401, 100):
+        cv2.polylines(out, [px([[-500, y], [500, y]])], False, (255, 200, 0), 1, cv2.LINE_AA)
+    w, h = PAGE_MM[0] / 2, PAGE_MM[1] / 2
+    cv2.polylines(out, [px([[-w, -h], [w, -h], [w, h], [-w, h]])], True, (0, 0, 255), 2, cv2.LINE_AA)
+    cv2.polylines(out, [np.asarray(profile.zones.layout, np.int32)], True, (0, 255, 0), 2, cv2.LINE_AA)
+    for i, seat in enumerate(profile.zones.seats):
+        cv2.polylines(out, [np.asarray(seat, np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA)
+        c = np.asarray(seat).mean(0).astype(int)
+        cv2.putText(out, f"seat {i + 1}", tuple(c), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2, cv2.LINE_AA)
+    return out
+
+
+class CalibrationWizard(QDialog):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("Calibrate the table")
+        self.profile: Profile | None = None
+        col = QVBoxLayout(self)
+        col.addWidget(QLabel("1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.\n"
+                             "2. Take a picture with the camera, or open a photo or a video of it.\n"
+                             "3. Check the red outline and the grid lie on the table, then name the profile."))
+        row = QHBoxLayout()
+        self.camera = QSpinBox()
+        self.camera.setRange(0, 9)
+        grab = QPushButton("Take a picture")
+        grab.clicked.connect(self._from_camera)
+        open_file = QPushButton("Open a photo or video…")
+        open_file.clicked.connect(self._from_file)
+        row.addWidget(QLabel("Camera"))
+        row.addWidget(self.camera)
+        row.addWidget(grab)
+        row.addWidget(open_file)
+        col.addLayout(row)
+        self.view = QLabel("no picture yet")
+        self.view.setMinimumSize(640, 360)
+        col.addWidget(self.view)
+        self.result = QLabel("")
+        col.addWidget(self.result)
+        row2 = QHBoxLayout()
+        self.name = QLineEdit("kitchen")
+        save = QPushButton("Save profile")
+        save.clicked.connect(self._save)
+        row2.addWidget(QLabel("Name"))
+        row2.addWidget(self.name)
+        row2.addWidget(save)
+        col.addLayout(row2)
+
+    def use_image(self, image: np.ndarray) -> None:
+        try:
+            self.profile = calibrate(image, self.name.text().strip() or "default")
+        except ScorerError as exc:
+            self.profile = None
+            self.result.setText(str(exc))
+            shown = image
+        else:
+            p = self.profile
+            self.result.setText(f"{p.markers} of 6 markers, fit error {p.error_mm:.2f} mm, "
+                                f"{p.px_per_mm:.2f} px/mm: a tile will look {p.tile_px[0]:.0f} x {p.tile_px[1]:.0f} px")
+            shown = draw_profile(image, p)
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QPixmap
+
+        pixmap = QPixmap.fromImage(to_qimage(shown))
+        self.view.setPixmap(pixmap.scaled(self.view.width(), self.view.height(), Qt.AspectRatioMode.KeepAspectRatio))
+
+    def _from_camera(self) -> None:
+        cap = cv2.VideoCapture(self.camera.value())
+        ok, frame = cap.read() if cap.isOpened() else (False, None)
+        cap.release()
+        if not ok:
+            self.result.setText(f"camera {self.camera.value()}: no picture (not connected?)")
+            return
+        self.use_image(frame)
+
+    def _from_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "A photo or video of the target", "", "Images and videos (*.jpg *.png *.mp4 *.avi)")
+        if not path:
+            return
+        cap = cv2.VideoCapture(path)
+        ok, frame = cap.read()
+        cap.release()
+        if ok:
+            self.use_image(frame)
+        else:
+            self.result.setText(f"{path}: cannot be read")
+
+    def _save(self) -> None:
+        if self.profile is None:
+            self.result.setText("find the target first")
+            return
+        self.profile.name = self.name.text().strip() or "default"
+        try:
+            path = save_profile(self.profile)
+        except ScorerError as exc:
+            self.result.setText(str(exc))
+            return
+        self.result.setText(f"saved {path}")
+        self.accept()
