@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QThread, Qt, Signal
+from PySide6.QtCore import QThread, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QSlider,
     QSplitter,
     QToolBar,
     QVBoxLayout,
@@ -154,6 +155,8 @@ class MainWindow(QMainWindow):
         self.worker.failed.connect(self._on_failed)
         self.worker.finished.connect(self._on_finished)
         self.finished = False
+        if self.worker.seekable:
+            self._build_timeline(source)
 
     # -- layout ------------------------------------------------------------------------
 
@@ -209,6 +212,53 @@ class MainWindow(QMainWindow):
         bar.addWidget(QLabel(" Language "))
         bar.addWidget(self.lang_box)
         self.statusBar().showMessage(f"Speech: {self.speaker.engine}")
+
+    def _build_timeline(self, source) -> None:
+        """For a recording: play/pause, a position slider marked at every move, and seeking."""
+        bar = QToolBar("Recording")
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
+        self.play_button = QPushButton("Pause")
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self._toggle_pause)
+        self.timeline = QSlider(Qt.Orientation.Horizontal)
+        duration = getattr(source, "duration", 0.0) or 1.0
+        self.timeline.setRange(0, int(duration * 10))
+        self.timeline.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.timeline.sliderReleased.connect(lambda: self.seek(self.timeline.value() / 10))
+        self.time_label = QLabel("0.0 s")
+        bar.addWidget(self.play_button)
+        bar.addWidget(self.timeline)
+        bar.addWidget(self.time_label)
+        self.move_times: list[float] = []
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._follow_position)
+        self._timer.start(200)
+
+    def _follow_position(self) -> None:
+        if not self.timeline.isSliderDown():
+            self.timeline.setValue(int(self.worker.position * 10))
+        self.time_label.setText(f"{self.worker.position:.1f} s")
+
+    def _toggle_pause(self, paused: bool) -> None:
+        self.play_button.setText("Play" if paused else "Pause")
+        self.worker.pause(paused)
+
+    def seek(self, seconds: float) -> None:
+        """The match as it stood at ``seconds`` (moves after it are undone), and play on from there."""
+        keep = sum(1 for _, t in self.autosave.events if t <= seconds)
+        while len(self.autosave.events) > keep:
+            self._drop_last()
+        self.worker.seek(seconds, self.match)
+        self.statusBar().showMessage(f"From {seconds:.1f} s: {', '.join(f'{p} {s}' for p, s in self.match.scores().items())}", 5000)
+
+    def _drop_last(self) -> tuple[Event, float]:
+        event, t = self.autosave.events[-1]
+        self.autosave.truncate(len(self.autosave.events) - 1)
+        self.match = self.history_matches.pop()
+        while self.log.count() and int(self.log.item(self.log.count() - 1).data(Qt.ItemDataRole.UserRole)) > len(self.history_matches):
+            self.log.takeItem(self.log.count() - 1)
+        self._refresh_board()
+        return event, t
 
     def start(self) -> None:
         self.thread.start()
@@ -382,15 +432,9 @@ class MainWindow(QMainWindow):
     def undo(self) -> None:
         if not self.autosave.events:
             return
-        event, t = self.autosave.events[-1]
+        event, t = self._drop_last()
         self.redo_stack.append((event, t))
-        self.autosave.truncate(len(self.autosave.events) - 1)
-        self.match = self.history_matches.pop()
         self.worker.replace_match(self.match)
-        # Drop the log lines of the undone event.
-        while self.log.count() and int(self.log.item(self.log.count() - 1).data(Qt.ItemDataRole.UserRole)) > len(self.history_matches):
-            self.log.takeItem(self.log.count() - 1)
-        self._refresh_board()
         self.statusBar().showMessage(f"Undone: {_event_text(event)}", 5000)
 
     def redo(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from typing import Sequence
 
@@ -32,6 +33,28 @@ class PipelineWorker(QObject):
         self.display_interval = 1.0 / display_fps
         self._requests: queue.Queue = queue.Queue()
         self._stop = False
+        self._running = threading.Event()
+        self._running.set()
+        self._seek_to: float | None = None
+        self.position = 0.0  # seconds into the recording
+
+    @property
+    def seekable(self) -> bool:
+        import inspect
+
+        return "start" in inspect.signature(self.source.frames).parameters
+
+    def pause(self, paused: bool) -> None:
+        if paused:
+            self._running.clear()
+        else:
+            self._running.set()
+
+    def seek(self, seconds: float, match: Match) -> None:
+        """Go to ``seconds`` into the recording with the match as it stood then."""
+        self._requests.put(("match", match))
+        self._seek_to = seconds
+        self._running.set()
 
     # Requests from the GUI thread (thread-safe).
     def stop(self) -> None:
@@ -67,29 +90,52 @@ class PipelineWorker(QObject):
                 self.failed.emit(str(exc))
 
     def run(self) -> None:
-        start = time.monotonic()
-        last_display = 0.0
+        start_frame = 0
         try:
-            for frame in self.source.frames():
-                if self._stop:
+            while True:
+                if not self._play(start_frame):
                     break
-                self._drain(frame.t)
-                events = self.pipeline.feed(frame)
-                if events:
-                    self.events.emit(events)
-                    self.view.emit(self.pipeline.view)
-                now = time.monotonic()
-                if now - last_display >= self.display_interval:
-                    last_display = now
-                    self.frame.emit(to_qimage(frame.image))
-                if self.realtime:
-                    # A recording plays at its own pace (a camera gives frames at its pace anyway).
-                    ahead = frame.t - (time.monotonic() - start)
-                    if ahead > 0:
-                        time.sleep(ahead)
+                # A seek: start again from there.
+                start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
+                self._seek_to = None
             # Corrections made after the last frame still count.
             self._drain(0.0)
         except ScorerError as exc:
             self.failed.emit(str(exc))
         finally:
             self.finished.emit()
+
+    def _play(self, start_frame: int) -> bool:
+        """Play frames from ``start_frame``; True if it stopped for a seek."""
+        start = time.monotonic() - start_frame / self.source.fps
+        last_display = 0.0
+        frames = self.source.frames(start_frame) if start_frame else self.source.frames()
+        for frame in frames:
+            if self._stop:
+                return False
+            if self._seek_to is not None:
+                return True
+            if not self._running.is_set():
+                paused_at = time.monotonic()
+                while not self._running.wait(0.1):
+                    if self._stop:
+                        return False
+                start += time.monotonic() - paused_at
+                if self._seek_to is not None:
+                    return True
+            self.position = frame.t
+            self._drain(frame.t)
+            events = self.pipeline.feed(frame)
+            if events:
+                self.events.emit(events)
+                self.view.emit(self.pipeline.view)
+            now = time.monotonic()
+            if now - last_display >= self.display_interval:
+                last_display = now
+                self.frame.emit(to_qimage(frame.image))
+            if self.realtime:
+                # A recording plays at its own pace (a camera gives frames at its pace anyway).
+                ahead = frame.t - (time.monotonic() - start)
+                if ahead > 0:
+                    time.sleep(ahead)
+        return self._seek_to is not None

@@ -54,9 +54,13 @@ class VideoFile:
     def duration(self) -> float:
         return self.frame_count / self.fps if self.fps else 0.0
 
-    def frames(self) -> Iterator[Frame]:
+    def frames(self, start: int = 0) -> Iterator[Frame]:
+        """Frames from ``start`` (a frame number) to the end."""
         cap = cv2.VideoCapture(str(self.path))
         index = 0
+        if start > 0:
+            cap.set(cv2.CAP_PROP_POS_FRAMES, start)
+            index = int(cap.get(cv2.CAP_PROP_POS_FRAMES)) or start
         try:
             while True:
                 if index % self.step:

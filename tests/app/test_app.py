@@ -48,7 +48,7 @@ class NoDetector:
 
 def make_window(tmp_path: Path, header: MatchHeader, source, detector) -> MainWindow:
     match = header.new_match()
-    pipeline = TablePipeline(match, detector, PipelineConfig(), fps=source.fps)
+    pipeline = TablePipeline(match, detector, PipelineConfig(), fps=source.fps / getattr(source, "step", 1))
     autosave = Autosave(tmp_path / "current.jsonl", header)
     speaker = Speaker("en")
     speaker.muted = True
@@ -151,3 +151,44 @@ def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> N
     assert load_profile("club-table-1").markers == 6
     wizard.use_image(np.zeros((200, 300, 3), np.uint8))
     assert "not found" in wizard.result.text()
+
+
+def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path: Path) -> None:
+    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
+    make_video(spec, video, truth, labels)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    detector = TruthDetector(labels)
+
+    class Seekable:
+        """The video, telling the truth detector which frame is shown (a seekable recording)."""
+
+        def __init__(self) -> None:
+            self.inner = VideoFile(video, step=2)
+            self.fps, self.duration, self.step = self.inner.fps, self.inner.duration, 2
+
+        def frames(self, start: int = 0):
+            for f in self.inner.frames(start):
+                detector.frame = f.index
+                yield f
+
+    window = make_window(tmp_path, header, Seekable(), detector)
+    qtbot.addWidget(window)
+    assert window.worker.seekable and window.timeline.maximum() > 100
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: len(window.autosave.events) >= 8, timeout=60_000)
+    window.play_button.setChecked(True)  # pause
+    qtbot.wait(300)
+    paused_at = window.worker.position
+    qtbot.wait(300)
+    assert window.worker.position == paused_at
+    at = window.autosave.events[3][1]
+    window.seek(at)
+    assert len(window.autosave.events) == 4 and window.log.count() >= 4
+    window.play_button.setChecked(False)
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    # Played on from the seek, the match ends the round exactly as without it.
+    truth_events = [l for l in truth.read_text().splitlines()[1:]]
+    assert len(window.autosave.events) == len(truth_events)
+    window.stop()
