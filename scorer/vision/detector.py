@@ -15,7 +15,7 @@ from scorer.errors import ModelError
 from scorer.vision.geometry import HALF, half_centers, long_first, polygon_iou, rectify
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
-from scorer.vision.reader import NOT_A_HALF, HalfReader
+from scorer.vision.reader import NOT_A_HALF, HalfReader, onnx_session
 
 Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
@@ -91,19 +91,9 @@ class TileDetector:
         conf: float = 0.35,
         iou: float = 0.45,
     ) -> None:
-        import onnxruntime as ort
-
         models_dir = models_dir or default_models_dir()
         path = models_dir / "detector.onnx"
-        if not path.is_file():
-            raise ModelError(f"tile detector model not found: {path} (set SCORER_MODELS to the folder holding it)")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:
-            raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
+        self.session = onnx_session(path, threads, "tile detector")
         inp = self.session.get_inputs()[0]
         out = self.session.get_outputs()[0]
         if len(inp.shape) != 4 or inp.shape[2] != inp.shape[3] or not isinstance(inp.shape[2], int):

@@ -27,21 +27,26 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+def onnx_session(path: Path, threads: int, what: str):
+    """An onnxruntime CPU session with ``threads`` threads, or a :class:`ModelError` saying why not."""
+    import onnxruntime as ort
+
+    if not Path(path).is_file():
+        raise ModelError(f"{what} model not found: {path} (set SCORER_MODELS to the folder holding it)")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own types
+        raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
+
+
 class HalfReader:
     """Classifies [N, 32, 32] grey half crops into pip counts 0..6 (or "not a half")."""
 
     def __init__(self, path: Path, threads: int = 2) -> None:
-        import onnxruntime as ort
-
-        if not Path(path).is_file():
-            raise ModelError(f"half reader model not found: {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types
-            raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
+        self.session = onnx_session(path, threads, "half reader")
         inp = self.session.get_inputs()[0]
         if list(inp.shape[1:]) != [1, 32, 32]:
             raise ModelError(f"{path}: expected input [N, 1, 32, 32], found {inp.shape}")
