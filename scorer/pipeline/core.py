@@ -47,6 +47,7 @@ class _Pending:
 
     frames_left: int
     t: float
+    boneyard: list[int] = field(default_factory=list)  # the boneyard counted in each still frame read
 
 
 def _inside(poly: Sequence[Sequence[float]], point: tuple[float, float]) -> bool:
@@ -73,6 +74,7 @@ class TablePipeline:
         self._frame_size: tuple[int, int] | None = None
         self._arm_side: int | None = None
         self._cleared = False
+        self._boneyard_now: int | None = None
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
 
@@ -123,6 +125,17 @@ class TablePipeline:
             best_side, best_area = int(np.argmax(border)), area
         return best_side
 
+    def _moved_near(self, detection: TileDetection) -> bool:
+        """Whether the last motion (an arm) reached the tile."""
+        mask = self.gate.motion_mask
+        if mask is None or self._frame_size is None:
+            return False
+        h, w = mask.shape
+        x, y = detection.center
+        cx, cy = int(x * w / self._frame_size[0]), int(y * h / self._frame_size[1])
+        r = 3
+        return bool(mask[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].any())
+
     # -- one still state -----------------------------------------------------------------
 
     def _read(self, frame: Frame) -> list[PipelineEvent]:
@@ -135,15 +148,29 @@ class TablePipeline:
             events.append(Notice(frame.t, f"the tile at ({flip.center[0]:.0f}, {flip.center[1]:.0f}) now reads {flip.after}, not {flip.before}"))
         uncertain = [d for d in voted if not d.certain]
         assert self._pending is not None
-        if uncertain and self._pending.frames_left > 0:
-            self._pending.frames_left -= 1
-            return events  # read the next still frame too, and vote
+        pending = self._pending
+        if self.match.rules.has_boneyard:
+            pending.boneyard.append(self._count_boneyard(voted, detections))
+        # Read another still frame when unsure of a tile, and always once more where a boneyard is
+        # counted (a tile missed in one frame must not look like a draw).
+        again = uncertain or (self.match.rules.has_boneyard and len(pending.boneyard) < 2)
+        if again and pending.frames_left > 0:
+            pending.frames_left -= 1
+            return events
         self._pending = None
+        self._boneyard_now = max(pending.boneyard) if pending.boneyard else None
         face_down = [d for d in detections if d.face == "down"]
         events += self._act(frame.t, voted, face_down)
         if self.status == "reading":
             events.append(self._set_status("waiting", frame.t))
         return events
+
+    def _count_boneyard(self, up: list[TileDetection], detections: list[TileDetection]) -> int:
+        """Face-down tiles, and loose face-up ones outside the layout (a plain back can pass for a [0|0])."""
+        layout_tiles, _ = self._layout_and_seats(up)
+        H = self.config.profile.H if self.config.profile else None
+        loose = reconstruct(seen_from_detections(layout_tiles, H)).loose()
+        return sum(1 for d in detections if d.face == "down") + len(loose)
 
     def _layout_and_seats(self, up: list[TileDetection]) -> tuple[list[TileDetection], dict[int, list[TileDetection]]]:
         """Face-up tiles of the layout zone, and loose face-up tiles in each seat's strip."""
@@ -172,13 +199,13 @@ class TablePipeline:
         seen = seen_from_detections(layout_tiles, H)
         layout = reconstruct(seen)
         if not layout.component and seen and not match.current_board().tiles:
-            # The opening tile may lie alone among loose ones: it is the one that just appeared.
-            fresh = [i for i, s in enumerate(seen) if s.tile not in self._loose_before]
+            # The opening tile may lie alone among loose ones: it is the one that just appeared, where a hand was.
+            fresh = [i for i, s in enumerate(seen) if s.tile not in self._loose_before and self._moved_near(layout_tiles[i])]
             if len(fresh) == 1:
                 layout = reconstruct(seen, anchor=fresh[0])
         self._loose_before = {s.tile for s in seen}
-        for i in layout.component:
-            self._first_seen.setdefault(layout.tiles[i].tile, t)
+        for tile in seen:
+            self._first_seen.setdefault(tile.tile, t)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         events: list[PipelineEvent] = []
         if match.phase is Phase.ROUND_OVER or (match.phase is Phase.IN_ROUND and seat_tiles):
@@ -189,11 +216,12 @@ class TablePipeline:
                 self._cleared = True  # the last round's tiles are gone: the next tile opens a round
                 self._first_seen.clear()
                 self.tracker.reset()
-            elif self._cleared or match.round_no == 0:
+            elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
+                # A round opens with a tile put down by a hand, not with something the camera misread at rest.
                 events += self._start_round(t, layout, face_down)
             return events
         board = match.current_board()
-        change = infer_placements(board, layout, self._opening_tile())
+        change = infer_placements(board, layout, self._opening_tile(layout))
         problems = layout.problems + change.problems
         if problems and not (change.placements and not change.vanished and not layout.problems):
             # Keep the last good state; ask once per distinct problem.
@@ -201,18 +229,17 @@ class TablePipeline:
                 problems = ["the layout is not seen (covered, or the camera moved)"]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
-        draws = self._draws(face_down)
+        draws = self._draws(self._boneyard_now if self._boneyard_now is not None else len(face_down))
         if change.placements:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         return events
 
-    def _draws(self, face_down: list[TileDetection]) -> int:
-        """Tiles drawn since the last accepted state: the boneyard's face-down count dropping."""
+    def _draws(self, count: int) -> int:
+        """Tiles drawn since the last accepted state: the boneyard's count dropping."""
         if not self.match.rules.has_boneyard:
             return 0
-        count = len(face_down)
         if self._boneyard_seen is None:
             self._boneyard_seen = count
             return 0
@@ -335,19 +362,21 @@ class TablePipeline:
         self._boneyard_seen = None
         self._cleared = False
         events = self._apply_sequence(t, [RoundStart(starter)])
-        self._draws(face_down)  # the boneyard as dealt
+        self._draws(self._boneyard_now if self._boneyard_now is not None else len(face_down))  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
-    def _opening_tile(self) -> Tile | None:
-        """The tile seen first in this round, if one was seen before all the others."""
-        if not self._first_seen:
+    def _opening_tile(self, layout) -> Tile | None:
+        """Of the layout's tiles, the one seen first, if it was seen before all the others."""
+        tiles = [layout.tiles[i].tile for i in layout.component]
+        times = {t: self._first_seen[t] for t in tiles if t in self._first_seen}
+        if not times:
             return None
-        earliest = min(self._first_seen.values())
-        first = [t for t, when in self._first_seen.items() if when == earliest]
+        earliest = min(times.values())
+        first = [t for t, when in times.items() if when == earliest]
         return first[0] if len(first) == 1 else None
 
     def _act_again(self, t: float, layout) -> list[PipelineEvent]:
-        change = infer_placements(self.match.current_board(), layout, self._opening_tile())
+        change = infer_placements(self.match.current_board(), layout, self._opening_tile(layout))
         if change.placements and not change.problems:
             return self._apply_placements(t, change.placements, 0)
         if change.problems:
