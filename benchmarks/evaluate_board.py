@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
 from scorer.layout import SeenTile, infer_placements, reconstruct, seen_from_detections, to_board  # noqa: E402
 from scorer.rules import Board, Side, Tile  # noqa: E402

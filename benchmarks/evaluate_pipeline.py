@@ -58,7 +58,7 @@ def rss_mb() -> float:
 def replay(video: Path, header: MatchHeader, detector, follow=None):
     source = VideoFile(video, step=2)
     pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / 2)
-    moves, asks, latencies = [], [], []
+    moves, asks = [], []
 
     def on_event(e) -> None:
         if isinstance(e, MoveEvent):

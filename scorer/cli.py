@@ -249,7 +249,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _new_match(args: argparse.Namespace):
-    from scorer.rules.log import GAMES, MatchHeader
+    from scorer.rules.log import MatchHeader
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     header = MatchHeader(args.game, tuple(players), bool(args.partnership))

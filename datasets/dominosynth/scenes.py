@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-import numpy as np
 
-from dominosynth.layout import TILE_LONG, LayoutError, PlacedGeom, lay_out, scatter
-from dominosynth.render import CameraParams, Scene, random_camera, random_tileset, render_scene
+from dominosynth.layout import LayoutError, PlacedGeom, lay_out, scatter
+from dominosynth.render import Scene, random_camera, random_tileset, render_scene
 from scorer.rules import FULL_SET, Board, Play
 from scorer.rules.simulate import TABLES, simulate_match
 

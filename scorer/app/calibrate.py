@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEd
 
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
-from scorer.vision.calibration import PAGE_MM, Profile, calibrate, save_profile, to_table
+from scorer.vision.calibration import PAGE_MM, Profile, calibrate, save_profile
 
 
 def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import DatabaseError, OperationalError, SQLAlchemyError
 
 from scorer.club.schema import matches, moves, players, round_results, seats
 from scorer.errors import ScorerError
-from scorer.rules import Play, PlayOutcome, Reveal, RoundOutcome
+from scorer.rules import PlayOutcome, RoundOutcome
 from scorer.rules.log import LineError
 from scorer.rules.transcript import score_log
 

@@ -12,7 +12,6 @@ implementation.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Sequence
@@ -20,7 +19,7 @@ from typing import Iterable, Literal, Sequence
 import numpy as np
 
 from scorer.errors import IllegalMove
-from scorer.rules import Board, FreePoint, Side, Tile
+from scorer.rules import Board, Side, Tile
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import Callable, TextIO
 
 import cv2
 
-from scorer.pipeline.core import PipelineConfig, TablePipeline
+from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
 from scorer.pipeline.sources import Frame, FrameSource, SourceError
-from scorer.rules import Event, Match
+from scorer.rules import Event
 from scorer.rules.log import MatchHeader, dumps, event_to_json, header_to_json
-from scorer.vision.detector import Detector
 
 
 @dataclass

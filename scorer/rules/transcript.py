@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from scorer.errors import ScorerError
-from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
+from scorer.rules.events import Draw, Event, Pass, RoundStart
 from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
 from scorer.rules.log import LineError, LogLine, MatchHeader, event_to_json, parse_event, parse_header, read_lines
 

@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from scorer.app.cribbage import CribbageWindow
 from scorer.cribbage import parse_card
-from scorer.cribbage.match import Cut, Deal, PegCard, Show
+from scorer.cribbage.match import Cut, Deal, PegCard
 
 
 def test_a_game_from_deal_to_skunk(qtbot) -> None:
