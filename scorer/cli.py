@@ -215,7 +215,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     seen = seen_from_detections(detections, H)
     layout = reconstruct(seen)
     board, problems = to_board(layout, rules.every_double_spins)
-    problems = layout.problems + problems
+    problems = layout.problems + problems + [f"note: {n}" for n in layout.notes]
     for d in detections:
         if d.face == "up" and not d.certain:
             x, y = d.center

@@ -80,6 +80,7 @@ class Layout:
     joins: list[PhysJoin]
     component: list[int]  # indices of the tiles of the played layout (the largest joined group)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # oddities reported but not in the way of scoring
 
     def layout_tiles(self) -> list[Tile]:
         return [self.tiles[i].tile for i in self.component]
@@ -178,9 +179,17 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
     by_tile: dict[Tile, list[int]] = {}
     for i, t in enumerate(tiles):
         by_tile.setdefault(t.tile, []).append(i)
+    notes: list[str] = []
     for tile, where in by_tile.items():
-        if len(where) > 1 and (inside & set(where) or not inside):
-            problems.append(f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where))
+        if len(where) < 2:
+            continue
+        message = f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where)
+        if len(inside & set(where)) == 1:
+            # One copy is joined in the layout, the others lie loose: a set holds each tile once, so
+            # the loose ones are misread (often a face-down tile): reported, not blocking.
+            notes.append(message)
+        elif inside & set(where) or not inside:
+            problems.append(message)
     # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
     kept = [j for j in kept if j.a in inside and j.b in inside]
     for i in component:
@@ -189,7 +198,7 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
             sides = {j.side_a if j.a == i else j.side_b for j in kept if i in (j.a, j.b)}
             if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
                 problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
-    return Layout(tiles, kept, component, problems)
+    return Layout(tiles, kept, component, problems, notes)
 
 
 def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile]) -> list[int]:

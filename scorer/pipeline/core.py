@@ -75,6 +75,7 @@ class TablePipeline:
         self._arm_side: int | None = None
         self._cleared = False
         self._boneyard_now: int | None = None
+        self._noted: set[str] = set()
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
 
@@ -208,6 +209,10 @@ class TablePipeline:
             self._first_seen.setdefault(tile.tile, t)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         events: list[PipelineEvent] = []
+        for note in layout.notes:
+            if note not in self._noted:
+                self._noted.add(note)
+                events.append(Notice(t, note))
         if match.phase is Phase.ROUND_OVER or (match.phase is Phase.IN_ROUND and seat_tiles):
             events += self._try_reveal(t, seat_tiles)
             return events
