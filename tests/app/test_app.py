@@ -191,3 +191,12 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     truth_events = [l for l in truth.read_text().splitlines()[1:]]
     assert len(window.autosave.events) == len(truth_events)
     window.stop()
+
+
+def test_the_app_uses_pyside6s_qt_plugins_not_opencvs() -> None:
+    import os
+
+    import cv2  # noqa: F401
+    import scorer.app  # noqa: F401
+
+    assert "cv2" not in os.environ.get("QT_QPA_PLATFORM_PLUGIN_PATH", "")
