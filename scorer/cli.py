@@ -140,54 +140,32 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if failed else 0
 
 
-def _frames_from_video(path: str, limit: int = 300):
-    import cv2
-
-    cap = cv2.VideoCapture(path)
-    if not cap.isOpened():
-        from scorer.errors import ImageError
-
-        raise ImageError(f"{path}: cannot open the video")
-    try:
-        for _ in range(limit):
-            ok, frame = cap.read()
-            if not ok:
-                break
-            yield frame
-    finally:
-        cap.release()
-
-
-def _frames_from_camera(index: int, seconds: float = 10.0):
+def _for_seconds(frames, seconds: float):
+    """Frames until ``seconds`` have passed (a camera gives frames for ever)."""
     import time as _time
 
-    import cv2
-
-    from scorer.errors import ImageError
-
-    cap = cv2.VideoCapture(index)
-    if not cap.isOpened():
-        raise ImageError(f"camera {index}: not found or cannot be opened")
-    try:
-        end = _time.monotonic() + seconds
-        while _time.monotonic() < end:
-            ok, frame = cap.read()
-            if ok:
-                yield frame
-    finally:
-        cap.release()
+    end = _time.monotonic() + seconds
+    for frame in frames:
+        if _time.monotonic() > end:
+            return
+        yield frame
 
 
 def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from itertools import islice
+
+    from scorer.pipeline.sources import Camera, VideoFile
     from scorer.vision import load_image
     from scorer.vision.calibration import calibrate, calibrate_frames, save_profile
 
     if args.image:
         profile = calibrate(load_image(args.image), args.name)
     elif args.video:
-        profile = calibrate_frames(_frames_from_video(args.video), args.name)
+        frames = islice(VideoFile(args.video).frames(), 300)
+        profile = calibrate_frames((f.image for f in frames), args.name)
     else:
-        profile = calibrate_frames(_frames_from_camera(args.camera), args.name)
+        frames = _for_seconds(Camera(args.camera).frames(), 10.0)
+        profile = calibrate_frames((f.image for f in frames), args.name)
     path = save_profile(profile, Path(args.dir) if args.dir else None)
     out.write(
         f"calibration profile {profile.name!r} saved to {path}\n"

@@ -21,7 +21,7 @@ import numpy as np
 
 from dominosynth.layout import TILE_LONG, TILE_SHORT, LayoutError, PlacedGeom, lay_out
 from dominosynth.render import CameraParams, draw_arm, random_tileset, render_scene
-from scorer.rules import Draw, Pass, Play, Reveal, RoundStart, Tile
+from scorer.rules import FULL_SET, Draw, Pass, Play, Reveal, RoundStart
 from scorer.rules.log import dumps, event_to_json, header_to_json
 from scorer.rules.simulate import SimulatedMatch, simulate_match
 from scorer.vision.calibration import seat_order
@@ -93,7 +93,7 @@ class _Table:
             elif seat_side == 2:  # top
                 out.append((0.3 * vw + i * (TILE_SHORT + 4), 0.09 * vh, math.pi / 2))
             elif seat_side == 1:  # left
-                out.append((0.075 * vw, 0.62 * vh + i * (TILE_SHORT + 4) - 0.0 * vh if i < 4 else 0.62 * vh, 0.0))
+                out.append((0.075 * vw, 0.62 * vh + (i * (TILE_SHORT + 4) if i < 4 else 0.0), 0.0))
             else:  # right
                 out.append((0.925 * vw, 0.3 * vh + i * (TILE_SHORT + 4), 0.0))
         return out
@@ -182,7 +182,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
         # The boneyard as dealt (Horse Race), face down in the top-left corner.
         first = round_steps[0]
         dealt = [t for hand in first.hands for t in hand]
-        bone_tiles = [t for t in _all_tiles() if t not in dealt]
+        bone_tiles = [t for t in FULL_SET if t not in dealt]
         spots = table.boneyard_spots(len(bone_tiles))
         bone_index = []
         for t, (x, y) in zip(bone_tiles, spots):
@@ -288,12 +288,3 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
         out_labels.write_text("\n".join(label_lines) + "\n")
     return sim
 
-
-def _all_tiles() -> list[Tile]:
-    from scorer.rules import FULL_SET
-
-    return list(FULL_SET)
-
-
-def write_spec(spec: VideoSpec, path: Path) -> None:
-    path.write_text(json.dumps(spec.__dict__))

@@ -40,13 +40,6 @@ from scorer.rules.log import MatchHeader, event_to_json
 from scorer.rules.transcript import narrate
 
 
-def rebuild(header: MatchHeader, events: Sequence[Event]) -> Match:
-    match = header.new_match()
-    for e in events:
-        match, _ = match.apply(e)
-    return match
-
-
 class ConfirmDialog(QDialog):
     """The camera is unsure: pick one of the readings, or enter the move by hand."""
 

@@ -46,7 +46,6 @@ class _Pending:
     """A still state waiting for more readings before it is acted on."""
 
     frames_left: int
-    t: float
     boneyard: list[int] = field(default_factory=list)  # the boneyard counted in each still frame read
 
 
@@ -93,7 +92,7 @@ class TablePipeline:
             events.append(self._set_status("waiting", frame.t))
         if still:
             self._arm_side = self._edge_of_motion()
-            self._pending = _Pending(self.config.rereads, frame.t)
+            self._pending = _Pending(self.config.rereads)
         if self._pending is not None and not self.gate.moving:
             events += self._read(frame)
         return events
@@ -408,7 +407,7 @@ class TablePipeline:
             return [Notice(t, "no tile is being followed there")]
         self._last_problem = None
         self.gate.force_reread()
-        self._pending = _Pending(0, t)
+        self._pending = _Pending(0)
         return [Notice(t, f"the tile at ({center[0]:.0f}, {center[1]:.0f}) is {tile}, as corrected")]
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
