@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QHBoxLayout,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -77,8 +78,10 @@ class StartDialog(QDialog):
         self.camera.setValue(self.settings.camera)
         self.video = QLineEdit()
         self.video.setPlaceholderText("a recording to replay instead of the camera")
-        browse = QPushButton("Open recording…")
+        browse = QPushButton("Open video file…")
         browse.clicked.connect(self._browse)
+        browse_folder = QPushButton("Open recorded session…")
+        browse_folder.clicked.connect(self._browse_folder)
         self.calibration = QComboBox()
         self.calibration.addItem("(none)")
         for p in sorted((config_dir() / "calibration").glob("*.json")):
@@ -89,7 +92,10 @@ class StartDialog(QDialog):
         form.addRow("Starter", self.starter)
         form.addRow("Camera", self.camera)
         form.addRow("Recording", self.video)
-        form.addRow("", browse)
+        row = QHBoxLayout()
+        row.addWidget(browse)
+        row.addWidget(browse_folder)
+        form.addRow("", row)
         form.addRow("Calibration", self.calibration)
         wizard = QPushButton("Calibrate the table…")
         wizard.clicked.connect(self._calibrate)
@@ -108,6 +114,12 @@ class StartDialog(QDialog):
 
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", "", "Videos (*.mp4 *.avi *.mkv)")
+        if path:
+            self.video.setText(path)
+
+    def _browse_folder(self) -> None:
+        """A folder written by ``record`` (its video segments and session log)."""
+        path = QFileDialog.getExistingDirectory(self, "Open a recorded session")
         if path:
             self.video.setText(path)
 

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
-    QSlider,
     QSplitter,
     QToolBar,
     QVBoxLayout,
@@ -31,8 +30,10 @@ from scorer.app.liveview import LiveView
 from scorer.app.pegboard import PegBoard, Track
 from scorer.app.session import Autosave
 from scorer.app.speech import Speaker
+from scorer.app.timeline import Timeline
 from scorer.app.worker import PipelineWorker
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
+from scorer.pipeline.replay import recorded_move_times
 from scorer.pipeline.sources import FrameSource
 from scorer.errors import ScorerError
 from scorer.rules import Draw, Event, Match, Pass, Play, Tile, describe_board
@@ -213,23 +214,20 @@ class MainWindow(QMainWindow):
         self.play_button = QPushButton("Pause")
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._toggle_pause)
-        self.timeline = QSlider(Qt.Orientation.Horizontal)
-        duration = getattr(source, "duration", 0.0) or 1.0
-        self.timeline.setRange(0, int(duration * 10))
-        self.timeline.setTickPosition(QSlider.TickPosition.TicksBelow)
-        self.timeline.sliderReleased.connect(lambda: self.seek(self.timeline.value() / 10))
+        self.timeline = Timeline(getattr(source, "duration", 0.0) or 1.0)
+        self.timeline.sliderReleased.connect(lambda: self.seek(self.timeline.seconds()))
+        for t in recorded_move_times(source):
+            self.timeline.mark(t)
         self.time_label = QLabel("0.0 s")
         bar.addWidget(self.play_button)
         bar.addWidget(self.timeline)
         bar.addWidget(self.time_label)
-        self.move_times: list[float] = []
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._follow_position)
         self._timer.start(200)
 
     def _follow_position(self) -> None:
-        if not self.timeline.isSliderDown():
-            self.timeline.setValue(int(self.worker.position * 10))
+        self.timeline.show_position(self.worker.position)
         self.time_label.setText(f"{self.worker.position:.1f} s")
 
     def _toggle_pause(self, paused: bool) -> None:
@@ -277,6 +275,8 @@ class MainWindow(QMainWindow):
         for e in events:
             if isinstance(e, MoveEvent):
                 self._record(e.step, e.t)
+                if hasattr(self, "timeline"):
+                    self.timeline.mark(e.t)
                 if self._expect_redo:
                     self._expect_redo -= 1
                 else:

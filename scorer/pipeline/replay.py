@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -137,3 +138,29 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path, log: Sess
     finally:
         writer.close()
         log.close()
+
+
+def recorded_move_times(source: FrameSource) -> list[float]:
+    """Seconds at which the session log beside a recording (``record``'s folder) has an event; [] without one.
+
+    Only for marking a timeline: a damaged log gives the times of its readable lines."""
+    folder = getattr(source, "folder", None)
+    if folder is None:
+        return []
+    folder = Path(folder)
+    log = next((p for p in (folder / "session.jsonl", folder.parent / "session.jsonl") if p.is_file()), None)
+    if log is None:
+        return []
+    times = []
+    try:
+        lines = log.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    for line in lines:
+        try:
+            t = json.loads(line).get("t")
+        except (json.JSONDecodeError, AttributeError):
+            continue
+        if isinstance(t, (int, float)):
+            times.append(float(t))
+    return times

@@ -94,16 +94,21 @@ class SegmentedVideo:
             raise SourceError(f"{self.folder}: no video segments (*.avi) in the folder")
         first = VideoFile(self.segments[0], step)
         self.fps, self.size, self.step = first.fps, first.size, step
-        self.frame_count = sum(max(0, int(cv2.VideoCapture(str(p)).get(cv2.CAP_PROP_FRAME_COUNT))) for p in self.segments)
+        self.counts = [max(0, int(cv2.VideoCapture(str(p)).get(cv2.CAP_PROP_FRAME_COUNT))) for p in self.segments]
+        self.frame_count = sum(self.counts)
         self.ended_early = False
 
     @property
     def duration(self) -> float:
         return self.frame_count / self.fps if self.fps else 0.0
 
-    def frames(self) -> Iterator[Frame]:
+    def frames(self, start: int = 0) -> Iterator[Frame]:
+        """Frames from ``start`` (a frame number of the whole recording) to the end."""
         offset = 0
-        for path in self.segments:
+        for path, count in zip(self.segments, self.counts):
+            if start >= offset + count > offset:
+                offset += count  # the seek lands in a later segment
+                continue
             try:
                 video = VideoFile(path, self.step)
             except SourceError:
@@ -112,10 +117,11 @@ class SegmentedVideo:
             if video.size != self.size:
                 raise SourceError(f"{path}: the frame size changed from {self.size[0]}x{self.size[1]} to {video.size[0]}x{video.size[1]}")
             last = -1
-            for frame in video.frames():
+            for frame in video.frames(max(0, start - offset)):
                 last = frame.index
                 yield Frame(offset + frame.index, (offset + frame.index) / self.fps, frame.image)
-            offset += last + 1
+            # The header's count, not the last frame yielded: with a step the last frames are skipped.
+            offset += count or last + 1
 
 
 def open_video(path: str | Path, step: int = 1) -> VideoFile | SegmentedVideo:

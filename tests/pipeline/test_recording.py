@@ -10,8 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from dominosynth.video import VideoSpec, make_video
 
+from scorer.pipeline.replay import recorded_move_times
 from scorer.pipeline.sources import open_video
 from scorer.rules.transcript import score_log
 
@@ -21,6 +24,8 @@ RECORDER = """
 import sys, time
 sys.path[:0] = [{datasets!r}, {root!r}]
 from pathlib import Path
+
+import numpy as np
 from dominosynth.truth import TruthDetector
 from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
 from scorer.pipeline.replay import SessionLog, record
@@ -96,3 +101,16 @@ def test_replay_of_a_recording_reproduces_its_scores(tmp_path: Path) -> None:
     run(detector.follow(open_video(out)), replayed, lambda e: None)
     assert replayed.match.scores() == logged == live.match.scores()
     assert replayed.match.round_no == 1 and replayed.match.history == live.match.history
+    # The segments read as one seekable video: frame numbers run on across segments, a seek lands on its frame.
+    recording = open_video(out)
+    assert len(recording.segments) >= 2
+    frames = {f.index: f.image for f in recording.frames()}
+    assert sorted(frames) == list(range(len(frames)))
+    for start in (5, recording.counts[0], recording.counts[0] + 17):
+        first = next(recording.frames(start))
+        assert first.index == start and np.array_equal(first.image, frames[start])
+    logged_times = [json.loads(line)["t"] for line in (out / "session.jsonl").read_text().splitlines()[1:]]
+    assert logged_times and recorded_move_times(recording) == logged_times
+    assert recorded_move_times(open_video(video)) == []  # a bare video has no log beside it
+    stepped = [f.index for f in open_video(out, step=2).frames()]
+    assert stepped == sorted(stepped) and all(i in frames for i in stepped)

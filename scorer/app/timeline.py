@@ -1,0 +1,54 @@
+"""A recording's position slider, marked at every move."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPainter
+from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider
+
+# The slider counts tenths of a second.
+STEPS_PER_SECOND = 10
+
+
+class Timeline(QSlider):
+    def __init__(self, duration: float) -> None:
+        super().__init__(Qt.Orientation.Horizontal)
+        self.setRange(0, max(1, int(duration * STEPS_PER_SECOND)))
+        self.setMinimumHeight(28)
+        self._marks: set[int] = set()
+
+    @property
+    def marks(self) -> list[float]:
+        """Seconds into the recording at which a move was scored."""
+        return [m / STEPS_PER_SECOND for m in sorted(self._marks)]
+
+    def mark(self, seconds: float) -> None:
+        step = int(round(seconds * STEPS_PER_SECOND))
+        if step not in self._marks:
+            self._marks.add(step)
+            self.update()
+
+    def seconds(self) -> float:
+        return self.value() / STEPS_PER_SECOND
+
+    def show_position(self, seconds: float) -> None:
+        if not self.isSliderDown():
+            self.setValue(int(seconds * STEPS_PER_SECOND))
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._marks:
+            return
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        groove = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self)
+        handle = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self)
+        # The handle's centre travels over the groove less half a handle at each end.
+        span = groove.width() - handle.width()
+        painter = QPainter(self)
+        colour = QColor("#d2691e")
+        for m in self._marks:
+            x = groove.left() + handle.width() // 2 + QStyle.sliderPositionFromValue(self.minimum(), self.maximum(), m, span)
+            # fillRect, not drawLine: PySide6's drawLine overloads have crashed here (a refcount error).
+            painter.fillRect(x - 1, self.height() - 8, 2, 7, colour)
+        painter.end()
