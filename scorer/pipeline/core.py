@@ -77,6 +77,7 @@ class TablePipeline:
         self._noted: set[str] = set()
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
+        self._face_down_before: list[TileDetection] = []  # face-down tiles at the last read
 
     # -- frames ------------------------------------------------------------------------
 
@@ -125,16 +126,28 @@ class TablePipeline:
             best_side, best_area = int(np.argmax(border)), area
         return best_side
 
-    def _moved_near(self, detection: TileDetection) -> bool:
-        """Whether the last motion (an arm) reached the tile."""
+    def _moved_near(self, detection: TileDetection, tile_lengths: float = 0.0) -> bool:
+        """Whether the last motion (an arm) reached the tile, or came within ``tile_lengths`` of it."""
         mask = self.gate.motion_mask
         if mask is None or self._frame_size is None:
             return False
         h, w = mask.shape
         x, y = detection.center
         cx, cy = int(x * w / self._frame_size[0]), int(y * h / self._frame_size[1])
-        r = 3
+        c = np.asarray(detection.corners)
+        length = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])) * w / self._frame_size[0]
+        r = max(3, int(round(tile_lengths * length)))
         return bool(mask[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].any())
+
+    def _reached_boneyard(self, face_down: list[TileDetection], before: list[TileDetection]) -> bool:
+        """Whether a hand can have drawn: the last motion came near a face-down tile (now or at the last read).
+
+        A face-down tile missed in one reading must not become a draw: a draw needs an arm at the
+        boneyard.  Where no motion was seen at all (a recording that starts mid-move) a draw is not ruled out."""
+        mask = self.gate.motion_mask
+        if mask is None or not mask.any():
+            return True
+        return any(self._moved_near(d, tile_lengths=1.0) for d in [*face_down, *before])
 
     # -- one still state -----------------------------------------------------------------
 
@@ -204,6 +217,7 @@ class TablePipeline:
             if len(fresh) == 1:
                 layout = reconstruct(seen, anchor=fresh[0])
         self._loose_before = {s.tile for s in seen}
+        face_down_before, self._face_down_before = self._face_down_before, face_down
         for tile in seen:
             self._first_seen.setdefault(tile.tile, t)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
@@ -234,6 +248,8 @@ class TablePipeline:
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
         draws = self._draws(self._boneyard_now if self._boneyard_now is not None else len(face_down))
+        if draws and not self._reached_boneyard(face_down, face_down_before):
+            draws = 0
         if change.placements:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
