@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=1.5, help="training time; the LR schedule fits it")
     parser.add_argument("--epochs", type=int, default=100, help="upper bound when --hours is 0")
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--cache", default="ram", help="ultralytics image cache: ram (decoded once), disk or none")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--export-only", action="store_true")
     args = parser.parse_args()
@@ -75,6 +76,7 @@ def main() -> None:
                 batch=args.batch,
                 nbs=args.batch,  # no gradient accumulation to 64 on a CPU
                 workers=0,
+                cache=False if args.cache == "none" else args.cache,
                 device="cpu",
                 amp=False,
                 plots=False,
