@@ -158,20 +158,33 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.vision import load_image
     from scorer.vision.calibration import calibrate, calibrate_frames, save_profile
 
+    def taken(n: int) -> None:
+        more = args.views - n
+        err.write(f"view {n} taken" + (f"; lay the target somewhere else on the table ({more} more)\n" if more else "\n"))
+
     if args.image:
         profile = calibrate(load_image(args.image), args.name)
     elif args.video:
-        frames = islice(VideoFile(args.video).frames(), 300)
-        profile = calibrate_frames((f.image for f in frames), args.name)
+        frames = islice(VideoFile(args.video).frames(), 300 * args.views)
+        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
     else:
-        frames = _for_seconds(Camera(args.camera).frames(), 10.0)
-        profile = calibrate_frames((f.image for f in frames), args.name)
+        if args.views > 1:
+            err.write(f"lay the target on the table and keep it still; then move it {args.views - 1} times, toward the corners\n")
+        frames = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
+        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
     path = save_profile(profile, Path(args.dir) if args.dir else None)
     out.write(
         f"calibration profile {profile.name!r} saved to {path}\n"
         f"  target markers seen: {profile.markers} of 6, fit error {profile.error_mm:.2f} mm\n"
         f"  scale at the target: {profile.px_per_mm:.2f} px/mm; a tile should look {profile.tile_px[0]:.0f} x {profile.tile_px[1]:.0f} px\n"
     )
+    fit = profile.lens_fit or {}
+    if profile.lens is not None:
+        out.write(f"  lens distortion corrected: k = {fit['k']:+.3f} over {fit['views']} view(s); "
+                  f"the target fits the plane to {fit['error_with_mm']:.2f} mm instead of {fit['error_without_mm']:.2f} mm\n")
+    else:
+        out.write(f"  lens distortion: none measurable from {fit.get('views', 1)} view(s) "
+                  "(for a wide lens, calibrate from a video with --views 5, the target laid near each corner)\n")
     if profile.tile_px[0] < 40:
         out.write("  warning: tiles will be small in the image; move the camera closer for reliable pip reading\n")
     return 0
@@ -188,9 +201,10 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     rules = GAMES[args.game]
     image = load_image(args.image)
-    H = load_profile(args.calibration).H if args.calibration else None
+    profile = load_profile(args.calibration) if args.calibration else None
+    to_table = profile.to_table if profile else None
     detections = TileDetector(threads=args.threads).detect(image)
-    seen = seen_from_detections(detections, H)
+    seen = seen_from_detections(detections, to_table)
     layout = reconstruct(seen)
     board, problems = to_board(layout, rules.every_double_spins)
     problems = layout.problems + problems + [f"note: {n}" for n in layout.notes]
@@ -219,7 +233,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for p in problems:
             out.write(f"problem: {p}\n")
     if args.annotate:
-        drawn = annotate_board(image, detections, layout, board, H)
+        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None)
         if not cv2.imwrite(args.annotate, drawn):
             err.write(f"{args.annotate}: could not write the annotated image\n")
             return 1
@@ -417,6 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--video", metavar="FILE")
     source.add_argument("--image", metavar="FILE")
     cal.add_argument("--name", default="default", help="profile name (default: default)")
+    cal.add_argument("--views", type=int, default=1, metavar="N",
+                     help="views of the target in different places (video or camera), to measure the lens (default 1)")
     cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
     cal.set_defaults(run=_calibrate)
 

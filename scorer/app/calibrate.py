@@ -14,16 +14,16 @@ from scorer.vision.calibration import PAGE_MM, Profile, calibrate, save_profile
 def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
     """The target's outline, a 10 cm grid on the table plane, and the zones."""
     out = image.copy()
-    Hinv = np.linalg.inv(profile.H)
 
     def px(points):
-        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, Hinv).reshape(-1, 2).astype(np.int32)
+        return np.round(profile.to_image(points)).astype(np.int32)
 
+    # The grid lines are drawn as many short pieces: with a lens they bend as the table's lines do.
+    along = np.linspace(0.0, 1.0, 41)[:, None]
     for x in range(-500, 501, 100):
-        cv2.polylines(out, [px([[x, -400], [x, 400]])], False, (255, 200, 0), 1, cv2.LINE_AA)
+        cv2.polylines(out, [px(np.hstack([np.full_like(along, x), -400 + 800 * along]))], False, (255, 200, 0), 1, cv2.LINE_AA)
     for y in range(-400, 401, 100):
-        cv2.polylines(out, [px([[-500, y], [500, y]])], False, (255, 200, 0), 1, cv2.LINE_AA)
+        cv2.polylines(out, [px(np.hstack([-500 + 1000 * along, np.full_like(along, y)]))], False, (255, 200, 0), 1, cv2.LINE_AA)
     w, h = PAGE_MM[0] / 2, PAGE_MM[1] / 2
     cv2.polylines(out, [px([[-w, -h], [w, -h], [w, h], [-w, h]])], True, (0, 0, 255), 2, cv2.LINE_AA)
     cv2.polylines(out, [np.asarray(profile.zones.layout, np.int32)], True, (0, 255, 0), 2, cv2.LINE_AA)

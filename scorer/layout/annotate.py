@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -14,14 +14,13 @@ from scorer.vision.detector import TileDetection
 
 
 def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
-                   homography: np.ndarray | None = None) -> np.ndarray:
+                   table_to_image: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+    """``table_to_image``: where the layout was reconstructed in table mm, the profile's mapping back."""
     out = annotate(image, detections)
-    Hinv = None if homography is None else np.linalg.inv(homography)
 
     def to_image(p: np.ndarray) -> tuple[int, int]:
-        if Hinv is not None:
-            q = Hinv @ np.array([p[0], p[1], 1.0])
-            p = q[:2] / q[2]
+        if table_to_image is not None:
+            p = np.asarray(table_to_image(np.asarray(p, np.float64).reshape(1, 2))).reshape(2)
         return int(round(p[0])), int(round(p[1]))
 
     index = {layout.tiles[i].tile: i for i in layout.component}

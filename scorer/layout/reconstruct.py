@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Sequence
+from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -363,15 +363,16 @@ def attach_points(board: Board, layout: Layout) -> dict[Tile, tuple[Tile, Side]]
     return out
 
 
-def seen_from_detections(detections: Iterable, homography: np.ndarray | None = None, min_confidence: float = 0.0) -> list[SeenTile]:
-    """Face-up detections as :class:`SeenTile`, optionally mapped to table millimetres by ``homography``."""
+def seen_from_detections(detections: Iterable, to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+                         min_confidence: float = 0.0) -> list[SeenTile]:
+    """Face-up detections as :class:`SeenTile`, optionally mapped to table millimetres by ``to_table``
+    (a calibration profile's, which undoes the lens and the perspective)."""
     out = []
     for d in detections:
         if d.face != "up" or d.pips is None:
             continue
         corners = np.asarray(d.corners, np.float64)
-        if homography is not None:
-            pts = np.hstack([corners, np.ones((4, 1))]) @ homography.T
-            corners = pts[:, :2] / pts[:, 2:3]
+        if to_table is not None:
+            corners = np.asarray(to_table(corners), np.float64).reshape(4, 2)
         out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence))
     return out

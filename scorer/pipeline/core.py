@@ -181,8 +181,8 @@ class TablePipeline:
     def _count_boneyard(self, up: list[TileDetection], detections: list[TileDetection]) -> int:
         """Face-down tiles, and loose face-up ones outside the layout (a plain back can pass for a [0|0])."""
         layout_tiles, _ = self._layout_and_seats(up)
-        H = self.config.profile.H if self.config.profile else None
-        loose = reconstruct(seen_from_detections(layout_tiles, H)).loose()
+        to_table = self.config.profile.to_table if self.config.profile else None
+        loose = reconstruct(seen_from_detections(layout_tiles, to_table)).loose()
         return sum(1 for d in detections if d.face == "down") + len(loose)
 
     def _layout_and_seats(self, up: list[TileDetection]) -> tuple[list[TileDetection], dict[int, list[TileDetection]]]:
@@ -208,8 +208,8 @@ class TablePipeline:
         if match.is_over:
             return []
         layout_tiles, seat_tiles = self._layout_and_seats(up)
-        H = self.config.profile.H if self.config.profile else None
-        seen = seen_from_detections(layout_tiles, H)
+        to_table = self.config.profile.to_table if self.config.profile else None
+        seen = seen_from_detections(layout_tiles, to_table)
         layout = reconstruct(seen)
         if not layout.component and seen and not match.current_board().tiles:
             # The opening tile may lie alone among loose ones: it is the one that just appeared, where a hand was.

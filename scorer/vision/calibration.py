@@ -16,12 +16,13 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.errors import VisionError
+from scorer.vision.lens import Lens, fit_lens
 
 PAGE_MM = (210.0, 297.0)  # A4 portrait
 MARKER_MM = 50.0
@@ -136,17 +137,35 @@ def seat_order(n_players: int) -> list[int]:
 class Profile:
     name: str
     image_size: tuple[int, int]
-    homography: list[list[float]]  # image px -> table mm
+    homography: list[list[float]]  # undistorted image px -> table mm
     px_per_mm: float
     tile_px: tuple[float, float]
     markers: int
     error_mm: float
     zones: Zones
     created: str = field(default_factory=lambda: time.strftime("%Y-%m-%dT%H:%M:%S"))
+    lens: dict | None = None  # Lens.to_json(), or None where no distortion was measured
+    lens_fit: dict | None = None  # how the lens was judged: views, k, errors without and with it
 
     @property
     def H(self) -> np.ndarray:
         return np.array(self.homography, np.float64)
+
+    @property
+    def lens_model(self) -> Lens | None:
+        return None if self.lens is None else Lens.from_json(self.lens)
+
+    def to_table(self, points: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+        """Image pixels -> table millimetres (lens distortion undone first)."""
+        lens = self.lens_model
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        return to_table(lens.undistort(pts) if lens is not None else pts, self.H)
+
+    def to_image(self, points: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+        """Table millimetres -> image pixels, as the camera shows them."""
+        ideal = to_table(points, np.linalg.inv(self.H))
+        lens = self.lens_model
+        return lens.distort(ideal) if lens is not None else ideal
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -165,7 +184,10 @@ class Profile:
                 error_mm=float(data["error_mm"]),
                 zones=zones,
                 created=str(data.get("created", "")),
+                lens=data.get("lens"),
+                lens_fit=data.get("lens_fit"),
             )
+            profile.lens_model  # noqa: B018 -- checks the lens entry
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"the calibration profile is damaged: {exc!r}") from None
         if profile.H.shape != (3, 3) or not np.isfinite(profile.H).all():
@@ -176,11 +198,14 @@ class Profile:
 def find_target(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """Image points and their table mm for every target marker seen; raises if fewer than two are seen."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    detector = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters())
+    params = cv2.aruco.DetectorParameters()
+    # Sub-pixel corners: the plane (and the lens) are fitted to them, and far table points magnify their error.
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(_dictionary(), params)
     corners, ids, _ = detector.detectMarkers(grey)
     img_pts, mm_pts, n = [], [], 0
     if ids is not None:
-        for quad, marker_id in zip(corners, ids.ravel()):
+        for quad, marker_id in sorted(zip(corners, ids.ravel()), key=lambda q: int(q[1])):  # same order every frame
             if int(marker_id) in MARKER_CENTRES_MM:
                 img_pts.append(quad.reshape(4, 2))
                 mm_pts.append(marker_corners_mm(int(marker_id)))
@@ -190,39 +215,96 @@ def find_target(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return np.concatenate(img_pts), np.concatenate(mm_pts), n
 
 
+View = tuple[np.ndarray, np.ndarray, int]  # the target's image points, their table mm, markers seen
+
+
 def calibrate(image: np.ndarray, name: str) -> Profile:
-    img_pts, mm_pts, n = find_target(image)
-    H, _ = cv2.findHomography(img_pts, mm_pts, cv2.RANSAC, 3.0)
+    """A profile from one image of the target (lens distortion only where this one view shows it)."""
+    h, w = image.shape[:2]
+    return calibrate_views([find_target(image)], (w, h), name)
+
+
+def calibrate_views(views: Sequence[View], size: tuple[int, int], name: str) -> Profile:
+    """A profile from views of the target at rest in one or more places on the table.
+
+    The table's millimetres are those of the first view's target; every view helps measure
+    the lens, most those near the image's edges."""
+    if not views:
+        raise CalibrationError("the calibration target was not found in any frame")
+    w, h = size
+    fit = fit_lens([(v[0], v[1]) for v in views], w, h)
+    lens = fit.lens
+    img_pts, mm_pts, n = views[0]
+    ideal = lens.undistort(img_pts) if lens is not None else img_pts
+    H, _ = cv2.findHomography(ideal, mm_pts, cv2.RANSAC, 3.0)
     if H is None:
         raise CalibrationError("the target's markers do not fit one plane")
-    projected = cv2.perspectiveTransform(img_pts[None].astype(np.float64), H)[0]
+    projected = cv2.perspectiveTransform(ideal[None].astype(np.float64), H)[0]
     error = float(np.sqrt(((projected - mm_pts) ** 2).sum(1)).mean())
-    # The scale at the target's centre: how many image px one table mm spans there.
-    Hinv = np.linalg.inv(H)
-    c = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]]]), Hinv)[0]
-    px_per_mm = float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[0])) / 20.0)
-    h, w = image.shape[:2]
-    return Profile(
+    profile = Profile(
         name=name,
         image_size=(w, h),
         homography=H.tolist(),
-        px_per_mm=px_per_mm,
-        tile_px=(TILE_MM[0] * px_per_mm, TILE_MM[1] * px_per_mm),
+        px_per_mm=0.0,
+        tile_px=(0.0, 0.0),
         markers=n,
         error_mm=error,
         zones=default_zones(w, h),
+        lens=None if lens is None else lens.to_json(),
+        lens_fit={"views": fit.views, "k": round(fit.k, 5), "error_without_mm": round(fit.error_without_mm, 4),
+                  "error_with_mm": round(fit.error_with_mm, 4), "kept": lens is not None},
     )
+    # The scale at the target's centre: how many image px one table mm spans there.
+    c = profile.to_image([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
+    profile.px_per_mm = float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[0])) / 20.0)
+    profile.tile_px = (TILE_MM[0] * profile.px_per_mm, TILE_MM[1] * profile.px_per_mm)
+    return profile
 
 
-def calibrate_frames(frames: Iterable[np.ndarray], name: str) -> Profile:
-    """The first frame in which the target is found (from a video or a camera)."""
+# Where the target lies again within this many px, it has not been moved (a sharp view).
+STILL_PX = 1.5
+
+
+def calibrate_frames(frames: Iterable[np.ndarray], name: str, views: int = 1,
+                     on_view: Callable[[int], None] | None = None) -> Profile:
+    """Up to ``views`` views of the target at rest in different places (from a video or a camera).
+
+    A view counts when the target lies still over two frames and away from the places already
+    seen (an eighth of the image diagonal); ``on_view`` is told each view's number as it is taken.
+    Frames running out with fewer views calibrate from those."""
+    taken: list[View] = []
+    size: tuple[int, int] | None = None
     last: CalibrationError | None = None
+    previous: View | None = None
     for frame in frames:
         try:
-            return calibrate(frame, name)
+            view = find_target(frame)
         except CalibrationError as exc:
-            last = exc
-    raise last or CalibrationError("no frames to calibrate from")
+            last, previous = exc, None
+            continue
+        h, w = frame.shape[:2]
+        size = size or (w, h)
+        if previous is not None and _same_place(previous, view, STILL_PX):
+            far = np.hypot(w, h) / 8
+            centre = view[0].mean(0)
+            if all(np.linalg.norm(centre - t[0].mean(0)) > far for t in taken):
+                taken.append(view)
+                if on_view is not None:
+                    on_view(len(taken))
+                if len(taken) >= views:
+                    break
+        previous = view
+    if not taken and previous is not None:
+        taken.append(previous)  # never still twice (a single frame): the one view there is
+    if not taken or size is None:
+        raise last or CalibrationError("no frames to calibrate from")
+    return calibrate_views(taken, size, name)
+
+
+def _same_place(a: View, b: View, tolerance_px: float) -> bool:
+    if a[2] != b[2] or a[0].shape != b[0].shape or not np.array_equal(a[1], b[1]):
+        return False
+    return float(np.abs(a[0] - b[0]).max()) <= tolerance_px
 
 
 def config_dir() -> Path:

@@ -15,24 +15,32 @@ from scorer.cli import main
 from scorer.vision.calibration import (
     PAGE_MM,
     CalibrationError,
+    Profile,
     calibrate,
+    calibrate_frames,
     load_profile,
     render_target,
     save_profile,
     to_table,
 )
+from scorer.vision.lens import Lens
 
 DPI = 150
 PX_PER_MM_TARGET = DPI / 25.4
 
 
-def view(px_per_mm: float, tilt_deg: float, yaw_deg: float, size=(1280, 720), seed=0) -> tuple[np.ndarray, np.ndarray]:
-    """The target on a wooden-ish table, seen by a camera tilted by ``tilt_deg``; returns (image, true H mm->px)."""
+def view(px_per_mm: float, tilt_deg: float, yaw_deg: float, size=(1280, 720), seed=0,
+         target_at=(0.0, 0.0), lens_k: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The target on a wooden-ish table, seen by a camera tilted by ``tilt_deg``; returns (image, true H mm->px).
+
+    ``target_at``: where the target's centre lies on the table (mm); ``lens_k``: the camera's
+    radial distortion (the division model of :mod:`scorer.vision.lens`; negative is barrel)."""
     rng = np.random.default_rng(seed)
     w, h = size
     page = render_target(DPI)
-    # Target pixel -> table mm (origin at the page centre).
-    page_to_mm = np.array([[1 / PX_PER_MM_TARGET, 0, -PAGE_MM[0] / 2], [0, 1 / PX_PER_MM_TARGET, -PAGE_MM[1] / 2], [0, 0, 1]])
+    # Target pixel -> table mm (origin at the page centre when the target lies at the table's origin).
+    page_to_mm = np.array([[1 / PX_PER_MM_TARGET, 0, target_at[0] - PAGE_MM[0] / 2],
+                           [0, 1 / PX_PER_MM_TARGET, target_at[1] - PAGE_MM[1] / 2], [0, 0, 1]])
     # Table mm -> image px: a pinhole camera 800 mm up, tilted about the x axis, turned about the vertical.
     height, f = 800.0, px_per_mm * 800.0
     yaw, tilt = math.radians(yaw_deg), math.radians(tilt_deg)
@@ -52,6 +60,11 @@ def view(px_per_mm: float, tilt_deg: float, yaw_deg: float, size=(1280, 720), se
     mask = cv2.warpPerspective(np.full(page.shape, 255, np.uint8), M, size) > 0
     image = table.copy()
     image[mask] = warped[mask]
+    if lens_k:
+        # Each camera pixel shows the ideal image at its undistorted place.
+        ys, xs = np.mgrid[0:h, 0:w]
+        src = Lens.for_image(lens_k, w, h).undistort(np.stack([xs.ravel(), ys.ravel()], 1)).astype(np.float32)
+        image = cv2.remap(image, src[:, 0].reshape(h, w), src[:, 1].reshape(h, w), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     image = np.clip(image.astype(np.float32) + rng.normal(0, 4, image.shape), 0, 255).astype(np.uint8)
     return cv2.GaussianBlur(image, (0, 0), 0.7), mm_to_px
 
@@ -107,3 +120,72 @@ def test_calibrate_command(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["calibrate", "--image", str(empty), "--dir", str(tmp_path)], out=io.StringIO(), err=err) == 2
     assert "not found" in err.getvalue()
+
+
+# The target laid at the middle and toward each corner of a 1280x720 view at 1.4 px/mm.
+PLACES = [(0.0, 0.0), (-300.0, -80.0), (300.0, -80.0), (-300.0, 80.0), (300.0, 80.0)]
+# Table points out to the image's edges, where a lens bends most.
+PROBES = np.array([[x, y] for x in (-420, -250, 0, 250, 420) for y in (-230, 0, 230)], np.float64)
+
+
+def _probe_error(profile, truth: np.ndarray, k: float) -> float:
+    ideal = cv2.perspectiveTransform(PROBES[None], truth)[0]
+    seen = Lens.for_image(k, 1280, 720).distort(ideal)
+    return float(np.abs(profile.to_table(seen) - PROBES).max())
+
+
+def test_a_wide_lens_is_measured_from_views_of_the_target_across_the_table() -> None:
+    k = -0.15
+    frames, truth = [], None
+    for i, place in enumerate(PLACES):
+        image, truth_i = view(1.4, 10, 0, seed=i, target_at=place, lens_k=k)
+        truth = truth if truth is not None else truth_i
+        frames += [image, image]  # the target lies still a moment in each place
+    taken = []
+    profile = calibrate_frames(frames, "wide", views=5, on_view=taken.append)
+    assert taken == [1, 2, 3, 4, 5] and profile.lens is not None
+    assert profile.lens_model.k == pytest.approx(k, abs=0.03)
+    assert profile.lens_fit["error_with_mm"] < 0.5 * profile.lens_fit["error_without_mm"]
+    # Table points out to the image's edges map to within 4 mm (a twelfth of a tile); ignoring the lens
+    # is off by far more.
+    assert _probe_error(profile, truth, k) < 4.0
+    flat = calibrate(frames[0], "flat")
+    flat.lens = None
+    assert _probe_error(flat, truth, k) > 8.0
+    # The profile keeps its lens through saving and loading.
+    assert Profile.from_json(json.loads(json.dumps(profile.to_json()))).lens_model == profile.lens_model
+
+
+def test_no_lens_is_invented_for_a_distortion_free_camera() -> None:
+    frames, truth = [], None
+    for i, place in enumerate(PLACES):
+        image, truth_i = view(1.4, 10, 0, seed=i, target_at=place)
+        truth = truth if truth is not None else truth_i
+        frames += [image, image]
+    profile = calibrate_frames(frames, "plain", views=5)
+    assert profile.lens is None or abs(profile.lens_model.k) < 0.02
+    assert _probe_error(profile, truth, 0.0) < 2.0
+
+
+def test_one_view_in_the_middle_keeps_the_table_right_near_the_target() -> None:
+    image, truth = view(1.4, 10, 0, lens_k=-0.15)
+    profile = calibrate(image, "one")
+    near = np.array([[x, y] for x in (-100, 0, 100) for y in (-140, 0, 140)], np.float64)
+    seen = Lens.for_image(-0.15, 1280, 720).distort(cv2.perspectiveTransform(near[None], truth)[0])
+    assert np.abs(profile.to_table(seen) - near).max() < 2.0
+    assert profile.lens_fit["views"] == 1
+
+
+def test_calibrate_command_measures_the_lens_from_a_video(tmp_path: Path) -> None:
+    path = tmp_path / "target.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (1280, 720))
+    for i, place in enumerate(PLACES):
+        image, _ = view(1.4, 0, 0, seed=i, target_at=place, lens_k=-0.2)
+        for _ in range(3):
+            writer.write(image)
+    writer.release()
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["calibrate", "--video", str(path), "--views", "5", "--name", "wide", "--dir", str(tmp_path)], out=out, err=err)
+    assert code == 0, err.getvalue()
+    assert "view 5 taken" in err.getvalue() and "lens distortion corrected: k = -0.2" in out.getvalue()
+    assert load_profile("wide", tmp_path).lens_model.k == pytest.approx(-0.2, abs=0.03)
