@@ -21,6 +21,7 @@ from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
+from scorer.pipeline.boneyard import Boneyard, _same_place, table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.sources import Frame
@@ -46,7 +47,7 @@ class _Pending:
     """A still state waiting for more readings before it is acted on."""
 
     frames_left: int
-    boneyard: list[int] = field(default_factory=list)  # the boneyard counted in each still frame read
+    boneyard: list[list[np.ndarray]] = field(default_factory=list)  # the boneyard's tiles in each still frame read
 
 
 def _inside(poly: Sequence[Sequence[float]], point: tuple[float, float]) -> bool:
@@ -67,17 +68,17 @@ class TablePipeline:
         self.log = log
         self.status = "waiting"
         self._zones = self.config.profile.zones if self.config.profile else None
-        self._boneyard_seen: int | None = None
+        self.boneyard = Boneyard()
         self._last_problem: str | None = None
         self._pending: _Pending | None = None
         self._frame_size: tuple[int, int] | None = None
         self._arm_side: int | None = None
         self._cleared = False
-        self._boneyard_now: int | None = None
+        self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
+        self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
         self._noted: set[str] = set()
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
-        self._face_down_before: list[TileDetection] = []  # face-down tiles at the last read
 
     # -- frames ------------------------------------------------------------------------
 
@@ -126,28 +127,16 @@ class TablePipeline:
             best_side, best_area = int(np.argmax(border)), area
         return best_side
 
-    def _moved_near(self, detection: TileDetection, tile_lengths: float = 0.0) -> bool:
-        """Whether the last motion (an arm) reached the tile, or came within ``tile_lengths`` of it."""
+    def _moved_near(self, detection: TileDetection) -> bool:
+        """Whether the last motion (an arm) reached the tile."""
         mask = self.gate.motion_mask
         if mask is None or self._frame_size is None:
             return False
         h, w = mask.shape
         x, y = detection.center
         cx, cy = int(x * w / self._frame_size[0]), int(y * h / self._frame_size[1])
-        c = np.asarray(detection.corners)
-        length = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])) * w / self._frame_size[0]
-        r = max(3, int(round(tile_lengths * length)))
+        r = 3
         return bool(mask[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].any())
-
-    def _reached_boneyard(self, face_down: list[TileDetection], before: list[TileDetection]) -> bool:
-        """Whether a hand can have drawn: the last motion came near a face-down tile (now or at the last read).
-
-        A face-down tile missed in one reading must not become a draw: a draw needs an arm at the
-        boneyard.  Where no motion was seen at all (a recording that starts mid-move) a draw is not ruled out."""
-        mask = self.gate.motion_mask
-        if mask is None or not mask.any():
-            return True
-        return any(self._moved_near(d, tile_lengths=1.0) for d in [*face_down, *before])
 
     # -- one still state -----------------------------------------------------------------
 
@@ -163,7 +152,7 @@ class TablePipeline:
         assert self._pending is not None
         pending = self._pending
         if self.match.rules.has_boneyard:
-            pending.boneyard.append(self._count_boneyard(voted, detections))
+            pending.boneyard.append(self._boneyard_tiles(voted, detections))
         # Read another still frame when unsure of a tile, and always once more where a boneyard is
         # counted (a tile missed in one frame must not look like a draw).
         again = uncertain or (self.match.rules.has_boneyard and len(pending.boneyard) < 2)
@@ -171,19 +160,21 @@ class TablePipeline:
             pending.frames_left -= 1
             return events
         self._pending = None
-        self._boneyard_now = max(pending.boneyard) if pending.boneyard else None
+        self._boneyard_now = _union(pending.boneyard)
+        self._grey_now = table_grey(frame.image)
         face_down = [d for d in detections if d.face == "down"]
         events += self._act(frame.t, voted, face_down)
         if self.status == "reading":
             events.append(self._set_status("waiting", frame.t))
         return events
 
-    def _count_boneyard(self, up: list[TileDetection], detections: list[TileDetection]) -> int:
+    def _boneyard_tiles(self, up: list[TileDetection], detections: list[TileDetection]) -> list[np.ndarray]:
         """Face-down tiles, and loose face-up ones outside the layout (a plain back can pass for a [0|0])."""
         layout_tiles, _ = self._layout_and_seats(up)
         to_table = self.config.profile.to_table if self.config.profile else None
-        loose = reconstruct(seen_from_detections(layout_tiles, to_table)).loose()
-        return sum(1 for d in detections if d.face == "down") + len(loose)
+        # seen_from_detections keeps every face-up tile of the layout zone, so the indices agree.
+        backs = [layout_tiles[i] for i in reconstruct(seen_from_detections(layout_tiles, to_table)).loose()]
+        return [np.asarray(d.corners) for d in detections if d.face == "down"] + [np.asarray(d.corners) for d in backs]
 
     def _layout_and_seats(self, up: list[TileDetection]) -> tuple[list[TileDetection], dict[int, list[TileDetection]]]:
         """Face-up tiles of the layout zone, and loose face-up tiles in each seat's strip."""
@@ -217,7 +208,6 @@ class TablePipeline:
             if len(fresh) == 1:
                 layout = reconstruct(seen, anchor=fresh[0])
         self._loose_before = {s.tile for s in seen}
-        face_down_before, self._face_down_before = self._face_down_before, face_down
         for tile in seen:
             self._first_seen.setdefault(tile.tile, t)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
@@ -247,26 +237,18 @@ class TablePipeline:
                 problems = ["the layout is not seen (covered, or the camera moved)"]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
-        draws = self._draws(self._boneyard_now if self._boneyard_now is not None else len(face_down))
-        if draws and not self._reached_boneyard(face_down, face_down_before):
-            draws = 0
+        draws = self._draws()
         if change.placements:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         return events
 
-    def _draws(self, count: int) -> int:
-        """Tiles drawn since the last accepted state: the boneyard's count dropping."""
-        if not self.match.rules.has_boneyard:
+    def _draws(self) -> int:
+        """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""
+        if not self.match.rules.has_boneyard or self._grey_now is None:
             return 0
-        if self._boneyard_seen is None:
-            self._boneyard_seen = count
-            return 0
-        drop = self._boneyard_seen - count
-        if drop <= 0:
-            return 0
-        return min(drop, self.match.boneyard)
+        return min(self.boneyard.update(self._boneyard_now, self._grey_now), self.match.boneyard)
 
     def _player_on_turn(self) -> str:
         player = self.match.next_player
@@ -354,9 +336,6 @@ class TablePipeline:
                 self.log(event, t)
             out.append(MoveEvent(t, step, announcement))
         self._last_problem = None
-        if self.match.rules.has_boneyard and self._boneyard_seen is not None:
-            drawn = sum(e.count for e in events if isinstance(e, Draw))
-            self._boneyard_seen -= drawn
         if self.match.is_over:
             out.append(self._set_status("over", t))
         return out
@@ -379,10 +358,10 @@ class TablePipeline:
         if starter is None:
             alternatives = tuple((RoundStart(p),) for p in match.players)
             return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
-        self._boneyard_seen = None
         self._cleared = False
         events = self._apply_sequence(t, [RoundStart(starter)])
-        self._draws(self._boneyard_now if self._boneyard_now is not None else len(face_down))  # the boneyard as dealt
+        if self._grey_now is not None:
+            self.boneyard.reset(self._boneyard_now, self._grey_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
     def _opening_tile(self, layout) -> Tile | None:
@@ -433,3 +412,13 @@ class TablePipeline:
         if self.status == "confirm":
             out.append(self._set_status("waiting", t))
         return out
+
+
+def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:
+    """Tiles seen in any of the frames (one box per tile)."""
+    out: list[np.ndarray] = []
+    for tiles in frames:
+        for c in tiles:
+            if not any(_same_place(c, o) for o in out):
+                out.append(c)
+    return out

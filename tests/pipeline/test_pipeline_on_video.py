@@ -103,7 +103,7 @@ def test_a_corrected_reading_is_used_for_the_move(tmp_path: Path) -> None:
     assert [p.tile for p in plays] == [Tile(4, 6)] and pipe.match.current_board().end_sum() == 1 + 6
 
 
-def test_a_face_down_tile_missed_once_is_not_a_draw_unless_an_arm_reached_the_boneyard() -> None:
+def test_a_face_down_tile_missed_once_is_no_draw_a_tile_taken_from_the_boneyard_is() -> None:
     import numpy as np
 
     from scorer.pipeline.sources import Frame
@@ -116,7 +116,7 @@ def test_a_face_down_tile_missed_once_is_not_a_draw_unless_an_arm_reached_the_bo
     def up(pips, x, y=120.0):
         return TileDetection(rect(x, y, 48.0, 24.0), "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
 
-    boneyard = [TileDetection(rect(8.0, 70.0 + 28 * k, 24.0, 48.0 / 2), "down", 0.9) for k in range(5)]
+    boneyard = [TileDetection(rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
 
     class Scripted:
         tiles: list = []
@@ -129,8 +129,10 @@ def test_a_face_down_tile_missed_once_is_not_a_draw_unless_an_arm_reached_the_bo
     pipe = TablePipeline(header.new_match(), det, PipelineConfig(starter="Ann"), fps=10)
     frames = iter(range(10_000))
     table = np.full((240, 320, 3), 60, np.uint8)
+    for k in range(5):
+        table[40 + 28 * k : 64 + 28 * k, 8:56] = 170  # the boneyard, face down
 
-    def move(arm: tuple[slice, slice], tiles: list, mark: int) -> list:
+    def move(arm: tuple[slice, slice], tiles: list, mark: int, taken: int | None = None) -> list:
         """An arm sweeps over ``arm`` (rows, columns) and leaves; then the table is still with ``tiles``."""
         out = []
         for k in range(6):
@@ -139,6 +141,8 @@ def test_a_face_down_tile_missed_once_is_not_a_draw_unless_an_arm_reached_the_bo
             i = next(frames)
             out += pipe.feed(Frame(i, i / 10, image))
         table[110:150, 140 + mark : 150 + mark] = 90 + mark  # the table changed where the tile went
+        if taken is not None:
+            table[40 + 28 * taken : 64 + 28 * taken, 8:56] = 60
         det.tiles = tiles
         for _ in range(10):
             i = next(frames)
@@ -146,15 +150,15 @@ def test_a_face_down_tile_missed_once_is_not_a_draw_unless_an_arm_reached_the_bo
         return [e.step.event for e in out if isinstance(e, MoveEvent)]
 
     from_bottom, from_top = (slice(120, 240), slice(130, 200)), (slice(0, 140), slice(150, 230))
-    through_boneyard = (slice(60, 240), slice(0, 200))
+    through_boneyard = (slice(30, 240), slice(0, 200))
     for _ in range(10):
         i = next(frames)
         pipe.feed(Frame(i, i / 10, table.copy()))
     events = move(from_bottom, [up((1, 3), 140), *boneyard], 0)
     assert [e for e in events if isinstance(e, Play)] == [Play("Ann", Tile(1, 3))]
-    # Ben plays; one boneyard tile is missed in this reading, but no arm came near the boneyard.
+    # Ben plays; one boneyard tile is missed in this reading, but it still lies there.
     events = move(from_top, [up((1, 3), 140), up((3, 6), 188), *boneyard[1:]], 20)
     assert [(type(e), e.player) for e in events] == [(Play, "Ben")] and events[0].tile == Tile(3, 6)
-    # Ann reaches into the boneyard, draws one and plays it: that is a draw.
-    events = move(through_boneyard, [up((5, 1), 92), up((1, 3), 140), up((3, 6), 188), *boneyard[1:]], 40)
+    # Ann takes a tile from the boneyard and plays it: that is a draw (the missed one is seen again).
+    events = move(through_boneyard, [up((5, 1), 92), up((1, 3), 140), up((3, 6), 188), *boneyard[:2], *boneyard[3:]], 40, taken=2)
     assert events[0] == Draw("Ann", 1) and events[1].tile == Tile(1, 5) and len(events) == 2
