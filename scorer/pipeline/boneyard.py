@@ -13,19 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-import cv2
 import numpy as np
 
+from scorer.pipeline.places import changed
 from scorer.vision.geometry import polygon_iou
 
-# How unlike its place must look for a tile to be gone (or to have come): 1 - correlation.
-CHANGED = 0.5
-
-
-def table_grey(image: np.ndarray) -> np.ndarray:
-    """The frame as compared here: grey, lightly blurred against noise."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    return cv2.GaussianBlur(grey, (0, 0), 1.5).astype(np.float32)
+# A face-down tile is plain: its place is compared with a margin, so that its edges count.
+MARGIN = 1.3
 
 
 @dataclass
@@ -50,7 +44,6 @@ class Boneyard:
             self.reset(tiles, grey)
             return 0
         before = self._grey
-        ratio = float(np.clip(np.median(grey) / max(float(np.median(before)), 1.0), 0.5, 2.0))
         tiles = [np.asarray(c, np.float64) for c in tiles]
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
@@ -59,12 +52,12 @@ class Boneyard:
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
-            elif _change(before, grey, ratio, slot) > CHANGED:
+            elif changed(before, grey, slot, MARGIN):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it
         # A tile seen where nothing was before, on a changed spot, is one nudged from its slot.
-        moved = sum(1 for k in unmatched if _change(before, grey, ratio, tiles[k]) > CHANGED)
+        moved = sum(1 for k in unmatched if changed(before, grey, tiles[k], MARGIN))
         self.slots = kept + [tiles[k] for k in unmatched]
         self._grey = grey
         return max(0, _distinct(removed) - moved)
@@ -86,22 +79,3 @@ def _distinct(boxes: list[np.ndarray]) -> int:
         merged = [b] + [o for g in joined for o in g]
         groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
     return len(groups)
-
-
-def _change(before: np.ndarray, now: np.ndarray, ratio: float, corners: np.ndarray) -> float:
-    """How unlike the tile's place (and a margin round it) looks now: 1 - the zero-mean normalised
-    correlation of the two pictures, which a change of exposure (even to saturation) leaves low."""
-    h, w = now.shape
-    centre = corners.mean(0)
-    big = centre + (corners - centre) * 1.3
-    x0, y0 = np.floor(big.min(0)).astype(int)
-    x1, y1 = np.ceil(big.max(0)).astype(int) + 1
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return 0.0
-    a = before[y0:y1, x0:x1].ravel() - before[y0:y1, x0:x1].mean()
-    b = now[y0:y1, x0:x1].ravel() - now[y0:y1, x0:x1].mean()
-    norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    if norm < 1e-6:
-        return 0.0 if float(np.abs(a).max(initial=0) + np.abs(b).max(initial=0)) < 1e-6 else 1.0
-    return 1.0 - float((a * b).sum()) / norm

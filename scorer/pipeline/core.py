@@ -21,7 +21,9 @@ from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
-from scorer.pipeline.boneyard import Boneyard, _same_place, table_grey
+from scorer.pipeline.boneyard import Boneyard, _same_place
+from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.places import table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.sources import Frame
@@ -69,6 +71,7 @@ class TablePipeline:
         self.status = "waiting"
         self._zones = self.config.profile.zones if self.config.profile else None
         self.boneyard = Boneyard()
+        self.memory = LayoutMemory()
         self._last_problem: str | None = None
         self._pending: _Pending | None = None
         self._frame_size: tuple[int, int] | None = None
@@ -199,6 +202,8 @@ class TablePipeline:
         if match.is_over:
             return []
         layout_tiles, seat_tiles = self._layout_and_seats(up)
+        if match.phase is Phase.IN_ROUND and self._grey_now is not None:
+            layout_tiles, _, _ = self.memory.fill_in(layout_tiles, set(match.current_board().tiles), self._grey_now)
         to_table = self.config.profile.to_table if self.config.profile else None
         seen = seen_from_detections(layout_tiles, to_table)
         layout = reconstruct(seen)
@@ -242,6 +247,8 @@ class TablePipeline:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
+        if self._grey_now is not None:
+            self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
         return events
 
     def _draws(self) -> int:
@@ -360,6 +367,7 @@ class TablePipeline:
             return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
         self._cleared = False
         events = self._apply_sequence(t, [RoundStart(starter)])
+        self.memory.clear()
         if self._grey_now is not None:
             self.boneyard.reset(self._boneyard_now, self._grey_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)

@@ -1,0 +1,54 @@
+"""Whether a place on the table looks as it did: the evidence that a tile is still where it lay.
+
+The detector may miss a tile in one still state and find it in the next; the picture at the
+tile's place tells the two cases apart from a tile really taken away.  Pictures are compared by
+zero-mean normalised correlation, which a change of exposure (even to saturation) leaves alone.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# How unlike (1 - correlation) a place must look to have changed.
+CHANGED = 0.5
+
+
+def table_grey(image: np.ndarray) -> np.ndarray:
+    """The frame as compared here: grey, lightly blurred against noise."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.GaussianBlur(grey, (0, 0), 1.5).astype(np.float32)
+
+
+def place_box(corners: np.ndarray, shape: tuple[int, ...], scale: float) -> tuple[int, int, int, int] | None:
+    """The upright box (x0, y0, x1, y1) round a tile's corners grown by ``scale``, inside the frame."""
+    c = np.asarray(corners, np.float64)
+    centre = c.mean(0)
+    grown = centre + (c - centre) * scale
+    h, w = shape[:2]
+    x0, y0 = np.floor(grown.min(0)).astype(int)
+    x1, y1 = np.ceil(grown.max(0)).astype(int) + 1
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    return int(x0), int(y0), int(x1), int(y1)
+
+
+def unlike(before: np.ndarray, now: np.ndarray) -> float:
+    """1 - the normalised correlation of two equal-sized patches: 0 for the same picture, about 1 for another."""
+    a = before.ravel() - before.mean()
+    b = now.ravel() - now.mean()
+    norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    if norm < 1e-6:
+        # A flat patch: the same only if both are flat.
+        return 0.0 if float(np.abs(a).max(initial=0) + np.abs(b).max(initial=0)) < 1e-6 else 1.0
+    return 1.0 - float((a * b).sum()) / norm
+
+
+def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float) -> bool:
+    """Whether the tile's place (grown by ``scale``) looks different in ``now`` than in ``before``."""
+    box = place_box(corners, now.shape, scale)
+    if box is None:
+        return False
+    x0, y0, x1, y1 = box
+    return unlike(before[y0:y1, x0:x1], now[y0:y1, x0:x1]) > CHANGED
