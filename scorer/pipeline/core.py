@@ -232,6 +232,7 @@ class TablePipeline:
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
                 events += self._start_round(t, layout, face_down)
+                self._remember(layout_tiles)
             return events
         board = match.current_board()
         change = infer_placements(board, layout, self._opening_tile(layout))
@@ -247,9 +248,12 @@ class TablePipeline:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
+        self._remember(layout_tiles)
+        return events
+
+    def _remember(self, layout_tiles: list[TileDetection]) -> None:
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
-        return events
 
     def _draws(self) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""

@@ -103,62 +103,109 @@ def test_a_corrected_reading_is_used_for_the_move(tmp_path: Path) -> None:
     assert [p.tile for p in plays] == [Tile(4, 6)] and pipe.match.current_board().end_sum() == 1 + 6
 
 
-def test_a_face_down_tile_missed_once_is_no_draw_a_tile_taken_from_the_boneyard_is() -> None:
-    import numpy as np
+def _rect(x, y, w, h):
+    return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
 
-    from scorer.pipeline.sources import Frame
-    from scorer.rules import Draw, Play, Tile
+
+def _up(pips, x, y=120.0):
     from scorer.vision.detector import HalfReading, TileDetection
 
-    def rect(x, y, w, h):
-        return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+    return TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
 
-    def up(pips, x, y=120.0):
-        return TileDetection(rect(x, y, 48.0, 24.0), "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
 
-    boneyard = [TileDetection(rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
+class ScriptedTable:
+    """A 320x240 table drawn in grey blocks, an arm sweeping in for each move, and a detector
+    that reports whatever the test says it sees (which may be wrong)."""
 
-    class Scripted:
-        tiles: list = []
+    def __init__(self, players=("Ann", "Ben"), starter="Ann") -> None:
+        import numpy as np
 
-        def detect(self, image):
-            return list(self.tiles)
+        from scorer.pipeline.sources import Frame
 
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
-    det = Scripted()
-    pipe = TablePipeline(header.new_match(), det, PipelineConfig(starter="Ann"), fps=10)
-    frames = iter(range(10_000))
-    table = np.full((240, 320, 3), 60, np.uint8)
-    for k in range(5):
-        table[40 + 28 * k : 64 + 28 * k, 8:56] = 170  # the boneyard, face down
+        self.Frame = Frame
+        self.seen: list = []
+        self.asked: list[NeedsConfirmation] = []
+        header = MatchHeader("horse-race", players, False)
+        self.pipe = TablePipeline(header.new_match(), self, PipelineConfig(starter=starter), fps=10)
+        self.image = np.full((240, 320, 3), 60, np.uint8)
+        self.index = 0
+        self.still(10)
 
-    def move(arm: tuple[slice, slice], tiles: list, mark: int, taken: int | None = None) -> list:
-        """An arm sweeps over ``arm`` (rows, columns) and leaves; then the table is still with ``tiles``."""
+    def detect(self, image):
+        return list(self.seen)
+
+    def feed(self, image) -> list:
+        self.index += 1
+        events = self.pipe.feed(self.Frame(self.index, self.index / 10, image))
+        self.asked += [e for e in events if isinstance(e, NeedsConfirmation)]
+        return events
+
+    def still(self, n: int) -> list:
+        out = []
+        for _ in range(n):
+            out += self.feed(self.image.copy())
+        return out
+
+    def paint(self, corners, value: int) -> None:
+        (x0, y0), (x1, y1) = corners[0], corners[2]
+        self.image[int(y0) : int(y1), int(x0) : int(x1)] = value
+
+    def move(self, arm: tuple[slice, slice], seen: list, paint=(), erase=()) -> list:
+        """An arm sweeps over ``arm`` (rows, columns) and leaves; the table then shows ``paint``d tiles
+        (corners, grey value) and ``erase``d places, and the detector reports ``seen``."""
         out = []
         for k in range(6):
-            image = table.copy()
+            image = self.image.copy()
             image[arm] = 200 if k % 2 else 150
-            i = next(frames)
-            out += pipe.feed(Frame(i, i / 10, image))
-        table[110:150, 140 + mark : 150 + mark] = 90 + mark  # the table changed where the tile went
-        if taken is not None:
-            table[40 + 28 * taken : 64 + 28 * taken, 8:56] = 60
-        det.tiles = tiles
-        for _ in range(10):
-            i = next(frames)
-            out += pipe.feed(Frame(i, i / 10, table.copy()))
+            out += self.feed(image)
+        for corners, value in paint:
+            self.paint(corners, value)
+        for corners in erase:
+            self.paint(corners, 60)
+        self.seen = seen
+        out += self.still(10)
         return [e.step.event for e in out if isinstance(e, MoveEvent)]
 
-    from_bottom, from_top = (slice(120, 240), slice(130, 200)), (slice(0, 140), slice(150, 230))
-    through_boneyard = (slice(30, 240), slice(0, 200))
-    for _ in range(10):
-        i = next(frames)
-        pipe.feed(Frame(i, i / 10, table.copy()))
-    events = move(from_bottom, [up((1, 3), 140), *boneyard], 0)
+
+FROM_BOTTOM, FROM_TOP = (slice(120, 240), slice(130, 200)), (slice(0, 140), slice(150, 230))
+
+
+def test_a_face_down_tile_missed_once_is_no_draw_a_tile_taken_from_the_boneyard_is() -> None:
+    from scorer.rules import Draw, Play, Tile
+    from scorer.vision.detector import TileDetection
+
+    boneyard = [TileDetection(_rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
+    table = ScriptedTable()
+    for b in boneyard:
+        table.paint(b.corners, 170)
+    events = table.move(FROM_BOTTOM, [_up((1, 3), 140), *boneyard], paint=[(_up((1, 3), 140).corners, 200)])
     assert [e for e in events if isinstance(e, Play)] == [Play("Ann", Tile(1, 3))]
     # Ben plays; one boneyard tile is missed in this reading, but it still lies there.
-    events = move(from_top, [up((1, 3), 140), up((3, 6), 188), *boneyard[1:]], 20)
+    events = table.move(FROM_TOP, [_up((1, 3), 140), _up((3, 6), 188), *boneyard[1:]], paint=[(_up((3, 6), 188).corners, 210)])
     assert [(type(e), e.player) for e in events] == [(Play, "Ben")] and events[0].tile == Tile(3, 6)
     # Ann takes a tile from the boneyard and plays it: that is a draw (the missed one is seen again).
-    events = move(through_boneyard, [up((5, 1), 92), up((1, 3), 140), up((3, 6), 188), *boneyard[:2], *boneyard[3:]], 40, taken=2)
+    through_boneyard = (slice(30, 240), slice(0, 200))
+    events = table.move(through_boneyard, [_up((5, 1), 92), _up((1, 3), 140), _up((3, 6), 188), *boneyard[:2], *boneyard[3:]],
+                        paint=[(_up((5, 1), 92).corners, 190)], erase=[boneyard[2].corners])
     assert events[0] == Draw("Ann", 1) and events[1].tile == Tile(1, 5) and len(events) == 2
+
+
+def test_a_played_tile_missed_or_misread_later_is_kept_while_its_place_is_unchanged() -> None:
+    from scorer.rules import Play, Tile
+
+    table = ScriptedTable()
+    first, second, third = _up((1, 3), 140), _up((3, 6), 188), _up((5, 1), 92)
+    # Each tile has a look of its own (pips), so a place with another tile on it looks different.
+    events = table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    assert events[-1] == Play("Ann", Tile(1, 3))
+    # Ben's [3|6] is seen, but [1|3] is missed this time: it is still there.
+    events = table.move(FROM_TOP, [second], paint=[(second.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
+    # Ann's [1|5]; the detector now reads [3|6] as [3|5]: the remembered reading wins.
+    events = table.move(FROM_BOTTOM, [first, _up((3, 5), 188), third], paint=[(third.corners, 190), (_rect(100, 124, 6, 6), 50)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(1, 5)]
+    assert table.pipe.match.current_board().end_sum() == 5 + 6
+    # A played tile really taken away (its place now bare table) is reported, not filled in.
+    table.paint(first.corners, 60)
+    events = table.move(FROM_TOP, [second, third])
+    assert not events and table.asked and table.pipe.status == "confirm"
