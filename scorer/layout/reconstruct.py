@@ -192,6 +192,8 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
             problems.append(message)
     # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
     kept = [j for j in kept if j.a in inside and j.b in inside]
+    kept, lengthwise = _lengthwise_doubles(kept, tiles, component)
+    notes += [f"{_where(tiles[i])} lies lengthwise in the line: read as a double laid crosswise" for i in lengthwise]
     for i in component:
         t = tiles[i]
         if t.pips[0] == t.pips[1]:
@@ -199,6 +201,42 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
             if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
                 problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
     return Layout(tiles, kept, component, problems, notes)
+
+
+def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]) -> tuple[list[PhysJoin], list[int]]:
+    """Doubles laid in line, taken as the crosswise doubles the rules mean: casual players lay
+    doubles either way, and the graph is the same.  Its short-end joins become line joins where
+    the double is joined only at its short ends (a crosswise double is never entered there), or
+    at one short end and at one long side *off its middle* (the line turning at the double's end).
+    A tile at the middle of the long side is a crosswise double's line: a tile at its short end
+    then is a branch opened too early, which is reported, not explained away."""
+    relabel: dict[tuple[int, str], Phys] = {}
+    lengthwise = []
+    for i in component:
+        if tiles[i].pips[0] != tiles[i].pips[1]:
+            continue
+        mine = [(j, j.side_a if j.a == i else j.side_b) for j in joins if i in (j.a, j.b)]
+        shorts = [p for _, p in mine if p.startswith("short")]
+        longs = [(j, p) for j, p in mine if p.startswith("long")]
+        if not shorts or len(longs) > 1 or len(longs) + len(shorts) > 2:
+            continue
+        if longs:
+            j = longs[0][0]
+            g, other = _geom(tiles[i]), _geom(tiles[j.b if j.a == i else j.a])
+            if abs(float((other.center - g.center) @ g.axis)) < 0.25 * g.width:
+                continue  # at the middle of the long side: crosswise
+        longs = [p for _, p in longs]  # type: ignore[misc]
+        free_longs = [p for p in ("long+", "long-") if p not in longs]
+        for short, long in zip(shorts, free_longs):
+            relabel[(i, short)] = long  # type: ignore[assignment]
+        lengthwise.append(i)
+    if not lengthwise:
+        return joins, []
+    out = [
+        PhysJoin(j.a, relabel.get((j.a, j.side_a), j.side_a), j.b, relabel.get((j.b, j.side_b), j.side_b), j.error)
+        for j in joins
+    ]
+    return out, lengthwise
 
 
 def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile]) -> list[int]:

@@ -70,6 +70,19 @@ def test_a_branch_before_both_lines_is_a_problem() -> None:
     assert any("branch is used before both line sides" in p for p in problems)
 
 
+def test_a_double_laid_lengthwise_in_the_line_is_read_as_crosswise() -> None:
+    # [1|2], then [2|2] laid along the line (not crosswise), then [2|5]: the graph is the same.
+    line = [tile_at(1, 2, 0, 0), tile_at(2, 2, L + 0.5, 0), tile_at(2, 5, 2 * L + 1.0, 0)]
+    for spins in (True, False):
+        board, problems = board_of(line, spins)
+        assert not problems
+        assert board.end_sum() == 1 + 5 and len(board.joins) == 2
+    assert any("lies lengthwise" in n for n in reconstruct(line).notes)
+    # At the end of the line it counts both halves, as a crosswise double there does.
+    board, problems = board_of(line[:2])
+    assert not problems and board.end_sum() == 1 + 4
+
+
 def test_seven_rocks_second_double_with_branches_is_a_problem() -> None:
     a = tile_at(3, 3, 0, 0, 90)
     a_left = tile_at(5, 3, -W / 2 - L / 2 - 0.5, 0)
