@@ -25,6 +25,9 @@ from scorer.rules import Board, Side, Tile
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
 
 JOIN_TOLERANCE = 0.38  # of a tile's width, between where a joined tile should be and where it is
+# A tile that joins nothing at JOIN_TOLERANCE may still join the layout at this looser one, where its
+# pips fit exactly one free side there (a detector's box is a few pixels off on a small tile).
+STRAGGLER_TOLERANCE = 0.65
 ALIGN_TOLERANCE = 0.45  # |cos| above which two directions count as parallel
 
 
@@ -95,7 +98,7 @@ def _where(seen: SeenTile) -> str:
     return f"{seen.tile} at ({c[0]:.0f}, {c[1]:.0f})"
 
 
-def find_joins(tiles: Sequence[SeenTile]) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:
+def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:
     """Every geometric join between the tiles, and the places where tiles meet like a join but their pips differ."""
     geoms = [_geom(t) for t in tiles]
     width = float(np.median([g.width for g in geoms])) if geoms else 1.0
@@ -122,7 +125,7 @@ def find_joins(tiles: Sequence[SeenTile]) -> tuple[list[PhysJoin], list[tuple[Ph
             if j == i:
                 continue
             err = float(np.linalg.norm(rpoint - expected)) / width
-            if err > JOIN_TOLERANCE:
+            if err > tolerance:
                 continue
             gj = geoms[j]
             if rside is None:
@@ -169,6 +172,8 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
     component = _largest_component(len(tiles), kept, tiles)
     if not component and anchor is not None and 0 <= anchor < len(tiles):
         component = [anchor]
+    if component:
+        component, kept = _stragglers(tiles, component, kept, used)
     inside = set(component)
     # Tiles may lie close without being joined; a wrong join is a tile held by nothing else, beside the layout.
     joined = {j.a for j in kept} | {j.b for j in kept}
@@ -201,6 +206,34 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
             if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
                 problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
     return Layout(tiles, kept, component, problems, notes)
+
+
+def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[PhysJoin],
+                used: dict[tuple[int, Phys], PhysJoin]) -> tuple[list[int], list[PhysJoin]]:
+    """Tiles left out of the layout that join it at the looser tolerance, one free side each."""
+    inside = set(component)
+    loose_joins, _ = find_joins(tiles, STRAGGLER_TOLERANCE)
+    while True:
+        candidates: dict[int, list[PhysJoin]] = {}
+        for j in loose_joins:
+            if (j.a in inside) == (j.b in inside) or (j.a, j.side_a) in used or (j.b, j.side_b) in used:
+                continue
+            outside = j.b if j.a in inside else j.a
+            candidates.setdefault(outside, []).append(j)
+        added = False
+        for outside, joins in candidates.items():
+            if len(joins) != 1:
+                continue  # no single place for it: left loose (reported if it touches the layout)
+            j = joins[0]
+            if (j.a, j.side_a) in used or (j.b, j.side_b) in used:
+                continue
+            used[(j.a, j.side_a)] = used[(j.b, j.side_b)] = j
+            kept.append(j)
+            inside.add(outside)
+            component.append(outside)
+            added = True
+        if not added:
+            return component, kept
 
 
 def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]) -> tuple[list[PhysJoin], list[int]]:

@@ -31,7 +31,7 @@ from scorer.pipeline.tracker import Tracker
 from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
-from scorer.vision.detector import Detector, TileDetection
+from scorer.vision.detector import Detector, HalfReading, TileDetection
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
 
@@ -237,6 +237,12 @@ class TablePipeline:
         board = match.current_board()
         change = infer_placements(board, layout, self._opening_tile(layout))
         problems = layout.problems + change.problems
+        if problems or _played_twice(layout_tiles, board):
+            fixed = self._reread(layout_tiles, board, to_table)
+            if fixed is not None:
+                layout_tiles, layout, change, note = fixed
+                problems = []
+                events.append(Notice(t, note))
         if problems and not (change.placements and not change.vanished and not layout.problems):
             # Keep the last good state; ask once per distinct problem.
             if self.config.profile is None and not layout.component and board.tiles:
@@ -376,6 +382,27 @@ class TablePipeline:
             self.boneyard.reset(self._boneyard_now, self._grey_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
+    def _reread(self, layout_tiles: list[TileDetection], board, to_table) -> tuple[list[TileDetection], object, object, str] | None:
+        """Where the table does not fit the game as read, the one other likely reading of one new tile
+        that makes it fit (a 2 read as a 6 on a tile laid on a 2, a tile read as one already played).
+        None where no such reading, or more than one, exists: then the players are asked."""
+        found = []
+        for k, d in enumerate(layout_tiles):
+            if d.halves is None or self.memory.is_remembered(d) or not any(h.alternatives for h in d.halves):
+                continue
+            for pips in _other_readings(d):
+                trial = list(layout_tiles)
+                trial[k] = _with_pips(d, pips)
+                layout = reconstruct(seen_from_detections(trial, to_table))
+                change = infer_placements(board, layout, self._opening_tile(layout))
+                if change.placements and change.consistent and not layout.problems and not _played_twice(trial, board):
+                    found.append((trial, layout, change, d, pips))
+        if len({(f[3].center, f[4]) for f in found}) != 1:
+            return None
+        trial, layout, change, d, pips = found[0]
+        x, y = d.center
+        return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(d.pips)} is taken as {list(pips)}: the only likely reading that fits the game"
+
     def _opening_tile(self, layout) -> Tile | None:
         """Of the layout's tiles, the one seen first, if it was seen before all the others."""
         tiles = [layout.tiles[i].tile for i in layout.component]
@@ -434,3 +461,31 @@ def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:
             if not any(_same_place(c, o) for o in out):
                 out.append(c)
     return out
+
+
+def _played_twice(detections: Sequence[TileDetection], board) -> bool:
+    """Whether a tile already on the board is read a second time (a set holds each tile once)."""
+    seen: dict[Tile, int] = {}
+    for d in detections:
+        if d.pips is not None:
+            t = Tile.of(*d.pips)
+            seen[t] = seen.get(t, 0) + 1
+    return any(n > 1 and t in board for t, n in seen.items())
+
+
+def _other_readings(d: TileDetection, limit: int = 4) -> list[tuple[int, int]]:
+    """The tile's likeliest other readings (pips of the first half, of the second), best first."""
+    assert d.halves is not None
+    first, second = d.halves
+    options = []
+    for a, pa in [(first.pips, first.confidence), *first.alternatives]:
+        for b, pb in [(second.pips, second.confidence), *second.alternatives]:
+            if (a, b) != (first.pips, second.pips):
+                options.append((pa * pb, (a, b)))
+    return [pips for _, pips in sorted(options, reverse=True)[:limit]]
+
+
+def _with_pips(d: TileDetection, pips: tuple[int, int]) -> TileDetection:
+    assert d.halves is not None
+    halves = tuple(HalfReading(p, h.center, h.confidence, h.alternatives) for p, h in zip(pips, d.halves))
+    return TileDetection(d.corners, d.face, d.confidence, halves)  # type: ignore[arg-type]

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from scorer.pipeline.places import CHANGED, place_box, unlike
 from scorer.rules import Tile
-from scorer.vision.detector import TileDetection
+from scorer.vision.detector import HalfReading, TileDetection
 from scorer.vision.geometry import polygon_iou
 
 # A face-up tile is compared inside its outline, where its pips are, not over its neighbours.
 INSIDE = 0.85
+# How far (a share of the tile's width) a tile is looked for around its place: a nudged layout.
+NUDGE = 0.2
 SAME_TILE_IOU = 0.5
 
 
@@ -47,11 +50,33 @@ class LayoutMemory:
                 x0, y0, x1, y1 = box
                 self.tiles[Tile.of(*d.pips)] = _Remembered(d, box, grey[y0:y1, x0:x1].copy())
 
-    def _unchanged(self, r: _Remembered, grey: np.ndarray) -> bool:
+    def _still_there(self, r: _Remembered, grey: np.ndarray) -> TileDetection | None:
+        """The remembered tile where it lies now, if its picture is found at its place or a nudge away."""
         x0, y0, x1, y1 = r.box
-        if grey.shape[0] < y1 or grey.shape[1] < x1:
+        h, w = grey.shape
+        if h < y1 or w < x1:
+            return None
+        m = max(3, int(round(NUDGE * min(x1 - x0, y1 - y0))))
+        if x0 - m < 0 or y0 - m < 0 or x1 + m > w or y1 + m > h:
+            return r.detection if unlike(r.patch, grey[y0:y1, x0:x1]) <= CHANGED else None
+        scores = cv2.matchTemplate(grey[y0 - m : y1 + m, x0 - m : x1 + m], r.patch, cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(scores)
+        if 1.0 - best > CHANGED:
+            return None
+        dx, dy = bx - m, by - m
+        if dx == 0 and dy == 0:
+            return r.detection
+        corners = tuple((x + dx, y + dy) for x, y in r.detection.corners)
+        halves = None if r.detection.halves is None else tuple(
+            HalfReading(h.pips, (h.center[0] + dx, h.center[1] + dy), h.confidence, h.alternatives) for h in r.detection.halves)
+        return TileDetection(corners, r.detection.face, r.detection.confidence, halves)  # type: ignore[arg-type]
+
+    def is_remembered(self, detection: TileDetection) -> bool:
+        """Whether the detection is a played tile where it was last seen (its reading is settled)."""
+        if detection.pips is None:
             return False
-        return unlike(r.patch, grey[y0:y1, x0:x1]) <= CHANGED
+        r = self.tiles.get(Tile.of(*detection.pips))
+        return r is not None and (r.detection is detection or polygon_iou(np.asarray(r.detection.corners), np.asarray(detection.corners)) >= SAME_TILE_IOU)
 
     def fill_in(self, detections: list[TileDetection], on_board: set[Tile], grey: np.ndarray) -> tuple[list[TileDetection], int, int]:
         """The layout's detections with played tiles restored where their places are unchanged.
@@ -60,9 +85,10 @@ class LayoutMemory:
         out = list(detections)
         restored = added = 0
         for tile, r in self.tiles.items():
-            if tile not in on_board or not self._unchanged(r, grey):
+            now = self._still_there(r, grey) if tile in on_board else None
+            if now is None:
                 continue
-            here = np.asarray(r.detection.corners)
+            here = np.asarray(now.corners)
             overlapping = [k for k, d in enumerate(out) if polygon_iou(here, np.asarray(d.corners)) >= SAME_TILE_IOU]
             if any(out[k].pips is not None and Tile.of(*out[k].pips) == tile for k in overlapping):
                 continue  # seen and read as it was
@@ -73,5 +99,5 @@ class LayoutMemory:
             else:
                 added += 1
             # Elsewhere the same tile may be a misreading of another one: that one is left to the rules.
-            out.append(r.detection)
+            out.append(now)
         return out, restored, added

@@ -108,5 +108,12 @@ def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
     total = sum(track.votes.values())
     share = track.votes[tile] / total if total else 0.0
     confidence = max(d.read_confidence, share) if track.count >= 3 else d.read_confidence
-    halves = (HalfReading(a, first.center, confidence), HalfReading(b, second.center, confidence))
+    # The latest reading's other candidates stay with their halves (the rules may choose among them).
+    halves = (HalfReading(a, first.center, confidence, _others(first, a)), HalfReading(b, second.center, confidence, _others(second, b)))
     return TileDetection(d.corners, "up", d.confidence, halves)
+
+
+def _others(half: HalfReading, voted: int) -> tuple[tuple[int, float], ...]:
+    """The half's other candidate readings besides ``voted`` (the reading itself is one if it lost the vote)."""
+    candidates = [(half.pips, half.confidence), *half.alternatives]
+    return tuple((p, c) for p, c in candidates if p != voted)

@@ -23,11 +23,16 @@ CLASS_FACES: tuple[Face, ...] = ("up", "down")
 CERTAIN = 0.9
 
 
+# Other readings of a half kept when at least this likely (for the rules to choose among).
+ALTERNATIVE = 0.02
+
+
 @dataclass(frozen=True, slots=True)
 class HalfReading:
     pips: int
     center: tuple[float, float]
     confidence: float
+    alternatives: tuple[tuple[int, float], ...] = ()  # other pip counts and their probabilities, likeliest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +154,10 @@ def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_halves: Callable[[n
             continue  # the box is on the table, not on a tile
         halves = []
         for p, c in zip((p_first, p_second), half_centers(corners)):
-            pips = int(np.argmax(p[:NOT_A_HALF]))
-            halves.append(HalfReading(pips, (float(c[0]), float(c[1])), float(p[pips])))
+            ranked = np.argsort(-p[:NOT_A_HALF])
+            pips = int(ranked[0])
+            others = tuple((int(k), float(p[k])) for k in ranked[1:3] if p[k] >= ALTERNATIVE)
+            halves.append(HalfReading(pips, (float(c[0]), float(c[1])), float(p[pips]), others))
         out.append(TileDetection(as_tuple, "up", b.score, (halves[0], halves[1])))
     return _drop_straddling(out)
 
