@@ -83,6 +83,18 @@ def test_a_double_laid_lengthwise_in_the_line_is_read_as_crosswise() -> None:
     assert not problems and board.end_sum() == 1 + 4
 
 
+def test_a_tile_a_little_off_its_place_joins_where_its_pips_fit_one_free_side() -> None:
+    # [3|1], [1|4], then [4|6] laid 13 mm short of touching (a box a few pixels off): beyond the
+    # strict tolerance, but its 4 fits the one free 4 there.
+    base = [tile_at(3, 1, -L - 0.5, 0), tile_at(1, 4, 0, 0)]
+    layout = reconstruct([*base, tile_at(4, 6, L + 13.0, 0)])
+    assert sorted(layout.layout_tiles()) == [Tile(1, 3), Tile(1, 4), Tile(4, 6)] and not layout.problems
+    # The same tile with pips that fit nothing there stays loose.
+    assert sorted(reconstruct([*base, tile_at(5, 6, L + 13.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
+    # Far off, it is loose whatever its pips.
+    assert sorted(reconstruct([*base, tile_at(4, 6, L + 30.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
+
+
 def test_seven_rocks_second_double_with_branches_is_a_problem() -> None:
     a = tile_at(3, 3, 0, 0, 90)
     a_left = tile_at(5, 3, -W / 2 - L / 2 - 0.5, 0)

@@ -125,6 +125,7 @@ class ScriptedTable:
         self.Frame = Frame
         self.seen: list = []
         self.asked: list[NeedsConfirmation] = []
+        self.events: list = []
         header = MatchHeader("horse-race", players, False)
         self.pipe = TablePipeline(header.new_match(), self, PipelineConfig(starter=starter), fps=10)
         self.image = np.full((240, 320, 3), 60, np.uint8)
@@ -137,6 +138,7 @@ class ScriptedTable:
     def feed(self, image) -> list:
         self.index += 1
         events = self.pipe.feed(self.Frame(self.index, self.index / 10, image))
+        self.events += events
         self.asked += [e for e in events if isinstance(e, NeedsConfirmation)]
         return events
 
@@ -209,3 +211,25 @@ def test_a_played_tile_missed_or_misread_later_is_kept_while_its_place_is_unchan
     table.paint(first.corners, 60)
     events = table.move(FROM_TOP, [second, third])
     assert not events and table.asked and table.pipe.status == "confirm"
+
+
+def test_a_misread_tile_is_taken_as_its_one_likely_reading_that_fits_the_game() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|6] on the 3; the reader says [5|6], with 3 its second guess for that half.
+    y = 120.0
+    misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
+                            (HalfReading(5, (200, y + 12), 0.62, ((3, 0.35),)), HalfReading(6, (224, y + 12), 0.99)))
+    events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
+    assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
+    # With no likely reading that fits, the players are asked instead.
+    wrong = TileDetection(_rect(92.0, y, 48.0, 24.0), "up", 0.9,
+                          (HalfReading(5, (104, y + 12), 0.99), HalfReading(4, (128, y + 12), 0.99)))
+    events = table.move(FROM_BOTTOM, [first, _up((3, 6), 188), wrong], paint=[(wrong.corners, 190)])
+    assert not events and table.asked
