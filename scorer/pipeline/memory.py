@@ -24,6 +24,7 @@ INSIDE = 0.85
 # How far (a share of the tile's width) a tile is looked for around its place: a nudged layout.
 NUDGE = 0.2
 SAME_TILE_IOU = 0.5
+OVERLAP_IOU = 0.2
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,11 @@ class LayoutMemory:
             if now is None:
                 continue
             here = np.asarray(now.corners)
-            overlapping = [k for k, d in enumerate(out) if polygon_iou(here, np.asarray(d.corners)) >= SAME_TILE_IOU]
-            if any(out[k].pips is not None and Tile.of(*out[k].pips) == tile for k in overlapping):
+            # Tiles lie flat and never overlap: a box over a good part of a tile that is still there
+            # is that tile, or a box straddling it and a neighbour.
+            overlapping = [k for k, d in enumerate(out) if polygon_iou(here, np.asarray(d.corners)) >= OVERLAP_IOU]
+            if any(out[k].pips is not None and Tile.of(*out[k].pips) == tile
+                   and polygon_iou(here, np.asarray(out[k].corners)) >= SAME_TILE_IOU for k in overlapping):
                 continue  # seen and read as it was
             if overlapping:
                 for k in overlapping:
