@@ -4,8 +4,9 @@
     python models/train_reader.py --export-only
 
 Half crops come from the detector dataset's images and metadata: every labelled
-face-up tile is rectified from corners jittered like a detector's (so the reader
-learns the boxes it will really get), and split into its two halves.  Class 7,
+face-up tile is rectified from corners jittered like a detector's (three boxes per tile, one
+of them twice as sloppy, so the reader learns the boxes it will really get), and split into
+its two halves.  Class 7,
 "not a half", is table background and crops that straddle the divider or two
 touching tiles: a box in the wrong place is then flagged instead of read.
 The exported ``models/reader.onnx`` takes [N, 1, 32, 32] crops standardised by
@@ -68,8 +69,9 @@ def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | No
             if tile["ignore"] or tile["values"] is None:
                 continue
             # Label corners start at the +axis end, whose half holds values[0]; rectify's first half is that end.
-            for _ in range(2):
-                crop, _ = rectify(image, jitter(corners, rng))
+            # One box of three is as sloppy as the detector's worst (which the reader must still read).
+            for strength in (1.0, 1.0, 2.0):
+                crop, _ = rectify(image, jitter(corners, rng, strength))
                 xs += [crop[:, :HALF], crop[:, HALF:]]
                 ys += [tile["values"][0], tile["values"][1]]
             # A box shifted by half a tile along its axis straddles the divider or two tiles.

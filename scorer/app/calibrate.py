@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEd
 
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
-from scorer.vision.calibration import PAGE_MM, Profile, calibrate, save_profile
+from scorer.vision.calibration import PAGE_MM, Profile, View, calibrate_views, find_target, save_profile
 
 
 def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
@@ -42,7 +42,11 @@ class CalibrationWizard(QDialog):
         col = QVBoxLayout(self)
         col.addWidget(QLabel("1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.\n"
                              "2. Take a picture with the camera, or open a photo or a video of it.\n"
+                             "   For a wide-angle camera, lay the target near each corner too and take a picture each time:\n"
+                             "   the views measure the lens (the grid then bends with the table's lines).\n"
                              "3. Check the red outline and the grid lie on the table, then name the profile."))
+        self.views: list[View] = []
+        self.size: tuple[int, int] | None = None
         row = QHBoxLayout()
         self.camera = QSpinBox()
         self.camera.setRange(0, 9)
@@ -52,8 +56,11 @@ class CalibrationWizard(QDialog):
         open_file.clicked.connect(self._from_file)
         row.addWidget(QLabel("Camera"))
         row.addWidget(self.camera)
+        restart = QPushButton("Start over")
+        restart.clicked.connect(self._start_over)
         row.addWidget(grab)
         row.addWidget(open_file)
+        row.addWidget(restart)
         col.addLayout(row)
         self.view = QLabel("no picture yet")
         self.view.setMinimumSize(640, 360)
@@ -69,17 +76,39 @@ class CalibrationWizard(QDialog):
         row2.addWidget(save)
         col.addLayout(row2)
 
+    def _start_over(self) -> None:
+        self.views, self.size, self.profile = [], None, None
+        self.result.setText("views cleared")
+
+    def _add_view(self, view: View, size: tuple[int, int]) -> None:
+        """A view of the target in a new place is added; one where an earlier view lay replaces it."""
+        if size != self.size:
+            self.views, self.size = [], size
+        near = float(np.hypot(*size)) / 8
+        centre = view[0].mean(0)
+        self.views = [v for v in self.views if np.linalg.norm(v[0].mean(0) - centre) > near] + [view]
+
     def use_image(self, image: np.ndarray) -> None:
+        h, w = image.shape[:2]
         try:
-            self.profile = calibrate(image, self.name.text().strip() or "default")
+            view = find_target(image)
+            self._add_view(view, (w, h))
+            # The table's millimetres are those of the view nearest the picture's centre (the layout's place).
+            middle = np.array([w / 2, h / 2])
+            views = sorted(self.views, key=lambda v: float(np.linalg.norm(v[0].mean(0) - middle)))
+            self.profile = calibrate_views(views, (w, h), self.name.text().strip() or "default")
         except ScorerError as exc:
             self.profile = None
             self.result.setText(str(exc))
             shown = image
         else:
             p = self.profile
+            fit = p.lens_fit or {}
+            lens = (f"lens corrected (k = {fit['k']:+.3f})" if p.lens is not None
+                    else "no lens distortion measured")
             self.result.setText(f"{p.markers} of 6 markers, fit error {p.error_mm:.2f} mm, "
-                                f"{p.px_per_mm:.2f} px/mm: a tile will look {p.tile_px[0]:.0f} x {p.tile_px[1]:.0f} px")
+                                f"{p.px_per_mm:.2f} px/mm: a tile will look {p.tile_px[0]:.0f} x {p.tile_px[1]:.0f} px; "
+                                f"{len(self.views)} view(s), {lens}")
             shown = draw_profile(image, p)
         from PySide6.QtCore import Qt
         from PySide6.QtGui import QPixmap

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
@@ -150,6 +151,15 @@ def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> N
     assert load_profile("club-table-1").markers == 6
     wizard.use_image(np.zeros((200, 300, 3), np.uint8))
     assert "not found" in wizard.result.text()
+    # A wide-angle camera: the target in the middle and toward the corners; the lens is measured.
+    from test_calibration import PLACES
+
+    wizard._start_over()
+    for i, place in enumerate(PLACES):
+        image, _ = view(1.4, 0, 0, seed=i, target_at=place, lens_k=-0.15)
+        wizard.use_image(image)
+    assert "5 view(s), lens corrected (k = -0.1" in wizard.result.text()
+    assert wizard.profile.lens_model.k == pytest.approx(-0.15, abs=0.03)
 
 
 def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path: Path) -> None:
