@@ -32,6 +32,7 @@ from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Rev
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
 from scorer.vision.detector import Detector, HalfReading, TileDetection
+from scorer.vision.geometry import polygon_iou
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
 
@@ -237,6 +238,21 @@ class TablePipeline:
         board = match.current_board()
         change = infer_placements(board, layout, self._opening_tile(layout))
         problems = layout.problems + change.problems
+        pairs = _overlapping(layout_tiles)
+        if pairs:
+            outcomes = self._without_overlaps(layout_tiles, pairs, board, to_table)
+            if len(outcomes) == 1:
+                layout_tiles, layout, change = outcomes[0]
+                problems = []
+            elif len(outcomes) > 1:
+                # Two boxes over one place read differently, and either fits: the players say which.
+                alternatives = tuple(
+                    tuple(seq) for _, _, c in outcomes
+                    if (seq := self._sequence_for(match, [], c.placements)) is not None
+                )
+                tiles = " or ".join(", ".join(str(p.tile) for p in c.placements) for _, _, c in outcomes)
+                events += self._ask(t, f"one new tile is seen two ways: {tiles}", alternatives, ())
+                return events
         if problems or _played_twice(layout_tiles, board):
             fixed = self._reread(layout_tiles, board, to_table)
             if fixed is not None:
@@ -382,6 +398,23 @@ class TablePipeline:
             self.boneyard.reset(self._boneyard_now, self._grey_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
+    def _without_overlaps(self, layout_tiles: list[TileDetection], pairs: list[tuple[int, int]], board, to_table) -> list:
+        """The readings of the table with one box of each overlapping pair left out (tiles lie flat and
+        never overlap), that fit the game; one per distinct outcome."""
+        outcomes: dict[tuple, tuple] = {}
+        for choice in itertools.product(*pairs):
+            trial = [d for k, d in enumerate(layout_tiles) if k not in set(choice)]
+            if _overlapping(trial):
+                continue
+            layout = reconstruct(seen_from_detections(trial, to_table))
+            change = infer_placements(board, layout, self._opening_tile(layout))
+            if change.consistent and not layout.problems and not _played_twice(trial, board):
+                key = tuple((p.tile, p.at) for p in change.placements)
+                outcomes.setdefault(key, (trial, layout, change))
+        # A box left out may have been the only new tile: "nothing was played" loses to any placement.
+        placing = [o for key, o in outcomes.items() if key]
+        return placing or list(outcomes.values())
+
     def _reread(self, layout_tiles: list[TileDetection], board, to_table) -> tuple[list[TileDetection], object, object, str] | None:
         """Where the table does not fit the game as read, the one other likely reading of one new tile
         that makes it fit (a 2 read as a 6 on a tile laid on a 2, a tile read as one already played).
@@ -489,3 +522,18 @@ def _with_pips(d: TileDetection, pips: tuple[int, int]) -> TileDetection:
     assert d.halves is not None
     halves = tuple(HalfReading(p, h.center, h.confidence, h.alternatives) for p, h in zip(pips, d.halves))
     return TileDetection(d.corners, d.face, d.confidence, halves)  # type: ignore[arg-type]
+
+
+# Two boxes overlapping this much cannot both be tiles.
+OVERLAP = 0.2
+
+
+def _overlapping(detections: Sequence[TileDetection], limit: int = 3) -> list[tuple[int, int]]:
+    """Pairs of face-up boxes that overlap like no two tiles can (at most ``limit`` pairs are looked at)."""
+    pairs = []
+    boxes = [np.asarray(d.corners) for d in detections]
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if polygon_iou(boxes[i], boxes[j]) >= OVERLAP:
+                pairs.append((i, j))
+    return pairs[:limit]

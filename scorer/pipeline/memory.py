@@ -93,15 +93,14 @@ class LayoutMemory:
             # Tiles lie flat and never overlap: a box over a good part of a tile that is still there
             # is that tile, or a box straddling it and a neighbour.
             overlapping = [k for k, d in enumerate(out) if polygon_iou(here, np.asarray(d.corners)) >= OVERLAP_IOU]
-            if any(out[k].pips is not None and Tile.of(*out[k].pips) == tile
-                   and polygon_iou(here, np.asarray(out[k].corners)) >= SAME_TILE_IOU for k in overlapping):
-                continue  # seen and read as it was
-            if overlapping:
-                for k in overlapping:
-                    restored += out[k].pips is not None
-                out = [d for k, d in enumerate(out) if k not in overlapping]
-            else:
-                added += 1
+            same = [k for k in overlapping if out[k].pips is not None and Tile.of(*out[k].pips) == tile
+                    and polygon_iou(here, np.asarray(out[k].corners)) >= SAME_TILE_IOU]
+            if same:
+                # Seen and read as it was: other boxes over it straddle it and a neighbour.
+                out = [d for k, d in enumerate(out) if k not in overlapping or k == same[0]]
+                continue
+            restored += sum(1 for k in overlapping if out[k].pips is not None)
+            added += not overlapping
             # Elsewhere the same tile may be a misreading of another one: that one is left to the rules.
-            out.append(now)
+            out = [d for k, d in enumerate(out) if k not in overlapping] + [now]
         return out, restored, added

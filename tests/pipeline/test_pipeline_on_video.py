@@ -233,3 +233,25 @@ def test_a_misread_tile_is_taken_as_its_one_likely_reading_that_fits_the_game() 
                           (HalfReading(5, (104, y + 12), 0.99), HalfReading(4, (128, y + 12), 0.99)))
     events = table.move(FROM_BOTTOM, [first, _up((3, 6), 188), wrong], paint=[(wrong.corners, 190)])
     assert not events and table.asked
+
+
+def test_two_boxes_over_one_place_are_settled_by_the_game_or_asked_about() -> None:
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def box(pips, x, y=120.0):
+        return TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9,
+                             (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|6]; a second box, half over it and half over bare table, reads [5|2]: tiles never
+    # overlap, so one box is wrong, and only [3|6] fits the game.
+    events = table.move(FROM_TOP, [first, box((3, 6), 188), box((5, 2), 212)], paint=[(box((3, 6), 188).corners, 210)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
+    # Ann lays a tile on the 1; two boxes over it read [1|4] and [1|2], and either fits: she is asked.
+    table.asked.clear()
+    events = table.move(FROM_BOTTOM, [first, box((3, 6), 188), box((4, 1), 92), box((2, 1), 96)], paint=[(box((4, 1), 92).corners, 190)])
+    assert not events and table.asked and "seen two ways" in table.asked[-1].reason
+    assert {tuple(e.tile for e in alt) for alt in table.asked[-1].alternatives} == {(Tile(1, 4),), (Tile(1, 2),)}
