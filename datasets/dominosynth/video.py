@@ -93,7 +93,9 @@ class _Table:
             elif seat_side == 2:  # top
                 out.append((0.3 * vw + i * (TILE_SHORT + 4), 0.09 * vh, math.pi / 2))
             elif seat_side == 1:  # left
-                out.append((0.075 * vw, 0.62 * vh + (i * (TILE_SHORT + 4) if i < 4 else 0.0), 0.0))
+                # Four downwards from below the middle, then on upwards (a hand is at most 7 tiles).
+                step = i if i < 4 else 3 - i
+                out.append((0.075 * vw, 0.62 * vh + step * (TILE_SHORT + 4), 0.0))
             else:  # right
                 out.append((0.925 * vw, 0.3 * vh + i * (TILE_SHORT + 4), 0.0))
         return out

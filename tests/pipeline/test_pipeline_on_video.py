@@ -255,3 +255,16 @@ def test_two_boxes_over_one_place_are_settled_by_the_game_or_asked_about() -> No
     events = table.move(FROM_BOTTOM, [first, box((3, 6), 188), box((4, 1), 92), box((2, 1), 96)], paint=[(box((4, 1), 92).corners, 190)])
     assert not events and table.asked and "seen two ways" in table.asked[-1].reason
     assert {tuple(e.tile for e in alt) for alt in table.asked[-1].alternatives} == {(Tile(1, 4),), (Tile(1, 2),)}
+
+
+def test_the_video_generator_lays_a_revealed_hand_without_stacking_tiles() -> None:
+    import random
+
+    from dominosynth.video import VideoSpec, _Table
+
+    table = _Table(VideoSpec("horse-race", 4, False, 1), random.Random(1), 4)
+    w, h = table.view_mm
+    for side in range(4):
+        spots = table.hand_spots(side, 7)
+        assert len({(round(x), round(y)) for x, y, _ in spots}) == 7, side
+        assert all(0 < x < w and 0 < y < h for x, y, _ in spots), side
