@@ -78,6 +78,7 @@ class TablePipeline:
         self._frame_size: tuple[int, int] | None = None
         self._arm_side: int | None = None
         self._cleared = False
+        self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
         self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
         self._noted: set[str] = set()
@@ -223,7 +224,7 @@ class TablePipeline:
                 self._noted.add(note)
                 events.append(Notice(t, note))
         if match.phase is Phase.ROUND_OVER or (match.phase is Phase.IN_ROUND and seat_tiles):
-            events += self._try_reveal(t, seat_tiles)
+            events += self._try_reveal(t, seat_tiles, cleared=not layout.component)
             return events
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
@@ -454,17 +455,27 @@ class TablePipeline:
             return self._ask(t, "the first tiles of the round do not fit: " + "; ".join(change.problems[:3]), (), change.problems)
         return []
 
-    def _try_reveal(self, t: float, seat_tiles: dict[int, list[TileDetection]]) -> list[PipelineEvent]:
+    def _try_reveal(self, t: float, seat_tiles: dict[int, list[TileDetection]], cleared: bool = False) -> list[PipelineEvent]:
+        """The round-end count from the tiles laid face up in front of each seat, once every hand is
+        there and surely read.  Where the layout is cleared away before that, the players are asked
+        (with the hands as best read, if they make a whole reveal)."""
         match = self.match
         hands = []
+        complete = True
         for seat, player in enumerate(match.players):
-            tiles = [Tile.of(*d.pips) for d in seat_tiles.get(seat, []) if d.pips is not None]
-            if len(tiles) != match.hand_counts[seat]:
-                return []  # not all laid out yet
+            tiles = [Tile.of(*d.pips) for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None]
+            complete &= len(tiles) == match.hand_counts[seat]
             hands.append((player, tuple(tiles)))
-        if any(not d.certain for ds in seat_tiles.values() for d in ds):
-            return []  # wait for a better look
-        return self._apply_sequence(t, [Reveal(tuple(hands))])
+        sure = all(d.certain for ds in seat_tiles.values() for d in ds)
+        if complete and sure:
+            self._reveal_guess = None
+            return self._apply_sequence(t, [Reveal(tuple(hands))])
+        if complete:
+            self._reveal_guess = Reveal(tuple(hands))  # wait for a better look
+        if cleared and match.phase is Phase.ROUND_OVER:
+            guess = ((self._reveal_guess,),) if self._reveal_guess is not None else ()
+            return self._ask(t, "the hands left at the round's end were not read surely: which were they?", guess, ())
+        return []
 
     # -- corrections from a person --------------------------------------------------------
 
@@ -537,3 +548,13 @@ def _overlapping(detections: Sequence[TileDetection], limit: int = 3) -> list[tu
             if polygon_iou(boxes[i], boxes[j]) >= OVERLAP:
                 pairs.append((i, j))
     return pairs[:limit]
+
+
+def _one_box_per_tile(detections: Sequence[TileDetection]) -> list[TileDetection]:
+    """Of boxes overlapping like no two tiles can, the best read one."""
+    ranked = sorted(detections, key=lambda d: (d.read_confidence, d.confidence), reverse=True)
+    kept: list[TileDetection] = []
+    for d in ranked:
+        if all(polygon_iou(np.asarray(d.corners), np.asarray(k.corners)) < OVERLAP for k in kept):
+            kept.append(d)
+    return kept
