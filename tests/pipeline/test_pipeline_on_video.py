@@ -268,3 +268,38 @@ def test_the_video_generator_lays_a_revealed_hand_without_stacking_tiles() -> No
         spots = table.hand_spots(side, 7)
         assert len({(round(x), round(y)) for x, y, _ in spots}) == 7, side
         assert all(0 < x < w and 0 < y < h for x, y, _ in spots), side
+
+
+def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> None:
+    from scorer.pipeline import MoveEvent, NeedsConfirmation
+    from scorer.rules import Reveal
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    step, before = sim.events[k], sim.events[k - 1].after
+    hands = dict(step.event.hands)
+
+    def laid(tiles, y: float, sure: float = 0.99, twice: bool = False) -> list[TileDetection]:
+        out = []
+        for k, t in enumerate(tiles):
+            x = 100.0 + 60 * k
+            halves = (HalfReading(t.a, (x + 12, y + 12), sure), HalfReading(t.b, (x + 36, y + 12), sure))
+            out.append(TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9, halves))
+            if twice and k == 0:  # a second, slightly shifted box on the same tile
+                out.append(TileDetection(_rect(x + 3, y + 1, 48.0, 24.0), "up", 0.6, halves))
+        return out
+
+    players = before.players
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    # Each hand laid in front of its seat (two players sit bottom and top); a tile seen with two boxes counts once.
+    seats = {0: laid(hands[players[0]], 600, twice=True), 1: laid(hands[players[1]], 10)}
+    events = pipe._try_reveal(1.0, seats)
+    assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [step.event]
+    # Read unsurely, it waits; the table cleared before a sure reading, the players are asked.
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    unsure = {0: laid(hands[players[0]], 600, sure=0.6), 1: laid(hands[players[1]], 10, sure=0.6)}
+    assert pipe._try_reveal(1.0, unsure) == []
+    asked = [e for e in pipe._try_reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
+    assert asked and asked[0].alternatives == ((step.event,),)
