@@ -234,6 +234,18 @@ def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[Phys
             added = True
         if not added:
             return component, kept
+        # A straggler brings the tiles already joined to it (a group the strict pass left apart).
+        adjacency: dict[int, list[int]] = {}
+        for j in kept:
+            adjacency.setdefault(j.a, []).append(j.b)
+            adjacency.setdefault(j.b, []).append(j.a)
+        queue = deque(component)
+        while queue:
+            for m in adjacency.get(queue.popleft(), []):
+                if m not in inside:
+                    inside.add(m)
+                    component.append(m)
+                    queue.append(m)
 
 
 def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]) -> tuple[list[PhysJoin], list[int]]:

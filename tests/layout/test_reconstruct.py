@@ -89,6 +89,9 @@ def test_a_tile_a_little_off_its_place_joins_where_its_pips_fit_one_free_side() 
     base = [tile_at(3, 1, -L - 0.5, 0), tile_at(1, 4, 0, 0)]
     layout = reconstruct([*base, tile_at(4, 6, L + 13.0, 0)])
     assert sorted(layout.layout_tiles()) == [Tile(1, 3), Tile(1, 4), Tile(4, 6)] and not layout.problems
+    # A tile joined to the straggler comes with it.
+    group = [tile_at(4, 6, L + 13.0, 0), tile_at(6, 2, 2 * L + 13.5, 0)]
+    assert sorted(reconstruct([*base, *group]).layout_tiles()) == [Tile(1, 3), Tile(1, 4), Tile(2, 6), Tile(4, 6)]
     # The same tile with pips that fit nothing there stays loose.
     assert sorted(reconstruct([*base, tile_at(5, 6, L + 13.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
     # Far off, it is loose whatever its pips.
