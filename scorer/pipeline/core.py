@@ -158,9 +158,9 @@ class TablePipeline:
         pending = self._pending
         if self.match.rules.has_boneyard:
             pending.boneyard.append(self._boneyard_tiles(voted, detections))
-        # Read another still frame when unsure of a tile, and always once more where a boneyard is
-        # counted (a tile missed in one frame must not look like a draw).
-        again = uncertain or (self.match.rules.has_boneyard and len(pending.boneyard) < 2)
+        # Read another still frame when unsure of a tile.  (A face-down tile missed in one frame needs
+        # no second look: the boneyard keeps its place until the picture there changes.)
+        again = bool(uncertain)
         if again and pending.frames_left > 0:
             pending.frames_left -= 1
             return events
