@@ -36,7 +36,7 @@ from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, 
 from scorer.pipeline.replay import recorded_move_times
 from scorer.pipeline.sources import FrameSource
 from scorer.errors import ScorerError
-from scorer.rules import Draw, Event, Match, Pass, Play, Tile, describe_board
+from scorer.rules import Draw, Event, Match, Pass, Play, Reveal, Tile, describe_board
 from scorer.rules.log import MatchHeader, event_to_json
 from scorer.rules.transcript import narrate
 
@@ -77,7 +77,40 @@ def _event_text(e: Event) -> str:
         return f"{data['player']} draws {data['count']}"
     if data["type"] == "pass":
         return f"{data['player']} passes"
+    if data["type"] == "reveal":
+        return "hands left: " + "; ".join(
+            f"{name} " + (" ".join(f"[{a}|{b}]" for a, b in tiles) or "none") for name, tiles in data["hands"].items())
     return data["type"]
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """Tiles typed as pairs of numbers: "1 2, 3 4" or "[1|2] [3|4]"."""
+    values = [int(v) for v in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").split()]
+    if len(values) % 2:
+        raise ValueError(f"{text!r}: tiles are pairs of numbers, like 1 2, 3 4")
+    return tuple(Tile.of(values[i], values[i + 1]) for i in range(0, len(values), 2))
+
+
+class HandsDialog(QDialog):
+    """The hands left at a round's end, entered by hand (when the camera cannot read them)."""
+
+    def __init__(self, parent: QWidget, match: Match) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Round end: the hands left")
+        form = QFormLayout(self)
+        self.fields: list[tuple[str, QLineEdit]] = []
+        for player, count in zip(match.players, match.hand_counts):
+            field = QLineEdit()
+            field.setPlaceholderText(f"{count} tile(s), e.g. 1 2, 3 4" if count else "none")
+            form.addRow(player, field)
+            self.fields.append((player, field))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def event_(self) -> Reveal:
+        return Reveal(tuple((player, parse_tiles(field.text())) for player, field in self.fields))
 
 
 class MoveDialog(QDialog):
@@ -172,7 +205,8 @@ class MainWindow(QMainWindow):
         col.addWidget(QLabel("Moves (click one to see the board then)"))
         col.addWidget(self.log, 1)
         buttons = QHBoxLayout()
-        for text, slot in (("Pass / knock", self._add_pass), ("Draw", self._add_draw), ("Enter move…", self._enter_move)):
+        for text, slot in (("Pass / knock", self._add_pass), ("Draw", self._add_draw), ("Enter move…", self._enter_move),
+                           ("Round end…", self._enter_hands)):
             b = QPushButton(text)
             b.clicked.connect(slot)
             buttons.addWidget(b)
@@ -421,6 +455,14 @@ class MainWindow(QMainWindow):
                 self._correct([dialog.event_()])
             except ValueError as exc:
                 QMessageBox.warning(self, "Not a move", str(exc))
+
+    def _enter_hands(self) -> None:
+        dialog = HandsDialog(self, self.match)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            try:
+                self._correct([dialog.event_()])
+            except (ValueError, ScorerError) as exc:
+                QMessageBox.warning(self, "Not the hands", str(exc))
 
     def undo(self) -> None:
         if not self.autosave.events:

@@ -230,3 +230,32 @@ def test_painting_for_hours_does_not_wear_down_pythons_none(qtbot, tmp_path: Pat
         window.grab()
     # A healthy binding leaves None's count about where it was; the broken one takes thousands off it.
     assert sys.getrefcount(None) > before - 500
+
+
+def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path) -> None:
+    from scorer.app.window import HandsDialog
+    from scorer.rules import Reveal
+    from scorer.rules.simulate import simulate_match
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    before, reveal = sim.events[k - 1].after, sim.events[k].event
+    pipeline = TablePipeline(before, NoDetector(), PipelineConfig(), fps=30)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(sim.header, before, pipeline, StillCamera(), Autosave(tmp_path / "current.jsonl", sim.header),
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    dialog = HandsDialog(window, before)
+    hands = dict(reveal.hands)
+    for player, field in dialog.fields:
+        field.setText(", ".join(f"{t.a} {t.b}" for t in hands[player]))
+    assert dialog.event_() == reveal
+    window.start()
+    window._correct([dialog.event_()])
+    qtbot.waitUntil(lambda: len(window.autosave.events) == 1, timeout=10_000)
+    assert window.match.scores() == sim.events[k].after.scores()
+    dialog.fields[0][1].setText("1 2 3")
+    with pytest.raises(ValueError, match="pairs of numbers"):
+        dialog.event_()
+    window.stop()
