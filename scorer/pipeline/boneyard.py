@@ -34,7 +34,7 @@ class Boneyard:
         """A new round: the boneyard as dealt."""
         self.slots = []
         for c in tiles:
-            if not any(_same_place(c, s) for s in self.slots):
+            if not any(same_place(c, s) for s in self.slots):
                 self.slots.append(np.asarray(c, np.float64))
         self._grey = grey
 
@@ -48,7 +48,7 @@ class Boneyard:
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
         for slot in self.slots:
-            match = next((k for k in unmatched if _same_place(tiles[k], slot)), None)
+            match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
@@ -63,7 +63,7 @@ class Boneyard:
         return max(0, _distinct(removed) - moved)
 
 
-def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+def same_place(a: np.ndarray, b: np.ndarray) -> bool:
     """Two boxes on one tile: centres closer than half the shorter side."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     short = min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1]))

@@ -21,7 +21,7 @@ from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
-from scorer.pipeline.boneyard import Boneyard, _same_place
+from scorer.pipeline.boneyard import Boneyard, same_place
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
@@ -502,7 +502,7 @@ def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:
     out: list[np.ndarray] = []
     for tiles in frames:
         for c in tiles:
-            if not any(_same_place(c, o) for o in out):
+            if not any(same_place(c, o) for o in out):
                 out.append(c)
     return out
 
