@@ -172,7 +172,7 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
     component = _largest_component(len(tiles), kept, tiles)
     if not component and anchor is not None and 0 <= anchor < len(tiles):
         component = [anchor]
-    if component:
+    if component and len(component) < len(tiles):
         component, kept = _stragglers(tiles, component, kept, used)
     inside = set(component)
     # Tiles may lie close without being joined; a wrong join is a tile held by nothing else, beside the layout.
