@@ -229,8 +229,8 @@ class TablePipeline:
         if match.phase is Phase.IN_ROUND and seat_tiles:
             # Hands laid out while the round is on: a blocked round (its passes are not seen).  Anything
             # else in a seat's strip (a misread boneyard tile, a hand put down) must not hold up play.
-            revealed = self._try_reveal(t, seat_tiles, only_if_legal=True)
-            if any(isinstance(e, MoveEvent) for e in revealed):
+            revealed = self._try_reveal(t, seat_tiles)
+            if revealed:
                 return events + revealed
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
@@ -461,8 +461,7 @@ class TablePipeline:
             return self._ask(t, "the first tiles of the round do not fit: " + "; ".join(change.problems[:3]), (), change.problems)
         return []
 
-    def _try_reveal(self, t: float, seat_tiles: dict[int, list[TileDetection]], cleared: bool = False,
-                    only_if_legal: bool = False) -> list[PipelineEvent]:
+    def _try_reveal(self, t: float, seat_tiles: dict[int, list[TileDetection]], cleared: bool = False) -> list[PipelineEvent]:
         """The round-end count from the tiles laid face up in front of each seat, once every hand is
         there and surely read.  Where the layout is cleared away before that, the players are asked
         (with the hands as best read, if they make a whole reveal)."""
@@ -476,14 +475,9 @@ class TablePipeline:
         sure = all(d.certain for ds in seat_tiles.values() for d in ds)
         if complete and sure:
             reveal = Reveal(tuple(hands))
-            if only_if_legal:
-                try:
-                    match.apply(reveal)
-                except ScorerError:
-                    return []
             self._reveal_guess = None
             return self._apply_sequence(t, [reveal])
-        if complete and not only_if_legal:
+        if complete:
             self._reveal_guess = Reveal(tuple(hands))  # wait for a better look
         if cleared and match.phase is Phase.ROUND_OVER:
             guess = ((self._reveal_guess,),) if self._reveal_guess is not None else ()
