@@ -112,22 +112,11 @@ def main() -> None:
 
 def geometry_under_tilt(layouts: int = 150) -> None:
     """The geometry alone (perfect corners, 0.6 px noise), no calibration, camera tilted off overhead."""
-    import math
-
-    import numpy as np
-
-    from dominosynth.layout import LayoutError, lay_out
+    from dominosynth.layout import LayoutError, lay_out, seen_tilted
     from scorer.rules import Play
     from scorer.rules.simulate import TABLES, simulate_match
-    from scorer.vision.geometry import long_first
 
-    w, h = 1000.0, 700.0
     for tilt_deg in (0, 20, 30, 40):
-        tilt = math.radians(tilt_deg)
-        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        dst = [[1000 * (x - w / 2) / (1200 + (y - h / 2) * math.sin(tilt)) + 640,
-                1000 * (y - h / 2) * math.cos(tilt) / (1200 + (y - h / 2) * math.sin(tilt)) + 360] for x, y in src]
-        H = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
         rng = random.Random(1)
         ok = n = 0
         for k in range(layouts):
@@ -135,13 +124,10 @@ def geometry_under_tilt(layouts: int = 150) -> None:
             sim = simulate_match(game, players, partnership, seed=k)
             truth = rng.choice([s.after.board for s in sim.events if isinstance(s.event, Play)])
             try:
-                geoms = lay_out(truth, rng, (0, 0, w, h))
+                geoms = lay_out(truth, rng, (0, 0, 1000, 700))
             except LayoutError:
                 continue
-            seen = []
-            for g in geoms:
-                c = cv2.perspectiveTransform(long_first(g.corners())[None].astype(np.float64), H)[0]
-                seen.append(SeenTile(tuple(map(tuple, c + [rng.gauss(0, 0.6), rng.gauss(0, 0.6)])), g.end_values))
+            seen = [SeenTile(tuple(map(tuple, c)), values) for c, values in seen_tilted(geoms, tilt_deg, rng)]
             layout = reconstruct(seen)
             board, problems = to_board(layout, truth.every_double_spins)
             n += 1

@@ -235,3 +235,24 @@ def scatter(tiles: list[Tile], rng: random.Random, bounds: tuple[float, float, f
             prev = geom
             break
     return out
+
+
+def seen_tilted(geoms: list[PlacedGeom], tilt_deg: float, rng: random.Random, noise: float = 0.6,
+                size: tuple[float, float] = (1000.0, 700.0)) -> list[tuple[np.ndarray, tuple[int, int]]]:
+    """Each tile's corners (long side first, image px) as a camera tilted ``tilt_deg`` off overhead
+    sees a layout laid out in ``size`` mm, with ``noise`` px of jitter; and its end values."""
+    import cv2
+
+    from scorer.vision.geometry import long_first
+
+    w, h = size
+    tilt = math.radians(tilt_deg)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = [[1000 * (x - w / 2) / (1200 + (y - h / 2) * math.sin(tilt)) + 640,
+            1000 * (y - h / 2) * math.cos(tilt) / (1200 + (y - h / 2) * math.sin(tilt)) + 360] for x, y in src]
+    H = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
+    out = []
+    for g in geoms:
+        c = cv2.perspectiveTransform(long_first(g.corners())[None].astype(np.float64), H)[0]
+        out.append((c + [rng.gauss(0, noise), rng.gauss(0, noise)], g.end_values))
+    return out

@@ -175,15 +175,8 @@ def test_simulated_layouts_rebuild_the_same_board(seed: int) -> None:
 
 def test_layouts_seen_by_a_tilted_camera_rebuild_without_a_calibration() -> None:
     """No profile: the image itself, 35 degrees off overhead (far tiles a third smaller than near ones)."""
-    import cv2
+    from dominosynth.layout import seen_tilted
 
-    w, h, tilt = 1000.0, 700.0, math.radians(35)
-    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    dst = []
-    for x, y in src:
-        z = 1200 + (y - h / 2) * math.sin(tilt)
-        dst.append([1000 * (x - w / 2) / z + 640, 1000 * (y - h / 2) * math.cos(tilt) / z + 360])
-    H = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
     rng = random.Random(7)
     checked = 0
     for k in range(40):
@@ -194,10 +187,7 @@ def test_layouts_seen_by_a_tilted_camera_rebuild_without_a_calibration() -> None
             geoms = lay_out(truth, rng, (0, 0, 1000, 700))
         except LayoutError:
             continue
-        seen = []
-        for g in geoms:
-            c = cv2.perspectiveTransform(long_first(g.corners())[None].astype(np.float64), H)[0]
-            seen.append(SeenTile(tuple(map(tuple, c + [rng.gauss(0, 0.6), rng.gauss(0, 0.6)])), g.end_values))
+        seen = [SeenTile(tuple(map(tuple, c)), values) for c, values in seen_tilted(geoms, 35, rng)]
         board, problems = board_of(seen, truth.every_double_spins)
         assert not problems
         assert sorted(sorted((j.tile, j.new_tile)) for j in board.joins) == sorted(sorted((j.tile, j.new_tile)) for j in truth.joins)
