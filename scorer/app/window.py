@@ -66,6 +66,13 @@ class ConfirmDialog(QDialog):
         self.accept()
 
 
+def _ok_cancel(dialog: QDialog, form: QFormLayout) -> None:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form.addRow(buttons)
+
+
 def _event_text(e: Event) -> str:
     data = event_to_json(e)
     if data["type"] == "play":
@@ -104,10 +111,7 @@ class HandsDialog(QDialog):
             field.setPlaceholderText(f"{count} tile(s), e.g. 1 2, 3 4" if count else "none")
             form.addRow(player, field)
             self.fields.append((player, field))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        _ok_cancel(self, form)
 
     def event_(self) -> Reveal:
         return Reveal(tuple((player, parse_tiles(field.text())) for player, field in self.fields))
@@ -131,10 +135,7 @@ class MoveDialog(QDialog):
         form.addRow("Player", self.player)
         form.addRow("Tile", self.tile)
         form.addRow("Attached to", self.at)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        _ok_cancel(self, form)
 
     def event_(self) -> Play:
         def tile(text: str) -> Tile | None:
