@@ -269,7 +269,7 @@ class TablePipeline:
         if problems and not (change.placements and not change.vanished and not layout.problems):
             # Keep the last good state; ask once per distinct problem.
             if self.config.profile is None and not layout.component and board.tiles:
-                problems = ["the layout is not seen (covered, or the camera moved)"]
+                problems = ["the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)"]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
         draws = self._draws()
