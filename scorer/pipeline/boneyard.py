@@ -32,10 +32,7 @@ class Boneyard:
 
     def reset(self, tiles: Sequence[np.ndarray], grey: np.ndarray) -> None:
         """A new round: the boneyard as dealt."""
-        self.slots = []
-        for c in tiles:
-            if not any(same_place(c, s) for s in self.slots):
-                self.slots.append(np.asarray(c, np.float64))
+        self.slots = one_per_place([np.asarray(c, np.float64) for c in tiles])
         self._grey = grey
 
     def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray) -> int:
@@ -61,6 +58,15 @@ class Boneyard:
         self.slots = kept + [tiles[k] for k in unmatched]
         self._grey = grey
         return max(0, _distinct(removed) - moved)
+
+
+def one_per_place(boxes: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The boxes with only the first of those on one tile kept."""
+    out: list[np.ndarray] = []
+    for c in boxes:
+        if not any(same_place(c, o) for o in out):
+            out.append(c)
+    return out
 
 
 def same_place(a: np.ndarray, b: np.ndarray) -> bool:

@@ -21,7 +21,7 @@ from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
-from scorer.pipeline.boneyard import Boneyard, same_place
+from scorer.pipeline.boneyard import Boneyard, one_per_place
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
@@ -413,14 +413,22 @@ class TablePipeline:
             trial = [d for k, d in enumerate(layout_tiles) if k not in set(choice)]
             if _overlapping(trial):
                 continue
-            layout = reconstruct(seen_from_detections(trial, to_table))
-            change = infer_placements(board, layout, self._opening_tile(layout))
-            if change.consistent and not layout.problems and not _played_twice(trial, board):
+            fits = self._fits(trial, board, to_table)
+            if fits is not None:
+                layout, change = fits
                 key = tuple((p.tile, p.at) for p in change.placements)
                 outcomes.setdefault(key, (trial, layout, change))
         # A box left out may have been the only new tile: "nothing was played" loses to any placement.
         placing = [o for key, o in outcomes.items() if key]
         return placing or list(outcomes.values())
+
+    def _fits(self, trial: list[TileDetection], board, to_table) -> tuple | None:
+        """The layout and the change a trial reading of the table gives, if it fits the game cleanly."""
+        layout = reconstruct(seen_from_detections(trial, to_table))
+        change = infer_placements(board, layout, self._opening_tile(layout))
+        if change.consistent and not layout.problems and not _played_twice(trial, board):
+            return layout, change
+        return None
 
     def _reread(self, layout_tiles: list[TileDetection], board, to_table) -> tuple[list[TileDetection], object, object, str] | None:
         """Where the table does not fit the game as read, the one other likely reading of one new tile
@@ -433,10 +441,9 @@ class TablePipeline:
             for pips in _other_readings(d):
                 trial = list(layout_tiles)
                 trial[k] = _with_pips(d, pips)
-                layout = reconstruct(seen_from_detections(trial, to_table))
-                change = infer_placements(board, layout, self._opening_tile(layout))
-                if change.placements and change.consistent and not layout.problems and not _played_twice(trial, board):
-                    found.append((trial, layout, change, d, pips))
+                fits = self._fits(trial, board, to_table)
+                if fits is not None and fits[1].placements:
+                    found.append((trial, *fits, d, pips))
         if len({(f[3].center, f[4]) for f in found}) != 1:
             return None
         trial, layout, change, d, pips = found[0]
@@ -506,12 +513,7 @@ class TablePipeline:
 
 def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:
     """Tiles seen in any of the frames (one box per tile)."""
-    out: list[np.ndarray] = []
-    for tiles in frames:
-        for c in tiles:
-            if not any(same_place(c, o) for o in out):
-                out.append(c)
-    return out
+    return one_per_place([c for tiles in frames for c in tiles])
 
 
 def _played_twice(detections: Sequence[TileDetection], board) -> bool:
