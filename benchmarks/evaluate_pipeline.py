@@ -4,9 +4,10 @@
 
 Videos (1280x720, 30 fps) are made from the simulator with arms, draws, nudges, flicker and
 hand reveals (datasets/dominosynth/video.py), into datasets/generated/videos/.  Each is
-replayed twice: with the shipped model, and with a detector that knows the truth (which
-isolates the pipeline's own logic).  Printed: events right / events total (plays, draws,
-passes, round starts, reveals, in order), confirmations asked, replay speed, the latency
+replayed three times: with a detector that knows the truth (which isolates the pipeline's
+own logic); with the shipped model, nobody answering its questions; and with the model and a
+player answering them (as at a table: the right alternative, or the move entered by hand).
+Printed: events right / events total (plays, draws, passes, round starts, reveals, in order), confirmations asked, replay speed, the latency
 from a still table to its event, and the memory over a long replay.
 """
 
@@ -29,7 +30,7 @@ from dominosynth.video import VideoSpec, make_video  # noqa: E402
 from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
 from scorer.pipeline.replay import run  # noqa: E402
 from scorer.pipeline.sources import Frame  # noqa: E402
-from scorer.rules.log import MatchHeader, event_to_json  # noqa: E402
+from scorer.rules.log import MatchHeader, event_to_json, parse_event  # noqa: E402
 from scorer.rules.transcript import score_log  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
 
@@ -55,7 +56,36 @@ def rss_mb() -> float:
     return 0.0
 
 
-def replay(video: Path, header: MatchHeader, detector, follow=None):
+class AnsweringPlayer:
+    """A player at the table who answers the pipeline's questions as the app lets them: picks the
+    alternative that is what happened, or, where none is, enters the moves made so far by hand;
+    with nothing to enter yet, answers "later".  Once the scoring has gone wrong without a question
+    the player does not step in (the figures then show it)."""
+
+    def __init__(self, truth_lines: list[str]) -> None:
+        self.truth = [(json.loads(l)["t"], parse_event(json.loads(l))) for l in truth_lines[1:]]
+        self.chosen = self.entered = self.later = self.off = 0
+
+    def answer(self, ask: NeedsConfirmation, pipeline: TablePipeline, moves: list) -> list:
+        done = [key(event_to_json(m.step.event)) for m in moves]
+        i = len(done)
+        if done != [key(event_to_json(e)) for _, e in self.truth[:i]]:
+            self.off += 1
+            return []
+        for alternative in ask.alternatives:
+            happened = [e for _, e in self.truth[i : i + len(alternative)]]
+            if [key(event_to_json(e)) for e in alternative] == [key(event_to_json(e)) for e in happened]:
+                self.chosen += 1
+                return pipeline.confirm(alternative, ask.t)
+        so_far = [e for t, e in self.truth[i:] if t <= ask.t]
+        if not so_far:
+            self.later += 1
+            return []
+        self.entered += 1
+        return pipeline.confirm(so_far, ask.t)
+
+
+def replay(video: Path, header: MatchHeader, detector, follow=None, player: AnsweringPlayer | None = None):
     source = VideoFile(video, step=2)
     pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / 2)
     moves, asks = [], []
@@ -65,6 +95,9 @@ def replay(video: Path, header: MatchHeader, detector, follow=None):
             moves.append(e)
         elif isinstance(e, NeedsConfirmation):
             asks.append(e)
+            if player is not None:
+                for answered in player.answer(e, pipeline, moves):
+                    on_event(answered)
 
     stats = run(follow(source) if follow else source, pipeline, on_event)
     return pipeline, moves, asks, stats
@@ -75,12 +108,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--memory-minutes", type=float, default=60)
     parser.add_argument("--tables", type=int, default=len(TABLES))
-    parser.add_argument("--detectors", default="truth,model", help="which detectors to replay with")
+    parser.add_argument("--detectors", default="truth,model,answered",
+                        help="which runs: truth (a detector that knows the truth), model (the shipped model, nobody "
+                             "answering its questions), answered (the model, with a player answering them)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
-    model = TileDetector(threads=2) if "model" in labels_wanted else None
-    totals = {"model": [0, 0, 0, 0], "truth": [0, 0, 0, 0]}
+    model = TileDetector(threads=2) if {"model", "answered"} & set(labels_wanted) else None
+    totals = {label: [0, 0, 0, 0] for label in labels_wanted}
+    players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
     for game, n, partnership, seed in TABLES[: args.tables]:
         name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{args.rounds}"
@@ -97,6 +133,9 @@ def main() -> None:
             if label == "truth":
                 det = TruthDetector(labels)
                 pipeline, moves, asks, stats = replay(video, header, det, det.follow)
+            elif label == "answered":
+                players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
+                pipeline, moves, asks, stats = replay(video, header, model, player=players[-1])
             else:
                 pipeline, moves, asks, stats = replay(video, header, model)
                 speeds.append(stats.speed)
@@ -111,14 +150,18 @@ def main() -> None:
             totals[label][2] += len(asks)
             same = pipeline.match.scores() == truth_scores
             totals[label][3] += same
-            results[label] = f"{right}/{len(truth)} events right ({prefix} in a row from the start), {len(asks)} asked, final scores {'equal' if same else 'differ'}"
+            results[label] = f"{right}/{len(truth)} right ({prefix} in a row from the start), {len(asks)} asked, final scores {'equal' if same else 'differ'}"
         speed = f" | {speeds[-1]:.1f}x real time" if speeds else ""
-        print(f"{name}: video {stats.video_seconds:.0f} s | " + " | ".join(f"{k} detector: {v}" for k, v in results.items()) + speed, flush=True)
+        print(f"{name}: video {stats.video_seconds:.0f} s | " + " | ".join(f"{k}: {v}" for k, v in results.items()) + speed, flush=True)
     for label in labels_wanted:
         r, t, a, same = totals[label]
-        print(f"all videos, {label:<5} detector: events right {r}/{t} ({100 * r / max(1, t):.1f}%; passes of a blocked round are "
+        print(f"all videos, {label:<8}: events right {r}/{t} ({100 * r / max(1, t):.1f}%; passes of a blocked round are "
               f"not visible and are proved by the revealed hands instead), confirmations asked {a}, "
               f"videos ending with the simulator's scores {same}/{len(TABLES[: args.tables])}")
+    if players:
+        print(f"the answering player: chose the right alternative {sum(p.chosen for p in players)} times, entered moves by hand "
+              f"{sum(p.entered for p in players)}, answered later {sum(p.later for p in players)}, "
+              f"found the scoring already wrong {sum(p.off for p in players)}")
     if speeds:
         print(f"replay speed (model, 1280x720 30 fps, every 2nd frame read): median {statistics.median(speeds):.1f}x real time")
     if latencies:

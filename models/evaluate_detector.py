@@ -28,6 +28,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scorer.vision import TileDetector  # noqa: E402
+from scorer.vision.detector import INPUT_SIZE  # noqa: E402
 from scorer.vision.geometry import half_centers, long_first, polygon_iou  # noqa: E402
 
 DATA = HERE.parent / "datasets" / "generated" / "detector"
@@ -123,7 +124,7 @@ def speed(detector: TileDetector, frames: int) -> None:
         detector.detect(image)
         times.append((time.perf_counter() - t0) * 1000)
     times = times[len(blobs) // 2 :]  # warm
-    print(f"\nspeed, 1280x720 frames, JPEG decode to tile list, 2 threads (onnxruntime): "
+    print(f"\nspeed, 1280x720 frames, input {detector.size} px wide, JPEG decode to tile list, 2 threads (onnxruntime): "
           f"median {statistics.median(times):.1f} ms, p90 {sorted(times)[int(0.9 * len(times))]:.1f} ms over {len(times)} frames")
     try:
         import torch
@@ -138,10 +139,10 @@ def speed(detector: TileDetector, frames: int) -> None:
     for data in blobs * 2:
         t0 = time.perf_counter()
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        model.predict(image, imgsz=416, device="cpu", verbose=False, conf=0.35)
+        model.predict(image, imgsz=detector.size, device="cpu", verbose=False, conf=0.35)
         ut.append((time.perf_counter() - t0) * 1000)
     ut = ut[len(blobs) // 2 :]
-    print(f"speed, same frames, ultralytics predict on {weights.name} (boxes only, no pip reading), 2 threads: "
+    print(f"speed, same frames, ultralytics predict on {weights.name} at {detector.size} (boxes only, no pip reading), 2 threads: "
           f"median {statistics.median(ut):.1f} ms")
 
 
@@ -149,8 +150,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None, help="images per split")
     parser.add_argument("--speed-frames", type=int, default=30)
+    parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     args = parser.parse_args()
-    detector = TileDetector(threads=2)
+    detector = TileDetector(threads=2, input_size=args.input_size)
     for split in ("test", "cross"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit))

@@ -95,7 +95,9 @@ def main() -> None:
             )
     best = run_dir / "weights" / "best.pt"
     weights = best if best.exists() else last
-    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=IMGSZ, opset=17, simplify=False, dynamic=False)
+    # Dynamic input: scorer runs it at a larger size than trained (INPUT_SIZE), padded only to a
+    # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
+    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=IMGSZ, opset=17, simplify=False, dynamic=True)
     shutil.copy(onnx_path, HERE / "detector.onnx")
     # A small checkpoint to continue from in a later session (optimizer state stripped).
     from ultralytics.utils.torch_utils import strip_optimizer

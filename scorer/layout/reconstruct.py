@@ -13,7 +13,7 @@ implementation.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Literal, Sequence
 
 import numpy as np
@@ -39,6 +39,8 @@ class SeenTile:
     corners: tuple[tuple[float, float], ...]
     pips: tuple[int, int]
     confidence: float = 1.0
+    # Other likely pip counts of each half (the reader's runner-ups), for a join to choose among.
+    alternatives: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     @property
     def tile(self) -> Tile:
@@ -158,6 +160,9 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
     the layout (the opening tile, when it lies alone among loose ones)."""
     tiles = list(tiles)
     joins, mismatches = find_joins(tiles)
+    tiles, reread = _reread_at_joins(tiles, mismatches)
+    if reread:
+        joins, mismatches = find_joins(tiles)
     problems: list[str] = []
     used: dict[tuple[int, Phys], PhysJoin] = {}
     kept: list[PhysJoin] = []
@@ -184,7 +189,7 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
     by_tile: dict[Tile, list[int]] = {}
     for i, t in enumerate(tiles):
         by_tile.setdefault(t.tile, []).append(i)
-    notes: list[str] = []
+    notes: list[str] = list(reread)
     for tile, where in by_tile.items():
         if len(where) < 2:
             continue
@@ -206,6 +211,40 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
             if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
                 problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
     return Layout(tiles, kept, component, problems, notes)
+
+
+def _reread_at_joins(tiles: list[SeenTile], mismatches: Sequence[tuple[PhysJoin, str]]) -> tuple[list[SeenTile], list[str]]:
+    """Where two tiles meet like a join but their pips differ, and exactly one of the two halves has
+    the other's value as a likely other reading, that half is read so (pips must match at a join:
+    a 2 taken for a 3 on a tile laid on a 2).  Where both or neither could be misread, or the new
+    reading would be a tile already on the table, nothing changes and the mismatch stays a problem."""
+    proposals: dict[tuple[int, int], set[int]] = {}
+    for join, _ in mismatches:
+        candidates = []
+        for (i, side), (j, other) in (((join.a, join.side_a), (join.b, join.side_b)), ((join.b, join.side_b), (join.a, join.side_a))):
+            if side not in ("half0", "half1"):
+                continue  # a double reads as one value: changing one half would make it no double
+            half = 0 if side == "half0" else 1
+            value = tiles[j].pips[0] if other in ("half0", "long+", "long-", "short+", "short-") else tiles[j].pips[1]
+            if value in tiles[i].alternatives[half] and value != tiles[i].pips[1 - half]:
+                candidates.append(((i, half), value))
+        if len(candidates) == 1:
+            (where, value), = candidates
+            proposals.setdefault(where, set()).add(value)
+    seen = {t.tile for t in tiles}
+    out, notes = list(tiles), []
+    for (i, half), values in sorted(proposals.items()):
+        if len(values) != 1:
+            continue
+        old = out[i]
+        pips = (values.pop(), old.pips[1]) if half == 0 else (old.pips[0], values.pop())
+        new = replace(old, pips=pips)
+        if new.tile in seen:
+            continue
+        seen.add(new.tile)
+        out[i] = new
+        notes.append(f"{_where(old)} is taken as {new.tile}: its half meets a {pips[half]} at a join, a likely other reading")
+    return out, notes
 
 
 def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[PhysJoin],
@@ -457,5 +496,6 @@ def seen_from_detections(detections: Iterable, to_table: Callable[[np.ndarray], 
         corners = np.asarray(d.corners, np.float64)
         if to_table is not None:
             corners = np.asarray(to_table(corners), np.float64).reshape(4, 2)
-        out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence))
+        alternatives = tuple(tuple(v for v, _ in h.alternatives) for h in d.halves)
+        out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence, alternatives))
     return out

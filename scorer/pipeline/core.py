@@ -240,7 +240,7 @@ class TablePipeline:
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
                 events += self._start_round(t, layout, face_down)
-                self._remember(layout_tiles)
+                self._remember(layout_tiles, layout)
             return events
         board = match.current_board()
         change = infer_placements(board, layout, self._opening_tile(layout))
@@ -277,10 +277,13 @@ class TablePipeline:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
-        self._remember(layout_tiles)
+        self._remember(layout_tiles, layout)
         return events
 
-    def _remember(self, layout_tiles: list[TileDetection]) -> None:
+    def _remember(self, layout_tiles: list[TileDetection], layout) -> None:
+        """Keep the layout's tiles for their places, as the layout read them (a half read again at a join)."""
+        if len(layout.tiles) == len(layout_tiles):
+            layout_tiles = [d if d.pips == seen.pips else _with_pips(d, seen.pips) for d, seen in zip(layout_tiles, layout.tiles)]
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
 

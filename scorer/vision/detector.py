@@ -21,6 +21,10 @@ Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
 # A half read at this probability or more is taken as read; below it the tile is uncertain.
 CERTAIN = 0.9
+# The long side of the detector's input where the model takes any size (a multiple of STRIDE): small
+# tiles (a far camera, a big table) are found far better than at the training size, 416.
+INPUT_SIZE = 544
+STRIDE = 32
 
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).
@@ -95,17 +99,29 @@ class TileDetector:
         threads: int = 2,
         conf: float = 0.35,
         iou: float = 0.45,
+        input_size: int = INPUT_SIZE,
     ) -> None:
         models_dir = models_dir or default_models_dir()
         path = models_dir / "detector.onnx"
         self.session = onnx_session(path, threads, "tile detector")
         inp = self.session.get_inputs()[0]
         out = self.session.get_outputs()[0]
-        if len(inp.shape) != 4 or inp.shape[2] != inp.shape[3] or not isinstance(inp.shape[2], int):
-            raise ModelError(f"{path}: expected a square fixed-size image input, found {inp.shape}")
-        self.size = int(inp.shape[2])
+        if len(inp.shape) != 4:
+            raise ModelError(f"{path}: expected an image input (N, 3, H, W), found {inp.shape}")
+        if isinstance(inp.shape[2], int) and isinstance(inp.shape[3], int):
+            if inp.shape[2] != inp.shape[3]:
+                raise ModelError(f"{path}: expected a square fixed-size image input or a dynamic one, found {inp.shape}")
+            self.size, self.stride = int(inp.shape[2]), None  # fixed: letterboxed to its square
+        else:
+            if input_size % STRIDE:
+                raise ModelError(f"input size {input_size}: expected a multiple of {STRIDE}")
+            self.size, self.stride = input_size, STRIDE
         self.input_name = inp.name
-        self.n_classes = int(out.shape[1]) - 5
+        channels = out.shape[1]
+        if not isinstance(channels, int):  # a dynamic export leaves it unnamed: one small run tells
+            probe = np.zeros((1, 3, self.stride or self.size, self.stride or self.size), np.float32)
+            channels = self.session.run(None, {self.input_name: probe})[0].shape[1]
+        self.n_classes = int(channels) - 5
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
         self.reader = HalfReader(models_dir / "reader.onnx", threads=threads)
@@ -114,7 +130,7 @@ class TileDetector:
         self.last_timing: dict[str, float] = {}
 
     def boxes(self, frame: np.ndarray) -> list[Box]:
-        blob, box = letterbox(frame, self.size)
+        blob, box = letterbox(frame, self.size, self.stride)
         (output,) = self.session.run(None, {self.input_name: blob})
         return rotated_nms(decode(output, self.n_classes, box, self.conf), self.iou)
 

@@ -22,15 +22,18 @@ class Letterbox:
     pad_y: float
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """Resize keeping the aspect ratio, pad to ``size`` x ``size`` with grey; NCHW float32 RGB in 0..1."""
+def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio so the long side is ``size``, pad with grey to ``size`` x ``size``
+    (or, given a ``stride``, only up to the next multiple of it: a wide frame then needs no band of
+    padding above and below); NCHW float32 RGB in 0..1."""
     h, w = image.shape[:2]
     scale = min(size / w, size / h)
     nw, nh = int(round(w * scale)), int(round(h * scale))
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    pad_x, pad_y = (size - nw) / 2, (size - nh) / 2
+    out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    pad_x, pad_y = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
-    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas = np.full((out_h, out_w, 3), 114, np.uint8)
     canvas[top : top + nh, left : left + nw] = resized
     blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
     return np.ascontiguousarray(blob), Letterbox(scale, left, top)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 import random
 
 import numpy as np
@@ -194,3 +195,32 @@ def test_layouts_seen_by_a_tilted_camera_rebuild_without_a_calibration() -> None
         assert board.end_sum() == truth.end_sum()
         checked += 1
     assert checked >= 30
+
+
+def misread(seen: SeenTile, value: int, others: tuple[int, ...]) -> SeenTile:
+    """``seen`` with the half showing ``value`` given the reader's likely other readings ``others``."""
+    half = seen.pips.index(value)
+    alternatives = (others, ()) if half == 0 else ((), others)
+    return replace(seen, confidence=0.6, alternatives=alternatives)
+
+
+def test_a_half_misread_at_a_join_is_read_as_its_likely_other_value() -> None:
+    # [1|4] then [4|6], its 4 read as a 5 (the reader's runner-up: 4): the join fixes it, with a note.
+    line = [tile_at(1, 4, 0, 0), misread(tile_at(5, 6, L + 0.5, 0), 5, (4, 2)), tile_at(3, 1, -L - 0.8, 0)]
+    layout = reconstruct(line)
+    board, problems = to_board(layout, True)
+    assert not layout.problems and not problems
+    assert Tile(4, 6) in board.tiles and board.end_sum() == 9
+    assert any("is taken as [4|6]" in n for n in layout.notes)
+
+
+def test_a_join_does_not_guess_when_either_half_or_no_half_could_be_misread() -> None:
+    # Both halves have the other's value as a likely reading: which is wrong is not known.
+    both = [misread(tile_at(1, 4, 0, 0), 4, (5,)), misread(tile_at(5, 6, L + 0.5, 0), 5, (4,))]
+    # The runner-ups do not include the neighbour's value.
+    neither = [tile_at(1, 4, 0, 0), misread(tile_at(5, 6, L + 0.5, 0), 5, (3, 2))]
+    # The reading that fits would be a tile already on the table.
+    taken = [tile_at(1, 4, 0, 0), misread(tile_at(5, 6, L + 0.5, 0), 5, (4,)), tile_at(4, 6, 300, 300)]
+    for tiles in (both, neither, taken):
+        _, problems = board_of(tiles)
+        assert any("pips do not match" in p for p in problems)

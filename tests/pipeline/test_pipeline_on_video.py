@@ -227,7 +227,8 @@ def test_a_misread_tile_is_taken_as_its_one_likely_reading_that_fits_the_game() 
                             (HalfReading(5, (200, y + 12), 0.62, ((3, 0.35),)), HalfReading(6, (224, y + 12), 0.99)))
     events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
-    assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
+    # (The join with [1|3] settles it: a half must match the half it meets.)
+    assert any(isinstance(e, Notice) and "taken as [3|6]" in e.message for e in table.events)
     # With no likely reading that fits, the players are asked instead.
     wrong = TileDetection(_rect(92.0, y, 48.0, 24.0), "up", 0.9,
                           (HalfReading(5, (104, y + 12), 0.99), HalfReading(4, (128, y + 12), 0.99)))
@@ -303,3 +304,21 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     assert pipe._try_reveal(1.0, unsure) == []
     asked = [e for e in pipe._try_reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
     assert asked and asked[0].alternatives == ((step.event,),)
+
+
+def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|6] on the 3; its 6 is read as a 1 -- [1|3], the tile already played (no join
+    # mismatch: the 3 meets the 3).  The 6 is that half's runner-up: the rules take it.
+    y = 120.0
+    misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
+                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((6, 0.4),))))
+    events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
+    assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)

@@ -24,6 +24,22 @@ def test_letterbox_keeps_aspect_and_centres() -> None:
     assert blob[0, 0, 0, 0] == pytest.approx(114 / 255)
 
 
+def test_letterbox_with_a_stride_pads_only_to_its_multiple_and_maps_back() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    image[700:, 1260:] = 255  # a white corner, to find again in the blob
+    blob, box = letterbox(image, 544, stride=32)
+    # 1280x720 scaled to 544x306, padded to 544x320 (not 544x544).
+    assert blob.shape == (1, 3, 320, 544)
+    assert box.scale == pytest.approx(544 / 1280) and box.pad_x == 0 and box.pad_y in (6, 7)
+    white = np.argwhere(blob[0, 0] > 0.9)
+    y, x = white.max(0)
+    assert (x - box.pad_x) / box.scale == pytest.approx(1280, abs=3)
+    assert (y - box.pad_y) / box.scale == pytest.approx(720, abs=3)
+    # A portrait frame pads its width instead.
+    blob, _ = letterbox(np.zeros((480, 360, 3), np.uint8), 544, stride=32)
+    assert blob.shape == (1, 3, 544, 416)
+
+
 def _raw_output(columns: list[tuple[float, float, float, float, float, float, float]], anchors: int = 50) -> np.ndarray:
     """A fake raw head [1, 7, A]: x, y, w, h, score up, score down, angle."""
     out = np.zeros((1, 7, anchors), np.float32)
