@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--memory-minutes", type=float, default=60)
     parser.add_argument("--tables", type=int, default=len(TABLES))
+    parser.add_argument("--set", type=int, default=0, help="another set of games: the same tables, seeds offset by 100 x SET")
     parser.add_argument("--detectors", default="truth,model,answered",
                         help="which runs: truth (a detector that knows the truth), model (the shipped model, nobody "
                              "answering its questions), answered (the model, with a player answering them)")
@@ -119,6 +120,7 @@ def main() -> None:
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
     for game, n, partnership, seed in TABLES[: args.tables]:
+        seed += 100 * args.set
         name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{args.rounds}"
         video, truth_log, labels = OUT / f"{name}.mp4", OUT / f"{name}.truth.jsonl", OUT / f"{name}.labels.jsonl"
         if not video.exists():

@@ -51,6 +51,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=100, help="upper bound when --hours is 0")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--cache", default="ram", help="ultralytics image cache: ram (decoded once), disk or none")
+    parser.add_argument("--lr0", type=float, help="fine-tune with plain SGD at this learning rate, no warm-up "
+                        "(ultralytics' automatic choice, 0.01, first undoes much of a trained model)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--export-only", action="store_true")
     args = parser.parse_args()
@@ -68,7 +70,9 @@ def main() -> None:
             model = YOLO(args.model)
             if args.init:
                 model = YOLO(str(args.init))
+            tuning = {"optimizer": "SGD", "lr0": args.lr0, "warmup_epochs": 0.0} if args.lr0 else {"warmup_epochs": 0.5}
             model.train(
+                **tuning,
                 data=str(args.data),
                 imgsz=IMGSZ,
                 epochs=args.epochs,
@@ -84,7 +88,6 @@ def main() -> None:
                 name=RUN_NAME,
                 exist_ok=True,
                 patience=100,
-                warmup_epochs=0.5,
                 fliplr=0.5,
                 flipud=0.5,
                 degrees=0.0,  # the generator already turns tiles every way

@@ -274,7 +274,8 @@ class TablePipeline:
             return events
         draws = self._draws()
         if change.placements:
-            events += self._apply_placements(t, change.placements, draws)
+            settled = {Tile.of(*d.pips): when for d in layout_tiles if d.pips is not None and (when := self._settled_at(d)) is not None}
+            events += self._apply_placements(t, change.placements, draws, settled)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         self._remember(layout_tiles, layout)
@@ -304,7 +305,17 @@ class TablePipeline:
         order = seat_order(len(self.match.players))
         return self.match.players[order.index(side)] if side in order else None
 
-    def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
+    def _settled_at(self, detection: TileDetection) -> float | None:
+        """When the tile's place last moved (it was put down then)."""
+        if self._frame_size is None:
+            return None
+        w, h = self._frame_size
+        c = np.asarray(detection.corners)
+        (x0, y0), (x1, y1) = c.min(0), c.max(0)
+        return self.gate.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))
+
+    def _apply_placements(self, t: float, placements: list[Placement], draws: int,
+                          settled: dict[Tile, float] | None = None) -> list[PipelineEvent]:
         match = self.match
         on_turn = self._player_on_turn()
         arm = self._seat_player(self._arm_side)
@@ -334,7 +345,7 @@ class TablePipeline:
         outcomes = {self._score_of(match, seq) for seq in candidates}
         if len(outcomes) > 1:
             return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
-        return self._apply_sequence(t, candidates[0])
+        return self._apply_sequence(t, _in_order_put_down(candidates, settled or {}))
 
     def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
         events = list(prefix)
@@ -512,6 +523,21 @@ class TablePipeline:
         if self.status == "confirm":
             out.append(self._set_status("waiting", t))
         return out
+
+
+# Two tiles put down at least this far apart (seconds) are told apart in order by when their places settled.
+SETTLE_GAP = 0.3
+
+
+def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
+    """Of legal sequences that score alike, the one playing the tiles in the order their places
+    settled (several tiles seen at once: who played which follows from the order)."""
+    if len(candidates) > 1:
+        for seq in candidates:
+            times = [settled.get(e.tile) for e in seq if isinstance(e, Play)]
+            if None not in times and all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:])):  # type: ignore[operator]
+                return seq
+    return candidates[0]
 
 
 def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:

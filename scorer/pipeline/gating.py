@@ -41,6 +41,18 @@ class Gate:
     motion_mask: np.ndarray | None = field(default=None, repr=False)  # where the last motion was (small frame)
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
     _last_ratio: float = 1.0
+    _frame_no: int = 0
+    _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
+
+    def settled_at(self, box: tuple[float, float, float, float]) -> float | None:
+        """When the region (x0, y0, x1, y1, as fractions of the frame) last moved, in seconds of
+        frames fed: a tile put down stops moving there, so of two tiles the later one settled later."""
+        if self._motion_frame is None:
+            return None
+        h, w = self._motion_frame.shape
+        x0, y0, x1, y1 = box
+        region = self._motion_frame[max(0, int(y0 * h)) : int(np.ceil(y1 * h)), max(0, int(x0 * w)) : int(np.ceil(x1 * w))]
+        return float(np.median(region)) / self.fps if region.size else None
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
@@ -54,10 +66,12 @@ class Gate:
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
         small = small_grey(image)
+        self._frame_no += 1
         if self._previous is None or self._previous.shape != small.shape:
             self._previous = small
             self._still_frames = 0
             self._motion_accumulated = np.zeros(small.shape, bool)
+            self._motion_frame = np.zeros(small.shape, np.float32)
             return False
         moved = self._diff(small, self._previous)
         self._previous = small
@@ -68,6 +82,8 @@ class Gate:
             if abs(self._last_ratio - 1.0) < 0.04:
                 # An exposure step moves every pixel a little; it says nothing about where an arm was.
                 self._motion_accumulated |= moved
+                assert self._motion_frame is not None
+                self._motion_frame[moved] = self._frame_no
             return False
         self._still_frames += 1
         if self._still_frames < max(1, int(round(self.still_seconds * self.fps))) or self._fired:

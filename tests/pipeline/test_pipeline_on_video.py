@@ -322,3 +322,32 @@ def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading
     events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
     assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
+
+
+@pytest.mark.parametrize("right_first", [True, False])
+def test_two_tiles_seen_at_once_are_played_in_the_order_their_places_settled(right_first: bool) -> None:
+    from scorer.rules import Play, Tile
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays one tile and Ann the next before the table is still in between: both are seen at
+    # once, and either order is legal and scores alike -- who played which is in when each place settled.
+    right, left = _up((3, 6), 188), _up((5, 1), 92)
+    over_right, over_left = (slice(0, 150), slice(190, 236)), (slice(110, 240), slice(92, 138))
+    moves = [(over_right, right, 210), (over_left, left, 170)]
+    if not right_first:
+        moves.reverse()
+    for arm, tile, grey in moves:
+        for k in range(6):
+            image = table.image.copy()
+            image[arm] = 230 if k % 2 else 120
+            table.feed(image)
+        table.paint(tile.corners, grey)
+    table.seen = [first, right, left]
+    events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
+    played = [(e.player, e.tile) for e in events if isinstance(e, Play)]
+    if right_first:
+        assert played == [("Ben", Tile(3, 6)), ("Ann", Tile(1, 5))]
+    else:
+        assert played == [("Ben", Tile(1, 5)), ("Ann", Tile(3, 6))]
