@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.pipeline.places import changed
+from scorer.pipeline.places import changed, exposure, shifted
 from scorer.vision.geometry import polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
@@ -44,12 +44,13 @@ class Boneyard:
         tiles = [np.asarray(c, np.float64) for c in tiles]
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
+        ratio = exposure(before, grey)
         for slot in self.slots:
             match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
-            elif changed(before, grey, slot, MARGIN):
+            elif changed(before, grey, slot, MARGIN) or shifted(before, grey, slot, ratio):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it

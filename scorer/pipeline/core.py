@@ -84,6 +84,7 @@ class TablePipeline:
         self._noted: set[str] = set()
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
+        self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
 
     # -- frames ------------------------------------------------------------------------
 
@@ -217,6 +218,7 @@ class TablePipeline:
         self._loose_before = {s.tile for s in seen}
         for tile in seen:
             self._first_seen.setdefault(tile.tile, t)
+        self._settled_now = {Tile.of(*d.pips): when for d in layout_tiles if d.pips is not None and (when := self._settled_at(d)) is not None}
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         events: list[PipelineEvent] = []
         for note in layout.notes:
@@ -274,8 +276,7 @@ class TablePipeline:
             return events
         draws = self._draws()
         if change.placements:
-            settled = {Tile.of(*d.pips): when for d in layout_tiles if d.pips is not None and (when := self._settled_at(d)) is not None}
-            events += self._apply_placements(t, change.placements, draws, settled)
+            events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         self._remember(layout_tiles, layout)
@@ -314,8 +315,7 @@ class TablePipeline:
         (x0, y0), (x1, y1) = c.min(0), c.max(0)
         return self.gate.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))
 
-    def _apply_placements(self, t: float, placements: list[Placement], draws: int,
-                          settled: dict[Tile, float] | None = None) -> list[PipelineEvent]:
+    def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         match = self.match
         on_turn = self._player_on_turn()
         arm = self._seat_player(self._arm_side)
@@ -345,7 +345,7 @@ class TablePipeline:
         outcomes = {self._score_of(match, seq) for seq in candidates}
         if len(outcomes) > 1:
             return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
-        return self._apply_sequence(t, _in_order_put_down(candidates, settled or {}))
+        return self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
 
     def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
         events = list(prefix)
@@ -472,6 +472,12 @@ class TablePipeline:
             return None
         earliest = min(times.values())
         first = [t for t, when in times.items() if when == earliest]
+        if len(first) > 1 and all(t in self._settled_now for t in first):
+            # Several seen first at once (put down before the table was still): the one whose place
+            # settled clearly before the others' was put down first.
+            first.sort(key=self._settled_now.__getitem__)
+            if self._settled_now[first[1]] - self._settled_now[first[0]] >= SETTLE_GAP:
+                return first[0]
         return first[0] if len(first) == 1 else None
 
     def _act_again(self, t: float, layout) -> list[PipelineEvent]:

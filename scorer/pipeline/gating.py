@@ -1,6 +1,6 @@
 """Deciding when the table is still, and when it changed since it was last read.
 
-Frames are compared small and grey, after undoing any global brightness change,
+Frames are compared small and in colour, after undoing any global brightness change,
 so a light flicker or the camera's auto-exposure does not count as motion.  Only a still
 table that differs from the last one read is passed on: a still table costs
 almost nothing.
@@ -14,13 +14,17 @@ import cv2
 import numpy as np
 
 SMALL_WIDTH = 160
+# A frame differing from the last over this share of its pixels changed as a whole (light, a
+# camera glitch): no arm moves so much between two frames.
+GLOBAL_CHANGE = 0.25
 
 
-def small_grey(image: np.ndarray) -> np.ndarray:
+def small_picture(image: np.ndarray) -> np.ndarray:
+    """The frame small and lightly blurred, in colour: a dark tile on a dark blue cloth barely differs
+    in grey, but plainly in its blue."""
     h, w = image.shape[:2]
     scale = SMALL_WIDTH / w
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    small = cv2.resize(grey, (SMALL_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = cv2.resize(image, (SMALL_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA).astype(np.float32)
     return cv2.GaussianBlur(small, (0, 0), 1.0)
 
 
@@ -33,8 +37,10 @@ class Gate:
     motion_threshold: float = 8.0  # grey levels (of 255) a pixel must move to count
     motion_fraction: float = 0.004  # share of moving pixels that makes the frame "moving"
     change_fraction: float = 0.0008  # share of changed pixels since the last read state
+    quiet_fraction: float = 0.0005  # at most this share of moving pixels: a truly quiet frame
     _previous: np.ndarray | None = None
     _still_frames: int = 0
+    _quiet_frames: int = 0
     _last_read: np.ndarray | None = None
     _fired: bool = False
     moving: bool = False
@@ -61,37 +67,48 @@ class Gate:
         self._last_ratio = ratio
         scaled = b * ratio
         # Saturated highlights do not scale with the exposure: they are no evidence of motion.
-        return (np.abs(a - scaled) > self.motion_threshold) & (a < 235) & (scaled < 235)
+        moved = (np.abs(a - scaled) > self.motion_threshold) & (a < 235) & (scaled < 235)
+        return moved.any(axis=2) if moved.ndim == 3 else moved
 
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
-        small = small_grey(image)
+        small = small_picture(image)
         self._frame_no += 1
         if self._previous is None or self._previous.shape != small.shape:
             self._previous = small
             self._still_frames = 0
-            self._motion_accumulated = np.zeros(small.shape, bool)
-            self._motion_frame = np.zeros(small.shape, np.float32)
+            self._motion_accumulated = np.zeros(small.shape[:2], bool)
+            self._motion_frame = np.zeros(small.shape[:2], np.float32)
             return False
         moved = self._diff(small, self._previous)
         self._previous = small
-        if moved.mean() > self.motion_fraction:
+        share = float(moved.mean())
+        if abs(self._last_ratio - 1.0) < 0.04 and self.quiet_fraction < share < GLOBAL_CHANGE:
+            # An exposure step or a glitch of the whole picture moves every pixel; it says nothing about
+            # where an arm was.  Faint motion counts (an arm the colour of the table moves few pixels),
+            # a speck of noise not.
+            assert self._motion_accumulated is not None and self._motion_frame is not None
+            self._motion_accumulated |= moved
+            self._motion_frame[moved] = self._frame_no
+        self._quiet_frames = self._quiet_frames + 1 if share <= self.quiet_fraction else 0
+        if share > self.motion_fraction:
             self.moving = True
             self._still_frames = 0
             self._fired = False
-            if abs(self._last_ratio - 1.0) < 0.04:
-                # An exposure step moves every pixel a little; it says nothing about where an arm was.
-                self._motion_accumulated |= moved
-                assert self._motion_frame is not None
-                self._motion_frame[moved] = self._frame_no
             return False
         self._still_frames += 1
-        if self._still_frames < max(1, int(round(self.still_seconds * self.fps))) or self._fired:
+        needed = max(1, int(round(self.still_seconds * self.fps)))
+        if self._still_frames < needed:
             return False
+        if self._fired:
+            # Still all along, yet the table changed under motion too faint to count as moving (a
+            # tile put down by an arm the colour of the table): once quiet, that is a new state too.
+            if self._quiet_frames < needed or self._last_read is None or self._diff(small, self._last_read).mean() < self.change_fraction:
+                return False
         self._fired = True
         self.moving = False
         self.motion_mask = self._motion_accumulated
-        self._motion_accumulated = np.zeros(small.shape, bool)
+        self._motion_accumulated = np.zeros(small.shape[:2], bool)
         if self._last_read is not None and self._diff(small, self._last_read).mean() < self.change_fraction:
             return False  # still, but nothing changed since the last read
         self._last_read = small

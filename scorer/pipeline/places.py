@@ -12,6 +12,8 @@ import numpy as np
 
 # How unlike (1 - correlation) a place must look to have changed.
 CHANGED = 0.5
+# How much a tile's own inside may grow lighter or darker (beyond the whole frame's exposure change).
+SHIFTED = 0.12
 
 
 def table_grey(image: np.ndarray) -> np.ndarray:
@@ -52,3 +54,20 @@ def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: flo
         return False
     x0, y0, x1, y1 = box
     return unlike(before[y0:y1, x0:x1], now[y0:y1, x0:x1]) > CHANGED
+
+
+def exposure(before: np.ndarray, now: np.ndarray) -> float:
+    """How much lighter the whole frame got (the ratio of the medians)."""
+    return float(np.median(now)) / max(float(np.median(before)), 1.0)
+
+
+def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: float) -> bool:
+    """Whether the inside of the tile's place got lighter or darker than the frame's exposure change
+    explains: a plain tile back taken off a table of another shade.  (The correlation in
+    :func:`changed` can miss that where the picture round the place is made of neighbouring tiles.)"""
+    box = place_box(corners, now.shape, 0.7)
+    if box is None:
+        return False
+    x0, y0, x1, y1 = box
+    was = float(before[y0:y1, x0:x1].mean()) * ratio
+    return abs(float(now[y0:y1, x0:x1].mean()) - was) > SHIFTED * max(was, 1.0)

@@ -1,0 +1,52 @@
+"""The boneyard followed place by place: a draw is a face-down tile gone from where it lay."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.pipeline.boneyard import Boneyard
+from scorer.pipeline.places import table_grey
+
+
+def _box(x: float, y: float, w: float = 24.0, h: float = 48.0) -> np.ndarray:
+    return np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float64)
+
+
+def _table(tiles: list[np.ndarray], light: float = 1.0, seed: int = 0) -> np.ndarray:
+    """A mottled table (grey about 190) with plain white backs lying on it side by side, each with
+    dark shaded sides (which are most of what a picture of a row of backs shows)."""
+    rng = np.random.default_rng(seed)
+    image = cv2_blur(rng.normal(190, 10, (200, 300)))
+    for c in tiles:
+        (x0, y0), (x1, y1) = c[0].astype(int), c[2].astype(int)
+        image[y0:y1, x0:x1] = 235
+        image[y0:y1, x0 : x0 + 3] = 60
+        image[y1 - 3 : y1, x0:x1] = 60
+    image = np.clip(image * light, 0, 255).astype(np.uint8)
+    return table_grey(np.dstack([image] * 3))
+
+
+def cv2_blur(a: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.GaussianBlur(a.astype(np.float32), (0, 0), 3.0)
+
+
+def test_a_back_taken_from_a_row_of_backs_is_a_draw_even_as_the_light_changes() -> None:
+    row = [_box(40 + 26 * k, 80) for k in range(5)] + [_box(40 + 26 * k, 130) for k in range(5)]
+    boneyard = Boneyard()
+    boneyard.reset(row, _table(row))
+    # The middle-right back of the first row is taken; the light drops 8 % at the same time.  Its place is mostly
+    # unchanged neighbours in a grown box, but its inside went from white to table.
+    left = row[:3] + row[4:]
+    assert boneyard.update(left, _table(left, light=0.92)) == 1
+    assert len(boneyard) == 9
+
+
+def test_a_back_missed_by_the_detector_on_an_unchanged_table_is_no_draw() -> None:
+    row = [_box(40 + 26 * k, 80) for k in range(5)]
+    boneyard = Boneyard()
+    boneyard.reset(row, _table(row))
+    # The detector misses one back; the table looks the same, only lighter.
+    assert boneyard.update(row[:2] + row[3:], _table(row, light=1.1)) == 0
+    assert len(boneyard) == 5

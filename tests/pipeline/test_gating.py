@@ -1,0 +1,73 @@
+"""The gate: a still table is read once; a change is read once the table is quiet again."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.pipeline.gating import Gate
+
+
+def _frames(gate: Gate, image: np.ndarray, n: int) -> list[bool]:
+    return [gate.update(image.copy()) for _ in range(n)]
+
+
+def test_a_still_table_is_read_once_and_a_faint_change_once_more_when_quiet() -> None:
+    gate = Gate(fps=10)
+    table = np.full((180, 320, 3), 90, np.uint8)
+    fired = _frames(gate, table, 12)
+    assert fired.count(True) == 1
+    # A tile put down by an arm the colour of the table: too few pixels move to call the frame
+    # moving (0.3 % of it), yet the table changed -- read once it has stayed quiet.
+    table[80:88, 150:162] = 200
+    fired = _frames(gate, table, 12)
+    assert fired.count(True) == 1 and not gate.moving
+    # Nothing more happens: nothing more is read.
+    assert not any(_frames(gate, table, 20))
+
+
+def test_settled_at_tells_which_of_two_places_moved_last() -> None:
+    gate = Gate(fps=10)
+    table = np.full((180, 320, 3), 90, np.uint8)
+    _frames(gate, table, 5)
+    for k in range(4):  # an arm over the left place, then over the right one
+        arm = table.copy()
+        arm[40:140, 40:120] = 160 + 20 * (k % 2)
+        gate.update(arm)
+    for k in range(4):
+        arm = table.copy()
+        arm[40:140, 200:280] = 160 + 20 * (k % 2)
+        gate.update(arm)
+    _frames(gate, table, 6)
+    left = gate.settled_at((40 / 320, 40 / 180, 120 / 320, 140 / 180))
+    right = gate.settled_at((200 / 320, 40 / 180, 280 / 320, 140 / 180))
+    assert left is not None and right is not None and right - left >= 0.3
+
+
+def test_a_black_tile_on_a_dark_blue_cloth_is_a_change() -> None:
+    gate = Gate(fps=10)
+    cloth = np.zeros((180, 320, 3), np.uint8)
+    cloth[:] = (110, 30, 10)  # BGR: dark blue, grey about 33
+    _frames(gate, cloth, 12)
+    # A black tile put down: in grey (28 against 33) less than the 8 levels that count as motion.
+    cloth[80:100, 140:180] = (28, 28, 28)
+    for k in range(4):  # the arm
+        arm = cloth.copy()
+        arm[0:100, 150:170] = 200
+        gate.update(arm)
+    assert any(_frames(gate, cloth, 8))
+
+
+def test_a_glitch_of_the_whole_picture_is_not_where_an_arm_was() -> None:
+    gate = Gate(fps=10)
+    table = np.full((180, 320, 3), 90, np.uint8)
+    _frames(gate, table, 12)
+    for k in range(4):  # an arm from the left edge
+        arm = table.copy()
+        arm[60:120, 0 : 60 + 20 * k] = 170
+        gate.update(arm)
+    glitch = table.copy()
+    glitch[:, 190:] = 140  # one frame with the right 40 % lit up (the median brightness unchanged)
+    gate.update(glitch)
+    _frames(gate, table, 8)
+    assert gate.motion_mask is not None
+    assert gate.motion_mask[:, 0].any() and not gate.motion_mask[:, -1].any() and gate.motion_mask.mean() < 0.2
