@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/evaluate_board.py [--limit N] [--split test|cross]
 
 For every held-out image that shows a played layout: the tiles detected and read by the
-model, the layout rebuilt, and compared with the simulator's board -- the whole graph (tiles,
+model (at the two input sizes the ``board`` command uses), the layout rebuilt, and compared with the simulator's board -- the whole graph (tiles,
 joins, spinners), the end sum, and the incremental move (the board before the last tile, from
 the engine, plus what the image shows: is the last tile found, at the right place, with the
 right sum?).  Then the median reconstruction time for a 28-tile layout.
@@ -27,6 +27,7 @@ import cv2  # noqa: E402
 from scorer.layout import SeenTile, infer_placements, reconstruct, seen_from_detections, to_board  # noqa: E402
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
+from scorer.vision.detector import THOROUGH_SIZES  # noqa: E402
 
 DATA = ROOT / "datasets" / "generated" / "detector"
 
@@ -52,7 +53,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--split", default="test")
     args = parser.parse_args()
-    detector = TileDetector(threads=2)
+    detector = TileDetector(threads=2, input_size=THOROUGH_SIZES)  # as the board command reads an image
     metas = [json.loads(l) for l in (DATA / f"{args.split}.jsonl").read_text().splitlines()]
     metas = [m for m in metas if m.get("board") and len(m["board"]["tiles"]) >= 2][: args.limit]
     graph_ok = sum_ok = move_ok = n = 0

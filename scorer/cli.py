@@ -198,12 +198,14 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules import GAMES, describe_board
     from scorer.vision import TileDetector, load_image
     from scorer.vision.calibration import load_profile
+    from scorer.vision.detector import THOROUGH_SIZES
 
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
     to_table = profile.to_table if profile else None
-    detections = TileDetector(threads=args.threads).detect(image)
+    # One image, read with care: at two input sizes (twice the time of a live frame).
+    detections = TileDetector(threads=args.threads, input_size=THOROUGH_SIZES).detect(image)
     seen = seen_from_detections(detections, to_table)
     layout = reconstruct(seen)
     board, problems = to_board(layout, rules.every_double_spins)

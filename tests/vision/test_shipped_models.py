@@ -99,3 +99,22 @@ def test_replay_of_the_bundled_demo(tmp_path: Path) -> None:
     _, steps = score_log((ROOT / "scorer" / "data" / "demo.truth.jsonl").read_text().splitlines())
     assert events[-1]["scores"] == list(steps)[-1].after.scores()
     assert all("t" in e and "scores" in e for e in events if e["type"] == "play")
+
+
+def test_the_detector_takes_any_input_size_and_merges_several(tmp_path: Path) -> None:
+    from scorer.errors import ModelError
+    from scorer.vision import TileDetector, load_image
+
+    image = tmp_path / "table.png"
+    clean_table(image, sample_board())
+    frame = load_image(str(image))
+    tiles = {}
+    for sizes in (416, 544, (544, 704)):
+        detector = TileDetector(threads=1, input_size=sizes)
+        found = detector.detect(frame)
+        tiles[sizes] = sorted(Tile.of(*d.pips) for d in found if d.pips is not None)
+        # Merged over sizes, a tile is still one box.
+        assert len(found) == len(tiles[sizes])
+    assert tiles[416] == tiles[544] == tiles[(544, 704)] == sorted(sample_board().tiles)
+    with pytest.raises(ModelError, match="multiples of 32"):
+        TileDetector(threads=1, input_size=500)
