@@ -26,38 +26,42 @@ MARGIN = 1.3
 class Boneyard:
     slots: list[np.ndarray] = field(default_factory=list)  # corners (4, 2) of each face-down tile on the table
     _grey: np.ndarray | None = field(default=None, repr=False)  # the picture the slots were last checked in
+    _colour: np.ndarray | None = field(default=None, repr=False)  # the same in colour (table_colour), if given
 
     def __len__(self) -> int:
         return len(self.slots)
 
-    def reset(self, tiles: Sequence[np.ndarray], grey: np.ndarray) -> None:
+    def reset(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None) -> None:
         """A new round: the boneyard as dealt."""
         self.slots = one_per_place([np.asarray(c, np.float64) for c in tiles])
-        self._grey = grey
+        self._grey, self._colour = grey, colour
 
-    def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray) -> int:
-        """The face-down tiles seen in a new still state; returns how many were drawn since the last one."""
+    def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None) -> int:
+        """The face-down tiles seen in a new still state (``grey`` from ``table_grey``, ``colour`` from
+        ``table_colour``); returns how many were drawn since the last one."""
         if self._grey is None or self._grey.shape != grey.shape:
-            self.reset(tiles, grey)
+            self.reset(tiles, grey, colour)
             return 0
         before = self._grey
+        # The shade inside each place is compared in colour where both pictures have it.
+        shade_before, shade_now = (self._colour, colour) if self._colour is not None and colour is not None else (before, grey)
         tiles = [np.asarray(c, np.float64) for c in tiles]
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
-        ratio = exposure(before, grey)
+        ratio = exposure(shade_before, shade_now)
         for slot in self.slots:
             match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
-            elif changed(before, grey, slot, MARGIN) or shifted(before, grey, slot, ratio):
+            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot, ratio):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it
         # A tile seen where nothing was before, on a changed spot, is one nudged from its slot.
         moved = sum(1 for k in unmatched if changed(before, grey, tiles[k], MARGIN))
         self.slots = kept + [tiles[k] for k in unmatched]
-        self._grey = grey
+        self._grey, self._colour = grey, colour
         return max(0, _distinct(removed) - moved)
 
 

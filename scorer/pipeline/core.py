@@ -23,7 +23,7 @@ from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
 from scorer.pipeline.boneyard import Boneyard, one_per_place
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.places import table_grey
+from scorer.pipeline.places import table_colour, table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.sources import Frame
@@ -81,6 +81,7 @@ class TablePipeline:
         self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
         self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
+        self._colour_now: np.ndarray | None = None  # the same in colour (a boneyard's shades)
         self._noted: set[str] = set()
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
@@ -168,6 +169,7 @@ class TablePipeline:
         self._pending = None
         self._boneyard_now = _union(pending.boneyard)
         self._grey_now = table_grey(frame.image)
+        self._colour_now = table_colour(frame.image) if self.match.rules.has_boneyard and frame.image.ndim == 3 else None
         face_down = [d for d in detections if d.face == "down"]
         events += self._act(frame.t, voted, face_down)
         if self.status == "reading":
@@ -293,7 +295,7 @@ class TablePipeline:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""
         if not self.match.rules.has_boneyard or self._grey_now is None:
             return 0
-        return min(self.boneyard.update(self._boneyard_now, self._grey_now), self.match.boneyard)
+        return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now), self.match.boneyard)
 
     def _player_on_turn(self) -> str:
         player = self.match.next_player
@@ -416,7 +418,7 @@ class TablePipeline:
         events = self._apply_sequence(t, [RoundStart(starter)])
         self.memory.clear()
         if self._grey_now is not None:
-            self.boneyard.reset(self._boneyard_now, self._grey_now)  # the boneyard as dealt
+            self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
     def _without_overlaps(self, layout_tiles: list[TileDetection], pairs: list[tuple[int, int]], board, to_table) -> list:

@@ -66,8 +66,10 @@ class Gate:
         ratio = float(np.clip(np.median(a) / max(float(np.median(b)), 1.0), 0.5, 2.0))
         self._last_ratio = ratio
         scaled = b * ratio
-        # Saturated highlights do not scale with the exposure: they are no evidence of motion.
-        moved = (np.abs(a - scaled) > self.motion_threshold) & (a < 235) & (scaled < 235)
+        # A saturated highlight does not scale with the exposure (its true value may be anything
+        # above): it is no evidence of motion where it only looks darker than it was -- but a dark
+        # thing now on a blown-out patch (a tile's pips on a glaring table) is.
+        moved = (np.abs(a - scaled) > self.motion_threshold) & ~((b >= 235) & (a > scaled)) & ~((a >= 235) & (scaled > a))
         return moved.any(axis=2) if moved.ndim == 3 else moved
 
     def update(self, image: np.ndarray) -> bool:

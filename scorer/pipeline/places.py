@@ -56,18 +56,32 @@ def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: flo
     return unlike(before[y0:y1, x0:x1], now[y0:y1, x0:x1]) > CHANGED
 
 
-def exposure(before: np.ndarray, now: np.ndarray) -> float:
-    """How much lighter the whole frame got (the ratio of the medians)."""
-    return float(np.median(now)) / max(float(np.median(before)), 1.0)
+def table_colour(image: np.ndarray) -> np.ndarray:
+    """The frame in colour, lightly blurred: for a tile's shade, which grey alone can miss (a pale
+    yellow back on a pink cloth are one grey)."""
+    return cv2.GaussianBlur(image, (0, 0), 1.5)
 
 
-def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: float) -> bool:
-    """Whether the inside of the tile's place got lighter or darker than the frame's exposure change
-    explains: a plain tile back taken off a table of another shade.  (The correlation in
-    :func:`changed` can miss that where the picture round the place is made of neighbouring tiles.)"""
+def exposure(before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """How much lighter the whole frame got, per colour channel (the ratio of the medians, over a
+    sparse grid of pixels): undoes the camera's exposure and white balance."""
+    def medians(image: np.ndarray) -> np.ndarray:
+        sample = image[::8, ::8].reshape(-1, image.shape[2] if image.ndim == 3 else 1)
+        return np.median(sample, axis=0).astype(np.float64)
+
+    return medians(now) / np.maximum(medians(before), 1.0)
+
+
+def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.ndarray) -> bool:
+    """Whether the inside of the tile's place got lighter or darker, in any colour, than the
+    frame's exposure (``ratio``, from :func:`exposure`) explains: a plain tile back taken off a
+    table of another shade.  (The correlation in :func:`changed` can miss that where the picture
+    round the place is made of neighbouring tiles.)"""
     box = place_box(corners, now.shape, 0.7)
     if box is None:
         return False
     x0, y0, x1, y1 = box
-    was = float(before[y0:y1, x0:x1].mean()) * ratio
-    return abs(float(now[y0:y1, x0:x1].mean()) - was) > SHIFTED * max(was, 1.0)
+    channels = len(ratio)
+    was = before[y0:y1, x0:x1].reshape(-1, channels).mean(0) * ratio
+    is_now = now[y0:y1, x0:x1].reshape(-1, channels).mean(0)
+    return bool(np.any(np.abs(is_now - was) > SHIFTED * np.maximum(was, 1.0)))

@@ -50,3 +50,30 @@ def test_a_back_missed_by_the_detector_on_an_unchanged_table_is_no_draw() -> Non
     # The detector misses one back; the table looks the same, only lighter.
     assert boneyard.update(row[:2] + row[3:], _table(row, light=1.1)) == 0
     assert len(boneyard) == 5
+
+
+def _cloth(tiles: list[np.ndarray]) -> np.ndarray:
+    """A pinkish cloth with pale yellow backs on it: nearly one grey, plainly two colours (BGR)."""
+    image = np.zeros((200, 300, 3), np.float32)
+    image[:] = (235, 205, 235)
+    for c in tiles:
+        (x0, y0), (x1, y1) = c[0].astype(int), c[2].astype(int)
+        image[y0:y1, x0:x1] = (150, 235, 235)
+        image[y0:y1, x0 : x0 + 3] = 60
+        image[y1 - 3 : y1, x0:x1] = 60
+    return image.astype(np.uint8)
+
+
+def test_a_back_taken_off_a_cloth_of_its_grey_is_seen_in_colour() -> None:
+    from scorer.pipeline.places import table_colour
+
+    row = [_box(40 + 26 * k, 80) for k in range(5)] + [_box(40 + 26 * k, 130) for k in range(5)]
+    left = row[:3] + row[4:]
+    before, after = _cloth(row), _cloth(left)
+    boneyard = Boneyard()
+    boneyard.reset(row, table_grey(before), table_colour(before))
+    assert boneyard.update(left, table_grey(after), table_colour(after)) == 1
+    # In grey alone the taken back is not told from a missed detection.
+    grey_only = Boneyard()
+    grey_only.reset(row, table_grey(before))
+    assert grey_only.update(left, table_grey(after)) == 0

@@ -71,3 +71,19 @@ def test_a_glitch_of_the_whole_picture_is_not_where_an_arm_was() -> None:
     _frames(gate, table, 8)
     assert gate.motion_mask is not None
     assert gate.motion_mask[:, 0].any() and not gate.motion_mask[:, -1].any() and gate.motion_mask.mean() < 0.2
+
+
+def test_a_white_tile_on_a_glaring_white_table_is_a_change() -> None:
+    gate = Gate(fps=10)
+    glare = np.full((180, 320, 3), 252, np.uint8)  # blown out
+    _frames(gate, glare, 12)
+    # A white [6|6]: only its pips and divider are darker than the glare.
+    for y in (84, 92, 100):
+        for x in (150, 158, 172, 180):
+            glare[y : y + 4, x : x + 4] = 30
+    glare[80:108, 165:167] = 60
+    for k in range(4):
+        arm = glare.copy()
+        arm[0:80, 150:180] = 120
+        gate.update(arm)
+    assert any(_frames(gate, glare, 8))
