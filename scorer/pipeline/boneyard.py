@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.pipeline.places import changed, exposure, shifted
+from scorer.pipeline.places import changed, shifted
 from scorer.vision.geometry import polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
@@ -36,9 +36,11 @@ class Boneyard:
         self.slots = one_per_place([np.asarray(c, np.float64) for c in tiles])
         self._grey, self._colour = grey, colour
 
-    def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None) -> int:
+    def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None,
+               played: Sequence[np.ndarray] = ()) -> int:
         """The face-down tiles seen in a new still state (``grey`` from ``table_grey``, ``colour`` from
-        ``table_colour``); returns how many were drawn since the last one."""
+        ``table_colour``); returns how many were drawn since the last one.  ``played``: the layout's
+        tiles now -- a slot over them was never a back."""
         if self._grey is None or self._grey.shape != grey.shape:
             self.reset(tiles, grey, colour)
             return 0
@@ -48,13 +50,16 @@ class Boneyard:
         tiles = [np.asarray(c, np.float64) for c in tiles]
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
-        ratio = exposure(shade_before, shade_now)
         for slot in self.slots:
             match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
-            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot, ratio):
+            elif any(polygon_iou(p, slot) > 0.2 for p in played):
+                # On the layout's tiles now: a tile there read as loose, or a box straddling two of
+                # them taken for a back -- never a back, and gone is no draw.
+                continue
+            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it
@@ -86,7 +91,14 @@ def _distinct(boxes: list[np.ndarray]) -> int:
     one of them and is not a tile of its own."""
     groups: list[list[np.ndarray]] = []
     for b in boxes:
-        joined = [g for g in groups if any(polygon_iou(b, o) > 0.2 for o in g)]
+        joined = [g for g in groups if any(_on_one_tile(b, o) for o in g)]
         merged = [b] + [o for g in joined for o in g]
         groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
     return len(groups)
+
+
+def _on_one_tile(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two boxes that cannot be two tiles: overlapping, or centres closer than tiles lying side by
+    side can be (a box straddling two backs is half a tile's width off each)."""
+    short = min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1]))
+    return polygon_iou(a, b) > 0.2 or float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.8 * short

@@ -21,7 +21,7 @@ from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.announce import announce_play, announce_round
-from scorer.pipeline.boneyard import Boneyard, one_per_place
+from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_colour, table_grey
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
@@ -207,6 +207,7 @@ class TablePipeline:
         if match.is_over:
             return []
         layout_tiles, seat_tiles = self._layout_and_seats(up)
+        seat_tiles = off_backs(seat_tiles, self.boneyard.slots)
         if match.phase is Phase.IN_ROUND and self._grey_now is not None:
             layout_tiles, _, _ = self.memory.fill_in(layout_tiles, set(match.current_board().tiles), self._grey_now)
         to_table = self.config.profile.to_table if self.config.profile else None
@@ -276,7 +277,7 @@ class TablePipeline:
                 problems = ["the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)"]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
-        draws = self._draws()
+        draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
@@ -291,11 +292,11 @@ class TablePipeline:
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
 
-    def _draws(self) -> int:
+    def _draws(self, played: list[np.ndarray]) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""
         if not self.match.rules.has_boneyard or self._grey_now is None:
             return 0
-        return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now), self.match.boneyard)
+        return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
 
     def _player_on_turn(self) -> str:
         player = self.match.next_player
@@ -546,6 +547,17 @@ def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]
             if None not in times and all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:])):  # type: ignore[operator]
                 return seq
     return candidates[0]
+
+
+def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.ndarray]) -> dict[int, list[TileDetection]]:
+    """The tiles in each seat's strip that do not lie where a boneyard back lies: a plain back (the
+    boneyard may lie in a seat's strip) reads as a [0|0], and is no tile of a hand."""
+    out = {}
+    for seat, tiles in seat_tiles.items():
+        kept = [d for d in tiles if not any(same_place(np.asarray(d.corners), back) for back in backs)]
+        if kept:
+            out[seat] = kept
+    return out
 
 
 def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:

@@ -12,7 +12,7 @@ import numpy as np
 
 # How unlike (1 - correlation) a place must look to have changed.
 CHANGED = 0.5
-# How much a tile's own inside may grow lighter or darker (beyond the whole frame's exposure change).
+# How much the inside of a tile's place may change its shade against the ring round it (a share).
 SHIFTED = 0.12
 
 
@@ -62,26 +62,35 @@ def table_colour(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), 1.5)
 
 
-def exposure(before: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """How much lighter the whole frame got, per colour channel (the ratio of the medians, over a
-    sparse grid of pixels): undoes the camera's exposure and white balance."""
-    def medians(image: np.ndarray) -> np.ndarray:
-        sample = image[::8, ::8].reshape(-1, image.shape[2] if image.ndim == 3 else 1)
-        return np.median(sample, axis=0).astype(np.float64)
-
-    return medians(now) / np.maximum(medians(before), 1.0)
-
-
-def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.ndarray) -> bool:
-    """Whether the inside of the tile's place got lighter or darker, in any colour, than the
-    frame's exposure (``ratio``, from :func:`exposure`) explains: a plain tile back taken off a
-    table of another shade.  (The correlation in :func:`changed` can miss that where the picture
-    round the place is made of neighbouring tiles.)"""
-    box = place_box(corners, now.shape, 0.7)
-    if box is None:
-        return False
+def _sums(picture: np.ndarray, box: tuple[int, int, int, int]) -> tuple[np.ndarray, int]:
     x0, y0, x1, y1 = box
-    channels = len(ratio)
-    was = before[y0:y1, x0:x1].reshape(-1, channels).mean(0) * ratio
-    is_now = now[y0:y1, x0:x1].reshape(-1, channels).mean(0)
-    return bool(np.any(np.abs(is_now - was) > SHIFTED * np.maximum(was, 1.0)))
+    patch = picture[y0:y1, x0:x1].reshape((y1 - y0) * (x1 - x0), -1).astype(np.float64)
+    return patch.sum(0), len(patch)
+
+
+def _shade(picture: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """The colour inside a tile's place against the ring round it (per channel): a shade that
+    the camera's exposure and white balance, even uneven over the frame, leave alone."""
+    boxes = [place_box(corners, picture.shape, scale) for scale in (0.7, 1.1, 1.8)]
+    if any(b is None for b in boxes):
+        return None
+    inner, inner_n = _sums(picture, boxes[0])  # type: ignore[arg-type]
+    whole, whole_n = _sums(picture, boxes[1])  # type: ignore[arg-type]
+    outer, outer_n = _sums(picture, boxes[2])  # type: ignore[arg-type]
+    if outer_n <= whole_n:
+        return None  # at the frame's edge: no ring to compare with
+    ring = (outer - whole) / (outer_n - whole_n)
+    # A dim channel (the blue of a brown table) says little and divides badly: left out.
+    return np.where(ring >= 0.25 * ring.max(), (inner / inner_n) / np.maximum(ring, 1.0), np.nan)
+
+
+def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the inside of the tile's place changed its shade against its surroundings, in any
+    colour: a plain tile back taken off a table of another shade.  (The correlation in
+    :func:`changed` can miss that where the picture round the place is made of neighbouring tiles.)"""
+    was, is_now = _shade(before, corners), _shade(now, corners)
+    if was is None or is_now is None:
+        return False
+    # Relative: a white back on a dark table is several times its ring, and a little light moves that.
+    change = np.abs(is_now - was) / np.maximum(np.maximum(was, is_now), 1.0)
+    return bool(np.nanmax(change, initial=0.0) > SHIFTED)

@@ -77,3 +77,24 @@ def test_a_back_taken_off_a_cloth_of_its_grey_is_seen_in_colour() -> None:
     grey_only = Boneyard()
     grey_only.reset(row, table_grey(before))
     assert grey_only.update(left, table_grey(after)) == 0
+
+
+def test_a_slot_over_the_layouts_tiles_was_never_a_back() -> None:
+    # A box straddling two touching layout tiles was once taken for a back; when it is gone, and
+    # the layout's tiles lie there, that is no draw -- even though the place's shade changed.
+    row = [_box(40 + 26 * k, 80) for k in range(5)]
+    straddle = _box(200, 80, 24, 48)
+    layout = [_box(187, 80), _box(213, 80)]
+    boneyard = Boneyard()
+    boneyard.reset(row + [straddle], _table(row))
+    assert boneyard.update(row, _table(row + layout), played=layout) == 0
+    assert len(boneyard) == 5
+
+
+def test_boxes_closer_than_two_backs_can_lie_are_one_tile() -> None:
+    from scorer.pipeline.boneyard import _distinct
+
+    # A box straddling a back and its neighbour, 0.7 of a width off the back (too little overlap
+    # to call them one box by area), goes with the back; two backs side by side are two.
+    assert _distinct([_box(100, 80), _box(117, 80)]) == 1
+    assert _distinct([_box(100, 80), _box(126, 80)]) == 2

@@ -351,3 +351,14 @@ def test_two_tiles_seen_at_once_are_played_in_the_order_their_places_settled(rig
         assert played == [("Ben", Tile(3, 6)), ("Ann", Tile(1, 5))]
     else:
         assert played == [("Ben", Tile(1, 5)), ("Ann", Tile(3, 6))]
+
+
+def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand() -> None:
+    import numpy as np
+
+    from scorer.pipeline.core import off_backs
+
+    back = _up((0, 0), 20, 200)  # a plain back, read face up as [0|0], where the boneyard lies
+    hand = [_up((2, 5), 120, 200), _up((1, 6), 170, 200)]
+    seats = off_backs({0: [back, *hand], 1: [back]}, [np.asarray(back.corners)])
+    assert seats == {0: hand}
