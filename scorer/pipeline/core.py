@@ -240,7 +240,9 @@ class TablePipeline:
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
                 self._cleared = True  # the last round's tiles are gone: the next tile opens a round
-                self._first_seen.clear()
+                # Forget the last round's tiles, not a tile lying alone now (it may be the next opening).
+                now = {s.tile for s in seen}
+                self._first_seen = {tile: when for tile, when in self._first_seen.items() if tile in now}
                 self.tracker.reset()
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.

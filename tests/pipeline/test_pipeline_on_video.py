@@ -362,3 +362,4 @@ def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand()
     hand = [_up((2, 5), 120, 200), _up((1, 6), 170, 200)]
     seats = off_backs({0: [back, *hand], 1: [back]}, [np.asarray(back.corners)])
     assert seats == {0: hand}
+
