@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.pipeline.places import changed, shifted
+from scorer.pipeline.places import changed, exposure, shifted
 from scorer.vision.geometry import polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
@@ -50,6 +50,7 @@ class Boneyard:
         tiles = [np.asarray(c, np.float64) for c in tiles]
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
+        ratio = exposure(shade_before, shade_now)
         for slot in self.slots:
             match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
@@ -59,7 +60,7 @@ class Boneyard:
                 # On the layout's tiles now: a tile there read as loose, or a box straddling two of
                 # them taken for a back -- never a back, and gone is no draw.
                 continue
-            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot):
+            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot, ratio):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it

@@ -84,13 +84,27 @@ def _shade(picture: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     return np.where(ring >= 0.25 * ring.max(), (inner / inner_n) / np.maximum(ring, 1.0), np.nan)
 
 
-def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether the inside of the tile's place changed its shade against its surroundings, in any
-    colour: a plain tile back taken off a table of another shade.  (The correlation in
-    :func:`changed` can miss that where the picture round the place is made of neighbouring tiles.)"""
+def exposure(before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """How much lighter the whole frame got, per channel (the ratio of medians over a sparse grid)."""
+    def medians(picture: np.ndarray) -> np.ndarray:
+        return np.median(picture[::8, ::8].reshape(-1, picture.shape[2] if picture.ndim == 3 else 1), axis=0).astype(np.float64)
+
+    return medians(now) / np.maximum(medians(before), 1.0)
+
+
+def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.ndarray) -> bool:
+    """Whether the inside of the tile's place changed its shade, in any colour: a plain tile back
+    taken off a table of another shade.  (The correlation in :func:`changed` can miss that where
+    the picture round the place is made of neighbouring tiles.)  Both against the ring round it
+    (exposure may be uneven over the frame) and against the whole frame's exposure (``ratio``, from
+    :func:`exposure`; the ring may hold a neighbouring back that was taken) -- either alone is fooled."""
     was, is_now = _shade(before, corners), _shade(now, corners)
-    if was is None or is_now is None:
+    box = place_box(corners, now.shape, 0.7)
+    if was is None or is_now is None or box is None:
         return False
     # Relative: a white back on a dark table is several times its ring, and a little light moves that.
-    change = np.abs(is_now - was) / np.maximum(np.maximum(was, is_now), 1.0)
-    return bool(np.nanmax(change, initial=0.0) > SHIFTED)
+    against_ring = np.abs(is_now - was) / np.maximum(np.maximum(was, is_now), 1.0)
+    inside_was = _sums(before, box)[0] / _sums(before, box)[1] * ratio
+    inside_now = _sums(now, box)[0] / _sums(now, box)[1]
+    against_frame = np.abs(inside_now - inside_was) / max(float(inside_was.mean()), 1.0)
+    return bool(np.nanmax(against_ring, initial=0.0) > SHIFTED and against_frame.max() > SHIFTED)

@@ -98,3 +98,15 @@ def test_boxes_closer_than_two_backs_can_lie_are_one_tile() -> None:
     # to call them one box by area), goes with the back; two backs side by side are two.
     assert _distinct([_box(100, 80), _box(117, 80)]) == 1
     assert _distinct([_box(100, 80), _box(126, 80)]) == 2
+
+
+def test_a_back_missed_beside_a_taken_one_is_still_there() -> None:
+    # The 4th back is taken and the 5th, beside it, is missed by the detector this time: the 5th's
+    # surroundings changed (its neighbour is gone), not the 5th itself -- one draw, not two.
+    row = [_box(40 + 26 * k, 80) for k in range(5)] + [_box(40 + 26 * k, 130) for k in range(5)]
+    boneyard = Boneyard()
+    boneyard.reset(row, _table(row))
+    left = row[:3] + row[4:]
+    seen = row[:3] + row[5:]
+    assert boneyard.update(seen, _table(left)) == 1
+    assert len(boneyard) == 9
