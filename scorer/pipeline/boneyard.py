@@ -80,10 +80,14 @@ def one_per_place(boxes: Sequence[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
+def _shortest_side(a: np.ndarray, b: np.ndarray) -> float:
+    return float(min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])))
+
+
 def same_place(a: np.ndarray, b: np.ndarray) -> bool:
     """Two boxes on one tile: centres closer than half the shorter side."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    short = min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1]))
+    short = _shortest_side(a, b)
     return float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.5 * short
 
 
@@ -101,5 +105,4 @@ def _distinct(boxes: list[np.ndarray]) -> int:
 def _on_one_tile(a: np.ndarray, b: np.ndarray) -> bool:
     """Two boxes that cannot be two tiles: overlapping, or centres closer than tiles lying side by
     side can be (a box straddling two backs is half a tile's width off each)."""
-    short = min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1]))
-    return polygon_iou(a, b) > 0.2 or float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.8 * short
+    return polygon_iou(a, b) > 0.2 or float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.8 * _shortest_side(a, b)

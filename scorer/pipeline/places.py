@@ -12,7 +12,7 @@ import numpy as np
 
 # How unlike (1 - correlation) a place must look to have changed.
 CHANGED = 0.5
-# How much the inside of a tile's place may change its shade against the ring round it (a share).
+# How much the inside of a tile's place may change its shade (a share) before it counts as changed.
 SHIFTED = 0.12
 
 
@@ -68,9 +68,8 @@ def _sums(picture: np.ndarray, box: tuple[int, int, int, int]) -> tuple[np.ndarr
     return patch.sum(0), len(patch)
 
 
-def _shade(picture: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
-    """The colour inside a tile's place against the ring round it (per channel): a shade that
-    the camera's exposure and white balance, even uneven over the frame, leave alone."""
+def _inside_and_ring(picture: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The mean colour inside a tile's place, and of the ring round it (per channel)."""
     boxes = [place_box(corners, picture.shape, scale) for scale in (0.7, 1.1, 1.8)]
     if any(b is None for b in boxes):
         return None
@@ -79,9 +78,14 @@ def _shade(picture: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     outer, outer_n = _sums(picture, boxes[2])  # type: ignore[arg-type]
     if outer_n <= whole_n:
         return None  # at the frame's edge: no ring to compare with
-    ring = (outer - whole) / (outer_n - whole_n)
-    # A dim channel (the blue of a brown table) says little and divides badly: left out.
-    return np.where(ring >= 0.25 * ring.max(), (inner / inner_n) / np.maximum(ring, 1.0), np.nan)
+    return inner / inner_n, (outer - whole) / (outer_n - whole_n)
+
+
+def _shade(inside: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """The colour inside against the ring: a shade that the camera's exposure and white balance,
+    even uneven over the frame, leave alone.  A dim channel (the blue of a brown table) says
+    little and divides badly: left out (NaN)."""
+    return np.where(ring >= 0.25 * ring.max(), inside / np.maximum(ring, 1.0), np.nan)
 
 
 def exposure(before: np.ndarray, now: np.ndarray) -> np.ndarray:
@@ -98,13 +102,12 @@ def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.
     the picture round the place is made of neighbouring tiles.)  Both against the ring round it
     (exposure may be uneven over the frame) and against the whole frame's exposure (``ratio``, from
     :func:`exposure`; the ring may hold a neighbouring back that was taken) -- either alone is fooled."""
-    was, is_now = _shade(before, corners), _shade(now, corners)
-    box = place_box(corners, now.shape, 0.7)
-    if was is None or is_now is None or box is None:
+    seen_before, seen_now = _inside_and_ring(before, corners), _inside_and_ring(now, corners)
+    if seen_before is None or seen_now is None:
         return False
+    was, is_now = _shade(*seen_before), _shade(*seen_now)
     # Relative: a white back on a dark table is several times its ring, and a little light moves that.
     against_ring = np.abs(is_now - was) / np.maximum(np.maximum(was, is_now), 1.0)
-    inside_was = _sums(before, box)[0] / _sums(before, box)[1] * ratio
-    inside_now = _sums(now, box)[0] / _sums(now, box)[1]
-    against_frame = np.abs(inside_now - inside_was) / max(float(inside_was.mean()), 1.0)
+    inside_was = seen_before[0] * ratio
+    against_frame = np.abs(seen_now[0] - inside_was) / max(float(inside_was.mean()), 1.0)
     return bool(np.nanmax(against_ring, initial=0.0) > SHIFTED and against_frame.max() > SHIFTED)
