@@ -6,7 +6,7 @@ Splits and their seeds are fixed, so every split is regenerated identically:
 
 | split | seeds | style |
 |---|---|---|
-| train | 0 .. N-1 | main |
+| train | 0 .. N-1 (``--train-start S``: S .. S+N-1, added to the split) | main |
 | val | 10_000_000 + i | main |
 | test | 20_000_000 + i | main (held out: training never sees it) |
 | cross | 30_000_000 + i | cross (a differently styled generator configuration) |
@@ -91,6 +91,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "generated" / "detector")
     for split, default in (("train", 3000), ("val", 200), ("test", 300), ("cross", 300)):
         parser.add_argument(f"--{split}", type=int, default=default, help=f"images in the {split} split")
+    parser.add_argument(
+        "--train-start",
+        type=int,
+        default=0,
+        help="first training seed: above 0, new training images are added to those already written",
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out
@@ -100,10 +106,11 @@ def main() -> None:
             continue
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
-        jobs = [(out, split, base + i, style) for i in range(count)]
+        first = args.train_start if split == "train" else 0
+        jobs = [(out, split, base + i, style) for i in range(first, first + count)]
         with ProcessPoolExecutor(args.workers) as pool:
             metas = list(pool.map(write_one, jobs, chunksize=8))
-        with open(out / f"{split}.jsonl", "w") as f:
+        with open(out / f"{split}.jsonl", "a" if first else "w") as f:
             for meta in metas:
                 f.write(json.dumps(meta) + "\n")
         print(f"{split}: {count} images, {sum(len([t for t in m['tiles'] if not t['ignore']]) for m in metas)} labelled tiles", flush=True)

@@ -193,7 +193,7 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     import cv2
 
-    from scorer.layout import reconstruct, seen_from_detections, to_board
+    from scorer.layout import read_board
     from scorer.layout.annotate import annotate_board
     from scorer.rules import GAMES, describe_board
     from scorer.vision import TileDetector, load_image
@@ -203,17 +203,11 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
-    to_table = profile.to_table if profile else None
     # One image, read with care: at two input sizes (twice the time of a live frame).
     detections = TileDetector(threads=args.threads, input_size=THOROUGH_SIZES).detect(image)
-    seen = seen_from_detections(detections, to_table)
-    layout = reconstruct(seen)
-    board, problems = to_board(layout, rules.every_double_spins)
-    problems = layout.problems + problems + [f"note: {n}" for n in layout.notes]
-    for d in detections:
-        if d.face == "up" and not d.certain:
-            x, y = d.center
-            problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
+    reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None)
+    layout, board = reading.layout, reading.board
+    problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:
         record = {
             "path": args.image,

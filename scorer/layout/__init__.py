@@ -1,7 +1,11 @@
 """Layout reconstruction: tiles seen on the table -> the joins -> the rules engine's board and moves."""
 
 from scorer.layout.moves import Change, Placement, infer_placements
-from scorer.layout.reconstruct import Layout, PhysJoin, SeenTile, attach_points, reconstruct, seen_from_detections, to_board
+from scorer.layout.reconstruct import (
+    BoardReading, Layout, PhysJoin, SeenTile, attach_points, read_board, reconstruct, seen_from_detections, to_board,
+)
 
 __all__ = [
-    "Change", "Placement", "infer_placements","Layout", "PhysJoin", "SeenTile", "attach_points", "reconstruct", "seen_from_detections", "to_board"]
+    "BoardReading", "Change", "Placement", "infer_placements", "Layout", "PhysJoin", "SeenTile", "attach_points",
+    "read_board", "reconstruct", "seen_from_detections", "to_board",
+]

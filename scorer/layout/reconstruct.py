@@ -499,3 +499,31 @@ def seen_from_detections(detections: Iterable, to_table: Callable[[np.ndarray], 
         alternatives = tuple(tuple(v for v, _ in h.alternatives) for h in d.halves)
         out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence, alternatives))
     return out
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """One image's board, with everything the players should check before trusting it."""
+
+    layout: Layout
+    board: Board
+    problems: list[str]  # an inconsistent table, an illegal structure, tiles read unsurely
+    notes: list[str]  # what was settled by the rules (a half read again at a join, a loose duplicate)
+
+    @property
+    def sure(self) -> bool:
+        return not self.problems
+
+
+def read_board(detections: Sequence, every_double_spins: bool,
+               to_table: Callable[[np.ndarray], np.ndarray] | None = None) -> BoardReading:
+    """The board that one image's detections show.  A face-up tile read unsurely is a problem too:
+    from a single image nothing else can confirm it, so the players are asked."""
+    layout = reconstruct(seen_from_detections(detections, to_table))
+    board, problems = to_board(layout, every_double_spins)
+    problems = layout.problems + problems
+    for d in detections:
+        if d.face == "up" and d.pips is not None and not d.certain:
+            x, y = d.center
+            problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
+    return BoardReading(layout, board, problems, list(layout.notes))

@@ -260,19 +260,31 @@ class TablePipeline:
                 problems = []
             elif len(outcomes) > 1:
                 # Two boxes over one place read differently, and either fits: the players say which.
-                alternatives = tuple(
-                    tuple(seq) for _, _, c in outcomes
-                    if (seq := self._sequence_for(match, [], c.placements)) is not None
-                )
                 tiles = " or ".join(", ".join(str(p.tile) for p in c.placements) for _, _, c in outcomes)
-                events += self._ask(t, f"one new tile is seen two ways: {tiles}", alternatives, ())
-                return events
+                return events + self._ask_which(t, f"one new tile is seen two ways: {tiles}", outcomes)
         if problems or _played_twice(layout_tiles, board):
             fixed = self._reread(layout_tiles, board, to_table)
             if fixed is not None:
                 layout_tiles, layout, change, note = fixed
                 problems = []
                 events.append(Notice(t, note))
+        if problems and (twice := self._duplicates(layout_tiles)):
+            # A set holds each tile once: of two boxes read as one tile, the one the table fits without
+            # is a box on no tile (or on part of one), as with overlapping boxes; only one such reading
+            # may exist.
+            outcomes = self._without_overlaps(layout_tiles, twice, board, to_table)
+            if len(outcomes) == 1:
+                left_out = [d for d in layout_tiles if not any(d is k for k in outcomes[0][0])]
+                layout_tiles, layout, change = outcomes[0]
+                problems = []
+                for d in left_out:
+                    note = f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out: that tile is seen elsewhere, where it fits the game"
+                    if note not in self._noted:
+                        self._noted.add(note)
+                        events.append(Notice(t, note))
+            elif len(outcomes) > 1:
+                places = " or ".join(", ".join(_placed(p) for p in c.placements) for _, _, c in outcomes)
+                return events + self._ask_which(t, f"a tile is seen in two places, and either fits the game: {places}", outcomes)
         if problems and not (change.placements and not change.vanished and not layout.problems):
             # Keep the last good state; ask once per distinct problem.
             if self.config.profile is None and not layout.component and board.tiles:
@@ -424,9 +436,31 @@ class TablePipeline:
             self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
-    def _without_overlaps(self, layout_tiles: list[TileDetection], pairs: list[tuple[int, int]], board, to_table) -> list:
-        """The readings of the table with one box of each overlapping pair left out (tiles lie flat and
-        never overlap), that fit the game; one per distinct outcome."""
+    def _ask_which(self, t: float, reason: str, outcomes: list) -> list[PipelineEvent]:
+        """Ask which of several readings of the table that fit the game is the right one."""
+        alternatives = tuple(
+            tuple(seq) for _, _, c in outcomes if (seq := self._sequence_for(self.match, [], c.placements)) is not None
+        )
+        return self._ask(t, reason, alternatives, ())
+
+    def _duplicates(self, layout_tiles: list[TileDetection]) -> list[tuple[int, ...]]:
+        """For each tile read by more than one box, the boxes of it that may be left out: those not
+        holding a remembered place (at most three tiles are looked at)."""
+        boxes: dict[Tile, list[int]] = {}
+        for k, d in enumerate(layout_tiles):
+            if d.pips is not None:
+                boxes.setdefault(Tile.of(*d.pips), []).append(k)
+        choices = []
+        for ks in boxes.values():
+            new = tuple(k for k in ks if not self.memory.is_remembered(layout_tiles[k]))
+            if len(ks) > 1 and new:
+                choices.append(new)
+        return choices[:3]
+
+    def _without_overlaps(self, layout_tiles: list[TileDetection], pairs: Sequence[tuple[int, ...]], board, to_table) -> list:
+        """The readings of the table with one box of each overlapping pair (or of each group of
+        candidates) left out (tiles lie flat and never overlap), that fit the game; one per distinct
+        outcome."""
         outcomes: dict[tuple, tuple] = {}
         for choice in itertools.product(*pairs):
             trial = [d for k, d in enumerate(layout_tiles) if k not in set(choice)]
@@ -560,6 +594,11 @@ def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.nda
         if kept:
             out[seat] = kept
     return out
+
+
+def _placed(placement: Placement) -> str:
+    at = placement.at
+    return str(placement.tile) if at is None else f"{placement.tile} at {at.tile} {at.side.value}"
 
 
 def _union(frames: Sequence[Sequence[np.ndarray]]) -> list[np.ndarray]:

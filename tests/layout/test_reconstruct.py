@@ -224,3 +224,19 @@ def test_a_join_does_not_guess_when_either_half_or_no_half_could_be_misread() ->
     for tiles in (both, neither, taken):
         _, problems = board_of(tiles)
         assert any("pips do not match" in p for p in problems)
+
+
+def test_read_board_asks_about_a_tile_read_unsurely_and_not_about_sure_ones() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def tile(pips, x, sure):
+        corners = ((x, 100.0), (x + 48.0, 100.0), (x + 48.0, 124.0), (x, 124.0))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, 112.0), sure), HalfReading(pips[1], (x + 36, 112.0), 0.99)))
+
+    sure = read_board([tile((1, 3), 100.0, 0.99), tile((3, 6), 148.0, 0.99)], every_double_spins=True)
+    assert sure.sure and sure.board.end_sum() == 7 and sorted(sure.board.tiles) == [Tile(1, 3), Tile(3, 6)]
+    # The same table, the [3|6]'s 3 read at 0.5: the board is still built, but the players are asked.
+    unsure = read_board([tile((1, 3), 100.0, 0.99), tile((3, 6), 148.0, 0.5)], every_double_spins=True)
+    assert unsure.board == sure.board and not unsure.sure
+    assert any("(172, 112)" in p and "uncertainly as [3, 6]" in p for p in unsure.problems)

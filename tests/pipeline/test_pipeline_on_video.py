@@ -363,3 +363,37 @@ def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand()
     seats = off_backs({0: [back, *hand], 1: [back]}, [np.asarray(back.corners)])
     assert seats == {0: hand}
 
+
+
+def test_a_box_reading_a_tile_seen_elsewhere_is_left_out_where_the_table_fits_without_it() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|6] on the 3; a weak box against its end, mostly on bare table, also reads [3|6] (as
+    # in a set-3 game, where a box half over the last tile read [0|1] beside the real [0|1]).
+    x, y = 236.0, 130.0
+    ghost = TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.4,
+                          (HalfReading(6, (x + 12, y + 12), 0.95), HalfReading(3, (x + 36, y + 12), 0.95)))
+    real = _up((3, 6), 188)
+    events = table.move(FROM_TOP, [first, real, ghost], paint=[(real.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)] and not table.asked
+    assert any(isinstance(e, Notice) and "is left out" in e.message for e in table.events)
+
+
+def test_a_tile_seen_in_two_places_where_either_fits_is_asked_about() -> None:
+    from scorer.rules import Play, Tile
+
+    table = ScriptedTable()
+    first, second = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    table.move(FROM_TOP, [first, second], paint=[(second.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    # [1|6] is read at both ends of the line, and it fits at either: which one is for the players.
+    at_the_one, at_the_six = _up((6, 1), 92), _up((6, 1), 236)
+    events = table.move(FROM_BOTTOM, [first, second, at_the_one, at_the_six], paint=[(at_the_one.corners, 190)])
+    assert not [e for e in events if isinstance(e, Play)] and "seen in two places" in table.asked[-1].reason
+    assert {alt[0].side.value for alt in table.asked[-1].alternatives} == {"low", "high"}
+    assert all(alt[0].tile == Tile(1, 6) for alt in table.asked[-1].alternatives)
