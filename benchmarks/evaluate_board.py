@@ -28,7 +28,7 @@ import cv2  # noqa: E402
 from scorer.layout import SeenTile, infer_placements, read_board, reconstruct, to_board  # noqa: E402
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
-from scorer.vision.detector import THOROUGH_SIZES  # noqa: E402
+from scorer.vision.detector import SMALL_TILE_PX, THOROUGH_SIZES  # noqa: E402
 
 DATA = ROOT / "datasets" / "generated" / "detector"
 
@@ -44,9 +44,24 @@ def truth_board(meta: dict, upto: int | None = None) -> Board:
     return board
 
 
+# Of a tile this much must be uncovered for its pips to be readable (an arm over the layout hides them).
+READABLE = 0.9
+
+
 def whole_layout_in_view(meta: dict) -> bool:
-    """Every tile of the played layout is labelled: none mostly under an arm or cut by the frame's edge."""
-    return not any(t["ignore"] for t in meta["tiles"] if t.get("role") == "layout")
+    """Every tile of the played layout can be seen: none partly under an arm or cut by the frame's edge."""
+    return not any(t["ignore"] or t["visible"] < READABLE for t in meta["tiles"] if t.get("role") == "layout")
+
+
+def tile_length(meta: dict) -> float:
+    """The median long side, in image pixels, of the layout's tiles."""
+    lengths = []
+    for t in meta["tiles"]:
+        if t.get("role") == "layout":
+            c = t["corners"]
+            sides = [((c[k][0] - c[k - 1][0]) ** 2 + (c[k][1] - c[k - 1][1]) ** 2) ** 0.5 for k in range(4)]
+            lengths.append(max(sides))
+    return statistics.median(lengths) if lengths else 0.0
 
 
 def graph(board: Board, compare_spinners: bool) -> tuple:
@@ -65,6 +80,7 @@ def main() -> None:
     graph_ok = sum_ok = move_ok = n = 0
     asked = wrong_asked = 0
     hidden = hidden_right = hidden_flagged = 0
+    by_size = {False: [0, 0], True: [0, 0]}  # tiles at least SMALL_TILE_PX px long? -> [graph right, images]
     for meta in metas:
         truth = truth_board(meta)
         spins = truth.every_double_spins
@@ -82,6 +98,8 @@ def main() -> None:
             hidden_flagged += not reading.sure
             continue
         n += 1
+        by_size[tile_length(meta) >= SMALL_TILE_PX][0] += same_graph
+        by_size[tile_length(meta) >= SMALL_TILE_PX][1] += 1
         graph_ok += same_graph
         sum_ok += board.end_sum() == truth.end_sum()
         asked += not reading.sure
@@ -97,6 +115,9 @@ def main() -> None:
         )
     print(f"{args.split}: {n} images with a played layout wholly in view (shipped model)")
     print(f"  whole graph right: {100 * graph_ok / max(1, n):.2f}%")
+    for large, label in ((True, f"{SMALL_TILE_PX} px long or more"), (False, f"under {SMALL_TILE_PX} px long (a far camera)")):
+        right, images = by_size[large]
+        print(f"    tiles {label}: {right}/{images} ({100 * right / max(1, images):.2f}%)")
     print(f"  end sum right:     {100 * sum_ok / max(1, n):.2f}%")
     print(f"  incremental move right: {100 * move_ok / max(1, n):.2f}%")
     print(f"  images where a problem or an unsure tile was reported (the app asks): {100 * asked / max(1, n):.2f}%")

@@ -20,6 +20,7 @@ import numpy as np
 
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
+from scorer.vision.detector import too_small_to_read
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -526,4 +527,5 @@ def read_board(detections: Sequence, every_double_spins: bool,
         if d.face == "up" and d.pips is not None and not d.certain:
             x, y = d.center
             problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
-    return BoardReading(layout, board, problems, list(layout.notes))
+    small = too_small_to_read(detections)
+    return BoardReading(layout, board, problems, list(layout.notes) + ([small] if small else []))

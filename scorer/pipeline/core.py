@@ -31,7 +31,7 @@ from scorer.pipeline.tracker import Tracker
 from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
-from scorer.vision.detector import Detector, HalfReading, TileDetection
+from scorer.vision.detector import Detector, HalfReading, TileDetection, too_small_to_read
 from scorer.vision.geometry import polygon_iou
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
@@ -83,6 +83,7 @@ class TablePipeline:
         self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
         self._colour_now: np.ndarray | None = None  # the same in colour (a boneyard's shades)
         self._noted: set[str] = set()
+        self._told_small = False
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
@@ -228,6 +229,9 @@ class TablePipeline:
             if note not in self._noted:
                 self._noted.add(note)
                 events.append(Notice(t, note))
+        if not self._told_small and (small := too_small_to_read(up)):
+            self._told_small = True  # once a session: the players can move the camera, or not
+            events.append(Notice(t, small))
         if match.phase is Phase.ROUND_OVER:
             events += self._try_reveal(t, seat_tiles, cleared=not layout.component)
             return events

@@ -240,3 +240,18 @@ def test_read_board_asks_about_a_tile_read_unsurely_and_not_about_sure_ones() ->
     unsure = read_board([tile((1, 3), 100.0, 0.99), tile((3, 6), 148.0, 0.5)], every_double_spins=True)
     assert unsure.board == sure.board and not unsure.sure
     assert any("(172, 112)" in p and "uncertainly as [3, 6]" in p for p in unsure.problems)
+
+
+def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import SMALL_TILE_PX, HalfReading, TileDetection
+
+    def tiles(length):
+        w = length / 2
+        return [TileDetection(((x, 50.0), (x + length, 50.0), (x + length, 50.0 + w), (x, 50.0 + w)), "up", 0.9,
+                              (HalfReading(1, (x + w / 2, 50 + w / 2), 0.99), HalfReading(3, (x + 1.5 * w, 50 + w / 2), 0.99)))
+                for x in (10.0, 200.0)]
+
+    assert not any("too small" in n for n in read_board(tiles(SMALL_TILE_PX + 10), True).notes)
+    small = read_board(tiles(SMALL_TILE_PX - 8), True).notes
+    assert any("about 22 px long" in n and "bring the camera closer" in n for n in small)
