@@ -64,11 +64,24 @@ class Boneyard:
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it
+        # A back seen where none lay before is one nudged from its slot or one missed until now, and
+        # lies by the others: the boneyard is one heap, and backs are never added to it.  One alone
+        # elsewhere on the table is something else (a glare spot on a glossy table, a reflection).
+        unmatched = [k for k in unmatched if _beside_any(tiles[k], self.slots)]
         # A tile seen where nothing was before, on a changed spot, is one nudged from its slot.
         moved = sum(1 for k in unmatched if changed(before, grey, tiles[k], MARGIN))
         self.slots = kept + [tiles[k] for k in unmatched]
         self._grey, self._colour = grey, colour
         return max(0, _distinct(removed) - moved)
+
+
+# A back this many tile lengths (centre to centre) from every other is not of the boneyard's heap.
+HEAP_REACH = 3.0
+
+
+def _beside_any(box: np.ndarray, slots: Sequence[np.ndarray]) -> bool:
+    length = max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
+    return any(float(np.linalg.norm(box.mean(0) - s.mean(0))) < HEAP_REACH * length for s in slots)
 
 
 def one_per_place(boxes: Sequence[np.ndarray]) -> list[np.ndarray]:

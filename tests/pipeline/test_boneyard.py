@@ -110,3 +110,18 @@ def test_a_back_missed_beside_a_taken_one_is_still_there() -> None:
     seen = row[:3] + row[5:]
     assert boneyard.update(seen, _table(left)) == 1
     assert len(boneyard) == 9
+
+
+def test_a_back_seen_far_from_the_heap_mid_round_is_not_of_the_boneyard() -> None:
+    row = [_box(20 + 26 * k, 80) for k in range(3)]
+    boneyard = Boneyard()
+    boneyard.reset(row, _table(row))
+    # A glare spot on the far side of the table is taken for a back (it comes and goes with the
+    # light): it never joins the boneyard, so its going is no draw.
+    glare = _box(250, 20)
+    assert boneyard.update([*row, glare], _table(row, seed=1)) == 0 and len(boneyard) == 3
+    assert boneyard.update(row, _table(row, seed=2)) == 0 and len(boneyard) == 3
+    # A back nudged a little way off the heap is still one of it.
+    nudged = _box(20 + 26 * 3 + 10, 84)
+    moved = row[:2] + [nudged]
+    assert boneyard.update(moved, _table(moved)) == 0 and len(boneyard) == 3
