@@ -32,8 +32,9 @@ class Boneyard:
         return len(self.slots)
 
     def reset(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None) -> None:
-        """A new round: the boneyard as dealt."""
-        self.slots = one_per_place([np.asarray(c, np.float64) for c in tiles])
+        """A new round: the boneyard as dealt (its heap, or heaps: a back lying alone, away from
+        them all, is something else -- a glare spot on a glossy table, a reflection)."""
+        self.slots = _heaps(one_per_place([np.asarray(c, np.float64) for c in tiles]))
         self._grey, self._colour = grey, colour
 
     def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None,
@@ -82,6 +83,12 @@ HEAP_REACH = 3.0
 def _beside_any(box: np.ndarray, slots: Sequence[np.ndarray]) -> bool:
     length = max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
     return any(float(np.linalg.norm(box.mean(0) - s.mean(0))) < HEAP_REACH * length for s in slots)
+
+
+def _heaps(backs: list[np.ndarray]) -> list[np.ndarray]:
+    """The backs that lie near another (within HEAP_REACH): all of them where none does."""
+    together = [b for k, b in enumerate(backs) if _beside_any(b, backs[:k] + backs[k + 1 :])]
+    return together or backs
 
 
 def one_per_place(boxes: Sequence[np.ndarray]) -> list[np.ndarray]:

@@ -304,9 +304,12 @@ class TablePipeline:
         return events
 
     def _remember(self, layout_tiles: list[TileDetection], layout) -> None:
-        """Keep the layout's tiles for their places, as the layout read them (a half read again at a join)."""
+        """Keep the layout's tiles for their places, as the layout read them (a half read again at a join).
+        Only the joined layout's: a loose box read as a played tile (a new tile misread, a box beside
+        the layout) must not move that tile's remembered place to where it is not."""
         if len(layout.tiles) == len(layout_tiles):
-            layout_tiles = [d if d.pips == seen.pips else _with_pips(d, seen.pips) for d, seen in zip(layout_tiles, layout.tiles)]
+            layout_tiles = [layout_tiles[i] if layout_tiles[i].pips == layout.tiles[i].pips else _with_pips(layout_tiles[i], layout.tiles[i].pips)
+                            for i in layout.component]
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
 

@@ -125,3 +125,17 @@ def test_a_back_seen_far_from_the_heap_mid_round_is_not_of_the_boneyard() -> Non
     nudged = _box(20 + 26 * 3 + 10, 84)
     moved = row[:2] + [nudged]
     assert boneyard.update(moved, _table(moved)) == 0 and len(boneyard) == 3
+
+
+def test_a_back_lying_alone_away_from_the_dealt_heap_is_not_of_the_boneyard() -> None:
+    row = [_box(20 + 26 * k, 80) for k in range(3)]
+    glare = _box(250, 20)
+    boneyard = Boneyard()
+    boneyard.reset([*row, glare], _table(row))
+    assert len(boneyard) == 3
+    # Gone with the light, it is no draw; the heap's backs are followed as ever.
+    assert boneyard.update(row[1:], _table(row[1:], seed=1)) == 1
+    # A boneyard of one back is that back.
+    alone = Boneyard()
+    alone.reset([glare], _table([]))
+    assert len(alone) == 1

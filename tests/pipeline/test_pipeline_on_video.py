@@ -397,3 +397,21 @@ def test_a_tile_seen_in_two_places_where_either_fits_is_asked_about() -> None:
     assert not [e for e in events if isinstance(e, Play)] and "seen in two places" in table.asked[-1].reason
     assert {alt[0].side.value for alt in table.asked[-1].alternatives} == {"low", "high"}
     assert all(alt[0].tile == Tile(1, 6) for alt in table.asked[-1].alternatives)
+
+
+def test_a_loose_box_read_as_a_played_tile_does_not_move_where_that_tile_is_remembered() -> None:
+    from scorer.rules import Play, Tile
+
+    table = ScriptedTable()
+    first, second = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|6]; a box on a mark on the table, apart from the layout, also reads [3|6].
+    ghost = _up((3, 6), 150, 60.0)
+    events = table.move(FROM_TOP, [first, second, ghost], paint=[(second.corners, 210), (_rect(200, 128, 6, 6), 30), (ghost.corners, 120)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
+    # Ann lays [1|5]; the detector misses [3|6] now, and the ghost box is gone.  [3|6] is remembered
+    # where it was joined, not at the mark: it stands in, and the move is scored.
+    third = _up((5, 1), 92)
+    events = table.move(FROM_BOTTOM, [first, third], paint=[(third.corners, 190), (_rect(100, 124, 6, 6), 50)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(1, 5)] and not table.asked
+    assert table.pipe.match.current_board().end_sum() == 5 + 6
