@@ -52,10 +52,10 @@ def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np
     return rel @ rot.T + center + shift
 
 
-def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | None) -> tuple[np.ndarray, np.ndarray]:
+def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | None, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    lines = (root / f"{split}.jsonl").read_text().splitlines()
+    lines = (root / f"{split}.jsonl").read_text().splitlines()[skip:]
     if limit:
         lines = lines[:limit]
     for line in lines:
@@ -116,6 +116,8 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if rng.random() < 0.5:
             x = x[:, ::-1]
         x = x.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+        if rng.random() < 0.25:  # washed out: glare over a white tile, an over-exposed camera
+            x = x.mean() + (x - x.mean()) * rng.uniform(0.3, 0.7) + rng.uniform(0, 60)
         if rng.random() < 0.3:
             x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
         x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
@@ -132,6 +134,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=HERE.parent / "datasets" / "generated" / "detector")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--limit", type=int, default=None, help="use only the first N training images")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N training images (fine-tune on new ones)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--export-only", action="store_true")
     parser.add_argument("--init", type=Path, help="weights to continue from (e.g. models/reader.pt)")
@@ -150,7 +153,7 @@ def main() -> None:
         rng = random.Random(0)
         CACHE.mkdir(parents=True, exist_ok=True)
         t0 = time.time()
-        xtr, ytr = crops_from_split(args.data, "train", rng, args.limit)
+        xtr, ytr = crops_from_split(args.data, "train", rng, args.limit, args.skip)
         xva, yva = crops_from_split(args.data, "val", rng, None)
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
         np.savez_compressed(CACHE / "val.npz", x=xva, y=yva)

@@ -282,10 +282,10 @@ class TablePipeline:
                 layout_tiles, layout, change = outcomes[0]
                 problems = []
                 for d in left_out:
-                    note = f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out: that tile is seen elsewhere, where it fits the game"
-                    if note not in self._noted:
-                        self._noted.add(note)
-                        events.append(Notice(t, note))
+                    once = f"left out: {d.pips}"  # (the box moves a little from frame to frame)
+                    if once not in self._noted:
+                        self._noted.add(once)
+                        events.append(Notice(t, f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out: that tile is seen elsewhere, where it fits the game"))
             elif len(outcomes) > 1:
                 places = " or ".join(", ".join(_placed(p) for p in c.placements) for _, _, c in outcomes)
                 return events + self._ask_which(t, f"a tile is seen in two places, and either fits the game: {places}", outcomes)
