@@ -31,8 +31,9 @@ from scorer.pipeline.tracker import Tracker
 from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
-from scorer.vision.detector import Detector, HalfReading, TileDetection, too_small_to_read
-from scorer.vision.geometry import polygon_iou
+from scorer.vision.detector import CERTAIN, Detector, HalfReading, TileDetection, too_small_to_read
+from scorer.vision.geometry import half_centers, polygon_iou
+from scorer.vision.reader import shows_divider
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
 
@@ -80,6 +81,7 @@ class TablePipeline:
         self._cleared = False
         self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
+        self._image_now: np.ndarray | None = None  # the frame of the state being acted on
         self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
         self._colour_now: np.ndarray | None = None  # the same in colour (a boneyard's shades)
         self._noted: set[str] = set()
@@ -169,6 +171,7 @@ class TablePipeline:
             return events
         self._pending = None
         self._boneyard_now = _union(pending.boneyard)
+        self._image_now = frame.image
         self._grey_now = table_grey(frame.image)
         self._colour_now = table_colour(frame.image) if self.match.rules.has_boneyard and frame.image.ndim == 3 else None
         face_down = [d for d in detections if d.face == "down"]
@@ -209,6 +212,8 @@ class TablePipeline:
             return []
         layout_tiles, seat_tiles = self._layout_and_seats(up)
         seat_tiles = off_backs(seat_tiles, self.boneyard.slots)
+        if match.phase is not Phase.BEFORE_ROUND:
+            seat_tiles = self._with_blank_doubles(seat_tiles, face_down)
         if match.phase is Phase.IN_ROUND and self._grey_now is not None:
             layout_tiles, _, _ = self.memory.fill_in(layout_tiles, set(match.current_board().tiles), self._grey_now)
         to_table = self.config.profile.to_table if self.config.profile else None
@@ -302,6 +307,27 @@ class TablePipeline:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         self._remember(layout_tiles, layout)
         return events
+
+    def _with_blank_doubles(self, seat_tiles: dict[int, list[TileDetection]], face_down: list[TileDetection]) -> dict[int, list[TileDetection]]:
+        """A hand laid out may hold the double blank, which the detector can take for a back: a "back"
+        in a seat's strip with a divider across it is the [0|0] (while it is in nobody's hand yet)."""
+        if self._image_now is None or Tile(0, 0) in self.match.current_board().tiles:
+            return seat_tiles
+        if any(d.pips == (0, 0) for ds in seat_tiles.values() for d in ds):
+            return seat_tiles
+        blanks = []
+        for d in face_down:
+            if shows_divider(self._image_now, np.asarray(d.corners)):
+                first, second = half_centers(np.asarray(d.corners))
+                halves = (HalfReading(0, (float(first[0]), float(first[1])), CERTAIN), HalfReading(0, (float(second[0]), float(second[1])), CERTAIN))
+                blanks.append(TileDetection(d.corners, "up", d.confidence, halves))
+        _, seats = self._layout_and_seats(blanks)
+        if sum(len(ds) for ds in seats.values()) != 1:
+            return seat_tiles  # one set holds one double blank
+        out = {seat: list(ds) for seat, ds in seat_tiles.items()}
+        for seat, ds in seats.items():
+            out.setdefault(seat, []).extend(ds)
+        return out
 
     def _remember(self, layout_tiles: list[TileDetection], layout) -> None:
         """Keep the layout's tiles for their places, as the layout read them (a half read again at a join).

@@ -415,3 +415,41 @@ def test_a_loose_box_read_as_a_played_tile_does_not_move_where_that_tile_is_reme
     events = table.move(FROM_BOTTOM, [first, third], paint=[(third.corners, 190), (_rect(100, 124, 6, 6), 50)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(1, 5)] and not table.asked
     assert table.pipe.match.current_board().end_sum() == 5 + 6
+
+
+def test_a_double_blank_taken_for_a_back_in_a_revealed_hand_is_read_by_its_divider() -> None:
+    import numpy as np
+
+    from scorer.pipeline import MoveEvent
+    from scorer.rules import Reveal, Tile
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.calibration import default_zones
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    sim, k = next(
+        (sim, k) for seed in range(200) for sim in [simulate_match("horse-race", 2, seed=seed)]
+        for k, s in enumerate(sim.events)
+        if isinstance(s.event, Reveal) and any(Tile(0, 0) in hand and len(hand) > 1 for _, hand in s.event.hands)
+    )
+    step, before = sim.events[k], sim.events[k - 1].after
+    hands = dict(step.event.hands)
+    image = np.full((640, 800, 3), 70, np.uint8)
+    up, down = [], []
+    for seat, (player, y) in enumerate(zip(before.players, (590.0, 10.0))):
+        for j, t in enumerate(hands[player]):
+            x = 100.0 + 80 * j
+            corners = _rect(x, y, 48.0, 24.0)
+            image[int(y) : int(y) + 24, int(x) : int(x) + 48] = 225
+            if t == Tile(0, 0):  # plain but for its divider: the detector calls it a back
+                image[int(y) + 2 : int(y) + 22, int(x) + 23 : int(x) + 25] = 40
+                down.append(TileDetection(corners, "down", 0.8))
+            else:
+                up.append(TileDetection(corners, "up", 0.9, (HalfReading(t.a, (x + 12, y + 12), 0.99), HalfReading(t.b, (x + 36, y + 12), 0.99))))
+    # A real back beside the hands, with no divider, stays a back.
+    image[300:324, 700:748] = 225
+    down.append(TileDetection(_rect(700.0, 300.0, 48.0, 24.0), "down", 0.8))
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    pipe._zones, pipe._image_now = default_zones(800, 640), image
+    events = pipe._act(1.0, up, down)
+    revealed = [e.step.event for e in events if isinstance(e, MoveEvent)]
+    assert len(revealed) == 1 and {p: sorted(h) for p, h in revealed[0].hands} == {p: sorted(h) for p, h in step.event.hands}

@@ -147,3 +147,22 @@ def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
         patch = image[int(y) - 20 : int(y) + 20, int(x) - 20 : int(x) + 20]
         n, _ = cv2.connectedComponents((patch < 100).astype(np.uint8)[2:-2, 2:-2])
         assert n - 1 == half.pips
+
+
+def test_a_divider_across_a_plain_tile_is_seen_and_a_plain_back_shows_none() -> None:
+    import cv2
+
+    from scorer.vision.reader import shows_divider
+
+    image = np.full((200, 300), 80, np.uint8)
+    # A blank double turned 30 degrees, and a plain back beside it; both on a noisy table.
+    rng = np.random.default_rng(0)
+    image = np.clip(image + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+    blank = cv2.boxPoints(((90.0, 100.0), (60.0, 30.0), 30.0))
+    back = cv2.boxPoints(((220.0, 100.0), (60.0, 30.0), -10.0))
+    for box in (blank, back):
+        cv2.fillConvexPoly(image, box.astype(np.int32), 225)
+    ends = cv2.boxPoints(((90.0, 100.0), (3.0, 26.0), 30.0))
+    cv2.fillConvexPoly(image, ends.astype(np.int32), 40)
+    assert shows_divider(image, blank) and not shows_divider(image, back)
+    assert shows_divider(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), blank)
