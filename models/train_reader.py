@@ -116,8 +116,6 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if rng.random() < 0.5:
             x = x[:, ::-1]
         x = x.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
-        if rng.random() < 0.25:  # washed out: glare over a white tile, an over-exposed camera
-            x = x.mean() + (x - x.mean()) * rng.uniform(0.3, 0.7) + rng.uniform(0, 60)
         if rng.random() < 0.3:
             x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
         x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
