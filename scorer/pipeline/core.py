@@ -259,6 +259,13 @@ class TablePipeline:
                 self._remember(layout_tiles, layout)
             return events
         board = match.current_board()
+        if face_down and Tile(0, 0) not in board.tiles and any(p.value == 0 for p in board.free_points()):
+            blank = self._blank_double_played(layout_tiles, face_down, board, to_table)
+            if blank is not None:
+                layout_tiles, d = blank
+                layout = reconstruct(seen_from_detections(layout_tiles, to_table))
+                x, y = d.center
+                events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
         change = infer_placements(board, layout, self._opening_tile(layout))
         problems = layout.problems + change.problems
         pairs = _overlapping(layout_tiles)
@@ -277,11 +284,16 @@ class TablePipeline:
                 layout_tiles, layout, change, note = fixed
                 problems = []
                 events.append(Notice(t, note))
+            elif not problems and (misread := _misread_beside_layout(layout_tiles, layout, board)):
+                # A played tile read again just beside the layout is most likely a new tile misread:
+                # taken for a stray box, the move would be missed and later ones scored as passes.
+                return events + self._ask(t, "the table does not match the game: " + "; ".join(misread[:3]), (), misread)
         if problems and (twice := self._duplicates(layout_tiles)):
             # A set holds each tile once: of two boxes read as one tile, the one the table fits without
             # is a box on no tile (or on part of one), as with overlapping boxes; only one such reading
             # may exist.
-            outcomes = self._without_overlaps(layout_tiles, twice, board, to_table)
+            # (Where leaving a box out places nothing, the box may be the new tile misread: asked.)
+            outcomes = [o for o in self._without_overlaps(layout_tiles, twice, board, to_table) if o[2].placements]
             if len(outcomes) == 1:
                 left_out = [d for d in layout_tiles if not any(d is k for k in outcomes[0][0])]
                 layout_tiles, layout, change = outcomes[0]
@@ -318,9 +330,7 @@ class TablePipeline:
         blanks = []
         for d in face_down:
             if shows_divider(self._image_now, np.asarray(d.corners)):
-                first, second = half_centers(np.asarray(d.corners))
-                halves = (HalfReading(0, (float(first[0]), float(first[1])), CERTAIN), HalfReading(0, (float(second[0]), float(second[1])), CERTAIN))
-                blanks.append(TileDetection(d.corners, "up", d.confidence, halves))
+                blanks.append(_as_blank_double(d))
         _, seats = self._layout_and_seats(blanks)
         if sum(len(ds) for ds in seats.values()) != 1:
             return seat_tiles  # one set holds one double blank
@@ -328,6 +338,18 @@ class TablePipeline:
         for seat, ds in seats.items():
             out.setdefault(seat, []).extend(ds)
         return out
+
+    def _blank_double_played(self, layout_tiles: list[TileDetection], face_down: list[TileDetection], board, to_table):
+        """A "back" lying at a free end of value 0 exactly as a double laid there would, is the double
+        blank (a black [0|0] on a dark table shows little but its outline): the layout's tiles with it
+        face up, where exactly one such box exists and the table then fits the game."""
+        found = []
+        for d in face_down:
+            trial = [*layout_tiles, _as_blank_double(d)]
+            fits = self._fits(trial, board, to_table)
+            if fits is not None and any(p.tile == Tile(0, 0) for p in fits[1].placements):
+                found.append((trial, d))
+        return found[0] if len(found) == 1 else None
 
     def _remember(self, layout_tiles: list[TileDetection], layout) -> None:
         """Keep the layout's tiles for their places, as the layout read them (a half read again at a join).
@@ -627,6 +649,29 @@ def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.nda
         if kept:
             out[seat] = kept
     return out
+
+
+def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[str]:
+    """Loose boxes read as a tile already played that lie against the layout (within a tile's
+    length of one of its tiles), as problems."""
+    inside = set(layout.component)
+    out = []
+    for k, d in enumerate(layout_tiles):
+        if k in inside or d.pips is None or Tile.of(*d.pips) not in board:
+            continue
+        here = np.asarray(d.corners)
+        length = max(np.linalg.norm(here[1] - here[0]), np.linalg.norm(here[2] - here[1]))
+        if any(np.linalg.norm(here.mean(0) - np.asarray(layout_tiles[i].corners).mean(0)) < length for i in inside):
+            x, y = d.center
+            out.append(f"the tile at ({x:.0f}, {y:.0f}) against the layout reads {Tile.of(*d.pips)}, which is already played: which tile is it?")
+    return out
+
+
+def _as_blank_double(d: TileDetection) -> TileDetection:
+    """A box taken for a back, as the double blank face up."""
+    first, second = half_centers(np.asarray(d.corners))
+    halves = (HalfReading(0, (float(first[0]), float(first[1])), CERTAIN), HalfReading(0, (float(second[0]), float(second[1])), CERTAIN))
+    return TileDetection(d.corners, "up", d.confidence, halves)
 
 
 def _placed(placement: Placement) -> str:

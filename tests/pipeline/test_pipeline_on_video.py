@@ -453,3 +453,33 @@ def test_a_double_blank_taken_for_a_back_in_a_revealed_hand_is_read_by_its_divid
     events = pipe._act(1.0, up, down)
     revealed = [e.step.event for e in events if isinstance(e, MoveEvent)]
     assert len(revealed) == 1 and {p: sorted(h) for p, h in revealed[0].hands} == {p: sorted(h) for p, h in step.event.hands}
+
+
+def test_a_new_tile_read_surely_as_a_played_one_beside_the_layout_is_asked_about() -> None:
+    from scorer.rules import Pass, Play, Tile
+
+    table = ScriptedTable()
+    first, second = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    table.move(FROM_TOP, [first, second], paint=[(second.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    # Ann lays a tile on the 1, read surely as [3|6] (played already): neither a stray box to
+    # ignore (her move would be lost and scored as a pass later) nor a guess -- she is asked.
+    misread = _up((6, 3), 92)
+    events = table.move(FROM_BOTTOM, [first, second, misread], paint=[(misread.corners, 190)])
+    assert not [e for e in events if isinstance(e, (Play, Pass))] and table.asked
+    assert set(table.pipe.match.current_board().tiles) == {Tile(1, 3), Tile(3, 6)}
+
+
+def test_a_double_blank_taken_for_a_back_where_a_double_goes_on_a_0_is_played() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import TileDetection
+
+    table = ScriptedTable()
+    first = _up((0, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(170, 126, 6, 6), 40)])
+    # Ben lays the double blank crosswise on the 0; plain black but for its outline, it is seen as a back.
+    blank = TileDetection(_rect(116.0, 108.0, 24.0, 48.0), "down", 0.8)
+    events = table.move(FROM_TOP, [first, blank], paint=[(blank.corners, 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(0, 0)]
+    assert any(isinstance(e, Notice) and "taken as [0|0]" in e.message for e in table.events)
