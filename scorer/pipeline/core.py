@@ -284,9 +284,10 @@ class TablePipeline:
                 layout_tiles, layout, change, note = fixed
                 problems = []
                 events.append(Notice(t, note))
-            elif not problems and (misread := _misread_beside_layout(layout_tiles, layout, board)):
-                # A played tile read again just beside the layout is most likely a new tile misread:
-                # taken for a stray box, the move would be missed and later ones scored as passes.
+            elif not problems and not change.placements and (misread := _misread_beside_layout(layout_tiles, layout, board)):
+                # Nothing new, but a played tile read again just beside the layout: most likely the new
+                # tile misread.  Taken for a stray box, the move would be lost and later turns scored as
+                # passes.  (Where the new tile is found, such a box is a stray one.)
                 return events + self._ask(t, "the table does not match the game: " + "; ".join(misread[:3]), (), misread)
         if problems and (twice := self._duplicates(layout_tiles)):
             # A set holds each tile once: of two boxes read as one tile, the one the table fits without
