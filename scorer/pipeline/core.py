@@ -260,7 +260,7 @@ class TablePipeline:
             return events
         board = match.current_board()
         if face_down and Tile(0, 0) not in board.tiles and any(p.value == 0 for p in board.free_points()):
-            blank = self._blank_double_played(layout_tiles, face_down, board, to_table)
+            blank = self._blank_double_played(layout_tiles, layout, face_down, board, to_table)
             if blank is not None:
                 layout_tiles, d = blank
                 layout = reconstruct(seen_from_detections(layout_tiles, to_table))
@@ -340,12 +340,15 @@ class TablePipeline:
             out.setdefault(seat, []).extend(ds)
         return out
 
-    def _blank_double_played(self, layout_tiles: list[TileDetection], face_down: list[TileDetection], board, to_table):
+    def _blank_double_played(self, layout_tiles: list[TileDetection], layout, face_down: list[TileDetection], board, to_table):
         """A "back" lying at a free end of value 0 exactly as a double laid there would, is the double
         blank (a black [0|0] on a dark table shows little but its outline): the layout's tiles with it
         face up, where exactly one such box exists and the table then fits the game."""
         found = []
+        inside = [layout_tiles[i] for i in layout.component]
         for d in face_down:
+            if not _against(d, inside):
+                continue  # (each trial rebuilds the layout: the boneyard's backs are not tried)
             trial = [*layout_tiles, _as_blank_double(d)]
             fits = self._fits(trial, board, to_table)
             if fits is not None and any(p.tile == Tile(0, 0) for p in fits[1].placements):
@@ -652,17 +655,22 @@ def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.nda
     return out
 
 
+def _against(d: TileDetection, tiles: Sequence[TileDetection]) -> bool:
+    """Whether the box lies within its own length (centre to centre) of one of ``tiles``."""
+    here = np.asarray(d.corners)
+    length = max(np.linalg.norm(here[1] - here[0]), np.linalg.norm(here[2] - here[1]))
+    return any(np.linalg.norm(here.mean(0) - np.asarray(o.corners).mean(0)) < length for o in tiles)
+
+
 def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[str]:
     """Loose boxes read as a tile already played that lie against the layout (within a tile's
     length of one of its tiles), as problems."""
-    inside = set(layout.component)
+    inside = [layout_tiles[i] for i in layout.component]
     out = []
     for k, d in enumerate(layout_tiles):
-        if k in inside or d.pips is None or Tile.of(*d.pips) not in board:
+        if k in layout.component or d.pips is None or Tile.of(*d.pips) not in board:
             continue
-        here = np.asarray(d.corners)
-        length = max(np.linalg.norm(here[1] - here[0]), np.linalg.norm(here[2] - here[1]))
-        if any(np.linalg.norm(here.mean(0) - np.asarray(layout_tiles[i].corners).mean(0)) < length for i in inside):
+        if _against(d, inside):
             x, y = d.center
             out.append(f"the tile at ({x:.0f}, {y:.0f}) against the layout reads {Tile.of(*d.pips)}, which is already played: which tile is it?")
     return out
