@@ -29,6 +29,7 @@ from scorer.layout import SeenTile, infer_placements, read_board, reconstruct, t
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
 from scorer.vision.detector import SMALL_TILE_PX, THOROUGH_SIZES  # noqa: E402
+from scorer.vision.geometry import long_side  # noqa: E402
 
 DATA = ROOT / "datasets" / "generated" / "detector"
 
@@ -55,12 +56,7 @@ def whole_layout_in_view(meta: dict) -> bool:
 
 def tile_length(meta: dict) -> float:
     """The median long side, in image pixels, of the layout's tiles."""
-    lengths = []
-    for t in meta["tiles"]:
-        if t.get("role") == "layout":
-            c = t["corners"]
-            sides = [((c[k][0] - c[k - 1][0]) ** 2 + (c[k][1] - c[k - 1][1]) ** 2) ** 0.5 for k in range(4)]
-            lengths.append(max(sides))
+    lengths = [long_side(t["corners"]) for t in meta["tiles"] if t.get("role") == "layout"]
     return statistics.median(lengths) if lengths else 0.0
 
 

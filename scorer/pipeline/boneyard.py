@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from scorer.pipeline.places import changed, exposure, shifted
-from scorer.vision.geometry import polygon_iou
+from scorer.vision.geometry import long_side, polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
 MARGIN = 1.3
@@ -81,7 +81,7 @@ HEAP_REACH = 3.0
 
 
 def _beside_any(box: np.ndarray, slots: Sequence[np.ndarray]) -> bool:
-    length = max(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1]))
+    length = long_side(box)
     return any(float(np.linalg.norm(box.mean(0) - s.mean(0))) < HEAP_REACH * length for s in slots)
 
 

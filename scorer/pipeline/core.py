@@ -32,7 +32,7 @@ from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Rev
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
 from scorer.vision.detector import CERTAIN, Detector, HalfReading, TileDetection, too_small_to_read
-from scorer.vision.geometry import half_centers, polygon_iou
+from scorer.vision.geometry import half_centers, long_side, polygon_iou
 from scorer.vision.reader import shows_divider
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
@@ -328,10 +328,10 @@ class TablePipeline:
             return seat_tiles
         if any(d.pips == (0, 0) for ds in seat_tiles.values() for d in ds):
             return seat_tiles
-        blanks = []
-        for d in face_down:
-            if shows_divider(self._image_now, np.asarray(d.corners)):
-                blanks.append(_as_blank_double(d))
+        _, seated = self._layout_and_seats(face_down)  # (by their centres: where a tile face up would be)
+        in_strips = [d for ds in seated.values() for d in ds]
+        grey = cv2.cvtColor(self._image_now, cv2.COLOR_BGR2GRAY) if in_strips and self._image_now.ndim == 3 else self._image_now
+        blanks = [_as_blank_double(d) for d in in_strips if shows_divider(grey, np.asarray(d.corners))]
         _, seats = self._layout_and_seats(blanks)
         if sum(len(ds) for ds in seats.values()) != 1:
             return seat_tiles  # one set holds one double blank
@@ -658,8 +658,7 @@ def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.nda
 def _against(d: TileDetection, tiles: Sequence[TileDetection]) -> bool:
     """Whether the box lies within its own length (centre to centre) of one of ``tiles``."""
     here = np.asarray(d.corners)
-    length = max(np.linalg.norm(here[1] - here[0]), np.linalg.norm(here[2] - here[1]))
-    return any(np.linalg.norm(here.mean(0) - np.asarray(o.corners).mean(0)) < length for o in tiles)
+    return any(np.linalg.norm(here.mean(0) - np.asarray(o.corners).mean(0)) < long_side(here) for o in tiles)
 
 
 def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[str]:

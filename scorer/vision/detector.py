@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import ModelError
-from scorer.vision.geometry import HALF, half_centers, long_first, polygon_iou, rectify
+from scorer.vision.geometry import HALF, half_centers, long_first, long_side, polygon_iou, rectify
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
 from scorer.vision.reader import NOT_A_HALF, HalfReader, onnx_session
@@ -39,7 +39,7 @@ SMALL_TILE_PX = 30
 
 def too_small_to_read(detections: Sequence["TileDetection"]) -> str | None:
     """A word for the players when the face-up tiles are too small in the image to be read well."""
-    lengths = [max(np.linalg.norm(np.subtract(d.corners[k], d.corners[k - 1])) for k in range(4)) for d in detections if d.face == "up"]
+    lengths = [long_side(d.corners) for d in detections if d.face == "up"]
     if len(lengths) < 2 or float(np.median(lengths)) >= SMALL_TILE_PX:  # (one small box may be a stray one)
         return None
     return (f"the tiles are about {float(np.median(lengths)):.0f} px long in the image, too small for their pips to be read"

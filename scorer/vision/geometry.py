@@ -19,6 +19,12 @@ def obb_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.nd
     return np.array([center + dx + dy, center + dx - dy, center - dx - dy, center - dx + dy], np.float64)
 
 
+def long_side(corners) -> float:
+    """The longest edge of a box's four corners (a tile's length in the picture)."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    return float(max(np.linalg.norm(c[k] - c[k - 1]) for k in range(4)))
+
+
 def long_first(corners: np.ndarray) -> np.ndarray:
     """Roll the corners so that the first edge (c0 -> c1) is a long side of the tile."""
     corners = np.asarray(corners, np.float64).reshape(4, 2)
