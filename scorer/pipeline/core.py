@@ -86,6 +86,7 @@ class TablePipeline:
         self._colour_now: np.ndarray | None = None  # the same in colour (a boneyard's shades)
         self._noted: set[str] = set()
         self._told_small = False
+        self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
@@ -284,17 +285,24 @@ class TablePipeline:
                 layout_tiles, layout, change, note = fixed
                 problems = []
                 events.append(Notice(t, note))
-            elif not problems and not change.placements and (misread := _misread_beside_layout(layout_tiles, layout, board)):
+            elif not problems and (misread := _misread_beside_layout(layout_tiles, layout, board)) and (
+                not change.placements or self._still_asked_about(misread)
+            ):
                 # Nothing new, but a played tile read again just beside the layout: most likely the new
                 # tile misread.  Taken for a stray box, the move would be lost and later turns scored as
-                # passes.  (Where the new tile is found, such a box is a stray one.)
-                return events + self._ask(t, "the table does not match the game: " + "; ".join(misread[:3]), (), misread)
+                # passes.  (Where the new tile is found, such a box is a stray one -- unless the players
+                # were already asked about it and have not answered: the next move does not answer it.)
+                self._asked_about = [d.center for d in misread]
+                said = [_misread_message(d) for d in misread]
+                return events + self._ask(t, "the table does not match the game: " + "; ".join(said[:3]), (), said)
         if problems and (twice := self._duplicates(layout_tiles)):
             # A set holds each tile once: of two boxes read as one tile, the one the table fits without
             # is a box on no tile (or on part of one), as with overlapping boxes; only one such reading
             # may exist.
             # (Where leaving a box out places nothing, the box may be the new tile misread: asked.)
-            outcomes = [o for o in self._without_overlaps(layout_tiles, twice, board, to_table) if o[2].placements]
+            # (Not a box the players were asked to name: the next move does not answer that.)
+            asked = self._still_asked_about(self._played_again(layout_tiles, layout, board))
+            outcomes = [o for o in self._without_overlaps(layout_tiles, twice, board, to_table) if o[2].placements and not asked]
             if len(outcomes) == 1:
                 left_out = [d for d in layout_tiles if not any(d is k for k in outcomes[0][0])]
                 layout_tiles, layout, change = outcomes[0]
@@ -311,6 +319,7 @@ class TablePipeline:
             # Keep the last good state; ask once per distinct problem.
             if self.config.profile is None and not layout.component and board.tiles:
                 problems = ["the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)"]
+            self._asked_about = [d.center for d in self._played_again(layout_tiles, layout, board)]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
@@ -320,6 +329,21 @@ class TablePipeline:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
         self._remember(layout_tiles, layout)
         return events
+
+    def _played_again(self, layout_tiles: list[TileDetection], layout, board) -> list[TileDetection]:
+        """Boxes in or against the layout read as a played tile, other than where it is remembered."""
+        inside = [layout_tiles[i] for i in layout.component]
+        return [
+            d for k, d in enumerate(layout_tiles)
+            if d.pips is not None and Tile.of(*d.pips) in board and not self.memory.is_remembered(d)
+            and (k in layout.component or _against(d, inside))
+        ]
+
+    def _still_asked_about(self, boxes: Sequence[TileDetection]) -> bool:
+        """Whether one of the boxes lies where a box the players were asked about lay (within half its length)."""
+        return any(
+            np.linalg.norm(np.subtract(d.center, c)) < 0.5 * long_side(np.asarray(d.corners)) for d in boxes for c in self._asked_about
+        )
 
     def _with_blank_doubles(self, seat_tiles: dict[int, list[TileDetection]], face_down: list[TileDetection]) -> dict[int, list[TileDetection]]:
         """A hand laid out may hold the double blank, which the detector can take for a back: a "back"
@@ -489,6 +513,7 @@ class TablePipeline:
             alternatives = tuple((RoundStart(p),) for p in match.players)
             return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
         self._cleared = False
+        self._asked_about = []
         events = self._apply_sequence(t, [RoundStart(starter)])
         self.memory.clear()
         if self._grey_now is not None:
@@ -544,23 +569,31 @@ class TablePipeline:
 
     def _reread(self, layout_tiles: list[TileDetection], board, to_table) -> tuple[list[TileDetection], object, object, str] | None:
         """Where the table does not fit the game as read, the one other likely reading of one new tile
-        that makes it fit (a 2 read as a 6 on a tile laid on a 2, a tile read as one already played).
-        None where no such reading, or more than one, exists: then the players are asked."""
+        that makes it fit (a 2 read as a 6 on a tile laid on a 2, a tile read as one already played),
+        or the one box that is a played tile seen nowhere else.  A reading that leaves a tile lying
+        against that box unjoined is none.  None where no such reading, or more than one, exists:
+        then the players are asked."""
+        # A played tile not seen anywhere (one entered by hand, where the camera misread it) is a
+        # reading for a box that does not fit.
+        seen = {Tile.of(*d.pips) for d in layout_tiles if d.pips is not None}
+        unseen = [t for t in board.tiles if t not in seen]
+        unseen_readings = [(t.a, t.b) for t in unseen] + [(t.b, t.a) for t in unseen if not t.is_double] if len(unseen) <= 2 else []
         found = []
         for k, d in enumerate(layout_tiles):
-            if d.halves is None or self.memory.is_remembered(d) or not any(h.alternatives for h in d.halves):
+            if d.halves is None or self.memory.is_remembered(d) or not (unseen_readings or any(h.alternatives for h in d.halves)):
                 continue
-            for pips in _other_readings(d):
+            for pips in _other_readings(d) + [p for p in unseen_readings if p != d.pips]:
                 trial = list(layout_tiles)
                 trial[k] = _with_pips(d, pips)
                 fits = self._fits(trial, board, to_table)
-                if fits is not None and fits[1].placements:
+                if fits is not None and (fits[1].placements or Tile.of(*pips) in unseen) and not _loose_against(trial, fits[0], k):
                     found.append((trial, *fits, d, pips))
-        if len({(f[3].center, f[4]) for f in found}) != 1:
+        if len({(f[3].center, Tile.of(*f[4])) for f in found}) != 1:
             return None
         trial, layout, change, d, pips = found[0]
         x, y = d.center
-        return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(d.pips)} is taken as {list(pips)}: the only likely reading that fits the game"
+        why = "a played tile seen nowhere else" if Tile.of(*pips) in unseen else "the only likely reading that fits the game"
+        return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(d.pips)} is taken as {list(pips)}: {why}"
 
     def _opening_tile(self, layout) -> Tile | None:
         """Of the layout's tiles, the one seen first, if it was seen before all the others."""
@@ -615,6 +648,7 @@ class TablePipeline:
         """A person corrected a tile's pips: the table is read again with that reading."""
         if not self.tracker.correct(center, tile):
             return [Notice(t, "no tile is being followed there")]
+        self._asked_about = []
         self._last_problem = None
         self.gate.force_reread()
         self._pending = _Pending(0)
@@ -622,6 +656,7 @@ class TablePipeline:
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
+        self._asked_about = []
         out = self._apply_sequence(t, events)
         self.gate.force_reread()
         if self.status == "confirm":
@@ -655,24 +690,40 @@ def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.nda
     return out
 
 
+# Tiles touching end to end lie a tile's length apart, centre to centre; a crosswise double 3/4 of it.
+AGAINST = 1.25
+
+
 def _against(d: TileDetection, tiles: Sequence[TileDetection]) -> bool:
-    """Whether the box lies within its own length (centre to centre) of one of ``tiles``."""
+    """Whether the box lies against one of ``tiles`` (within 1.25 of its length, centre to centre)."""
     here = np.asarray(d.corners)
-    return any(np.linalg.norm(here.mean(0) - np.asarray(o.corners).mean(0)) < long_side(here) for o in tiles)
+    return any(np.linalg.norm(here.mean(0) - np.asarray(o.corners).mean(0)) < AGAINST * long_side(here) for o in tiles)
 
 
-def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[str]:
-    """Loose boxes read as a tile already played that lie against the layout (within a tile's
-    length of one of its tiles), as problems."""
+def _loose_against(layout_tiles: list[TileDetection], layout, k: int) -> bool:
+    """Whether a face-up tile left out of the layout lies against tile ``k`` of it: a tile laid
+    there that does not join it, so ``k`` (or that tile) is still misread."""
+    if k not in layout.component:
+        return False
+    return any(
+        i not in layout.component and d.pips is not None and _against(d, [layout_tiles[k]])
+        for i, d in enumerate(layout_tiles)
+    )
+
+
+def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[TileDetection]:
+    """Loose boxes read as a tile already played that lie against the layout."""
     inside = [layout_tiles[i] for i in layout.component]
-    out = []
-    for k, d in enumerate(layout_tiles):
-        if k in layout.component or d.pips is None or Tile.of(*d.pips) not in board:
-            continue
-        if _against(d, inside):
-            x, y = d.center
-            out.append(f"the tile at ({x:.0f}, {y:.0f}) against the layout reads {Tile.of(*d.pips)}, which is already played: which tile is it?")
-    return out
+    return [
+        d for k, d in enumerate(layout_tiles)
+        if k not in layout.component and d.pips is not None and Tile.of(*d.pips) in board and _against(d, inside)
+    ]
+
+
+def _misread_message(d: TileDetection) -> str:
+    assert d.pips is not None
+    x, y = d.center
+    return f"the tile at ({x:.0f}, {y:.0f}) against the layout reads {Tile.of(*d.pips)}, which is already played: which tile is it?"
 
 
 def _as_blank_double(d: TileDetection) -> TileDetection:

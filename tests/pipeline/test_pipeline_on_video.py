@@ -456,6 +456,7 @@ def test_a_double_blank_taken_for_a_back_in_a_revealed_hand_is_read_by_its_divid
 
 
 def test_a_new_tile_read_surely_as_a_played_one_beside_the_layout_is_asked_about() -> None:
+    from scorer.pipeline import Notice
     from scorer.rules import Pass, Play, Tile
 
     table = ScriptedTable()
@@ -468,6 +469,41 @@ def test_a_new_tile_read_surely_as_a_played_one_beside_the_layout_is_asked_about
     events = table.move(FROM_BOTTOM, [first, second, misread], paint=[(misread.corners, 190)])
     assert not [e for e in events if isinstance(e, (Play, Pass))] and table.asked
     assert set(table.pipe.match.current_board().tiles) == {Tile(1, 3), Tile(3, 6)}
+    # Nobody answers, and Ben lays [2|6] on the 6: the next move does not answer the question
+    # (taken as it looks, Ann's turn would be scored as a pass).
+    third = _up((6, 2), 236)
+    events = table.move(FROM_TOP, [first, second, misread, third], paint=[(third.corners, 180)])
+    assert not [e for e in events if isinstance(e, (Play, Pass))]
+    assert set(table.pipe.match.current_board().tiles) == {Tile(1, 3), Tile(3, 6)}
+    # Ann enters both moves by hand; the box still read [3|6] is then taken as her [1|5], the played
+    # tile the camera does not see, and play goes on without another question.
+    table.pipe.confirm([Play("Ann", Tile(1, 5)), Play("Ben", Tile(2, 6))])
+    asked = len(table.asked)
+    fourth = _up((4, 5), 44)
+    events = table.move(FROM_BOTTOM, [first, second, misread, third, fourth], paint=[(fourth.corners, 170)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(4, 5)] and len(table.asked) == asked
+    assert any(isinstance(e, Notice) and "taken as [5, 1]: a played tile seen nowhere else" in e.message for e in table.events)
+
+
+def test_a_reading_that_leaves_a_tile_beside_it_unjoined_is_not_taken() -> None:
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # Ben lays [3|4] on the 3 and Ann (at once) [4|4] against its 4, not yet pushed home (too far
+    # off to count as joined).  [3|4] is read [3|1] (played already), with 5 as its second half's
+    # runner-up: [3|5] fits the [1|3] -- but leaves the [4|4] lying against it unjoined, so it is
+    # no reading of the table; the players are asked.
+    y = 120.0
+    misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
+                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((5, 0.4),))))
+    double = TileDetection(_rect(254.0, y - 12, 24.0, 48.0), "up", 0.9,
+                           (HalfReading(4, (266, y - 0), 0.99), HalfReading(4, (266, y + 24), 0.99)))
+    events = table.move(FROM_TOP, [first, misread, double], paint=[(misread.corners, 210), (double.corners, 230)])
+    assert not [e for e in events if isinstance(e, Play)] and table.asked
+    assert set(table.pipe.match.current_board().tiles) == {Tile(1, 3)}
 
 
 def test_a_double_blank_taken_for_a_back_where_a_double_goes_on_a_0_is_played() -> None:
