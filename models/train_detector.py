@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=1.5, help="training time; the LR schedule fits it")
     parser.add_argument("--epochs", type=int, default=100, help="upper bound when --hours is 0")
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--imgsz", type=int, default=IMGSZ, help="training size (mosaic tiles of IMGSZ x IMGSZ)")
     parser.add_argument("--cache", default="ram", help="ultralytics image cache: ram (decoded once), disk or none")
     parser.add_argument("--lr0", type=float, help="fine-tune with plain SGD at this learning rate, no warm-up "
                         "(ultralytics' automatic choice, 0.01, first undoes much of a trained model)")
@@ -74,7 +75,7 @@ def main() -> None:
             model.train(
                 **tuning,
                 data=str(args.data),
-                imgsz=IMGSZ,
+                imgsz=args.imgsz,
                 epochs=args.epochs,
                 time=args.hours or None,
                 batch=args.batch,
@@ -100,7 +101,7 @@ def main() -> None:
     weights = best if best.exists() else last
     # Dynamic input: scorer runs it at a larger size than trained (INPUT_SIZE), padded only to a
     # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
-    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=IMGSZ, opset=17, simplify=False, dynamic=True)
+    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=args.imgsz, opset=17, simplify=False, dynamic=True)
     shutil.copy(onnx_path, HERE / "detector.onnx")
     # A small checkpoint to continue from in a later session (optimizer state stripped).
     from ultralytics.utils.torch_utils import strip_optimizer
