@@ -7,7 +7,8 @@ For each split (``test``: the main generator's held-out seeds; ``cross``: the di
 styled configuration) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
 read exactly (found and both halves right), false tiles (detections on no tile), and the
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
-tiles, touching tiles in layouts, tilted views, occluded frames and face-down tiles.
+tiles, touching tiles in layouts, tilted views, occluded frames and face-down tiles; and, for the
+face-up tiles found, by the tile's length in the image and by how well its box fits (IoU).
 Then the median end-to-end time for a 1280x720 frame (JPEG decode to tile list) with 2 threads.
 """
 
@@ -29,7 +30,7 @@ import numpy as np  # noqa: E402
 
 from scorer.vision import TileDetector  # noqa: E402
 from scorer.vision.detector import INPUT_SIZE  # noqa: E402
-from scorer.vision.geometry import half_centers, long_first, polygon_iou  # noqa: E402
+from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou  # noqa: E402
 
 DATA = HERE.parent / "datasets" / "generated" / "detector"
 
@@ -71,6 +72,10 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
             if found:
                 used.add(best)
                 d = detections[best]
+                if tile["values"] is not None:
+                    # Where reading fails: by the tile's length in the image and by how well its box fits.
+                    cats.append(_band("length", long_side(corners), LENGTH_BANDS, "px"))
+                    cats.append(_band("box IoU", best_iou, IOU_BANDS, ""))
                 if tile["values"] is None:
                     read = d.face == "down"
                 elif d.face == "up" and d.halves is not None:
@@ -99,6 +104,18 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
     return counts
 
 
+LENGTH_BANDS = (0, 30, 45, 70, 10_000)
+IOU_BANDS = (0.5, 0.7, 0.8, 0.9, 1.01)
+
+
+def _band(name: str, value: float, bands: tuple, unit: str) -> str:
+    """The band ``value`` falls in, named like "length 30-45px" (the last band open-ended: "length 70px+")."""
+    for lo, hi in zip(bands, bands[1:]):
+        if value < hi:
+            break
+    return f"{name} {lo}{unit}+" if hi == bands[-1] else f"{name} {lo}-{hi}{unit}"
+
+
 def print_counts(split: str, counts: dict) -> None:
     print(f"\n{split}: {counts['all']['images']} images")
     print(f"  {'tiles':<22} {'n':>6} {'found':>8} {'read':>8} {'unsure':>8} {'read|sure':>10}")
@@ -109,6 +126,12 @@ def print_counts(split: str, counts: dict) -> None:
         n = c["tiles"]
         sure = max(1, c["sure"])
         print(f"  {cat:<22} {n:>6} {100 * c['found'] / n:>7.2f}% {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {100 * c['read_when_sure'] / sure:>9.2f}%")
+    print("  face-up tiles found, by their length in the image and by their box's IoU (found = 100 %):")
+    for cat in sorted(k for k in counts if k.startswith(("length", "box IoU"))):
+        c = counts[cat]
+        n = c["tiles"]
+        when_sure = f"{100 * c['read_when_sure'] / c['sure']:>9.2f}%" if c["sure"] else f"{'-':>10}"
+        print(f"  {cat:<22} {n:>6} {'':>8} {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {when_sure}")
     n_all = counts["all"]["tiles"]
     print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles)")
 

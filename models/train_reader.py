@@ -95,6 +95,52 @@ def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | No
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
+def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Half crops cut by the shipped detector's own boxes (the boxes the reader really gets): a box on
+    a labelled face-up tile (IoU >= 0.5) gives its two halves, labelled by which end of the tile each
+    lies at; a box on no tile (IoU < 0.2 with every tile) gives two "not a half" crops.  Boxes in
+    between (straddling two tiles, or on a tile cut by the frame) are left out: their label is unsure."""
+    from scorer.vision import TileDetector
+    from scorer.vision.detector import CLASS_FACES
+    from scorer.vision.geometry import half_centers, long_first, polygon_iou
+
+    detector = TileDetector(threads=2)
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    lines = (root / f"{split}.jsonl").read_text().splitlines()[skip:]
+    if limit:
+        lines = lines[:limit]
+    for line in lines:
+        meta = json.loads(line)
+        colour = cv2.imread(str(root / meta["image"]))
+        if colour is None:
+            continue
+        grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
+        for box in detector.boxes(colour):
+            if CLASS_FACES[box.cls] != "up":
+                continue
+            ious = [polygon_iou(corners, box.corners) for corners, _ in tiles]
+            best = int(np.argmax(ious)) if ious else -1
+            crop, _ = rectify(grey, box.corners)
+            if best < 0 or ious[best] < 0.2:
+                xs += [crop[:, :HALF], crop[:, HALF:]]
+                ys += [NOT_A_HALF, NOT_A_HALF]
+                continue
+            corners, tile = tiles[best]
+            if ious[best] < 0.5 or tile["ignore"] or tile["values"] is None:
+                continue
+            # The label's first value is the half at its corners' first end; the crop's first half is
+            # the box's c0/c3 end.
+            first_truth, _ = half_centers(long_first(corners))
+            first_box, second_box = half_centers(box.corners)
+            same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
+            a, b = tile["values"] if same else tile["values"][::-1]
+            xs += [crop[:, :HALF], crop[:, HALF:]]
+            ys += [a, b]
+    return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
+
+
 def build_model():
     import torch.nn as nn
 
@@ -137,6 +183,8 @@ def main() -> None:
     parser.add_argument("--export-only", action="store_true")
     parser.add_argument("--init", type=Path, help="weights to continue from (e.g. models/reader.pt)")
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--detector-boxes", action="store_true",
+                        help="add half crops cut by the shipped detector's own boxes on the same training images")
     args = parser.parse_args()
     import torch
     import torch.nn as nn
@@ -152,6 +200,10 @@ def main() -> None:
         CACHE.mkdir(parents=True, exist_ok=True)
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", rng, args.limit, args.skip)
+        if args.detector_boxes:
+            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.skip)
+            print(f"crops cut by the detector's boxes: {len(xdet)}", flush=True)
+            xtr, ytr = np.concatenate([xtr, xdet]), np.concatenate([ytr, ydet])
         xva, yva = crops_from_split(args.data, "val", rng, None)
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
         np.savez_compressed(CACHE / "val.npz", x=xva, y=yva)
