@@ -52,14 +52,16 @@ def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np
     return rel @ rot.T + center + shift
 
 
+def _images(root: Path, split: str, limit: int | None, skip: int) -> list[dict]:
+    """The split's image records, the first ``skip`` left out, at most ``limit``."""
+    lines = (root / f"{split}.jsonl").read_text().splitlines()[skip:]
+    return [json.loads(line) for line in lines[:limit] if line]
+
+
 def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | None, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    lines = (root / f"{split}.jsonl").read_text().splitlines()[skip:]
-    if limit:
-        lines = lines[:limit]
-    for line in lines:
-        meta = json.loads(line)
+    for meta in _images(root, split, limit, skip):
         image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
         if image is None:
             continue
@@ -107,11 +109,7 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     detector = TileDetector(threads=2)
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    lines = (root / f"{split}.jsonl").read_text().splitlines()[skip:]
-    if limit:
-        lines = lines[:limit]
-    for line in lines:
-        meta = json.loads(line)
+    for meta in _images(root, split, limit, skip):
         colour = cv2.imread(str(root / meta["image"]))
         if colour is None:
             continue
