@@ -301,7 +301,7 @@ class TablePipeline:
             # may exist.
             # (Where leaving a box out places nothing, the box may be the new tile misread: asked.)
             # (Not a box the players were asked to name: the next move does not answer that.)
-            asked = self._still_asked_about(self._played_again(layout_tiles, layout, board))
+            asked = bool(self._asked_about) and self._still_asked_about(self._played_again(layout_tiles, layout, board))
             outcomes = [o for o in self._without_overlaps(layout_tiles, twice, board, to_table) if o[2].placements and not asked]
             if len(outcomes) == 1:
                 left_out = [d for d in layout_tiles if not any(d is k for k in outcomes[0][0])]
@@ -332,12 +332,7 @@ class TablePipeline:
 
     def _played_again(self, layout_tiles: list[TileDetection], layout, board) -> list[TileDetection]:
         """Boxes in or against the layout read as a played tile, other than where it is remembered."""
-        inside = [layout_tiles[i] for i in layout.component]
-        return [
-            d for k, d in enumerate(layout_tiles)
-            if d.pips is not None and Tile.of(*d.pips) in board and not self.memory.is_remembered(d)
-            and (k in layout.component or _against(d, inside))
-        ]
+        return [d for _, d in _played_in_or_against(layout_tiles, layout, board) if not self.memory.is_remembered(d)]
 
     def _still_asked_about(self, boxes: Sequence[TileDetection]) -> bool:
         """Whether one of the boxes lies where a box the players were asked about lay (within half its length)."""
@@ -711,13 +706,18 @@ def _loose_against(layout_tiles: list[TileDetection], layout, k: int) -> bool:
     )
 
 
-def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[TileDetection]:
-    """Loose boxes read as a tile already played that lie against the layout."""
+def _played_in_or_against(layout_tiles: list[TileDetection], layout, board) -> list[tuple[int, TileDetection]]:
+    """Boxes read as a tile already played that are in the layout or lie against it, with their indexes."""
     inside = [layout_tiles[i] for i in layout.component]
     return [
-        d for k, d in enumerate(layout_tiles)
-        if k not in layout.component and d.pips is not None and Tile.of(*d.pips) in board and _against(d, inside)
+        (k, d) for k, d in enumerate(layout_tiles)
+        if d.pips is not None and Tile.of(*d.pips) in board and (k in layout.component or _against(d, inside))
     ]
+
+
+def _misread_beside_layout(layout_tiles: list[TileDetection], layout, board) -> list[TileDetection]:
+    """Loose boxes read as a tile already played that lie against the layout."""
+    return [d for k, d in _played_in_or_against(layout_tiles, layout, board) if k not in layout.component]
 
 
 def _misread_message(d: TileDetection) -> str:
