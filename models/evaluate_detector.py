@@ -72,21 +72,21 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
             if found:
                 used.add(best)
                 d = detections[best]
-                if tile["values"] is not None:
+                if tile["values"] is None:
+                    read = d.face == "down"
+                else:
                     # Where reading fails: by the tile's length in the image and by how well its box fits.
                     cats.append(_band("length", long_side(corners), LENGTH_BANDS, "px"))
                     cats.append(_band("box IoU", best_iou, IOU_BANDS, ""))
-                if tile["values"] is None:
-                    read = d.face == "down"
-                elif d.face == "up" and d.halves is not None:
-                    # Label corners start at the half holding values[0]; compare half by half.
-                    first_truth, _ = half_centers(long_first(corners))
-                    a, b = d.halves
-                    da = np.linalg.norm(np.array(a.center) - first_truth)
-                    db = np.linalg.norm(np.array(b.center) - first_truth)
-                    pips = (a.pips, b.pips) if da <= db else (b.pips, a.pips)
-                    read = list(pips) == tile["values"]
-                    unsure = not d.certain
+                    if d.face == "up" and d.halves is not None:
+                        # Label corners start at the half holding values[0]; compare half by half.
+                        first_truth, _ = half_centers(long_first(corners))
+                        a, b = d.halves
+                        da = np.linalg.norm(np.array(a.center) - first_truth)
+                        db = np.linalg.norm(np.array(b.center) - first_truth)
+                        pips = (a.pips, b.pips) if da <= db else (b.pips, a.pips)
+                        read = list(pips) == tile["values"]
+                        unsure = not d.certain
             for c in cats:
                 counts[c]["tiles"] += 1
                 counts[c]["found"] += found
