@@ -1,6 +1,6 @@
 """Train the half reader: a small CNN that reads the pips of one rectified tile half (0-6, or "not a half").
 
-    python models/train_reader.py --data datasets/generated/detector --epochs 8
+    python models/train_reader.py --epochs 8 --out /tmp/reader    # then measure, and copy into models/
     python models/train_reader.py --export-only
 
 Half crops come from the detector dataset's images and metadata: every labelled
@@ -9,6 +9,7 @@ of them twice as sloppy, so the reader learns the boxes it will really get), and
 its two halves.  Class 7,
 "not a half", is table background and crops that straddle the divider or two
 touching tiles: a box in the wrong place is then flagged instead of read.
+The crops are cut on both cores; each epoch's weights and ONNX model are written to ``--out``.
 The exported ``models/reader.onnx`` takes [N, 1, 32, 32] crops standardised by
 :func:`scorer.vision.reader.standardize` and returns [N, 8] logits.
 """
@@ -32,7 +33,6 @@ import numpy as np  # noqa: E402
 from scorer.vision.geometry import HALF, rectify  # noqa: E402
 from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize  # noqa: E402
 
-CACHE = HERE / "training" / "reader-crops"
 
 
 def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
@@ -58,42 +58,58 @@ def _images(root: Path, split: str, limit: int | None, skip: int) -> list[dict]:
     return [json.loads(line) for line in lines[:limit] if line]
 
 
-def crops_from_split(root: Path, split: str, rng: random.Random, limit: int | None, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], list[int]]:
+    """One image's half crops and labels (its own seed, so the images can be cut in parallel)."""
+    root, meta, seed = args
+    rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    for meta in _images(root, split, limit, skip):
-        image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
-        if image is None:
+    image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
+    if image is None:
+        return xs, ys
+    h, w = image.shape
+    for tile in meta["tiles"]:
+        corners = np.array(tile["corners"], np.float64)
+        if tile["ignore"] or tile["values"] is None:
             continue
-        h, w = image.shape
-        for tile in meta["tiles"]:
-            corners = np.array(tile["corners"], np.float64)
-            if tile["ignore"] or tile["values"] is None:
+        # Label corners start at the +axis end, whose half holds values[0]; rectify's first half is that end.
+        # One box of three is as sloppy as the detector's worst (which the reader must still read).
+        for strength in (1.0, 1.0, 2.0):
+            crop, _ = rectify(image, jitter(corners, rng, strength))
+            xs += [crop[:, :HALF], crop[:, HALF:]]
+            ys += [tile["values"][0], tile["values"][1]]
+        # A box shifted by half a tile along its axis straddles the divider or two tiles.
+        axis = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
+        shifted = corners + axis * rng.choice([-0.5, 0.5]) * rng.uniform(0.8, 1.2)
+        crop, _ = rectify(image, jitter(shifted, rng))
+        xs.append(crop[:, HALF // 2 : HALF // 2 + HALF])
+        ys.append(NOT_A_HALF)
+    # Table background of the same scale.
+    tiles = [np.array(t["corners"]) for t in meta["tiles"]]
+    if tiles:
+        size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
+        for _ in range(3):
+            cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
+            if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
                 continue
-            # Label corners start at the +axis end, whose half holds values[0]; rectify's first half is that end.
-            # One box of three is as sloppy as the detector's worst (which the reader must still read).
-            for strength in (1.0, 1.0, 2.0):
-                crop, _ = rectify(image, jitter(corners, rng, strength))
-                xs += [crop[:, :HALF], crop[:, HALF:]]
-                ys += [tile["values"][0], tile["values"][1]]
-            # A box shifted by half a tile along its axis straddles the divider or two tiles.
-            axis = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
-            shifted = corners + axis * rng.choice([-0.5, 0.5]) * rng.uniform(0.8, 1.2)
-            crop, _ = rectify(image, jitter(shifted, rng))
-            xs.append(crop[:, HALF // 2 : HALF // 2 + HALF])
+            box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
+            crop, _ = rectify(image, box)
+            xs.append(crop[:, :HALF])
             ys.append(NOT_A_HALF)
-        # Table background of the same scale.
-        tiles = [np.array(t["corners"]) for t in meta["tiles"]]
-        if tiles:
-            size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
-            for _ in range(3):
-                cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
-                if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
-                    continue
-                box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
-                crop, _ = rectify(image, box)
-                xs.append(crop[:, :HALF])
-                ys.append(NOT_A_HALF)
+    return xs, ys
+
+
+def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip: int = 0, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Half crops [N, 32, 32] and their labels from a split's labelled tiles, cut on ``workers`` cores."""
+    from multiprocessing import Pool
+
+    jobs = [(root, meta, seed * 1_000_003 + i) for i, meta in enumerate(_images(root, split, limit, skip))]
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    with Pool(workers) as pool:
+        for x, y in pool.imap(_crops_of_image, jobs, chunksize=32):
+            xs += x
+            ys += y
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
@@ -171,9 +187,22 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return standardize(out)
 
 
+def export(model, out: Path) -> None:
+    import torch
+
+    model.eval()
+    dummy = torch.zeros(1, 1, HALF, HALF)
+    torch.onnx.export(
+        model, dummy, str(out / "reader.onnx"), input_names=["halves"], output_names=["logits"],
+        dynamic_axes={"halves": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=HERE.parent / "datasets" / "generated" / "detector")
+    parser.add_argument("--out", type=Path, default=HERE,
+                        help="folder for reader.pt and reader.onnx (default models/: train elsewhere first, compare, then copy)")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--limit", type=int, default=None, help="use only the first N training images")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N training images (fine-tune on new ones)")
@@ -190,32 +219,30 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     model = build_model()
-    weights = HERE / "reader.pt"
+    args.out.mkdir(parents=True, exist_ok=True)
+    weights = args.out / "reader.pt"
     if args.init:
         model.load_state_dict(torch.load(args.init))
     if not args.export_only:
-        rng = random.Random(0)
-        CACHE.mkdir(parents=True, exist_ok=True)
         t0 = time.time()
-        xtr, ytr = crops_from_split(args.data, "train", rng, args.limit, args.skip)
+        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads)
         if args.detector_boxes:
             xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.skip)
             print(f"crops cut by the detector's boxes: {len(xdet)}", flush=True)
             xtr, ytr = np.concatenate([xtr, xdet]), np.concatenate([ytr, ydet])
-        xva, yva = crops_from_split(args.data, "val", rng, None)
+        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads)
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
-        np.savez_compressed(CACHE / "val.npz", x=xva, y=yva)
         nrng = np.random.default_rng(0)
         opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-        steps = args.epochs * math.ceil(len(xtr) / 256)
-        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+        batches = math.ceil(len(xtr) / 256)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * batches)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
         xva_t = torch.from_numpy(standardize(xva.astype(np.float32))[:, None])
         for epoch in range(args.epochs):
             model.train()
             order = nrng.permutation(len(xtr))
             t0, total = time.time(), 0.0
-            for start in range(0, len(order), 256):
+            for batch, start in enumerate(range(0, len(order), 256)):
                 idx = order[start : start + 256]
                 xb = torch.from_numpy(augment(xtr[idx], nrng)[:, None])
                 yb = torch.from_numpy(ytr[idx])
@@ -225,20 +252,21 @@ def main() -> None:
                 opt.step()
                 sched.step()
                 total += float(loss.detach()) * len(idx)
+                if (batch + 1) % 200 == 0:
+                    left = (time.time() - t0) / (batch + 1) * (batches - batch - 1)
+                    print(f"  epoch {epoch + 1} batch {batch + 1}/{batches}: loss {total / (start + len(idx)):.4f}, "
+                          f"{left / 60:.0f} min left in the epoch", flush=True)
             model.eval()
             with torch.no_grad():
                 pred = torch.cat([model(xva_t[i : i + 1024]).argmax(1) for i in range(0, len(xva_t), 1024)]).numpy()
             acc = (pred == yva).mean()
             print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f} ({time.time() - t0:.0f} s)", flush=True)
+            # Each epoch's weights and model are kept, so a stopped run can be measured or continued (--init).
             torch.save(model.state_dict(), weights)
+            export(model, args.out)
     model.load_state_dict(torch.load(weights))
-    model.eval()
-    dummy = torch.zeros(1, 1, HALF, HALF)
-    torch.onnx.export(
-        model, dummy, str(HERE / "reader.onnx"), input_names=["halves"], output_names=["logits"],
-        dynamic_axes={"halves": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
-    )
-    print(f"exported {HERE / 'reader.onnx'}")
+    export(model, args.out)
+    print(f"exported {args.out / 'reader.onnx'}")
 
 
 if __name__ == "__main__":
