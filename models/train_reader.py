@@ -264,8 +264,9 @@ def main() -> None:
             # Each epoch's weights and model are kept, so a stopped run can be measured or continued (--init).
             torch.save(model.state_dict(), weights)
             export(model, args.out)
-    model.load_state_dict(torch.load(weights))
-    export(model, args.out)
+    else:
+        model.load_state_dict(torch.load(weights))
+        export(model, args.out)
     print(f"exported {args.out / 'reader.onnx'}")
 
 
