@@ -34,7 +34,6 @@ from scorer.vision.geometry import HALF, rectify  # noqa: E402
 from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize  # noqa: E402
 
 
-
 def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
     center = corners.mean(0)
     long = np.linalg.norm(corners[1] - corners[2])
