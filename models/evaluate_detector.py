@@ -172,14 +172,15 @@ def speed(detector: TileDetector, frames: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None, help="images per split")
-    parser.add_argument("--speed-frames", type=int, default=30)
+    parser.add_argument("--speed-frames", type=int, default=30, help="frames timed (0: no speed figures)")
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     args = parser.parse_args()
     detector = TileDetector(threads=2, input_size=args.input_size)
     for split in ("test", "cross"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit))
-    speed(detector, args.speed_frames)
+    if args.speed_frames > 0:
+        speed(detector, args.speed_frames)
 
 
 if __name__ == "__main__":

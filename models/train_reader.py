@@ -1,6 +1,8 @@
-"""Train the half reader: a small CNN that reads the pips of one rectified tile half (0-6, or "not a half").
+"""Train the pip reader: a small CNN that reads the pips of one rectified tile half (0-6, or "not a
+half"), or, with ``--whole-tile``, of both halves of a whole tile at once.
 
     python models/train_reader.py --epochs 8 --out /tmp/reader    # then measure, and copy into models/
+    python models/train_reader.py --whole-tile --epochs 4 --out /tmp/tile-reader
     python models/train_reader.py --export-only
 
 Half crops come from the detector dataset's images and metadata: every labelled
@@ -9,9 +11,14 @@ of them twice as sloppy, so the reader learns the boxes it will really get), and
 its two halves.  Class 7,
 "not a half", is table background and crops that straddle the divider or two
 touching tiles: a box in the wrong place is then flagged instead of read.
+The whole-tile reader sees the tile with a margin (:func:`scorer.vision.reader.tile_crop`), so it
+can find the divider and the tile's ends itself where a box is a few pixels off, and tell a box
+straddling two tiles (a gap where the divider should be) from a tile; its "no tile" crops are boxes
+half a tile off along or across a tile, and table background.
 The crops are cut on both cores; each epoch's weights and ONNX model are written to ``--out``.
-The exported ``models/reader.onnx`` takes [N, 1, 32, 32] crops standardised by
-:func:`scorer.vision.reader.standardize` and returns [N, 8] logits.
+The exported ``reader.onnx`` takes crops standardised by :func:`scorer.vision.reader.standardize`,
+[N, 1, 32, 32] halves -> [N, 8] logits, or [N, 1, 32, 64] whole tiles -> [N, 2, 8]
+(:class:`scorer.vision.reader.PipReader` reads either).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scorer.vision.geometry import HALF, rectify  # noqa: E402
-from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize  # noqa: E402
+from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize, tile_crop  # noqa: E402
 
 
 def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
@@ -98,15 +105,55 @@ def _crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], lis
     return xs, ys
 
 
-def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip: int = 0, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Half crops [N, 32, 32] and their labels from a split's labelled tiles, cut on ``workers`` cores."""
+def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+    """One image's whole-tile crops [32, 64] with both halves' labels (whole-tile reader)."""
+    root, meta, seed = args
+    rng = random.Random(seed)
+    xs: list[np.ndarray] = []
+    ys: list[tuple[int, int]] = []
+    image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
+    if image is None:
+        return xs, ys
+    h, w = image.shape
+    nothing = (NOT_A_HALF, NOT_A_HALF)
+    for tile in meta["tiles"]:
+        corners = np.array(tile["corners"], np.float64)
+        if tile["ignore"] or tile["values"] is None:
+            continue
+        for strength in (1.0, 2.0):
+            xs.append(tile_crop(image, jitter(corners, rng, strength)))
+            ys.append((tile["values"][0], tile["values"][1]))
+        # A box half a tile off, along the tile (straddling its divider's neighbour or the table) or
+        # across it (straddling two tiles lying side by side): no tile.
+        along = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
+        across = (corners[3] + corners[2] - corners[0] - corners[1]) / 2
+        step = along * rng.uniform(0.4, 0.6) if rng.random() < 0.6 else across * rng.uniform(0.45, 0.65)
+        xs.append(tile_crop(image, jitter(corners + step * rng.choice([-1, 1]), rng)))
+        ys.append(nothing)
+    tiles = [np.array(t["corners"]) for t in meta["tiles"]]
+    if tiles:
+        size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
+        for _ in range(2):
+            cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
+            if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
+                continue
+            box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
+            xs.append(tile_crop(image, box))
+            ys.append(nothing)
+    return xs, ys
+
+
+def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip: int = 0, workers: int = 2,
+                     whole_tile: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Half crops [N, 32, 32] and their labels [N] (or, ``whole_tile``, tile crops [N, 32, 64] and labels
+    [N, 2]) from a split's labelled tiles, cut on ``workers`` cores."""
     from multiprocessing import Pool
 
     jobs = [(root, meta, seed * 1_000_003 + i) for i, meta in enumerate(_images(root, split, limit, skip))]
     xs: list[np.ndarray] = []
-    ys: list[int] = []
+    ys: list = []
     with Pool(workers) as pool:
-        for x, y in pool.imap(_crops_of_image, jobs, chunksize=32):
+        for x, y in pool.imap(_tile_crops_of_image if whole_tile else _crops_of_image, jobs, chunksize=32):
             xs += x
             ys += y
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
@@ -168,29 +215,67 @@ def build_model():
     )
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def build_tile_model():
+    """The whole-tile reader: one CNN over the tile, each half's pips read from its own side of the
+    feature map by one shared head (so the two ends are read alike); logits [N, 2, 8]."""
+    import torch
+    import torch.nn as nn
+
+    def block(cin: int, cout: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    class TileReader(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(1, 24), *block(24, 24), nn.MaxPool2d(2),
+                *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
+                *block(48, 96), *block(96, 96), nn.MaxPool2d(2),
+                *block(96, 128),
+            )
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
+
+        def forward(self, x):
+            f = self.features(x)  # [N, 128, 4, 8]
+            first = self.head(f[:, :, :, :4].mean(dim=(2, 3), keepdim=True))
+            second = self.head(f[:, :, :, 4:].mean(dim=(2, 3), keepdim=True))
+            return torch.stack([first, second], dim=1)
+
+    return TileReader()
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
+    """Half crops turned and flipped every way; tile crops (``labels`` [N, 2] given, swapped in place
+    where the halves change ends) turned half round and flipped; then light, blur, noise and glare."""
     out = np.empty_like(batch, dtype=np.float32)
     for i, x in enumerate(batch):
-        x = np.rot90(x, rng.integers(4))
-        if rng.random() < 0.5:
-            x = x[:, ::-1]
+        if labels is None:
+            x = np.rot90(x, rng.integers(4))
+            if rng.random() < 0.5:
+                x = x[:, ::-1]
+        else:
+            if rng.random() < 0.5:  # end for end: the halves swap
+                x = x[:, ::-1]
+                labels[i] = labels[i][::-1].copy()
+            if rng.random() < 0.5:  # side for side
+                x = x[::-1]
         x = x.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
         if rng.random() < 0.3:
             x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
         x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
         if rng.random() < 0.15:  # glare blob
-            yy, xx = np.mgrid[0:HALF, 0:HALF]
-            cx, cy, r = rng.uniform(0, HALF), rng.uniform(0, HALF), rng.uniform(2, 8)
+            yy, xx = np.mgrid[0 : x.shape[0], 0 : x.shape[1]]
+            cx, cy, r = rng.uniform(0, x.shape[1]), rng.uniform(0, x.shape[0]), rng.uniform(2, 8)
             x = x + 150 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
         out[i] = np.clip(x, 0, 255)
     return standardize(out)
 
 
-def export(model, out: Path) -> None:
+def export(model, out: Path, whole_tile: bool = False) -> None:
     import torch
 
     model.eval()
-    dummy = torch.zeros(1, 1, HALF, HALF)
+    dummy = torch.zeros(1, 1, HALF, 2 * HALF if whole_tile else HALF)
     torch.onnx.export(
         model, dummy, str(out / "reader.onnx"), input_names=["halves"], output_names=["logits"],
         dynamic_axes={"halves": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
@@ -211,26 +296,28 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--detector-boxes", action="store_true",
                         help="add half crops cut by the shipped detector's own boxes on the same training images")
+    parser.add_argument("--whole-tile", action="store_true",
+                        help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 8])")
     args = parser.parse_args()
     import torch
     import torch.nn as nn
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    model = build_model()
+    model = build_tile_model() if args.whole_tile else build_model()
     args.out.mkdir(parents=True, exist_ok=True)
     weights = args.out / "reader.pt"
     if args.init:
         model.load_state_dict(torch.load(args.init))
     if not args.export_only:
         t0 = time.time()
-        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads)
-        if args.detector_boxes:
+        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile)
+        if args.detector_boxes and not args.whole_tile:
             xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.skip)
             print(f"crops cut by the detector's boxes: {len(xdet)}", flush=True)
             xtr, ytr = np.concatenate([xtr, xdet]), np.concatenate([ytr, ydet])
-        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads)
-        print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr)}", flush=True)
+        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile)
+        print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr.reshape(-1))}", flush=True)
         nrng = np.random.default_rng(0)
         opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
         batches = math.ceil(len(xtr) / 256)
@@ -243,10 +330,11 @@ def main() -> None:
             t0, total = time.time(), 0.0
             for batch, start in enumerate(range(0, len(order), 256)):
                 idx = order[start : start + 256]
-                xb = torch.from_numpy(augment(xtr[idx], nrng)[:, None])
-                yb = torch.from_numpy(ytr[idx])
+                yb_np = ytr[idx].copy()
+                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None)[:, None])
+                yb = torch.from_numpy(yb_np.reshape(-1))
                 opt.zero_grad()
-                loss = loss_fn(model(xb), yb)
+                loss = loss_fn(model(xb).reshape(-1, N_CLASSES), yb)
                 loss.backward()
                 opt.step()
                 sched.step()
@@ -257,15 +345,16 @@ def main() -> None:
                           f"{left / 60:.0f} min left in the epoch", flush=True)
             model.eval()
             with torch.no_grad():
-                pred = torch.cat([model(xva_t[i : i + 1024]).argmax(1) for i in range(0, len(xva_t), 1024)]).numpy()
+                pred = torch.cat([model(xva_t[i : i + 1024]).argmax(-1) for i in range(0, len(xva_t), 1024)]).numpy()
             acc = (pred == yva).mean()
-            print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f} ({time.time() - t0:.0f} s)", flush=True)
+            whole = f", whole tiles {(pred == yva).all(axis=1).mean():.4f}" if args.whole_tile else ""
+            print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f}{whole} ({time.time() - t0:.0f} s)", flush=True)
             # Each epoch's weights and model are kept, so a stopped run can be measured or continued (--init).
             torch.save(model.state_dict(), weights)
-            export(model, args.out)
+            export(model, args.out, args.whole_tile)
     else:
         model.load_state_dict(torch.load(weights))
-        export(model, args.out)
+        export(model, args.out, args.whole_tile)
     print(f"exported {args.out / 'reader.onnx'}")
 
 

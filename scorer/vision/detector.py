@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 
 from scorer.errors import ModelError
-from scorer.vision.geometry import HALF, half_centers, long_first, long_side, polygon_iou, rectify
+from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
-from scorer.vision.reader import NOT_A_HALF, HalfReader, onnx_session
+from scorer.vision.reader import NOT_A_HALF, PipReader, onnx_session
 
 Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
@@ -145,7 +145,7 @@ class TileDetector:
         self.n_classes = int(channels) - 5
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
-        self.reader = HalfReader(models_dir / "reader.onnx", threads=threads)
+        self.reader = PipReader(models_dir / "reader.onnx", threads=threads)
         self.conf = conf
         self.iou = iou
         self.last_timing: dict[str, float] = {}
@@ -173,15 +173,12 @@ class TileDetector:
         return read_tiles(frame, boxes, self.reader.read)
 
 
-def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_halves: Callable[[np.ndarray], np.ndarray]) -> list[TileDetection]:
-    """Pair each face-up box with the readings of its two halves (``read_halves``: [N,32,32] -> [N,8] probabilities)."""
+def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]) -> list[TileDetection]:
+    """Pair each face-up box with the readings of its two halves (``read_pips``: a grey frame and the
+    face-up boxes' corners -> [N, 2, 8] probabilities, as :meth:`PipReader.read`)."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    up = [b for b in boxes if CLASS_FACES[b.cls] == "up"]
-    crops = []
-    for b in up:
-        crop, _ = rectify(grey, b.corners)
-        crops += [crop[:, :HALF], crop[:, HALF:]]
-    probs = read_halves(np.stack(crops)) if crops else np.zeros((0, NOT_A_HALF + 1))
+    up = [b.corners for b in boxes if CLASS_FACES[b.cls] == "up"]
+    probs = read_pips(grey, up).reshape(-1, NOT_A_HALF + 1)
     out: list[TileDetection] = []
     i = 0
     for b in boxes:

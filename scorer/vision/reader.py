@@ -3,14 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
 from scorer.errors import ModelError
+from scorer.vision.geometry import HALF, long_first, rectify
 
 N_PIP_CLASSES = 7  # 0..6 pips
 NOT_A_HALF = 7  # background, a box straddling the divider or two tiles
 N_CLASSES = 8
+
+
+# Around a whole-tile crop, this share of the tile's width is kept on every side: the tile reader sees
+# where the tile really ends (a detector's box may stop short) and what lies beyond it.
+TILE_MARGIN = 1 / 16
+
+
+def tile_crop(grey: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The tile upright with its margin, [32, 64] grey; columns 0-31 the end at corners c0/c3 of
+    :func:`~scorer.vision.geometry.long_first` (the same end as :func:`~scorer.vision.geometry.rectify`'s first half)."""
+    quad = long_first(corners)
+    along = quad[1] - quad[0]
+    across = quad[3] - quad[0]
+    margin = TILE_MARGIN * float(np.linalg.norm(across))
+    along = along / max(float(np.linalg.norm(along)), 1e-9) * margin
+    across = across / max(float(np.linalg.norm(across)), 1e-9) * margin
+    grown = quad + np.array([-along - across, along - across, along + across, -along + across])
+    crop, _ = rectify(grey, grown)
+    return crop
 
 
 def standardize(crops: np.ndarray) -> np.ndarray:
@@ -22,9 +43,9 @@ def standardize(crops: np.ndarray) -> np.ndarray:
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
-    z = logits - logits.max(axis=1, keepdims=True)
+    z = logits - logits.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    return e / e.sum(axis=-1, keepdims=True)
 
 
 def onnx_session(path: Path, threads: int, what: str):
@@ -42,23 +63,32 @@ def onnx_session(path: Path, threads: int, what: str):
         raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
 
 
-class HalfReader:
-    """Classifies [N, 32, 32] grey half crops into pip counts 0..6 (or "not a half")."""
+class PipReader:
+    """Reads both halves of face-up tiles with the shipped classifier, of either kind (told apart by
+    its input): a half reader, [N, 1, 32, 32], each half rectified and read alone; or a whole-tile
+    reader, [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once."""
 
     def __init__(self, path: Path, threads: int = 2) -> None:
-        self.session = onnx_session(path, threads, "half reader")
+        self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
-        if list(inp.shape[1:]) != [1, 32, 32]:
-            raise ModelError(f"{path}: expected input [N, 1, 32, 32], found {inp.shape}")
+        shape = list(inp.shape[1:])
+        if shape not in ([1, HALF, HALF], [1, HALF, 2 * HALF]):
+            raise ModelError(f"{path}: expected input [N, 1, 32, 32] (halves) or [N, 1, 32, 64] (whole tiles), found {inp.shape}")
+        self.whole_tile = shape[2] == 2 * HALF
         self.input_name = inp.name
 
-    def read(self, halves: np.ndarray) -> np.ndarray:
-        """Class probabilities [N, 8] for grey crops [N, 32, 32]."""
-        if len(halves) == 0:
-            return np.zeros((0, N_CLASSES), np.float32)
-        x = standardize(halves)[:, None]
-        (logits,) = self.session.run(None, {self.input_name: x})
-        return softmax(logits)
+    def read(self, grey: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities [N, 2, 8] for the tiles in ``boxes`` (corners) of a grey image, the
+        halves in the order of :func:`~scorer.vision.geometry.half_centers`."""
+        if len(boxes) == 0:
+            return np.zeros((0, 2, N_CLASSES), np.float32)
+        if self.whole_tile:
+            crops = np.stack([tile_crop(grey, np.asarray(c, np.float64)) for c in boxes])
+        else:
+            upright = [rectify(grey, np.asarray(c, np.float64))[0] for c in boxes]
+            crops = np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
+        (logits,) = self.session.run(None, {self.input_name: standardize(crops)[:, None]})
+        return softmax(logits.reshape(len(boxes), 2, N_CLASSES))
 
 
 # A face with a line across its middle this much darker than the face (grey levels, and times the
@@ -72,8 +102,6 @@ def shows_divider(image: np.ndarray, corners: np.ndarray) -> bool:
     detector may take for a back (measured on generated tables: a blank double's line 90 grey
     levels deep, backs' middles within 4 of their faces)."""
     import cv2
-
-    from scorer.vision.geometry import HALF, rectify
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     crop, _ = rectify(grey, np.asarray(corners, np.float64))

@@ -121,20 +121,38 @@ def test_rectify_puts_the_tile_upright_and_half_centres_follow(angle: float) -> 
     assert quad.shape == (4, 2)
 
 
+@pytest.mark.parametrize("angle", [0, 37, 145])
+def test_a_whole_tile_crop_keeps_the_halves_in_rectify_order_with_the_table_around(angle: float) -> None:
+    from scorer.vision.reader import TILE_MARGIN, tile_crop
+
+    image, corners = _drawn_tile(angle)
+    crop = tile_crop(image, corners)
+    upright, _ = rectify(image, corners)
+    assert crop.shape == (HALF, 2 * HALF)
+    # The same half first as in rectify (the one with 1 pip or the one with 4).
+    assert _blobs(crop[:, :HALF]) == _blobs(upright[:, :HALF])
+    # A margin of TILE_MARGIN of the width on every side shows the black table around the white tile.
+    border = max(1, int(TILE_MARGIN * HALF / (1 + 2 * TILE_MARGIN)) - 1)
+    assert crop[:border].mean() < 60 and crop[-border:].mean() < 60
+    assert crop[:, :border].mean() < 60 and crop[:, -border:].mean() < 60
+    assert crop[HALF // 2 - 2 : HALF // 2 + 2, HALF - 4 : HALF + 4].mean() > 200  # the tile's middle
+
+
 def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
     image, corners = _drawn_tile(20)
     frame = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     boxes = [Box(corners, 0.9, 0), Box(obb_corners(40, 40, 40, 20, 0), 0.6, 0), Box(obb_corners(250, 250, 40, 20, 0), 0.5, 1)]
 
-    def fake_reader(halves: np.ndarray) -> np.ndarray:
-        probs = np.zeros((len(halves), 8))
-        for i, h in enumerate(halves):
-            n = _blobs(h)
-            if h.mean() < 60:  # the box on black background
-                probs[i, NOT_A_HALF] = 1.0
-            else:
-                probs[i, n] = 0.97
-                probs[i, NOT_A_HALF] = 0.03
+    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        probs = np.zeros((len(quads), 2, 8))
+        for i, quad in enumerate(quads):
+            crop, _ = rectify(grey, quad)
+            for k, h in enumerate((crop[:, :HALF], crop[:, HALF:])):
+                if h.mean() < 60:  # the box on black background
+                    probs[i, k, NOT_A_HALF] = 1.0
+                else:
+                    probs[i, k, _blobs(h)] = 0.97
+                    probs[i, k, NOT_A_HALF] = 0.03
         return probs
 
     tiles = read_tiles(frame, boxes, fake_reader)
