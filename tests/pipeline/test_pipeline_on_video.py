@@ -306,19 +306,27 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     assert asked and asked[0].alternatives == ((step.event,),)
 
 
-def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading() -> None:
-    from scorer.pipeline import Notice
-    from scorer.rules import Play, Tile
+def _opened_with_1_3_then_3_read_as_3_1(runner_up: int):
+    """A table opened with [1|3], and the box of a tile laid next on its 3, read [3|1] (the tile
+    already played) with ``runner_up`` as its second half's likely other reading."""
     from scorer.vision.detector import HalfReading, TileDetection
 
     table = ScriptedTable()
     first = _up((1, 3), 140)
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
-    # Ben lays [3|6] on the 3; its 6 is read as a 1 -- [1|3], the tile already played (no join
-    # mismatch: the 3 meets the 3).  The 6 is that half's runner-up: the rules take it.
     y = 120.0
     misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
-                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((6, 0.4),))))
+                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((runner_up, 0.4),))))
+    return table, first, misread
+
+
+def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+
+    # Ben lays [3|6] on the 3; its 6 is read as a 1 -- [1|3], the tile already played (no join
+    # mismatch: the 3 meets the 3).  The 6 is that half's runner-up: the rules take it.
+    table, first, misread = _opened_with_1_3_then_3_read_as_3_1(runner_up=6)
     events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
     assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
@@ -489,16 +497,12 @@ def test_a_reading_that_leaves_a_tile_beside_it_unjoined_is_not_taken() -> None:
     from scorer.rules import Play, Tile
     from scorer.vision.detector import HalfReading, TileDetection
 
-    table = ScriptedTable()
-    first = _up((1, 3), 140)
-    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
     # Ben lays [3|4] on the 3 and Ann (at once) [4|4] against its 4, not yet pushed home (too far
     # off to count as joined).  [3|4] is read [3|1] (played already), with 5 as its second half's
     # runner-up: [3|5] fits the [1|3] -- but leaves the [4|4] lying against it unjoined, so it is
     # no reading of the table; the players are asked.
+    table, first, misread = _opened_with_1_3_then_3_read_as_3_1(runner_up=5)
     y = 120.0
-    misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
-                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((5, 0.4),))))
     double = TileDetection(_rect(254.0, y - 12, 24.0, 48.0), "up", 0.9,
                            (HalfReading(4, (266, y - 0), 0.99), HalfReading(4, (266, y + 24), 0.99)))
     events = table.move(FROM_TOP, [first, misread, double], paint=[(misread.corners, 210), (double.corners, 230)])
