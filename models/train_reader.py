@@ -90,19 +90,24 @@ def _crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], lis
         crop, _ = rectify(image, jitter(shifted, rng))
         xs.append(crop[:, HALF // 2 : HALF // 2 + HALF])
         ys.append(NOT_A_HALF)
-    # Table background of the same scale.
-    tiles = [np.array(t["corners"]) for t in meta["tiles"]]
-    if tiles:
-        size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
-        for _ in range(3):
-            cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
-            if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
-                continue
-            box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
-            crop, _ = rectify(image, box)
-            xs.append(crop[:, :HALF])
-            ys.append(NOT_A_HALF)
+    for box in _table_boxes(meta, w, h, rng, 3):
+        crop, _ = rectify(image, box)
+        xs.append(crop[:, :HALF])
+        ys.append(NOT_A_HALF)
     return xs, ys
+
+
+def _table_boxes(meta: dict, w: int, h: int, rng: random.Random, tries: int):
+    """Up to ``tries`` tile-sized boxes on bare table (a tile's size away from every tile)."""
+    tiles = [np.array(t["corners"]) for t in meta["tiles"]]
+    if not tiles:
+        return
+    size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
+    for _ in range(tries):
+        cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
+        if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
+            continue
+        yield np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
 
 
 def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
@@ -130,16 +135,9 @@ def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray]
         step = along * rng.uniform(0.4, 0.6) if rng.random() < 0.6 else across * rng.uniform(0.45, 0.65)
         xs.append(tile_crop(image, jitter(corners + step * rng.choice([-1, 1]), rng)))
         ys.append(nothing)
-    tiles = [np.array(t["corners"]) for t in meta["tiles"]]
-    if tiles:
-        size = np.linalg.norm(tiles[0][1] - tiles[0][2]) / 2
-        for _ in range(2):
-            cx, cy = rng.uniform(size, w - size), rng.uniform(size, h - size)
-            if any(cv2.pointPolygonTest(t.astype(np.float32), (cx, cy), True) > -size for t in tiles):
-                continue
-            box = np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
-            xs.append(tile_crop(image, box))
-            ys.append(nothing)
+    for box in _table_boxes(meta, w, h, rng, 2):
+        xs.append(tile_crop(image, box))
+        ys.append(nothing)
     return xs, ys
 
 
