@@ -34,6 +34,7 @@ from scorer.vision.detector import INPUT_SIZE  # noqa: E402
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou  # noqa: E402
 
 DATA = HERE.parent / "datasets" / "generated" / "detector"
+IN_VIEW = 0.9  # of a tile uncovered and inside the frame, for it to count as wholly in view
 
 
 def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dict:
@@ -109,7 +110,6 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
 
 
 LENGTH_BANDS = (0, 30, 45, 70, 10_000)
-IN_VIEW = 0.9  # of a tile uncovered and inside the frame
 IOU_BANDS = (0.5, 0.7, 0.8, 0.9, 1.01)
 
 

@@ -138,6 +138,29 @@ def test_a_whole_tile_crop_keeps_the_halves_in_rectify_order_with_the_table_arou
     assert crop[HALF // 2 - 2 : HALF // 2 + 2, HALF - 4 : HALF + 4].mean() > 200  # the tile's middle
 
 
+def test_the_pip_reader_reads_a_whole_tile_model_with_the_halves_in_order() -> None:
+    from pathlib import Path
+
+    from scorer.errors import ModelError
+    from scorer.vision.detector import default_models_dir
+    from scorer.vision.reader import PipReader
+
+    # The probe model reads a half brighter than its tile's average as 7, a darker one as 0.
+    reader = PipReader(Path(__file__).with_name("fixtures") / "probe_tile_reader.onnx", threads=1)
+    assert reader.whole_tile
+    image = np.full((200, 300), 120, np.uint8)
+    corners = obb_corners(150, 100, 120, 60, math.radians(30))
+    quad = long_first(corners)
+    middle = np.array([(quad[0] + quad[1]) / 2, (quad[3] + quad[2]) / 2])
+    cv2.fillPoly(image, [np.round([quad[0], middle[0], middle[1], quad[3]]).astype(np.int32)], 250)  # the c0/c3 end
+    cv2.fillPoly(image, [np.round([middle[0], quad[1], quad[2], middle[1]]).astype(np.int32)], 10)
+    probs = reader.read(image, [corners, np.roll(quad, 2, axis=0)])  # the same tile, from its other end
+    assert probs.shape == (2, 2, 8) and np.allclose(probs.sum(-1), 1.0, atol=1e-5)
+    assert probs[0].argmax(-1).tolist() == [7, 0] and probs[1].argmax(-1).tolist() == [0, 7]
+    with pytest.raises(ModelError, match="expected input"):
+        PipReader(default_models_dir() / "detector.onnx", threads=1)
+
+
 def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
     image, corners = _drawn_tile(20)
     frame = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
