@@ -527,5 +527,45 @@ def read_board(detections: Sequence, every_double_spins: bool,
         if d.face == "up" and d.pips is not None and not d.certain:
             x, y = d.center
             problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
+    for group in _joined_beside(layout):
+        problems.append("tiles joined to one another lie beside the layout but are not joined to it ("
+                        + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, list(layout.notes) + ([small] if small else []))
+
+
+# A group of loose tiles this close to the layout (centre to centre, in tile lengths) may be part of it
+# with a tile between them unseen: one tile's gap puts the centres two lengths apart.
+BESIDE = 2.5
+
+
+def _joined_beside(layout: Layout) -> list[list[int]]:
+    """Groups of two or more loose tiles joined to one another and lying near the layout.  From one
+    image a layout has one piece: such a group is most likely its own part, cut off where a tile was
+    missed or misread (a hand laid out for the count rarely lies joined beside the layout)."""
+    loose = layout.loose()
+    if len(loose) < 2 or not layout.component:
+        return []
+    joins, _ = find_joins([layout.tiles[i] for i in loose])
+    group_of = list(range(len(loose)))
+
+    def root(k: int) -> int:
+        while group_of[k] != k:
+            k = group_of[k]
+        return k
+
+    for j in joins:
+        group_of[root(j.a)] = root(j.b)
+    groups: dict[int, list[int]] = {}
+    for k, i in enumerate(loose):
+        groups.setdefault(root(k), []).append(i)
+    geoms = {i: _geom(t) for i, t in enumerate(layout.tiles)}
+    length = float(np.median([g.length for g in geoms.values()]))
+    out = []
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        gap = min(float(np.linalg.norm(geoms[i].center - geoms[k].center)) for i in members for k in layout.component)
+        if gap <= BESIDE * length:
+            out.append(sorted(members))
+    return out

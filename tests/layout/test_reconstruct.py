@@ -255,3 +255,22 @@ def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
     assert not any("too small" in n for n in read_board(tiles(SMALL_TILE_PX + 10), True).notes)
     small = read_board(tiles(SMALL_TILE_PX - 8), True).notes
     assert any("about 22 px long" in n and "bring the camera closer" in n for n in small)
+
+
+def test_read_board_asks_about_joined_tiles_cut_off_from_the_layout_by_an_unseen_tile() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def tile(pips, x, y=100.0):
+        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+
+    # [1|4][4|6] [6|2 unseen] [2|3][3|5][5|5 ...]: the three on the right are the layout read, the
+    # two on the left a piece of it cut off where the [6|2] was missed.
+    line = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((2, 3), 144.0), tile((3, 5), 192.0), tile((5, 0), 240.0)]
+    cut = read_board(line, every_double_spins=True)
+    assert sorted(cut.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
+    assert any("not joined to it ([1|4] at (24, 112), [4|6] at (72, 112))" in p for p in cut.problems)
+    # The same two tiles lying well away (a hand laid out for the count): nothing to ask.
+    apart = read_board([tile((1, 4), 0.0, 400.0), tile((4, 6), 48.0, 400.0)] + line[2:], every_double_spins=True)
+    assert apart.sure and sorted(apart.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
