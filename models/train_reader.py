@@ -243,8 +243,8 @@ def build_tile_model():
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
-    """Half crops turned and flipped every way; tile crops (``labels`` [N, 2] given, swapped in place
-    where the halves change ends) turned half round and flipped; then light, blur, noise and glare."""
+    """Half crops turned and mirrored every way; tile crops (``labels`` [N, 2] given, swapped in place
+    where the halves change ends) mirrored end for end and side for side; then light, blur, noise and glare."""
     out = np.empty_like(batch, dtype=np.float32)
     for i, x in enumerate(batch):
         if labels is None:
@@ -274,9 +274,10 @@ def export(model, out: Path, whole_tile: bool = False) -> None:
 
     model.eval()
     dummy = torch.zeros(1, 1, HALF, 2 * HALF if whole_tile else HALF)
+    name = "tiles" if whole_tile else "halves"
     torch.onnx.export(
-        model, dummy, str(out / "reader.onnx"), input_names=["halves"], output_names=["logits"],
-        dynamic_axes={"halves": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+        model, dummy, str(out / "reader.onnx"), input_names=[name], output_names=["logits"],
+        dynamic_axes={name: {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
     )
 
 
