@@ -324,13 +324,14 @@ def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], compon
     return out, lengthwise
 
 
-def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile]) -> list[int]:
+def _joined_groups(n: int, joins: Sequence[PhysJoin]) -> list[list[int]]:
+    """The tiles 0..n-1 in groups joined to one another (each sorted; groups by their first tile)."""
     adjacency: dict[int, list[int]] = {i: [] for i in range(n)}
     for j in joins:
         adjacency[j.a].append(j.b)
         adjacency[j.b].append(j.a)
     seen: set[int] = set()
-    best: list[int] = []
+    groups = []
     for start in range(n):
         if start in seen:
             continue
@@ -343,8 +344,15 @@ def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTi
                 if m not in seen:
                     seen.add(m)
                     queue.append(m)
+        groups.append(sorted(group))
+    return groups
+
+
+def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile]) -> list[int]:
+    best: list[int] = []
+    for group in _joined_groups(n, joins):
         if len(group) > len(best):
-            best = sorted(group)
+            best = group
     # A lone tile is a layout only when it is the only tile (the opening tile).
     if len(best) == 1 and n > 1:
         return []
@@ -547,24 +555,13 @@ def _joined_beside(layout: Layout) -> list[list[int]]:
     if len(loose) < 2 or not layout.component:
         return []
     joins, _ = find_joins([layout.tiles[i] for i in loose])
-    group_of = list(range(len(loose)))
-
-    def root(k: int) -> int:
-        while group_of[k] != k:
-            k = group_of[k]
-        return k
-
-    for j in joins:
-        group_of[root(j.a)] = root(j.b)
-    groups: dict[int, list[int]] = {}
-    for k, i in enumerate(loose):
-        groups.setdefault(root(k), []).append(i)
     geoms = {i: _geom(t) for i, t in enumerate(layout.tiles)}
     length = float(np.median([g.length for g in geoms.values()]))
     out = []
-    for members in groups.values():
-        if len(members) < 2:
+    for group in _joined_groups(len(loose), joins):
+        if len(group) < 2:
             continue
+        members = [loose[k] for k in group]
         gap = min(float(np.linalg.norm(geoms[i].center - geoms[k].center)) for i in members for k in layout.component)
         if gap <= BESIDE * length:
             out.append(sorted(members))
