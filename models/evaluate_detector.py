@@ -167,7 +167,7 @@ def speed(detector: TileDetector, frames: int) -> None:
     for data in blobs * 2:
         t0 = time.perf_counter()
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        model.predict(image, imgsz=detector.size, device="cpu", verbose=False, conf=0.35)
+        model.predict(image, imgsz=detector.size, device="cpu", verbose=False, conf=detector.conf)
         ut.append((time.perf_counter() - t0) * 1000)
     ut = ut[len(blobs) // 2 :]
     print(f"speed, same frames, ultralytics predict on {weights.name} at {detector.size} (boxes only, no pip reading), 2 threads: "
@@ -179,8 +179,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="images per split")
     parser.add_argument("--speed-frames", type=int, default=30, help="frames timed (0: no speed figures)")
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
+    parser.add_argument("--conf", type=float, default=None, help="the detector's score threshold (default: the shipped one)")
     args = parser.parse_args()
-    detector = TileDetector(threads=2, input_size=args.input_size)
+    options = {} if args.conf is None else {"conf": args.conf}
+    detector = TileDetector(threads=2, input_size=args.input_size, **options)
     for split in ("test", "cross"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit))

@@ -157,18 +157,26 @@ def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip:
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
-def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Half crops cut by the shipped detector's own boxes (the boxes the reader really gets): a box on
-    a labelled face-up tile (IoU >= 0.5) gives its two halves, labelled by which end of the tile each
-    lies at; a box on no tile (IoU < 0.2 with every tile) gives two "not a half" crops.  Boxes in
-    between (straddling two tiles, or on a tile cut by the frame) are left out: their label is unsure."""
+def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0,
+                        whole_tile: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Crops cut by the shipped detector's own face-up boxes (the boxes the reader really gets).
+
+    A box on a labelled face-up tile (IoU >= 0.5) gives its two halves (or, ``whole_tile``, the tile
+    crop), labelled by which end of the tile each half lies at.  A box on bare table (IoU < 0.2 with
+    every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
+    (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
+    detector's false tiles.  Other boxes (a poor box on one tile, boxes near a tile cut by the frame or
+    hidden, boxes on face-down tiles) are left out: their label is unsure."""
     from scorer.vision import TileDetector
     from scorer.vision.detector import CLASS_FACES
     from scorer.vision.geometry import half_centers, long_first, polygon_iou
 
-    detector = TileDetector(threads=2)
+    # Boxes from a score lower than the detector's own threshold too: the reader is the check that
+    # lets the detector keep weaker boxes, so it must have seen the false ones among them.
+    detector = TileDetector(threads=2, conf=0.2)
+    nothing = (NOT_A_HALF, NOT_A_HALF)
     xs: list[np.ndarray] = []
-    ys: list[int] = []
+    ys: list = []
     for meta in _images(root, split, limit, skip):
         colour = cv2.imread(str(root / meta["image"]))
         if colour is None:
@@ -178,24 +186,40 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
         for box in detector.boxes(colour):
             if CLASS_FACES[box.cls] != "up":
                 continue
-            ious = [polygon_iou(corners, box.corners) for corners, _ in tiles]
-            best = int(np.argmax(ious)) if ious else -1
-            crop, _ = rectify(grey, box.corners)
-            if best < 0 or ious[best] < 0.2:
-                xs += [crop[:, :HALF], crop[:, HALF:]]
-                ys += [NOT_A_HALF, NOT_A_HALF]
+            ious = np.array([polygon_iou(corners, box.corners) for corners, _ in tiles])
+            order = np.argsort(-ious) if len(ious) else np.array([], int)
+            best_iou = float(ious[order[0]]) if len(order) else 0.0
+            second_iou = float(ious[order[1]]) if len(order) > 1 else 0.0
+            near = [tiles[k][1] for k in order if ious[k] >= 0.1]
+            on_table = best_iou < 0.2
+            straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
+            if on_table or straddling:
+                if any(t["ignore"] or t["values"] is None for t in near):
+                    continue
+                if whole_tile:
+                    xs.append(tile_crop(grey, box.corners))
+                    ys.append(nothing)
+                else:
+                    crop, _ = rectify(grey, box.corners)
+                    xs += [crop[:, :HALF], crop[:, HALF:]]
+                    ys += list(nothing)
                 continue
-            corners, tile = tiles[best]
-            if ious[best] < 0.5 or tile["ignore"] or tile["values"] is None:
+            corners, tile = tiles[order[0]]
+            if best_iou < 0.5 or tile["ignore"] or tile["values"] is None:
                 continue
             # The label's first value is the half at its corners' first end; the crop's first half is
-            # the box's c0/c3 end.
+            # the box's c0/c3 end (tile_crop and rectify both start there).
             first_truth, _ = half_centers(long_first(corners))
             first_box, second_box = half_centers(box.corners)
             same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
             a, b = tile["values"] if same else tile["values"][::-1]
-            xs += [crop[:, :HALF], crop[:, HALF:]]
-            ys += [a, b]
+            if whole_tile:
+                xs.append(tile_crop(grey, box.corners))
+                ys.append((a, b))
+            else:
+                crop, _ = rectify(grey, box.corners)
+                xs += [crop[:, :HALF], crop[:, HALF:]]
+                ys += [a, b]
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
@@ -294,7 +318,11 @@ def main() -> None:
     parser.add_argument("--init", type=Path, help="weights to continue from (e.g. models/reader.pt)")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--detector-boxes", action="store_true",
-                        help="add half crops cut by the shipped detector's own boxes on the same training images")
+                        help="add crops cut by the shipped detector's own boxes on the training images")
+    parser.add_argument("--detector-skip", type=int, default=0,
+                        help="with --detector-boxes, leave out the first N images (those the detector was trained on)")
+    parser.add_argument("--negatives-repeat", type=int, default=4,
+                        help="with --detector-boxes, how many times each box on no tile is used an epoch")
     parser.add_argument("--whole-tile", action="store_true",
                         help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 8])")
     args = parser.parse_args()
@@ -311,10 +339,15 @@ def main() -> None:
     if not args.export_only:
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile)
-        if args.detector_boxes and not args.whole_tile:
-            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.skip)
-            print(f"crops cut by the detector's boxes: {len(xdet)}", flush=True)
-            xtr, ytr = np.concatenate([xtr, xdet]), np.concatenate([ytr, ydet])
+        if args.detector_boxes:
+            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile)
+            print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile "
+                  f"{int((ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1).sum())}", flush=True)
+            # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:
+            # seen several times an epoch, each time augmented differently.
+            none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
+            extra = np.repeat(np.flatnonzero(none), max(args.negatives_repeat - 1, 0))
+            xtr, ytr = np.concatenate([xtr, xdet, xdet[extra]]), np.concatenate([ytr, ydet, ydet[extra]])
         xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile)
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr.reshape(-1))}", flush=True)
         nrng = np.random.default_rng(0)

@@ -25,6 +25,8 @@ CERTAIN = 0.9
 # tiles (a far camera, a big table) are found far better than at the training size, 416.
 INPUT_SIZE = 544
 STRIDE = 32
+# A candidate box this close to one the reader refused is the same box: not read again.
+SAME_BOX = 0.7
 # One still image read with care (the ``board`` command): at two sizes, the boxes merged.  A tile
 # missed at one size is often found at the other (measured on the held-out layouts: whole graph
 # right 64 -> 68 %), at twice the time.
@@ -150,7 +152,8 @@ class TileDetector:
         self.iou = iou
         self.last_timing: dict[str, float] = {}
 
-    def boxes(self, frame: np.ndarray) -> list[Box]:
+    def candidates(self, frame: np.ndarray) -> list[Box]:
+        """Every box above the score threshold, at every input size, best first (before the NMS)."""
         found: list[Box] = []
         for size in self.sizes:
             blob, box = letterbox(frame, size, self.stride)
@@ -158,28 +161,67 @@ class TileDetector:
             found += decode(output, self.n_classes, box, self.conf)
         if len(self.sizes) > 1:
             found.sort(key=lambda b: -b.score)  # best first over all sizes, for the NMS
-        return rotated_nms(found, self.iou)
+        return found
+
+    def boxes(self, frame: np.ndarray) -> list[Box]:
+        return rotated_nms(self.candidates(frame), self.iou)
 
     def detect(self, frame: np.ndarray) -> list[TileDetection]:
         frame = check_frame(frame)
         t0 = time.perf_counter()
-        boxes = self.boxes(frame)
+        candidates = self.candidates(frame)
         t1 = time.perf_counter()
-        detections = self.read(frame, boxes)
+        detections = read_tiles(frame, candidates, self.reader.read, self.iou)
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000}
         return detections
 
     def read(self, frame: np.ndarray, boxes: Sequence[Box]) -> list[TileDetection]:
+        """The tiles on boxes already chosen (no second look)."""
         return read_tiles(frame, boxes, self.reader.read)
 
 
-def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]) -> list[TileDetection]:
+def read_tiles(
+    frame: np.ndarray,
+    boxes: Sequence[Box],
+    read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray],
+    nms_iou: float | None = None,
+) -> list[TileDetection]:
     """Pair each face-up box with the readings of its two halves (``read_pips``: a grey frame and the
-    face-up boxes' corners -> [N, 2, 8] probabilities, as :meth:`PipReader.read`)."""
+    face-up boxes' corners -> [N, 2, 8] probabilities, as :meth:`PipReader.read`).
+
+    With ``nms_iou``, ``boxes`` are all the candidates, best first: they are thinned by the rotated NMS,
+    read, and where the reader finds no tile under a kept box (most often a box lying across two tiles
+    side by side), the candidates that box suppressed get a second look -- thinned again and read,
+    beside the boxes already taken -- so the tiles under it are not lost with it."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    if nms_iou is None:
+        return _drop_straddling([d for d in _read_boxes(grey, boxes, read_pips) if d is not None])
+    kept = rotated_nms(list(boxes), nms_iou)
+    read = _read_boxes(grey, kept, read_pips)
+    taken = [b for b, d in zip(kept, read) if d is not None or CLASS_FACES[b.cls] == "down"]
+    refused = [b for b, d in zip(kept, read) if d is None and CLASS_FACES[b.cls] == "up"]
+    out = [d for d in read if d is not None]
+    if refused:
+        chosen = {id(b) for b in kept}
+        # Not the refused box again (a near copy of it is read the same), nor one a taken box suppressed.
+        again = [
+            b for b in boxes
+            if id(b) not in chosen
+            and not any(polygon_iou(b.corners, r.corners) > SAME_BOX for r in refused)
+            and not any(polygon_iou(b.corners, k.corners) > nms_iou for k in taken)
+        ]
+        second = rotated_nms(again, nms_iou)
+        out += [d for d in _read_boxes(grey, second, read_pips) if d is not None]
+    return _drop_straddling(out)
+
+
+def _read_boxes(
+    grey: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
+) -> list[TileDetection | None]:
+    """Each box's tile, None where the reader finds both halves "not a half" (a box on no tile)."""
     up = [b.corners for b in boxes if CLASS_FACES[b.cls] == "up"]
-    probs = read_pips(grey, up).reshape(-1, NOT_A_HALF + 1)
-    out: list[TileDetection] = []
+    probs = read_pips(grey, up).reshape(-1, NOT_A_HALF + 1) if up else np.zeros((0, NOT_A_HALF + 1))
+    out: list[TileDetection | None] = []
     i = 0
     for b in boxes:
         corners = long_first(b.corners)
@@ -190,7 +232,8 @@ def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.
         p_first, p_second = probs[i], probs[i + 1]
         i += 2
         if p_first[NOT_A_HALF] > 0.5 and p_second[NOT_A_HALF] > 0.5:
-            continue  # the box is on the table, not on a tile
+            out.append(None)  # the box is on the table, not on a tile
+            continue
         halves = []
         for p, c in zip((p_first, p_second), half_centers(corners)):
             ranked = np.argsort(-p[:NOT_A_HALF])
@@ -198,7 +241,7 @@ def read_tiles(frame: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.
             others = tuple((int(k), float(p[k])) for k in ranked[1:3] if p[k] >= ALTERNATIVE)
             halves.append(HalfReading(pips, (float(c[0]), float(c[1])), float(p[pips]), others))
         out.append(TileDetection(as_tuple, "up", b.score, (halves[0], halves[1])))
-    return _drop_straddling(out)
+    return out
 
 
 def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:

@@ -190,6 +190,42 @@ def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
         assert n - 1 == half.pips
 
 
+def test_a_box_the_reader_refuses_gives_the_boxes_it_suppressed_a_second_look() -> None:
+    image, corners = _drawn_tile(20)
+    frame = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    axis = np.array([math.cos(math.radians(20)), math.sin(math.radians(20))])
+
+    def along(shift: float) -> np.ndarray:
+        x, y = np.array([150.0, 150.0]) + axis * shift
+        return obb_corners(x, y, 120, 60, math.radians(20))
+
+    # The best box lies a quarter tile off (IoU 0.6 with the tile: it suppresses the right box), a
+    # near copy of it comes next, then the right box.
+    candidates = [Box(along(30), 0.9, 0), Box(along(33), 0.85, 0), Box(corners, 0.8, 0)]
+    read: list[np.ndarray] = []
+
+    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        probs = np.zeros((len(quads), 2, 8))
+        for i, quad in enumerate(quads):
+            read.append(quad)
+            crop, _ = rectify(grey, quad)
+            if min(crop[:, :4].mean(), crop[:, -4:].mean()) < 60:  # an end over bare table: no tile
+                probs[i, :, NOT_A_HALF] = 1.0
+                continue
+            for k, h in enumerate((crop[:, :HALF], crop[:, HALF:])):
+                probs[i, k, _blobs(h)] = 0.97
+                probs[i, k, NOT_A_HALF] = 0.03
+        return probs
+
+    assert read_tiles(frame, rotated_nms(candidates, 0.45), fake_reader) == []
+    read.clear()
+    tiles = read_tiles(frame, candidates, fake_reader, nms_iou=0.45)
+    assert len(tiles) == 1 and sorted(tiles[0].pips) == [1, 4]
+    assert polygon_iou(np.array(tiles[0].corners), corners) > 0.99
+    # The refused box's near copy is not read: the right box is the only second look.
+    assert len(read) == 2 and polygon_iou(read[1], corners) > 0.99
+
+
 def test_a_divider_across_a_plain_tile_is_seen_and_a_plain_back_shows_none() -> None:
     import cv2
 
