@@ -75,7 +75,7 @@ def main() -> None:
     metas = [m for m in metas if m.get("board") and len(m["board"]["tiles"]) >= 2][: args.limit]
     graph_ok = sum_ok = move_ok = n = 0
     asked = wrong_asked = 0
-    hidden = hidden_right = hidden_flagged = 0
+    hidden = hidden_right = hidden_flagged = hidden_silent = 0
     by_size = {False: [0, 0], True: [0, 0]}  # tiles at least SMALL_TILE_PX px long? -> [graph right, images]
     for meta in metas:
         truth = truth_board(meta)
@@ -83,7 +83,7 @@ def main() -> None:
         # Seven Rocks from one image: the spinner is only knowable when it has branches.
         branched = any(j.side.is_branch for j in truth.joins)
         image = cv2.imread(str(DATA / meta["image"]))
-        reading = read_board(detector.detect(image), spins)
+        reading = read_board(detector.detect(image), spins, frame_size=(image.shape[1], image.shape[0]))
         layout, board = reading.layout, reading.board
         same_graph = graph(board, spins or branched) == graph(truth, spins or branched)
         if not whole_layout_in_view(meta):
@@ -92,6 +92,7 @@ def main() -> None:
             hidden += 1
             hidden_right += same_graph
             hidden_flagged += not reading.sure
+            hidden_silent += not same_graph and reading.sure
             continue
         n += 1
         by_size[tile_length(meta) >= SMALL_TILE_PX][0] += same_graph
@@ -122,7 +123,7 @@ def main() -> None:
           f" ({100 * (wrong - wrong_asked) / max(1, n):.2f}% of images)")
     print(
         f"  {hidden} more images with part of the layout under an arm or outside the frame: whole graph right"
-        f" anyway {hidden_right}, a problem reported {hidden_flagged}"
+        f" anyway {hidden_right}, a problem reported {hidden_flagged}, wrong without a word {hidden_silent}"
     )
     # Reconstruction time for a 28-tile layout (geometry only, no model).
     from dominosynth.layout import LayoutError, lay_out

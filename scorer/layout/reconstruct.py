@@ -21,6 +21,7 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
 from scorer.vision.detector import too_small_to_read
+from scorer.vision.geometry import long_side
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -525,12 +526,21 @@ class BoardReading:
 
 
 def read_board(detections: Sequence, every_double_spins: bool,
-               to_table: Callable[[np.ndarray], np.ndarray] | None = None) -> BoardReading:
+               to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+               frame_size: tuple[int, int] | None = None) -> BoardReading:
     """The board that one image's detections show.  A face-up tile read unsurely is a problem too:
-    from a single image nothing else can confirm it, so the players are asked."""
+    from a single image nothing else can confirm it, so the players are asked.  With ``frame_size``
+    (the image's width and height), an open end of the layout at the image's edge is one as well:
+    the layout may go on where the camera does not see."""
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
+    if frame_size is not None:
+        up = [d for d in detections if d.face == "up" and d.pips is not None]  # as seen_from_detections
+        at_edge = _open_ends_at_edge(layout, board, [np.asarray(d.corners, np.float64) for d in up], frame_size)
+        if at_edge:
+            problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
+                            + "): it may go on beyond it, unseen -- frame the whole layout")
     for d in detections:
         if d.face == "up" and d.pips is not None and not d.certain:
             x, y = d.center
@@ -540,6 +550,27 @@ def read_board(detections: Sequence, every_double_spins: bool,
                         + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, list(layout.notes) + ([small] if small else []))
+
+
+# A tile holding an open end of the layout this close to the image's edge (in tile lengths) may have
+# the next one beyond it: out of the picture, or cut by the edge and not found.
+EDGE = 0.15
+
+
+def _open_ends_at_edge(layout: Layout, board: Board, image_corners: Sequence[np.ndarray], frame_size: tuple[int, int]) -> list[int]:
+    """The layout's tiles with a free end (by the rules) lying at the image's edge: a tile joined on
+    every side cannot go on beyond it, wherever it lies."""
+    width, height = frame_size
+    open_tiles = {p.tile for p in board.free_points()}
+    out = []
+    for i in layout.component:
+        if layout.tiles[i].tile not in open_tiles:
+            continue
+        c = image_corners[i]
+        room = min(c[:, 0].min(), c[:, 1].min(), width - c[:, 0].max(), height - c[:, 1].max())
+        if room < EDGE * long_side(c):
+            out.append(i)
+    return out
 
 
 # A group of loose tiles this close to the layout (centre to centre, in tile lengths) may be part of it

@@ -274,3 +274,30 @@ def test_read_board_asks_about_joined_tiles_cut_off_from_the_layout_by_an_unseen
     # The same two tiles lying well away (a hand laid out for the count): nothing to ask.
     apart = read_board([tile((1, 4), 0.0, 400.0), tile((4, 6), 48.0, 400.0)] + line[2:], every_double_spins=True)
     assert apart.sure and sorted(apart.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
+
+
+def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def tile(pips, x, y=100.0):
+        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+
+    line = [tile((1, 4), 2.0), tile((4, 6), 50.0), tile((6, 2), 98.0)]
+    # The [1|4]'s open 1 lies 2 px from the left edge: a [1|x] beyond it would be out of the picture.
+    cut = read_board(line, every_double_spins=True, frame_size=(400, 300))
+    assert sorted(cut.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)] and not cut.sure
+    assert any("reaches the edge of the picture ([1|4] at (26, 112))" in p for p in cut.problems)
+    # Well inside the picture, or without the picture's size: nothing to ask.
+    assert read_board(line, every_double_spins=True, frame_size=(400, 300)).problems == cut.problems
+    inside = read_board([tile(t.pips, t.corners[0][0] + 40.0) for t in line], every_double_spins=True, frame_size=(400, 300))
+    assert inside.sure and read_board(line, every_double_spins=True).sure
+    # A line running down the left edge: its two end tiles are named, not the one joined on both sides.
+    def upright(pips, y):
+        corners = ((25.0, y), (25.0, y + 48.0), (1.0, y + 48.0), (1.0, y))  # long side first, the first half on top
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (13, y + 12), 0.99), HalfReading(pips[1], (13, y + 36), 0.99)))
+
+    down = read_board([upright((1, 4), 100.0), upright((4, 6), 148.0), upright((6, 2), 196.0)], every_double_spins=True, frame_size=(400, 300))
+    assert sorted(down.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
+    assert any("reaches the edge of the picture ([1|4] at (13, 124), [2|6] at (13, 220))" in p for p in down.problems)
