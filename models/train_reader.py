@@ -158,7 +158,7 @@ def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip:
 
 
 def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0,
-                        whole_tile: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                        whole_tile: bool = False, sizes: tuple[int, ...] = (544,)) -> tuple[np.ndarray, np.ndarray]:
     """Crops cut by the shipped detector's own face-up boxes (the boxes the reader really gets).
 
     A box on a labelled face-up tile (IoU >= 0.5) gives its two halves (or, ``whole_tile``, the tile
@@ -166,14 +166,15 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
     (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
     detector's false tiles.  Other boxes (a poor box on one tile, boxes near a tile cut by the frame or
-    hidden, boxes on face-down tiles) are left out: their label is unsure."""
+    hidden, boxes on face-down tiles) are left out: their label is unsure.  ``sizes``: the detector's
+    input sizes (the ``board`` command's two give it other boxes than a live frame's one)."""
     from scorer.vision import TileDetector
     from scorer.vision.detector import CLASS_FACES
     from scorer.vision.geometry import half_centers, long_first, polygon_iou
 
     # Boxes from a score lower than the detector's own threshold too: the reader is the check that
     # lets the detector keep weaker boxes, so it must have seen the false ones among them.
-    detector = TileDetector(threads=2, conf=0.2)
+    detector = TileDetector(threads=2, conf=0.2, input_size=sizes)
     nothing = (NOT_A_HALF, NOT_A_HALF)
     xs: list[np.ndarray] = []
     ys: list = []
@@ -321,6 +322,8 @@ def main() -> None:
                         help="add crops cut by the shipped detector's own boxes on the training images")
     parser.add_argument("--detector-skip", type=int, default=0,
                         help="with --detector-boxes, leave out the first N images (those the detector was trained on)")
+    parser.add_argument("--detector-sizes", type=int, nargs="+", default=[544],
+                        help="with --detector-boxes, the detector's input sizes (544 704: the board command's boxes)")
     parser.add_argument("--negatives-repeat", type=int, default=4,
                         help="with --detector-boxes, how many times each box on no tile is used an epoch")
     parser.add_argument("--whole-tile", action="store_true",
@@ -340,7 +343,8 @@ def main() -> None:
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile)
         if args.detector_boxes:
-            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile)
+            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile,
+                                             tuple(args.detector_sizes))
             print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile "
                   f"{int((ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1).sum())}", flush=True)
             # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:

@@ -1,4 +1,4 @@
-"""From a frame to every tile with its corners, face and pips: YOLO oriented boxes, then a half reader."""
+"""From a frame to every tile with its corners, face and pips: YOLO oriented boxes, then a pip reader that also checks each box."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def default_models_dir() -> Path:
 
 
 class TileDetector:
-    """The shipped models: ``detector.onnx`` (oriented boxes) and ``reader.onnx`` (half pips)."""
+    """The shipped models: ``detector.onnx`` (oriented boxes) and ``reader.onnx`` (the pips of each box, or no tile)."""
 
     def __init__(
         self,
