@@ -175,9 +175,18 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     # Boxes from a score lower than the detector's own threshold too: the reader is the check that
     # lets the detector keep weaker boxes, so it must have seen the false ones among them.
     detector = TileDetector(threads=2, conf=0.2, input_size=sizes)
-    nothing = (NOT_A_HALF, NOT_A_HALF)
     xs: list[np.ndarray] = []
     ys: list = []
+
+    def add(grey: np.ndarray, corners: np.ndarray, first: int, second: int) -> None:
+        if whole_tile:
+            xs.append(tile_crop(grey, corners))
+            ys.append((first, second))
+        else:
+            crop, _ = rectify(grey, corners)
+            xs.extend([crop[:, :HALF], crop[:, HALF:]])
+            ys.extend([first, second])
+
     for meta in _images(root, split, limit, skip):
         colour = cv2.imread(str(root / meta["image"]))
         if colour is None:
@@ -195,15 +204,8 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             on_table = best_iou < 0.2
             straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
             if on_table or straddling:
-                if any(t["ignore"] or t["values"] is None for t in near):
-                    continue
-                if whole_tile:
-                    xs.append(tile_crop(grey, box.corners))
-                    ys.append(nothing)
-                else:
-                    crop, _ = rectify(grey, box.corners)
-                    xs += [crop[:, :HALF], crop[:, HALF:]]
-                    ys += list(nothing)
+                if not any(t["ignore"] or t["values"] is None for t in near):
+                    add(grey, box.corners, NOT_A_HALF, NOT_A_HALF)
                 continue
             corners, tile = tiles[order[0]]
             if best_iou < 0.5 or tile["ignore"] or tile["values"] is None:
@@ -214,13 +216,7 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             first_box, second_box = half_centers(box.corners)
             same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
             a, b = tile["values"] if same else tile["values"][::-1]
-            if whole_tile:
-                xs.append(tile_crop(grey, box.corners))
-                ys.append((a, b))
-            else:
-                crop, _ = rectify(grey, box.corners)
-                xs += [crop[:, :HALF], crop[:, HALF:]]
-                ys += [a, b]
+            add(grey, box.corners, a, b)
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
@@ -345,11 +341,10 @@ def main() -> None:
         if args.detector_boxes:
             xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile,
                                              tuple(args.detector_sizes))
-            print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile "
-                  f"{int((ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1).sum())}", flush=True)
+            none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
+            print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile {int(none.sum())}", flush=True)
             # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:
             # seen several times an epoch, each time augmented differently.
-            none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
             extra = np.repeat(np.flatnonzero(none), max(args.negatives_repeat - 1, 0))
             xtr, ytr = np.concatenate([xtr, xdet, xdet[extra]]), np.concatenate([ytr, ydet, ydet[extra]])
         xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile)
