@@ -535,14 +535,14 @@ def read_board(detections: Sequence, every_double_spins: bool,
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
+    up = [d for d in detections if d.face == "up" and d.pips is not None]  # the layout's tiles, in order
     if frame_size is not None:
-        up = [d for d in detections if d.face == "up" and d.pips is not None]  # as seen_from_detections
         at_edge = _open_ends_at_edge(layout, board, [np.asarray(d.corners, np.float64) for d in up], frame_size)
         if at_edge:
             problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
                             + "): it may go on beyond it, unseen -- frame the whole layout")
-    for d in detections:
-        if d.face == "up" and d.pips is not None and not d.certain:
+    for d in up:
+        if not d.certain:
             x, y = d.center
             problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
     for group in _joined_beside(layout):

@@ -175,10 +175,6 @@ class TileDetector:
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000}
         return detections
 
-    def read(self, frame: np.ndarray, boxes: Sequence[Box]) -> list[TileDetection]:
-        """The tiles on boxes already chosen (no second look)."""
-        return read_tiles(frame, boxes, self.reader.read)
-
 
 def read_tiles(
     frame: np.ndarray,
@@ -198,8 +194,9 @@ def read_tiles(
         return _drop_straddling([d for d in _read_boxes(grey, boxes, read_pips) if d is not None])
     kept = rotated_nms(list(boxes), nms_iou)
     read = _read_boxes(grey, kept, read_pips)
-    taken = [b for b, d in zip(kept, read) if d is not None or CLASS_FACES[b.cls] == "down"]
-    refused = [b for b, d in zip(kept, read) if d is None and CLASS_FACES[b.cls] == "up"]
+    # (Only a face-up box can be refused: a back is taken as it is.)
+    taken = [b for b, d in zip(kept, read) if d is not None]
+    refused = [b for b, d in zip(kept, read) if d is None]
     out = [d for d in read if d is not None]
     if refused:
         chosen = {id(b) for b in kept}
