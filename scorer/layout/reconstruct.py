@@ -12,6 +12,7 @@ implementation.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Literal, Sequence
@@ -21,7 +22,7 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
 from scorer.vision.detector import too_small_to_read
-from scorer.vision.geometry import long_side
+from scorer.vision.geometry import long_side, polygon_iou
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -532,6 +533,12 @@ def read_board(detections: Sequence, every_double_spins: bool,
     from a single image nothing else can confirm it, so the players are asked.  With ``frame_size``
     (the image's width and height), an open end of the layout at the image's edge is one as well:
     the layout may go on where the camera does not see."""
+    notes: list[str] = []
+    settled = _without_overlaps(detections, every_double_spins, to_table)
+    if settled is not None:
+        detections, left_out = settled
+        notes += [f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out: it overlaps"
+                  " another, and only without it does the layout fit together" for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
@@ -549,7 +556,47 @@ def read_board(detections: Sequence, every_double_spins: bool,
         problems.append("tiles joined to one another lie beside the layout but are not joined to it ("
                         + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
     small = too_small_to_read(detections)
-    return BoardReading(layout, board, problems, list(layout.notes) + ([small] if small else []))
+    return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []))
+
+
+# Two face-up boxes overlapping this much (IoU) cannot both be tiles: tiles lie flat, side by side.
+OVERLAP = 0.2
+
+
+def overlapping_pairs(detections: Sequence, limit: int = 3) -> list[tuple[int, int]]:
+    """Pairs of boxes that overlap like no two tiles can (at most ``limit`` pairs are looked at)."""
+    boxes = [np.asarray(d.corners) for d in detections]
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(boxes)), 2) if polygon_iou(boxes[i], boxes[j]) >= OVERLAP]
+    return pairs[:limit]
+
+
+def _without_overlaps(detections: Sequence, every_double_spins: bool,
+                      to_table: Callable[[np.ndarray], np.ndarray] | None) -> tuple[list, list] | None:
+    """Where face-up boxes overlap (one of them on no tile, or a second box on part of one), the one
+    way of leaving a box of each pair out that makes the layout fit together without a problem; None
+    where there is no overlap, or no such way, or more than one (then the problems are reported)."""
+    up = [d for d in detections if d.face == "up" and d.pips is not None]
+    pairs = overlapping_pairs(up)
+    if not pairs:
+        return None
+    outcomes: dict[tuple, tuple[int, list, list]] = {}
+    for choice in itertools.product(*pairs):
+        left_out = [up[k] for k in sorted(set(choice))]
+        trial = [d for d in detections if not any(d is o for o in left_out)]
+        if overlapping_pairs([d for d in trial if d.face == "up" and d.pips is not None], 1):
+            continue
+        layout = reconstruct(seen_from_detections(trial, to_table))
+        if layout.problems or _joined_beside(layout):
+            continue
+        board, problems = to_board(layout, every_double_spins)
+        if problems:
+            continue
+        key = (frozenset(board.tiles), frozenset((j.tile, j.new_tile, j.side) for j in board.joins))
+        outcomes.setdefault(key, (len(layout.loose()), trial, left_out))
+    # (A box left out of the layout's place that leaves another tile lying loose is the worse choice.)
+    fewest = min((loose for loose, _, _ in outcomes.values()), default=0)
+    best = [(trial, left_out) for loose, trial, left_out in outcomes.values() if loose == fewest]
+    return best[0] if len(best) == 1 else None
 
 
 # A tile holding an open end of the layout this close to the image's edge (in tile lengths) may have

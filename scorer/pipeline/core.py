@@ -20,6 +20,7 @@ import numpy as np
 from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
+from scorer.layout.reconstruct import OVERLAP, overlapping_pairs
 from scorer.pipeline.announce import announce_play, announce_round
 from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
@@ -269,7 +270,7 @@ class TablePipeline:
                 events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
         change = infer_placements(board, layout, self._opening_tile(layout))
         problems = layout.problems + change.problems
-        pairs = _overlapping(layout_tiles)
+        pairs = overlapping_pairs(layout_tiles)
         if pairs:
             outcomes = self._without_overlaps(layout_tiles, pairs, board, to_table)
             if len(outcomes) == 1:
@@ -543,7 +544,7 @@ class TablePipeline:
         outcomes: dict[tuple, tuple] = {}
         for choice in itertools.product(*pairs):
             trial = [d for k, d in enumerate(layout_tiles) if k not in set(choice)]
-            if _overlapping(trial):
+            if overlapping_pairs(trial):
                 continue
             fits = self._fits(trial, board, to_table)
             if fits is not None:
@@ -769,21 +770,6 @@ def _with_pips(d: TileDetection, pips: tuple[int, int]) -> TileDetection:
     assert d.halves is not None
     halves = tuple(HalfReading(p, h.center, h.confidence, h.alternatives) for p, h in zip(pips, d.halves))
     return TileDetection(d.corners, d.face, d.confidence, halves)  # type: ignore[arg-type]
-
-
-# Two boxes overlapping this much cannot both be tiles.
-OVERLAP = 0.2
-
-
-def _overlapping(detections: Sequence[TileDetection], limit: int = 3) -> list[tuple[int, int]]:
-    """Pairs of face-up boxes that overlap like no two tiles can (at most ``limit`` pairs are looked at)."""
-    pairs = []
-    boxes = [np.asarray(d.corners) for d in detections]
-    for i in range(len(boxes)):
-        for j in range(i + 1, len(boxes)):
-            if polygon_iou(boxes[i], boxes[j]) >= OVERLAP:
-                pairs.append((i, j))
-    return pairs[:limit]
 
 
 def _one_box_per_tile(detections: Sequence[TileDetection]) -> list[TileDetection]:

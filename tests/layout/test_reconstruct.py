@@ -301,3 +301,23 @@ def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> 
     down = read_board([upright((1, 4), 100.0), upright((4, 6), 148.0), upright((6, 2), 196.0)], every_double_spins=True, frame_size=(400, 300))
     assert sorted(down.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
     assert any("reaches the edge of the picture ([1|4] at (13, 124), [2|6] at (13, 220))" in p for p in down.problems)
+
+
+def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def tile(pips, x, y=100.0):
+        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+
+    # A second box on the [4|6], 10 px off across it (the two overlap like no two tiles can): with it
+    # the layout has the [4|6] twice; without it, it fits together.
+    line = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0)]
+    reading = read_board([*line, tile((4, 6), 48.0, 110.0)], every_double_spins=True)
+    assert reading.sure and sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
+    assert any("the box at (72, 122) read as [4, 6] is left out" in n for n in reading.notes)
+    # At the end of the line, a box 4 px off read [4|3] fits as well as the [4|6] does: which one
+    # lies there the image cannot tell, so the players are asked.
+    either = read_board([tile((1, 4), 0.0), tile((4, 6), 48.0), tile((4, 3), 52.0)], every_double_spins=True)
+    assert not either.sure and not any("left out" in n for n in either.notes)
