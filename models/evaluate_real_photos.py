@@ -2,8 +2,9 @@
 
     .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR]
 
-For the photos labelled by hand in models/real-photos-labels.json: tiles found and read
-exactly (as a multiset per photo), and how many readings the app would have asked about.
+For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
+tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
+misread), face-down tiles found, and how many readings the app would have asked about.
 For all photos: the tiles found, face up and down, and the uncertain share.
 """
 
@@ -33,9 +34,11 @@ def main() -> None:
     if not args.photos.is_dir():
         print(f"{args.photos}: no photos folder; nothing to check")
         return
-    labels = json.loads((HERE / "real-photos-labels.json").read_text())["photos"]
+    labelled = json.loads((HERE / "real-photos-labels.json").read_text())
+    labels, backs = labelled["photos"], labelled.get("backs", {})
     detector = TileDetector()
-    right = total = found = asked = 0
+    right = total = found = asked = wrong = 0
+    backs_found = backs_total = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
         image = load_image(path)
@@ -54,10 +57,16 @@ def main() -> None:
             right += hit
             total += sum(truth.values())
             found += min(len(up), sum(truth.values()))
+            wrong += len(up) - hit
             asked += sum(not t.certain for t in up)
+            down = len(tiles) - len(up)
+            backs_found += min(down, backs.get(path.name, 0))
+            backs_total += backs.get(path.name, 0)
             print(f"{path.name}: truth {sorted(map(str, truth.elements()))}, read {sorted(map(str, read.elements()))}, "
-                  f"{hit}/{sum(truth.values())} right, {sum(not t.certain for t in up)} unsure")
-    print(f"labelled photos: {right}/{total} tiles read exactly; {found}/{total} found; {asked} readings would be asked about")
+                  f"{hit}/{sum(truth.values())} right, {sum(not t.certain for t in up)} unsure, "
+                  f"{down} face down ({backs.get(path.name, 0)} labelled)")
+    print(f"labelled photos: {right}/{total} tiles read exactly; {found}/{total} found; {wrong} face-up readings of no labelled tile; "
+          f"{backs_found}/{backs_total} face-down tiles found; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
 
