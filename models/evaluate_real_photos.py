@@ -1,11 +1,12 @@
 """The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
 
-    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR]
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S]
 
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
 misread), face-down tiles found, and how many readings the app would have asked about.
-For all photos: the tiles found, face up and down, and the uncertain share.
+For all photos: the tiles found, face up and down, and the uncertain share.  ``--scale`` reads
+each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--photos", type=Path, default=HERE.parent.parent / "shared" / "real-photos")
     parser.add_argument("--annotate", type=Path, help="write annotated copies here (outside the repo)")
+    parser.add_argument("--scale", type=float, default=1.0, help="resize each photo by this factor before reading it")
     args = parser.parse_args()
     if not args.photos.is_dir():
         print(f"{args.photos}: no photos folder; nothing to check")
@@ -42,6 +44,9 @@ def main() -> None:
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
         image = load_image(path)
+        if args.scale != 1.0:
+            shrink = args.scale < 1.0
+            image = cv2.resize(image, None, fx=args.scale, fy=args.scale, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_CUBIC)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
