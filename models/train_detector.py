@@ -54,6 +54,10 @@ def main() -> None:
     parser.add_argument("--cache", default="ram", help="ultralytics image cache: ram (decoded once), disk or none")
     parser.add_argument("--lr0", type=float, help="fine-tune with plain SGD at this learning rate, no warm-up "
                         "(ultralytics' automatic choice, 0.01, first undoes much of a trained model)")
+    parser.add_argument("--mosaic", type=float, default=0.5,
+                        help="share of mosaic batches (0: whole scenes only, a finishing phase at a low learning rate)")
+    parser.add_argument("--out", type=Path, default=HERE,
+                        help="folder for detector.onnx and detector-last.pt (default models/: train elsewhere first, compare, then copy)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--export-only", action="store_true")
     args = parser.parse_args()
@@ -92,7 +96,7 @@ def main() -> None:
                 fliplr=0.5,
                 flipud=0.5,
                 degrees=0.0,  # the generator already turns tiles every way
-                mosaic=0.5,
+                mosaic=args.mosaic,
                 close_mosaic=0,
                 seed=0,
                 verbose=True,
@@ -102,13 +106,14 @@ def main() -> None:
     # Dynamic input: scorer runs it at a larger size than trained (INPUT_SIZE), padded only to a
     # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
     onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=args.imgsz, opset=17, simplify=False, dynamic=True)
-    shutil.copy(onnx_path, HERE / "detector.onnx")
+    args.out.mkdir(parents=True, exist_ok=True)
+    shutil.copy(onnx_path, args.out / "detector.onnx")
     # A small checkpoint to continue from in a later session (optimizer state stripped).
     from ultralytics.utils.torch_utils import strip_optimizer
 
-    shutil.copy(weights, HERE / "detector-last.pt")
-    strip_optimizer(str(HERE / "detector-last.pt"))
-    print(f"exported {HERE / 'detector.onnx'} from {weights}", file=sys.stderr)
+    shutil.copy(weights, args.out / "detector-last.pt")
+    strip_optimizer(str(args.out / "detector-last.pt"))
+    print(f"exported {args.out / 'detector.onnx'} from {weights}", file=sys.stderr)
 
 
 if __name__ == "__main__":

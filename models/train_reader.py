@@ -263,11 +263,20 @@ def build_tile_model():
     return TileReader()
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None) -> np.ndarray:
+def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None,
+            low_res: float = 0.0) -> np.ndarray:
     """Half crops turned and mirrored every way; tile crops (``labels`` [N, 2] given, swapped in place
-    where the halves change ends) mirrored end for end and side for side; then light, blur, noise and glare."""
+    where the halves change ends) mirrored end for end and side for side; a share ``low_res`` of them
+    shrunk and enlarged again (as a tile 18-40 px long in the frame is seen); then light, blur, noise and glare."""
     out = np.empty_like(batch, dtype=np.float32)
     for i, x in enumerate(batch):
+        if rng.random() < low_res:
+            # Most misread tiles are small in the frame (a far camera): make more of them from big ones.
+            # The crop is 1 + 2/32 tile lengths long, so a scale of s shows a tile s * 60 px long.
+            scale = rng.uniform(0.3, 0.67)
+            h, w = x.shape
+            small = cv2.resize(x, (max(2, round(w * scale)), max(2, round(h * scale))), interpolation=cv2.INTER_AREA)
+            x = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         if labels is None:
             x = np.rot90(x, rng.integers(4))
             if rng.random() < 0.5:
@@ -322,6 +331,8 @@ def main() -> None:
                         help="with --detector-boxes, the detector's input sizes (544 704: the board command's boxes)")
     parser.add_argument("--negatives-repeat", type=int, default=4,
                         help="with --detector-boxes, how many times each box on no tile is used an epoch")
+    parser.add_argument("--low-res", type=float, default=0.0,
+                        help="share of crops shrunk and enlarged again, as a tile 18-40 px long is seen (0.3: about a third)")
     parser.add_argument("--whole-tile", action="store_true",
                         help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 8])")
     args = parser.parse_args()
@@ -362,7 +373,7 @@ def main() -> None:
             for batch, start in enumerate(range(0, len(order), 256)):
                 idx = order[start : start + 256]
                 yb_np = ytr[idx].copy()
-                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None)[:, None])
+                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None, args.low_res)[:, None])
                 yb = torch.from_numpy(yb_np.reshape(-1))
                 opt.zero_grad()
                 loss = loss_fn(model(xb).reshape(-1, N_CLASSES), yb)
