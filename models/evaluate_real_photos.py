@@ -5,7 +5,10 @@
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
 misread), face-down tiles found, and how many readings the app would have asked about.
-For all photos: the tiles found, face up and down, and the uncertain share.  ``--scale`` reads
+For all photos: the tiles found, face up and down, and the uncertain share.  Then the layouts, read
+as the ``board`` command reads an image (horse-race rules): the chains the labels give as joined
+tiles rebuilt with exactly those joins and nothing to ask, the chains the rules do not allow
+reported as a problem, the photos of loose tiles rebuilt with no join.  ``--scale`` reads
 each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table).
 """
 
@@ -22,9 +25,51 @@ sys.path.insert(0, str(HERE.parent))
 
 import cv2  # noqa: E402
 
+from scorer.layout import read_board  # noqa: E402
 from scorer.rules import Tile  # noqa: E402
 from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
+from scorer.vision.detector import THOROUGH_SIZES  # noqa: E402
+
+
+def _read(path: Path, scale: float):
+    image = load_image(path)
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
+    return image
+
+
+def check_layouts(photos: Path, layouts: dict, scale: float) -> None:
+    """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
+    detector = TileDetector(input_size=THOROUGH_SIZES)
+    right = chains = refused = illegal = apart = loose = 0
+    for path in sorted(photos.glob("*.jpg")):
+        image = _read(path, scale)
+        reading = read_board(detector.detect(image), every_double_spins=True, frame_size=(image.shape[1], image.shape[0]))
+        seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
+        said = ", ".join("-".join(str(t) for t in sorted(pair)) for pair in sorted(seen, key=sorted)) or "none"
+        label = layouts.get(path.name, {"joins": []})
+        if "skip" in label:
+            print(f"  layout {path.name}: left out ({label['skip']}); joins read: {said}")
+            continue
+        if "not legal" in label:
+            illegal += 1
+            refused += not reading.sure
+            verdict = "reported" if not reading.sure else "NOT reported"
+        else:
+            want = {frozenset((Tile.of(*a), Tile.of(*b))) for a, b in label["joins"]}
+            ok = seen == want and (reading.sure or not want)  # (loose tiles: unsure ones are asked about, not joined)
+            if want:
+                chains += 1
+                right += ok
+            else:
+                loose += 1
+                apart += ok
+            verdict = "right" if ok else f"WRONG (joins read: {said}; problems {reading.problems[:2]})"
+        if path.name in layouts or not seen == set():
+            print(f"  layout {path.name}: {verdict}")
+    print(f"layouts: {right}/{chains} chains rebuilt with exactly their joins and nothing asked; {refused}/{illegal} chains "
+          f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found")
 
 
 def main() -> None:
@@ -43,10 +88,7 @@ def main() -> None:
     backs_found = backs_total = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
-        image = load_image(path)
-        if args.scale != 1.0:
-            shrink = args.scale < 1.0
-            image = cv2.resize(image, None, fx=args.scale, fy=args.scale, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_CUBIC)
+        image = _read(path, args.scale)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
@@ -74,6 +116,7 @@ def main() -> None:
           f"{backs_found}/{backs_total} face-down tiles found; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
+    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale)
 
 
 if __name__ == "__main__":
