@@ -4,7 +4,7 @@
     /path/to/train-venv/bin/python models/evaluate_detector.py       # also ultralytics' own predict
 
 For each split (``test``: the main generator's held-out seeds; ``cross``: the differently
-styled configuration) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
+styled configuration; ``shaded``, when made: an independent renderer, ``datasets/make_shaded_split.py``) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
 read exactly (found and both halves right), false tiles (detections on no tile), and the
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
 tiles, touching tiles in layouts, tilted views, occluded frames, face-down tiles, tiles wholly in
@@ -183,7 +183,7 @@ def main() -> None:
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
     detector = TileDetector(threads=2, input_size=args.input_size, **options)
-    for split in ("test", "cross"):
+    for split in ("test", "cross", "shaded"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit))
     if args.speed_frames > 0:

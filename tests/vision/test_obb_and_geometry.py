@@ -243,3 +243,26 @@ def test_a_divider_across_a_plain_tile_is_seen_and_a_plain_back_shows_none() -> 
     cv2.fillConvexPoly(image, ends.astype(np.int32), 40)
     assert shows_divider(image, blank) and not shows_divider(image, back)
     assert shows_divider(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), blank)
+
+
+def test_a_box_taken_for_a_back_is_a_face_where_the_reader_is_sure_of_pips_on_it() -> None:
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    back = obb_corners(100, 100, 80, 40, 0)
+    boxes = [Box(back, 0.9, 1), Box(obb_corners(100, 200, 80, 40, 0), 0.8, 1), Box(obb_corners(220, 150, 80, 40, 0), 0.7, 1)]
+    readings = {
+        0: [(0, 0.97), (1, 0.96)],  # a [0|1] whose face the detector took for a back
+        1: [(0, 0.99), (0, 0.99)],  # a plain back reads as blank: no pips, still a back
+        2: [(2, 0.6), (3, 0.95)],  # pips, but not surely read: still a back
+    }
+
+    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        probs = np.zeros((len(quads), 2, 8))
+        for i in range(len(quads)):
+            for k, (pips, p) in enumerate(readings[i]):
+                probs[i, k, pips] = p
+                probs[i, k, NOT_A_HALF] = 1 - p
+        return probs
+
+    tiles = read_tiles(frame, boxes, fake_reader)
+    assert [t.face for t in tiles] == ["up", "down", "down"]
+    assert sorted(tiles[0].pips) == [0, 1] and tiles[0].certain
