@@ -85,7 +85,7 @@ def main() -> None:
     labels, backs = labelled["photos"], labelled.get("backs", {})
     detector = TileDetector()
     right = total = found = asked = wrong = 0
-    backs_found = backs_total = 0
+    backs_found = backs_total = extra_backs = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
         image = _read(path, args.scale)
@@ -108,12 +108,13 @@ def main() -> None:
             asked += sum(not t.certain for t in up)
             down = len(tiles) - len(up)
             backs_found += min(down, backs.get(path.name, 0))
+            extra_backs += max(0, down - backs.get(path.name, 0))
             backs_total += backs.get(path.name, 0)
             print(f"{path.name}: truth {sorted(map(str, truth.elements()))}, read {sorted(map(str, read.elements()))}, "
                   f"{hit}/{sum(truth.values())} right, {sum(not t.certain for t in up)} unsure, "
                   f"{down} face down ({backs.get(path.name, 0)} labelled)")
     print(f"labelled photos: {right}/{total} tiles read exactly; {found}/{total} found; {wrong} face-up readings of no labelled tile; "
-          f"{backs_found}/{backs_total} face-down tiles found; {asked} readings would be asked about")
+          f"{backs_found}/{backs_total} face-down tiles found, {extra_backs} backs seen where none lies; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
     check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale)
