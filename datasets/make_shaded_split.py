@@ -122,6 +122,7 @@ def random_look(rng: np.random.Generator) -> dict:
 def table(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
     """A procedural table: multi-octave noise, marbled or plain, tinted; float BGR 0-1."""
     tint = cv2.cvtColor(np.uint8([[[rng.integers(0, 180), rng.integers(20, 200), rng.integers(40, 200)]]]), cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     noise = np.zeros((h, w), np.float32)
     for octave in range(5):
         cells = 2 ** (octave + 2)
@@ -129,13 +130,11 @@ def table(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
         noise += cv2.resize(layer, (w, h), interpolation=cv2.INTER_CUBIC) / (octave + 1)
     style = rng.choice(["plain", "marble", "cloth"])
     if style == "marble":
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         noise = np.sin(xx / rng.uniform(20, 80) + noise * rng.uniform(2, 5))
     elif style == "cloth":
         noise += rng.standard_normal((h, w)).astype(np.float32) * 1.5
     noise = (noise - noise.mean()) / (noise.std() + 1e-6)
     surface = tint[None, None] * (1 + rng.uniform(0.05, 0.25) * noise[..., None])
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     vignette = 1 - rng.uniform(0, 0.4) * (((xx - w / 2) / w) ** 2 + ((yy - h / 2) / h) ** 2) * 2
     return np.clip(surface * vignette[..., None], 0, 1)
 

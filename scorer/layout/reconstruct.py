@@ -542,7 +542,7 @@ def read_board(detections: Sequence, every_double_spins: bool,
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
-    up = [d for d in detections if d.face == "up" and d.pips is not None]  # the layout's tiles, in order
+    up = _read_faces(detections)  # the layout's tiles, in order
     if frame_size is not None:
         at_edge = _open_ends_at_edge(layout, board, [np.asarray(d.corners, np.float64) for d in up], frame_size)
         if at_edge:
@@ -557,6 +557,11 @@ def read_board(detections: Sequence, every_double_spins: bool,
                         + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []))
+
+
+def _read_faces(detections: Sequence) -> list:
+    """The face-up detections with a reading (those :func:`seen_from_detections` takes), in order."""
+    return [d for d in detections if d.face == "up" and d.pips is not None]
 
 
 # Two face-up boxes overlapping this much (IoU) cannot both be tiles: tiles lie flat, side by side.
@@ -575,7 +580,7 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
     """Where face-up boxes overlap (one of them on no tile, or a second box on part of one), the one
     way of leaving a box of each pair out that makes the layout fit together without a problem; None
     where there is no overlap, or no such way, or more than one (then the problems are reported)."""
-    up = [d for d in detections if d.face == "up" and d.pips is not None]
+    up = _read_faces(detections)
     pairs = overlapping_pairs(up)
     if not pairs:
         return None
@@ -583,7 +588,7 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
     for choice in itertools.product(*pairs):
         left_out = [up[k] for k in sorted(set(choice))]
         trial = [d for d in detections if not any(d is o for o in left_out)]
-        if overlapping_pairs([d for d in trial if d.face == "up" and d.pips is not None], 1):
+        if overlapping_pairs(_read_faces(trial), 1):
             continue
         layout = reconstruct(seen_from_detections(trial, to_table))
         if layout.problems or _joined_beside(layout):
