@@ -66,7 +66,7 @@ def check_layouts(photos: Path, layouts: dict, scale: float) -> None:
                 loose += 1
                 apart += ok
             verdict = "right" if ok else f"WRONG (joins read: {said}; problems {reading.problems[:2]})"
-        if path.name in layouts or not seen == set():
+        if path.name in layouts or seen:
             print(f"  layout {path.name}: {verdict}")
     print(f"layouts: {right}/{chains} chains rebuilt with exactly their joins and nothing asked; {refused}/{illegal} chains "
           f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found")

@@ -575,21 +575,27 @@ def overlapping_pairs(detections: Sequence, limit: int = 3) -> list[tuple[int, i
     return pairs[:limit]
 
 
+def without_overlaps(detections: Sequence, pairs: Sequence[tuple[int, ...]]) -> Iterable[tuple[list, list]]:
+    """Each way of leaving out one box of every pair (or group of candidates) in ``pairs`` after which
+    no two boxes overlap: (the boxes kept, in order; those left out)."""
+    for choice in itertools.product(*pairs):
+        gone = set(choice)
+        trial = [d for k, d in enumerate(detections) if k not in gone]
+        if not overlapping_pairs(trial, 1):
+            yield trial, [detections[k] for k in sorted(gone)]
+
+
 def _without_overlaps(detections: Sequence, every_double_spins: bool,
                       to_table: Callable[[np.ndarray], np.ndarray] | None) -> tuple[list, list] | None:
     """Where face-up boxes overlap (one of them on no tile, or a second box on part of one), the one
     way of leaving a box of each pair out that makes the layout fit together without a problem; None
     where there is no overlap, or no such way, or more than one (then the problems are reported)."""
-    up = _read_faces(detections)
+    up = _read_faces(detections)  # (all that the layout is rebuilt from)
     pairs = overlapping_pairs(up)
     if not pairs:
         return None
     outcomes: dict[tuple, tuple[int, list, list]] = {}
-    for choice in itertools.product(*pairs):
-        left_out = [up[k] for k in sorted(set(choice))]
-        trial = [d for d in detections if not any(d is o for o in left_out)]
-        if overlapping_pairs(_read_faces(trial), 1):
-            continue
+    for trial, left_out in without_overlaps(up, pairs):
         layout = reconstruct(seen_from_detections(trial, to_table))
         if layout.problems or _joined_beside(layout):
             continue

@@ -20,7 +20,7 @@ import numpy as np
 from scorer.errors import IllegalMove, ScorerError
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
-from scorer.layout.reconstruct import OVERLAP, overlapping_pairs
+from scorer.layout.reconstruct import OVERLAP, overlapping_pairs, without_overlaps
 from scorer.pipeline.announce import announce_play, announce_round
 from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
@@ -542,10 +542,7 @@ class TablePipeline:
         candidates) left out (tiles lie flat and never overlap), that fit the game; one per distinct
         outcome."""
         outcomes: dict[tuple, tuple] = {}
-        for choice in itertools.product(*pairs):
-            trial = [d for k, d in enumerate(layout_tiles) if k not in set(choice)]
-            if overlapping_pairs(trial):
-                continue
+        for trial, _ in without_overlaps(layout_tiles, pairs):
             fits = self._fits(trial, board, to_table)
             if fits is not None:
                 layout, change = fits
