@@ -11,6 +11,9 @@ Splits and their seeds are fixed, so every split is regenerated identically:
 | test | 20_000_000 + i | main (held out: training never sees it) |
 | cross | 30_000_000 + i | cross (a differently styled generator configuration) |
 
+``--train-style engraved`` adds training images whose sets have the divider only engraved (a groove,
+not painted), from their own seeds (``--train-start``); every other split stays the same images.
+
 Classes: 0 = a face-up tile, 1 = a face-down tile.  A tile is labelled when at least
 half of it is visible (not under an arm) and 85 % of it is inside the frame; others
 are listed in the metadata as ``ignore`` (neither to be found nor a false find).
@@ -68,6 +71,7 @@ def write_one(args: tuple[Path, str, int, str]) -> dict:
         "width": w,
         "height": h,
         "seed": seed,
+        "style": style,
         "kind": info.kind,
         "tilted": info.tilted,
         "occluded": info.occluded,
@@ -97,10 +101,14 @@ def main() -> None:
         default=0,
         help="first training seed: above 0, new training images are added to those already written",
     )
+    parser.add_argument("--train-style", choices=["main", "engraved"], default="main",
+                        help="the training images' style (engraved: dividers only cut into the face)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out
     for split, (base, style) in SPLITS.items():
+        if split == "train":
+            style = args.train_style
         count = getattr(args, split)
         if not count:
             continue

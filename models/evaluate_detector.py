@@ -79,7 +79,9 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
                 d = detections[best]
                 if tile["values"] is None:
                     read = d.face == "down"
+                    counts["all"]["back as face"] += not read
                 else:
+                    counts["all"]["face as back"] += d.face == "down"
                     # Where reading fails: by the tile's length in the image and by how well its box fits.
                     cats.append(_band("length", long_side(corners), LENGTH_BANDS, "px"))
                     cats.append(_band("box IoU", best_iou, IOU_BANDS, ""))
@@ -138,7 +140,8 @@ def print_counts(split: str, counts: dict) -> None:
         when_sure = f"{100 * c['read_when_sure'] / c['sure']:>9.2f}%" if c["sure"] else f"{'-':>10}"
         print(f"  {cat:<22} {n:>6} {'':>8} {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {when_sure}")
     n_all = counts["all"]["tiles"]
-    print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles)")
+    print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles); "
+          f"found, but a face taken for a back {counts['all']['face as back']}, a back for a face {counts['all']['back as face']}")
 
 
 def speed(detector: TileDetector, frames: int) -> None:

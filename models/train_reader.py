@@ -1,5 +1,5 @@
 """Train the pip reader: a small CNN that reads the pips of one rectified tile half (0-6, or "not a
-half"), or, with ``--whole-tile``, of both halves of a whole tile at once.
+half"), or, with ``--whole-tile``, of both halves of a whole tile at once (0-6, "no tile" or "back").
 
     python models/train_reader.py --epochs 8 --out /tmp/reader    # then measure, and copy into models/
     python models/train_reader.py --whole-tile --epochs 4 --out /tmp/tile-reader
@@ -17,7 +17,7 @@ straddling two tiles (a gap where the divider should be) from a tile; its "no ti
 half a tile off along or across a tile, and table background.
 The crops are cut on both cores; each epoch's weights and ONNX model are written to ``--out``.
 The exported ``reader.onnx`` takes crops standardised by :func:`scorer.vision.reader.standardize`,
-[N, 1, 32, 32] halves -> [N, 8] logits, or [N, 1, 32, 64] whole tiles -> [N, 2, 8]
+[N, 1, 32, 32] halves -> [N, 9] logits, or [N, 1, 32, 64] whole tiles -> [N, 2, 9]
 (:class:`scorer.vision.reader.PipReader` reads either).
 """
 
@@ -38,7 +38,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scorer.vision.geometry import HALF, rectify  # noqa: E402
-from scorer.vision.reader import NOT_A_HALF, N_CLASSES, standardize, tile_crop  # noqa: E402
+from scorer.vision.reader import BACK, NOT_A_HALF, N_CLASSES, standardize, tile_crop  # noqa: E402
 
 
 def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
@@ -123,11 +123,15 @@ def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray]
     nothing = (NOT_A_HALF, NOT_A_HALF)
     for tile in meta["tiles"]:
         corners = np.array(tile["corners"], np.float64)
-        if tile["ignore"] or tile["values"] is None:
+        if tile["ignore"]:
             continue
+        # A back is its own class: the reader checks the detector's backs as it checks its faces.
+        label = (BACK, BACK) if tile["values"] is None else (tile["values"][0], tile["values"][1])
         for strength in (1.0, 2.0):
             xs.append(tile_crop(image, jitter(corners, rng, strength)))
-            ys.append((tile["values"][0], tile["values"][1]))
+            ys.append(label)
+        if tile["values"] is None:
+            continue
         # A box half a tile off, along the tile (straddling its divider's neighbour or the table) or
         # across it (straddling two tiles lying side by side): no tile.
         along = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
@@ -165,8 +169,9 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     crop), labelled by which end of the tile each half lies at.  A box on bare table (IoU < 0.2 with
     every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
     (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
-    detector's false tiles.  Other boxes (a poor box on one tile, boxes near a tile cut by the frame or
-    hidden, boxes on face-down tiles) are left out: their label is unsure.  ``sizes``: the detector's
+    detector's false tiles.  The whole-tile reader also gets the boxes the detector takes for backs:
+    on a back "back", on a face its pips (a face taken for a back), on bare table "no tile".  Other boxes (a poor box on one tile, boxes near a tile cut by the frame or
+    hidden) are left out: their label is unsure.  ``sizes``: the detector's
     input sizes (the ``board`` command's two give it other boxes than a live frame's one)."""
     from scorer.vision import TileDetector
     from scorer.vision.detector import CLASS_FACES
@@ -194,8 +199,7 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
         grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
         tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
         for box in detector.boxes(colour):
-            if CLASS_FACES[box.cls] != "up":
-                continue
+            down = CLASS_FACES[box.cls] == "down"
             ious = np.array([polygon_iou(corners, box.corners) for corners, _ in tiles])
             order = np.argsort(-ious) if len(ious) else np.array([], int)
             best_iou = float(ious[order[0]]) if len(order) else 0.0
@@ -203,12 +207,16 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             near = [tiles[k][1] for k in order if ious[k] >= 0.1]
             on_table = best_iou < 0.2
             straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
-            if on_table or straddling:
+            if on_table or (straddling and not down):
                 if not any(t["ignore"] or t["values"] is None for t in near):
                     add(grey, box.corners, NOT_A_HALF, NOT_A_HALF)
                 continue
             corners, tile = tiles[order[0]]
-            if best_iou < 0.5 or tile["ignore"] or tile["values"] is None:
+            if best_iou < 0.5 or tile["ignore"]:
+                continue
+            if tile["values"] is None:
+                if whole_tile:
+                    add(grey, box.corners, BACK, BACK)
                 continue
             # The label's first value is the half at its corners' first end; the crop's first half is
             # the box's c0/c3 end (tile_crop and rectify both start there).
@@ -236,7 +244,7 @@ def build_model():
 
 def build_tile_model():
     """The whole-tile reader: one CNN over the tile, each half's pips read from its own side of the
-    feature map by one shared head (so the two ends are read alike); logits [N, 2, 8]."""
+    feature map by one shared head (so the two ends are read alike); logits [N, 2, 9]."""
     import torch
     import torch.nn as nn
 
@@ -261,6 +269,22 @@ def build_tile_model():
             return torch.stack([first, second], dim=1)
 
     return TileReader()
+
+
+def _grown_to_classes(state: dict, fresh: dict) -> dict:
+    """Weights of a reader with fewer classes (the 8 before "back") for this one: the last layer's
+    new rows start as the fresh model's, with a low bias (a class not seen yet is unlikely)."""
+    out = dict(state)
+    for name, value in fresh.items():
+        old = state.get(name)
+        if old is not None and old.shape != value.shape and old.shape[1:] == value.shape[1:]:
+            grown = value.clone()
+            grown[: old.shape[0]] = old
+            if name.endswith("bias"):
+                grown[old.shape[0] :] = -2.0
+            out[name] = grown
+            print(f"{name}: grown from {old.shape[0]} to {value.shape[0]} classes", flush=True)
+    return out
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None,
@@ -334,7 +358,7 @@ def main() -> None:
     parser.add_argument("--low-res", type=float, default=0.0,
                         help="share of crops shrunk and enlarged again, as a tile 18-40 px long is seen (0.3: about a third)")
     parser.add_argument("--whole-tile", action="store_true",
-                        help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 8])")
+                        help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 9])")
     args = parser.parse_args()
     import torch
     import torch.nn as nn
@@ -345,7 +369,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     weights = args.out / "reader.pt"
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        model.load_state_dict(_grown_to_classes(torch.load(args.init), model.state_dict()))
     if not args.export_only:
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile)

@@ -46,6 +46,7 @@ class TileSet:
     corner_radius: float  # mm
     thickness: float  # mm
     back_pattern: str
+    engraved: bool = False  # the divider only cut into the face, not painted (a groove: a shadow and a lit edge)
 
 
 @dataclass
@@ -70,6 +71,12 @@ def _clip_color(c) -> tuple[int, int, int]:
 
 
 def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
+    """A set's look.  ``style``: "main", "cross" (the held-out other style) or "engraved" (the main
+    style's sets with the divider only engraved, for added training seeds: a face showing few pips then
+    looks much like a back)."""
+    engraved = style == "engraved"
+    if engraved:
+        style = "main"
     kind = rng.random()
     if style == "cross":
         # A differently styled set: more coloured bodies, ring pips, bigger corners.
@@ -107,6 +114,7 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
         corner_radius=rng.uniform(1.5, 4.0) if style == "main" else rng.uniform(3.0, 6.0),
         thickness=rng.uniform(6.0, 10.0),
         back_pattern=rng.choice(["plain", "plain", "lines", "dot", "dimple"]),
+        engraved=engraved,
     )
 
 
@@ -143,7 +151,10 @@ def render_tile_sprite(ts: TileSet, values: tuple[int, int] | None, k: float, rn
         cx = w / 2
         dl = ts.divider_len * h / 2
         thick = max(1, int(round(k * rng.uniform(0.6, 1.2))))
-        cv2.line(img, (int(cx), int(h / 2 - dl)), (int(cx), int(h / 2 + dl)), ts.divider, thick, cv2.LINE_AA)
+        if ts.engraved:
+            _draw_groove(img, color, cx, h / 2, dl, thick, rng)
+        else:
+            cv2.line(img, (int(cx), int(h / 2 - dl)), (int(cx), int(h / 2 + dl)), ts.divider, thick, cv2.LINE_AA)
         if ts.pin:
             r = max(1, int(k * rng.uniform(1.3, 2.0)))
             cv2.circle(img, (int(cx), h // 2), r, (40, 140, 190), -1, cv2.LINE_AA)
@@ -160,6 +171,20 @@ def render_tile_sprite(ts: TileSet, values: tuple[int, int] | None, k: float, rn
         elif ts.back_pattern == "dimple":
             cv2.circle(img, (w // 2, h // 2), int(k * 1.5), _clip_color(color * 0.7), -1, cv2.LINE_AA)
     return img, alpha
+
+
+def _draw_groove(img: np.ndarray, body: np.ndarray, cx: float, cy: float, half_len: float, thick: int,
+                 rng: random.Random) -> None:
+    """An unpainted divider cut across the face: its wall away from the light in shadow, the other
+    catching the light, both only a little off the face's own colour."""
+    lum = float(body.mean())
+    shade = body * rng.uniform(0.55, 0.85)
+    lit = np.minimum(body * rng.uniform(1.05, 1.25) + (rng.uniform(15, 45) if lum < 90 else 0), 255)
+    side = rng.choice([-1, 1])
+    y0, y1 = int(cy - half_len), int(cy + half_len)
+    cv2.line(img, (int(cx), y0), (int(cx), y1), shade.tolist(), thick, cv2.LINE_AA)
+    edge = int(round(cx + side * max(1, thick)))
+    cv2.line(img, (edge, y0), (edge, y1), lit.tolist(), max(1, thick // 2), cv2.LINE_AA)
 
 
 def _draw_pips(img: np.ndarray, ts: TileSet, value: int, hx: float, hy: float, k: float, rng: random.Random) -> None:

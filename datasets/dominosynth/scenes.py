@@ -34,6 +34,7 @@ def _random_board(rng: random.Random):
 
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
+    tiles_style, style = style, "main" if style == "engraved" else style  # "engraved" changes only the set
     kind = rng.choices(KINDS, [5, 2, 3])[0]
     cam = random_camera(rng, style, size)
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm
@@ -73,7 +74,7 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
         if rest and rng.random() < 0.6:
             n_up = rng.randint(1, min(7, len(rest)))
             geoms += scatter(rest[:n_up], rng, bounds, [g.corners() for g in geoms], face_up=True, touching=True, role="hand")
-    ts = random_tileset(rng, style)
+    ts = random_tileset(rng, tiles_style)
     occlude = rng.random() < 0.3
     scene = render_scene(geoms, ts, cam, rng, center, style, occlude)
     info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed, board if geoms else None)

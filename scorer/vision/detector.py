@@ -15,7 +15,7 @@ from scorer.errors import ModelError
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
-from scorer.vision.reader import NOT_A_HALF, PipReader, onnx_session
+from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session
 
 Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
@@ -217,17 +217,23 @@ def _read_boxes(
 ) -> list[TileDetection | None]:
     """Each box's tile, None where the reader finds both halves "not a half" (a box on no tile).
 
-    A box the detector takes for a back is read as well: where the reader is certain of pips on it,
-    it is a tile face up after all.  The detector tells faces from backs mostly by the pips and a
-    painted divider, so a face showing little (a blank or a one on a half, a divider only engraved)
-    can pass for a back; a back shows the reader no pips.  (A blank double still reads as a back
-    here: the pipeline looks for its divider where the game allows one.)"""
-    probs = read_pips(grey, [b.corners for b in boxes]).reshape(-1, 2, NOT_A_HALF + 1) if boxes else np.zeros((0, 2, NOT_A_HALF + 1))
+    The reader checks the detector's call of face or back.  The detector tells faces from backs mostly
+    by the pips and a painted divider, so a face showing little (a blank or a one on a half, a divider
+    only engraved) can pass for a back: where the reader is certain of the pips on such a box, it is a
+    face.  A reader with a "back" class (since session 10) also turns a face-up box it reads as a back
+    into one; an older reader, which has never seen a back, is trusted with a back's pips only where it
+    sees one or more (a blank double then still reads as a back: the pipeline looks for its divider
+    where the game allows one)."""
+    if not boxes:
+        return []
+    probs = read_pips(grey, [b.corners for b in boxes]).reshape(len(boxes), 2, -1)
+    knows_backs = probs.shape[-1] > BACK
     out: list[TileDetection | None] = []
     for b, (p_first, p_second) in zip(boxes, probs):
         corners = long_first(b.corners)
         as_tuple = tuple((float(x), float(y)) for x, y in corners)
-        if CLASS_FACES[b.cls] == "down" and not _pips_on_a_back(p_first, p_second):
+        back = knows_backs and p_first[BACK] > 0.5 and p_second[BACK] > 0.5
+        if back or (CLASS_FACES[b.cls] == "down" and not _face_on_a_back(p_first, p_second, knows_backs)):
             out.append(TileDetection(as_tuple, "down", b.score))
             continue
         if p_first[NOT_A_HALF] > 0.5 and p_second[NOT_A_HALF] > 0.5:
@@ -243,13 +249,14 @@ def _read_boxes(
     return out
 
 
-def _pips_on_a_back(p_first: np.ndarray, p_second: np.ndarray) -> bool:
-    """Whether the reader is certain of pips (one or more in all) on a box the detector took for a back.
-    (Measured on the held-out splits' 828 backs: none read so; on an independent renderer's tiles with
-    an engraved divider, 25 of 72 faces taken for backs are found again.)"""
+def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool) -> bool:
+    """Whether the reader is certain of the pips on a box the detector took for a back: of any pips
+    where it knows backs, else of one or more in all.  (Session 9's reader, without "back", on the
+    held-out splits' 828 backs: none read so; on an independent renderer's tiles with an engraved
+    divider, 25 of 72 faces taken for backs found again.)"""
     pips = [int(np.argmax(p[:NOT_A_HALF])) for p in (p_first, p_second)]
     certain = all(p[k] >= CERTAIN and p[NOT_A_HALF] < 0.5 for p, k in zip((p_first, p_second), pips))
-    return certain and sum(pips) >= 1
+    return certain and (knows_backs or sum(pips) >= 1)
 
 
 def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:

@@ -12,7 +12,8 @@ from scorer.vision.geometry import HALF, long_first, rectify
 
 N_PIP_CLASSES = 7  # 0..6 pips
 NOT_A_HALF = 7  # background, a box straddling the divider or two tiles
-N_CLASSES = 8
+BACK = 8  # the back of a face-down tile (readers since session 10; older ones have 8 classes)
+N_CLASSES = 9
 
 
 # Around a whole-tile crop, this share of the tile's width is kept on every side: the tile reader sees
@@ -76,19 +77,27 @@ class PipReader:
             raise ModelError(f"{path}: expected input [N, 1, 32, 32] (halves) or [N, 1, 32, 64] (whole tiles), found {inp.shape}")
         self.whole_tile = shape[2] == 2 * HALF
         self.input_name = inp.name
+        classes = self.session.get_outputs()[0].shape[-1]
+        if not isinstance(classes, int):  # a dynamic export leaves it unnamed: one small run tells
+            probe = np.zeros((1, 1, *shape[1:]), np.float32)
+            classes = self.session.run(None, {self.input_name: probe})[0].shape[-1]
+        if classes not in (N_CLASSES - 1, N_CLASSES):
+            raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
+        self.classes = int(classes)
 
     def read(self, grey: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities [N, 2, 8] for the tiles in ``boxes`` (corners) of a grey image, the
-        halves in the order of :func:`~scorer.vision.geometry.half_centers`."""
+        """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of a grey image, the
+        halves in the order of :func:`~scorer.vision.geometry.half_centers`: C = 9 (0-6 pips, no tile,
+        back) or, for a reader from before session 10, 8 (no "back")."""
         if len(boxes) == 0:
-            return np.zeros((0, 2, N_CLASSES), np.float32)
+            return np.zeros((0, 2, self.classes), np.float32)
         if self.whole_tile:
             crops = np.stack([tile_crop(grey, np.asarray(c, np.float64)) for c in boxes])
         else:
             upright = [rectify(grey, np.asarray(c, np.float64))[0] for c in boxes]
             crops = np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
         (logits,) = self.session.run(None, {self.input_name: standardize(crops)[:, None]})
-        return softmax(logits.reshape(len(boxes), 2, N_CLASSES))
+        return softmax(logits.reshape(len(boxes), 2, self.classes))
 
 
 # A face with a line across its middle this much darker than the face (grey levels, and times the

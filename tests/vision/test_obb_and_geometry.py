@@ -11,7 +11,7 @@ import pytest
 from scorer.vision.detector import read_tiles
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
-from scorer.vision.reader import NOT_A_HALF
+from scorer.vision.reader import BACK, NOT_A_HALF
 
 
 def test_letterbox_keeps_aspect_and_centres() -> None:
@@ -266,3 +266,32 @@ def test_a_box_taken_for_a_back_is_a_face_where_the_reader_is_sure_of_pips_on_it
     tiles = read_tiles(frame, boxes, fake_reader)
     assert [t.face for t in tiles] == ["up", "down", "down"]
     assert sorted(tiles[0].pips) == [0, 1] and tiles[0].certain
+
+
+def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_ways() -> None:
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    boxes = [
+        Box(obb_corners(100, 60, 80, 40, 0), 0.9, 1),
+        Box(obb_corners(100, 140, 80, 40, 0), 0.8, 1),
+        Box(obb_corners(100, 220, 80, 40, 0), 0.8, 0),
+        Box(obb_corners(220, 150, 80, 40, 0), 0.7, 1),
+    ]
+    readings = {
+        0: [(0, 0.97), (0, 0.96)],  # a blank double, its divider only engraved, taken for a back
+        1: [(BACK, 0.98), (BACK, 0.97)],  # a back the reader agrees with
+        2: [(BACK, 0.9), (BACK, 0.8)],  # a box taken for a face that the reader sees is a back
+        3: [(0, 0.7), (BACK, 0.3)],  # unsure: the detector's back stands
+    }
+
+    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        probs = np.zeros((len(quads), 2, BACK + 1))
+        for i in range(len(quads)):
+            for k, (label, p) in enumerate(readings[i]):
+                probs[i, k, label] = p
+                probs[i, k, NOT_A_HALF] = 1 - p
+        return probs
+
+    tiles = read_tiles(frame, boxes, fake_reader)
+    assert [t.face for t in tiles] == ["up", "down", "down", "down"]
+    assert tiles[0].pips == (0, 0) and tiles[0].certain
+    assert read_tiles(frame, [], fake_reader) == [] and read_tiles(frame, [], fake_reader, nms_iou=0.45) == []
