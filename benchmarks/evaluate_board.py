@@ -69,6 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--split", default="test")
+    parser.add_argument("--show-wrong", action="store_true", help="name each image in view whose graph is wrong")
     args = parser.parse_args()
     detector = TileDetector(threads=2, input_size=THOROUGH_SIZES)  # as the board command reads an image
     metas = [json.loads(l) for l in (DATA / f"{args.split}.jsonl").read_text().splitlines()]
@@ -95,6 +96,8 @@ def main() -> None:
             hidden_silent += not same_graph and reading.sure
             continue
         n += 1
+        if args.show_wrong and not same_graph:
+            print(f"  wrong: {meta['image']} (tiles {tile_length(meta):.0f} px, asked: {not reading.sure})")
         by_size[tile_length(meta) >= SMALL_TILE_PX][0] += same_graph
         by_size[tile_length(meta) >= SMALL_TILE_PX][1] += 1
         graph_ok += same_graph

@@ -275,12 +275,14 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
         Box(obb_corners(100, 140, 80, 40, 0), 0.8, 1),
         Box(obb_corners(100, 220, 80, 40, 0), 0.8, 0),
         Box(obb_corners(220, 150, 80, 40, 0), 0.7, 1),
+        Box(obb_corners(220, 240, 80, 40, 0), 0.6, 1),
     ]
     readings = {
         0: [(0, 0.97), (0, 0.96)],  # a blank double, its divider only engraved, taken for a back
         1: [(BACK, 0.98), (BACK, 0.97)],  # a back the reader agrees with
         2: [(BACK, 0.9), (BACK, 0.8)],  # a box taken for a face that the reader sees is a back
-        3: [(0, 0.7), (BACK, 0.3)],  # unsure: the detector's back stands
+        3: [(0, 0.7), (BACK, 0.3)],  # not a face on both halves: the detector's back stands
+        4: [(1, 0.75), (0, 0.8)],  # a face, its pips unsure: a face, and the players are asked
     }
 
     def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
@@ -292,6 +294,7 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
         return probs
 
     tiles = read_tiles(frame, boxes, fake_reader)
-    assert [t.face for t in tiles] == ["up", "down", "down", "down"]
+    assert [t.face for t in tiles] == ["up", "down", "down", "down", "up"]
     assert tiles[0].pips == (0, 0) and tiles[0].certain
+    assert tiles[4].pips == (1, 0) and not tiles[4].certain
     assert read_tiles(frame, [], fake_reader) == [] and read_tiles(frame, [], fake_reader, nms_iou=0.45) == []
