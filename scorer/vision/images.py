@@ -60,7 +60,8 @@ def load_image(path: str | Path) -> np.ndarray:
 def check_frame(frame: object) -> np.ndarray:
     """A frame from a camera or video must be a non-empty BGR (or grey) uint8 array."""
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3) or frame.size == 0:
-        raise ImageError(f"expected a non-empty uint8 image array, found {type(frame).__name__}")
+        found = f"an array of {frame.dtype}, shape {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+        raise ImageError(f"expected a non-empty uint8 image array, found {found}")
     if frame.ndim == 2:
         return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     if frame.shape[2] == 4:

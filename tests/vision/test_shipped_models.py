@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +119,26 @@ def test_the_detector_takes_any_input_size_and_merges_several(tmp_path: Path) ->
     assert tiles[416] == tiles[544] == tiles[(544, 704)] == sorted(sample_board().tiles)
     with pytest.raises(ModelError, match="multiples of 32"):
         TileDetector(threads=1, input_size=500)
+
+
+def test_faces_with_an_engraved_divider_and_backs_beside_them_are_told_apart(tmp_path: Path) -> None:
+    from dominosynth.layout import scatter
+
+    from scorer.rules.tiles import Tile as T
+    from scorer.vision import TileDetector
+
+    rng = random.Random(5)
+    board = Board(True).place(Tile(0, 0))
+    board = board.place(Tile(0, 1), board.point(Tile(0, 0), Side.LINE_A))
+    geoms = lay_out(board, rng, (60, 60, 400, 380))
+    geoms += scatter([T(2, 5), T(3, 6), T(1, 1)], rng, (420, 60, 660, 380), [g.corners() for g in geoms], face_up=False)
+    cam = CameraParams(1280, 720, 90 / 48, 0.0, 0.0, 0.0)
+    ts = random_tileset(random.Random(3), "engraved")
+    ts.body, ts.back = (215, 232, 240), (205, 225, 236)
+    ts.pip_colors = {v: (20, 20, 20) for v in range(7)}
+    ts.pip_style, ts.pin = "filled", False
+    scene = render_scene(geoms, ts, cam, random.Random(2), (1280 / (90 / 48) / 2, 720 / (90 / 48) / 2), occlude=False, effects=False)
+    tiles = TileDetector(threads=1).detect(np.clip(scene.image, 0, 255).astype(np.uint8))
+    faces = sorted(tuple(sorted(t.pips)) for t in tiles if t.face == "up")
+    assert faces == [(0, 0), (0, 1)]
+    assert sum(t.face == "down" for t in tiles) == 3
