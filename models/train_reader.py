@@ -170,9 +170,10 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
     (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
     detector's false tiles.  The whole-tile reader also gets the boxes the detector takes for backs:
-    on a back "back", on a face its pips (a face taken for a back), on bare table "no tile".  Other boxes (a poor box on one tile, boxes near a tile cut by the frame or
-    hidden) are left out: their label is unsure.  ``sizes``: the detector's
-    input sizes (the ``board`` command's two give it other boxes than a live frame's one)."""
+    on a back "back", on a face its pips (a face taken for a back), on bare table "no tile".  Other
+    boxes (a poor box on one tile, boxes near a tile cut by the frame or hidden) are left out: their
+    label is unsure.  ``sizes``: the detector's input sizes (the ``board`` command's two give it other
+    boxes than a live frame's one)."""
     from scorer.vision import TileDetector
     from scorer.vision.detector import CLASS_FACES
     from scorer.vision.geometry import half_centers, long_first, polygon_iou
