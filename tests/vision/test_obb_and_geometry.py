@@ -245,6 +245,20 @@ def test_a_divider_across_a_plain_tile_is_seen_and_a_plain_back_shows_none() -> 
     assert shows_divider(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), blank)
 
 
+def _reader_of(readings: dict[int, list[tuple[int, float]]], classes: int):
+    """A fake reader: box i's halves read as ``readings[i]`` (class, probability), the rest "no tile"."""
+
+    def read(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        probs = np.zeros((len(quads), 2, classes))
+        for i in range(len(quads)):
+            for k, (label, p) in enumerate(readings[i]):
+                probs[i, k, label] = p
+                probs[i, k, NOT_A_HALF] = 1 - p
+        return probs
+
+    return read
+
+
 def test_a_box_taken_for_a_back_is_a_face_where_the_reader_is_sure_of_pips_on_it() -> None:
     frame = np.full((300, 300, 3), 200, np.uint8)
     back = obb_corners(100, 100, 80, 40, 0)
@@ -255,14 +269,7 @@ def test_a_box_taken_for_a_back_is_a_face_where_the_reader_is_sure_of_pips_on_it
         2: [(2, 0.6), (3, 0.95)],  # pips, but not surely read: still a back
     }
 
-    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
-        probs = np.zeros((len(quads), 2, 8))
-        for i in range(len(quads)):
-            for k, (pips, p) in enumerate(readings[i]):
-                probs[i, k, pips] = p
-                probs[i, k, NOT_A_HALF] = 1 - p
-        return probs
-
+    fake_reader = _reader_of(readings, classes=8)  # a reader from before "back"
     tiles = read_tiles(frame, boxes, fake_reader)
     assert [t.face for t in tiles] == ["up", "down", "down"]
     assert sorted(tiles[0].pips) == [0, 1] and tiles[0].certain
@@ -285,14 +292,7 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
         4: [(1, 0.75), (0, 0.8)],  # a face, its pips unsure: a face, and the players are asked
     }
 
-    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
-        probs = np.zeros((len(quads), 2, BACK + 1))
-        for i in range(len(quads)):
-            for k, (label, p) in enumerate(readings[i]):
-                probs[i, k, label] = p
-                probs[i, k, NOT_A_HALF] = 1 - p
-        return probs
-
+    fake_reader = _reader_of(readings, classes=BACK + 1)
     tiles = read_tiles(frame, boxes, fake_reader)
     assert [t.face for t in tiles] == ["up", "down", "down", "down", "up"]
     assert tiles[0].pips == (0, 0) and tiles[0].certain
