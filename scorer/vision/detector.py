@@ -191,7 +191,7 @@ def read_tiles(
     beside the boxes already taken -- so the tiles under it are not lost with it."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     if nms_iou is None:
-        return _drop_straddling([d for d in _read_boxes(grey, boxes, read_pips) if d is not None])
+        return _drop_same_centre(_drop_straddling([d for d in _read_boxes(grey, boxes, read_pips) if d is not None]))
     kept = rotated_nms(list(boxes), nms_iou)
     read = _read_boxes(grey, kept, read_pips)
     # (Only a face-up box can be refused: a back is taken as it is, or as a face the reader is sure of.)
@@ -209,7 +209,7 @@ def read_tiles(
         ]
         second = rotated_nms(again, nms_iou)
         out += [d for d in _read_boxes(grey, second, read_pips) if d is not None]
-    return _drop_straddling(out)
+    return _drop_same_centre(_drop_straddling(out))
 
 
 def _read_boxes(
@@ -267,6 +267,22 @@ def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool
     pips = [int(np.argmax(p[:NOT_A_HALF])) for p in (p_first, p_second)]
     certain = all(p[k] >= CERTAIN and p[NOT_A_HALF] < 0.5 for p, k in zip((p_first, p_second), pips))
     return certain and sum(pips) >= 1
+
+
+# Two boxes whose centres lie closer than this share of a tile's width are on one tile (no two tiles
+# lying flat share a centre): a box turned a quarter turn on a tile overlaps it too little for the NMS.
+SAME_CENTRE = 0.25
+
+
+def _drop_same_centre(tiles: list[TileDetection]) -> list[TileDetection]:
+    """Of boxes centred on one spot, the one the detector is surest of."""
+    keep: list[TileDetection] = []
+    for t in sorted(tiles, key=lambda d: -d.confidence):
+        width = long_side(t.corners) / 2
+        if any(float(np.hypot(*np.subtract(t.center, k.center))) < SAME_CENTRE * width for k in keep):
+            continue
+        keep.append(t)
+    return keep
 
 
 def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:

@@ -298,3 +298,18 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
     assert tiles[0].pips == (0, 0) and tiles[0].certain
     assert tiles[4].pips == (1, 0) and not tiles[4].certain
     assert read_tiles(frame, [], fake_reader) == [] and read_tiles(frame, [], fake_reader, nms_iou=0.45) == []
+
+
+def test_of_two_boxes_centred_on_one_tile_the_surer_is_kept() -> None:
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    # A back and a box a quarter turn off on it (too little overlap for the NMS), and a back beside them.
+    boxes = [
+        Box(obb_corners(100, 100, 80, 40, 0), 0.9, 1),
+        Box(obb_corners(103, 101, 80, 40, math.pi / 2), 0.6, 1),
+        Box(obb_corners(100, 145, 80, 40, 0), 0.5, 1),
+    ]
+    assert polygon_iou(boxes[0].corners, boxes[1].corners) < 0.45
+    backs = {i: [(BACK, 0.95), (BACK, 0.95)] for i in range(3)}
+    tiles = read_tiles(frame, boxes, _reader_of(backs, classes=BACK + 1), nms_iou=0.45)
+    assert [t.face for t in tiles] == ["down", "down"]
+    assert [round(t.confidence, 1) for t in tiles] == [0.9, 0.5]
