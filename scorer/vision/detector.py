@@ -15,7 +15,7 @@ from scorer.errors import ModelError
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, decode, letterbox, rotated_nms
-from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session
+from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
 
 Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
@@ -126,7 +126,6 @@ class TileDetector:
         path = models_dir / "detector.onnx"
         self.session = onnx_session(path, threads, "tile detector")
         inp = self.session.get_inputs()[0]
-        out = self.session.get_outputs()[0]
         if len(inp.shape) != 4:
             raise ModelError(f"{path}: expected an image input (N, 3, H, W), found {inp.shape}")
         if isinstance(inp.shape[2], int) and isinstance(inp.shape[3], int):
@@ -140,11 +139,8 @@ class TileDetector:
                 raise ModelError(f"input size {input_size}: expected one or more multiples of {STRIDE}")
             self.size, self.stride = self.sizes[0], STRIDE
         self.input_name = inp.name
-        channels = out.shape[1]
-        if not isinstance(channels, int):  # a dynamic export leaves it unnamed: one small run tells
-            probe = np.zeros((1, 3, self.stride or self.size, self.stride or self.size), np.float32)
-            channels = self.session.run(None, {self.input_name: probe})[0].shape[1]
-        self.n_classes = int(channels) - 5
+        side = self.stride or self.size
+        self.n_classes = output_size(self.session, 1, (1, 3, side, side)) - 5
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
         self.reader = PipReader(models_dir / "reader.onnx", threads=threads)
@@ -182,8 +178,8 @@ def read_tiles(
     read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray],
     nms_iou: float | None = None,
 ) -> list[TileDetection]:
-    """Pair each face-up box with the readings of its two halves (``read_pips``: a grey frame and the
-    face-up boxes' corners -> [N, 2, 8] probabilities, as :meth:`PipReader.read`).
+    """Pair each box with the readings of its two halves (``read_pips``: a grey frame and the boxes'
+    corners -> [N, 2, C] probabilities, as :meth:`PipReader.read`).
 
     With ``nms_iou``, ``boxes`` are all the candidates, best first: they are thinned by the rotated NMS,
     read, and where the reader finds no tile under a kept box (most often a box lying across two tiles
@@ -191,10 +187,10 @@ def read_tiles(
     beside the boxes already taken -- so the tiles under it are not lost with it."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     if nms_iou is None:
-        return _drop_same_centre(_drop_straddling([d for d in _read_boxes(grey, boxes, read_pips) if d is not None]))
+        return _settled([d for d in _read_boxes(grey, boxes, read_pips) if d is not None])
     kept = rotated_nms(list(boxes), nms_iou)
     read = _read_boxes(grey, kept, read_pips)
-    # (Only a face-up box can be refused: a back is taken as it is, or as a face the reader is sure of.)
+    # (Only a face-up box can be refused: a back is taken as it is, or as the face the reader sees on it.)
     taken = [b for b, d in zip(kept, read) if d is not None]
     refused = [b for b, d in zip(kept, read) if d is None]
     out = [d for d in read if d is not None]
@@ -209,7 +205,7 @@ def read_tiles(
         ]
         second = rotated_nms(again, nms_iou)
         out += [d for d in _read_boxes(grey, second, read_pips) if d is not None]
-    return _drop_same_centre(_drop_straddling(out))
+    return _settled(out)
 
 
 def _read_boxes(
@@ -267,6 +263,11 @@ def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool
     pips = [int(np.argmax(p[:NOT_A_HALF])) for p in (p_first, p_second)]
     certain = all(p[k] >= CERTAIN and p[NOT_A_HALF] < 0.5 for p, k in zip((p_first, p_second), pips))
     return certain and sum(pips) >= 1
+
+
+def _settled(tiles: list[TileDetection]) -> list[TileDetection]:
+    """The tiles read, less the boxes that cannot be tiles beside the others."""
+    return _drop_same_centre(_drop_straddling(tiles))
 
 
 # Two boxes whose centres lie closer than this share of a tile's width are on one tile (no two tiles

@@ -64,6 +64,15 @@ def onnx_session(path: Path, threads: int, what: str):
         raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
 
 
+def output_size(session, axis: int, probe_shape: tuple[int, ...]) -> int:
+    """The size of a model's output along ``axis``: from its declared shape, or, where a dynamic export
+    left it unnamed, from one small run on zeros of ``probe_shape``."""
+    size = session.get_outputs()[0].shape[axis]
+    if not isinstance(size, int):
+        size = session.run(None, {session.get_inputs()[0].name: np.zeros(probe_shape, np.float32)})[0].shape[axis]
+    return int(size)
+
+
 class PipReader:
     """Reads both halves of face-up tiles with the shipped classifier, of either kind (told apart by
     its input): a half reader, [N, 1, 32, 32], each half rectified and read alone; or a whole-tile
@@ -77,13 +86,10 @@ class PipReader:
             raise ModelError(f"{path}: expected input [N, 1, 32, 32] (halves) or [N, 1, 32, 64] (whole tiles), found {inp.shape}")
         self.whole_tile = shape[2] == 2 * HALF
         self.input_name = inp.name
-        classes = self.session.get_outputs()[0].shape[-1]
-        if not isinstance(classes, int):  # a dynamic export leaves it unnamed: one small run tells
-            probe = np.zeros((1, 1, *shape[1:]), np.float32)
-            classes = self.session.run(None, {self.input_name: probe})[0].shape[-1]
+        classes = output_size(self.session, -1, (1, 1, *shape[1:]))
         if classes not in (N_CLASSES - 1, N_CLASSES):
             raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
-        self.classes = int(classes)
+        self.classes = classes
 
     def read(self, grey: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of a grey image, the
