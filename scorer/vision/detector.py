@@ -247,9 +247,9 @@ def _read_boxes(
 
 # A reader that knows backs and gives each half of a box taken for a back at least this probability of
 # being a face (some count of pips, not "back" nor "no tile") makes it a face; its pips may still be
-# unsure, and then the players are asked.  (Measured on an independent renderer's faces with an engraved
-# divider taken for backs: at 0.9 40 of 50 stay backs, at 0.7 28, at 0.5 20 -- and at 0.5 a back of the
-# held-out test split becomes a face.)
+# unsure, and then the players are asked.  (Measured with session 3's detector on an independent
+# renderer's faces with an engraved divider taken for backs: at 0.9 40 of 50 stay backs, at 0.7 28, at
+# 0.5 20 -- and at 0.5 a back of the held-out test split becomes a face.)
 FACE_ON_A_BACK = 0.7
 
 
