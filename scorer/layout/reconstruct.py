@@ -501,9 +501,7 @@ def seen_from_detections(detections: Iterable, to_table: Callable[[np.ndarray], 
     """Face-up detections as :class:`SeenTile`, optionally mapped to table millimetres by ``to_table``
     (a calibration profile's, which undoes the lens and the perspective)."""
     out = []
-    for d in detections:
-        if d.face != "up" or d.pips is None:
-            continue
+    for d in _read_faces(detections):
         corners = np.asarray(d.corners, np.float64)
         if to_table is not None:
             corners = np.asarray(to_table(corners), np.float64).reshape(4, 2)
@@ -559,7 +557,7 @@ def read_board(detections: Sequence, every_double_spins: bool,
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []))
 
 
-def _read_faces(detections: Sequence) -> list:
+def _read_faces(detections: Iterable) -> list:
     """The face-up detections with a reading (those :func:`seen_from_detections` takes), in order."""
     return [d for d in detections if d.face == "up" and d.pips is not None]
 
