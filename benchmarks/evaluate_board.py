@@ -69,7 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--split", default="test")
-    parser.add_argument("--show-wrong", action="store_true", help="name each image in view whose graph is wrong")
+    parser.add_argument("--show-wrong", action="store_true", help="name each image whose graph is wrong (in view), or wrong without a word (partly hidden)")
     args = parser.parse_args()
     detector = TileDetector(threads=2, input_size=THOROUGH_SIZES)  # as the board command reads an image
     metas = [json.loads(l) for l in (DATA / f"{args.split}.jsonl").read_text().splitlines()]
@@ -84,7 +84,7 @@ def main() -> None:
         # Seven Rocks from one image: the spinner is only knowable when it has branches.
         branched = any(j.side.is_branch for j in truth.joins)
         image = cv2.imread(str(DATA / meta["image"]))
-        reading = read_board(detector.detect(image), spins, frame_size=(image.shape[1], image.shape[0]))
+        reading = read_board(detector.detect(image), spins, image=image)
         layout, board = reading.layout, reading.board
         same_graph = graph(board, spins or branched) == graph(truth, spins or branched)
         if not whole_layout_in_view(meta):
@@ -94,6 +94,8 @@ def main() -> None:
             hidden_right += same_graph
             hidden_flagged += not reading.sure
             hidden_silent += not same_graph and reading.sure
+            if args.show_wrong and not same_graph and reading.sure:
+                print(f"  hidden, wrong without a word: {meta['image']} (tiles {tile_length(meta):.0f} px)")
             continue
         n += 1
         if args.show_wrong and not same_graph:

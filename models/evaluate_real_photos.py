@@ -45,7 +45,7 @@ def check_layouts(photos: Path, layouts: dict, scale: float) -> None:
     right = chains = refused = illegal = apart = loose = 0
     for path in sorted(photos.glob("*.jpg")):
         image = _read(path, scale)
-        reading = read_board(detector.detect(image), every_double_spins=True, frame_size=(image.shape[1], image.shape[0]))
+        reading = read_board(detector.detect(image), every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
         said = ", ".join("-".join(str(t) for t in sorted(pair)) for pair in sorted(seen, key=sorted)) or "none"
         label = layouts.get(path.name, {"joins": []})

@@ -206,7 +206,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # One image, read with care: at two input sizes (twice the time of a live frame).
     detections = TileDetector(threads=args.threads, input_size=THOROUGH_SIZES).detect(image)
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
-                         frame_size=(image.shape[1], image.shape[0]))
+                         image=image)
     layout, board = reading.layout, reading.board
     problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:

@@ -30,6 +30,20 @@ def board_of(tiles: list[SeenTile], spins: bool = True) -> tuple[Board, list[str
     return board, layout.problems + problems
 
 
+def _table(width: int = 400, height: int = 300, seed: int = 0) -> np.ndarray:
+    """A green felt table, slightly noisy, as a BGR image."""
+    rng = np.random.default_rng(seed)
+    return np.clip(np.array([60.0, 120.0, 40.0]) + rng.normal(0, 4, (height, width, 3)), 0, 255).astype(np.uint8)
+
+
+def _detected(pips, x, y=100.0):
+    """A face-up tile read surely, lying along the x axis from (x, y), 48 x 24 px."""
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+    return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+
+
 def test_a_straight_line() -> None:
     # [1|4] then [4|6] on its 4, then [1|3] on its 1 -- ends 3 and 6.
     tiles = [tile_at(1, 4, 0, 0), tile_at(4, 6, L + 0.5, 0), tile_at(3, 1, -L - 0.8, 0)]
@@ -226,20 +240,26 @@ def test_a_join_does_not_guess_when_either_half_or_no_half_could_be_misread() ->
         assert any("pips do not match" in p for p in problems)
 
 
-def test_read_board_asks_about_a_tile_read_unsurely_and_not_about_sure_ones() -> None:
+def test_read_board_asks_about_a_half_read_unsurely_unless_a_join_settles_it() -> None:
     from scorer.layout import read_board
     from scorer.vision.detector import HalfReading, TileDetection
 
-    def tile(pips, x, sure):
+    def tile(pips, x, first=0.99, second=0.99):
         corners = ((x, 100.0), (x + 48.0, 100.0), (x + 48.0, 124.0), (x, 124.0))
-        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, 112.0), sure), HalfReading(pips[1], (x + 36, 112.0), 0.99)))
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, 112.0), first), HalfReading(pips[1], (x + 36, 112.0), second)))
 
-    sure = read_board([tile((1, 3), 100.0, 0.99), tile((3, 6), 148.0, 0.99)], every_double_spins=True)
+    sure = read_board([tile((1, 3), 100.0), tile((3, 6), 148.0)], every_double_spins=True)
     assert sure.sure and sure.board.end_sum() == 7 and sorted(sure.board.tiles) == [Tile(1, 3), Tile(3, 6)]
-    # The same table, the [3|6]'s 3 read at 0.5: the board is still built, but the players are asked.
-    unsure = read_board([tile((1, 3), 100.0, 0.99), tile((3, 6), 148.0, 0.5)], every_double_spins=True)
+    # The [3|6]'s open 6 read at 0.5: the board is still built, but the players are asked.
+    unsure = read_board([tile((1, 3), 100.0), tile((3, 6), 148.0, second=0.5)], every_double_spins=True)
     assert unsure.board == sure.board and not unsure.sure
     assert any("(172, 112)" in p and "uncertainly as [3, 6]" in p for p in unsure.problems)
+    # Its 3 read at 0.5 instead, joined to the [1|3]'s 3 read surely: joined halves match, so the
+    # rules settle it -- unless the 3 it meets is unsure too.
+    joined = read_board([tile((1, 3), 100.0), tile((3, 6), 148.0, first=0.5)], every_double_spins=True)
+    assert joined.sure and joined.board == sure.board
+    both = read_board([tile((1, 3), 100.0, second=0.6), tile((3, 6), 148.0, first=0.5)], every_double_spins=True)
+    assert [p[:40] for p in both.problems] == ["the tile at (124, 112) is read uncertain", "the tile at (172, 112) is read uncertain"]
 
 
 def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
@@ -259,20 +279,15 @@ def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
 
 def test_read_board_asks_about_joined_tiles_cut_off_from_the_layout_by_an_unseen_tile() -> None:
     from scorer.layout import read_board
-    from scorer.vision.detector import HalfReading, TileDetection
-
-    def tile(pips, x, y=100.0):
-        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
-        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
 
     # [1|4][4|6] [6|2 unseen] [2|3][3|5][5|5 ...]: the three on the right are the layout read, the
     # two on the left a piece of it cut off where the [6|2] was missed.
-    line = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((2, 3), 144.0), tile((3, 5), 192.0), tile((5, 0), 240.0)]
+    line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((2, 3), 144.0), _detected((3, 5), 192.0), _detected((5, 0), 240.0)]
     cut = read_board(line, every_double_spins=True)
     assert sorted(cut.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
     assert any("not joined to it ([1|4] at (24, 112), [4|6] at (72, 112))" in p for p in cut.problems)
     # The same two tiles lying well away (a hand laid out for the count): nothing to ask.
-    apart = read_board([tile((1, 4), 0.0, 400.0), tile((4, 6), 48.0, 400.0)] + line[2:], every_double_spins=True)
+    apart = read_board([_detected((1, 4), 0.0, 400.0), _detected((4, 6), 48.0, 400.0)] + line[2:], every_double_spins=True)
     assert apart.sure and sorted(apart.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
 
 
@@ -280,44 +295,56 @@ def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> 
     from scorer.layout import read_board
     from scorer.vision.detector import HalfReading, TileDetection
 
-    def tile(pips, x, y=100.0):
-        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
-        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
-
-    line = [tile((1, 4), 2.0), tile((4, 6), 50.0), tile((6, 2), 98.0)]
+    line = [_detected((1, 4), 2.0), _detected((4, 6), 50.0), _detected((6, 2), 98.0)]
     # The [1|4]'s open 1 lies 2 px from the left edge: a [1|x] beyond it would be out of the picture.
-    cut = read_board(line, every_double_spins=True, frame_size=(400, 300))
+    cut = read_board(line, every_double_spins=True, image=_table())
     assert sorted(cut.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)] and not cut.sure
-    assert any("reaches the edge of the picture ([1|4] at (26, 112))" in p for p in cut.problems)
-    # Well inside the picture, or without the picture's size: nothing to ask.
-    assert read_board(line, every_double_spins=True, frame_size=(400, 300)).problems == cut.problems
-    inside = read_board([tile(t.pips, t.corners[0][0] + 40.0) for t in line], every_double_spins=True, frame_size=(400, 300))
+    assert cut.problems == [
+        "the layout reaches the edge of the picture ([1|4] at (26, 112)): it may go on beyond it, unseen -- frame the whole layout"]
+    # Well inside the picture, or without the picture: nothing to ask.
+    inside = read_board([_detected(t.pips, t.corners[0][0] + 40.0) for t in line], every_double_spins=True, image=_table())
     assert inside.sure and read_board(line, every_double_spins=True).sure
     # A line running down the left edge: its two end tiles are named, not the one joined on both sides.
     def upright(pips, y):
         corners = ((25.0, y), (25.0, y + 48.0), (1.0, y + 48.0), (1.0, y))  # long side first, the first half on top
         return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (13, y + 12), 0.99), HalfReading(pips[1], (13, y + 36), 0.99)))
 
-    down = read_board([upright((1, 4), 100.0), upright((4, 6), 148.0), upright((6, 2), 196.0)], every_double_spins=True, frame_size=(400, 300))
+    down = read_board([upright((1, 4), 100.0), upright((4, 6), 148.0), upright((6, 2), 196.0)], every_double_spins=True, image=_table())
     assert sorted(down.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
     assert any("reaches the edge of the picture ([1|4] at (13, 124), [2|6] at (13, 220))" in p for p in down.problems)
 
 
+def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bare_table() -> None:
+    import cv2
+
+    from scorer.layout import read_board
+
+    line = [_detected((1, 4), 100.0), _detected((4, 6), 148.0), _detected((6, 2), 196.0)]
+    table = _table()
+    for d in line:  # ivory tiles on the felt
+        cv2.fillConvexPoly(table, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
+    bare = read_board(line, every_double_spins=True, image=table)
+    assert bare.sure and bare.board.end_sum() == 3
+    # An arm reaching over the table across the spot beyond the [6|2]'s open 2: the line may go on
+    # under it, so the players are asked; the [1|4]'s open 1, on bare felt, is not named.
+    arm = table.copy()
+    cv2.line(arm, (280, 0), (260, 300), (90, 130, 190), 30)
+    covered = read_board(line, every_double_spins=True, image=arm)
+    assert covered.board == bare.board and not covered.sure
+    assert covered.problems == ["the open end of [2|6] at (244, 112) is not bare table (something covers it, or it lies"
+                                " beyond the picture): a tile may lie there unseen -- please check it"]
+
+
 def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
     from scorer.layout import read_board
-    from scorer.vision.detector import HalfReading, TileDetection
-
-    def tile(pips, x, y=100.0):
-        corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
-        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
 
     # A second box on the [4|6], 10 px off across it (the two overlap like no two tiles can): with it
     # the layout has the [4|6] twice; without it, it fits together.
-    line = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0)]
-    reading = read_board([*line, tile((4, 6), 48.0, 110.0)], every_double_spins=True)
+    line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((6, 2), 96.0)]
+    reading = read_board([*line, _detected((4, 6), 48.0, 110.0)], every_double_spins=True)
     assert reading.sure and sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
     assert any("the box at (72, 122) read as [4, 6] is left out" in n for n in reading.notes)
     # At the end of the line, a box 4 px off read [4|3] fits as well as the [4|6] does: which one
     # lies there the image cannot tell, so the players are asked.
-    either = read_board([tile((1, 4), 0.0), tile((4, 6), 48.0), tile((4, 3), 52.0)], every_double_spins=True)
+    either = read_board([_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((4, 3), 52.0)], every_double_spins=True)
     assert not either.sure and not any("left out" in n for n in either.notes)

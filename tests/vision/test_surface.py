@@ -1,0 +1,44 @@
+"""Whether a spot of the image looks like the bare table around it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorer.vision.surface import bare_table_share
+
+
+def _wood(width: int = 320, height: int = 240) -> np.ndarray:
+    """A brown table with a grain: stripes of slightly different brown, and noise."""
+    rng = np.random.default_rng(1)
+    grain = 12 * np.sin(np.arange(height) / 3.0)[:, None, None]
+    base = np.array([40.0, 80.0, 130.0]) + grain + rng.normal(0, 5, (height, width, 3))
+    return np.clip(base, 0, 255).astype(np.uint8)
+
+
+def _square(x: float, y: float, side: float = 24.0) -> np.ndarray:
+    return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]])
+
+
+def test_bare_table_looks_bare_and_a_hand_or_a_tile_does_not() -> None:
+    table = _wood()
+    tile = _square(100, 100, 24.0) + [[0, 0], [24, 0], [24, 0], [0, 0]]  # a 48 x 24 tile seen (a box)
+    cv2.fillConvexPoly(table, np.round(tile).astype(np.int32), (210, 230, 240))
+    hand = table.copy()
+    cv2.circle(hand, (170, 112), 16, (100, 140, 200), -1)  # skin over the spot beyond the tile's end
+    unseen = table.copy()
+    cv2.fillConvexPoly(unseen, np.round(_square(152, 100)).astype(np.int32), (210, 230, 240))  # a tile not in the boxes
+    spot = _square(152, 100)
+    assert bare_table_share(table, [tile], [spot], reach=48.0)[0] > 0.9
+    assert bare_table_share(hand, [tile], [spot], reach=48.0)[0] < 0.2
+    assert bare_table_share(unseen, [tile], [spot], reach=48.0)[0] < 0.2
+
+
+def test_a_spot_beyond_the_picture_or_on_a_tile_seen() -> None:
+    table = _wood()
+    half_out = _square(308, 100)  # half of it beyond the right edge
+    assert 0.4 < bare_table_share(table, [], [half_out], reach=48.0)[0] < 0.6
+    # A spot mostly on a tile the detector saw: that tile is known, the spot counts as bare.
+    seen = _square(60, 60)
+    cv2.fillConvexPoly(table, np.round(seen).astype(np.int32), (210, 230, 240))
+    assert bare_table_share(table, [seen], [_square(62, 60)], reach=48.0)[0] == 1.0
