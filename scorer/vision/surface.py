@@ -12,6 +12,7 @@ import numpy as np
 # MAD) of the table nearby, plus a few grey levels for a very even table.
 TABLE_DEVIATIONS = 3.0
 TABLE_SLACK = 6.0
+TABLE_SAMPLE = 4000  # pixels of table, at most, to learn its look from
 
 
 # A square less than this share of which is off the tiles seen is taken as bare: tiles known lie there.
@@ -58,6 +59,7 @@ def bare_table_share(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Se
         if len(around) < total:
             out.append(0.0)  # too little bare table nearby to know its look
             continue
+        around = around[:: max(1, len(around) // TABLE_SAMPLE)]  # (the table's look needs no more)
         median = np.median(around, axis=0)
         limit = TABLE_DEVIATIONS * 1.4826 * np.median(np.abs(around - median), axis=0) + TABLE_SLACK
         free = covered[ys, xs] == 0

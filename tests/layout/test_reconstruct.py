@@ -304,14 +304,18 @@ def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> 
     # Well inside the picture, or without the picture: nothing to ask.
     inside = read_board([_detected(t.pips, t.corners[0][0] + 40.0) for t in line], every_double_spins=True, image=_table())
     assert inside.sure and read_board(line, every_double_spins=True).sure
-    # A line running down the left edge: its two end tiles are named, not the one joined on both sides.
+    # A line running down the left edge, its ends on bare table in the picture: a next tile, laid
+    # straight on or turned a corner, would show there, so nothing is asked -- until the line runs
+    # down to the bottom edge.
     def upright(pips, y):
         corners = ((25.0, y), (25.0, y + 48.0), (1.0, y + 48.0), (1.0, y))  # long side first, the first half on top
         return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (13, y + 12), 0.99), HalfReading(pips[1], (13, y + 36), 0.99)))
 
     down = read_board([upright((1, 4), 100.0), upright((4, 6), 148.0), upright((6, 2), 196.0)], every_double_spins=True, image=_table())
-    assert sorted(down.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
-    assert any("reaches the edge of the picture ([1|4] at (13, 124), [2|6] at (13, 220))" in p for p in down.problems)
+    assert sorted(down.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)] and down.sure
+    lower = read_board([upright((1, 4), 156.0), upright((4, 6), 204.0), upright((6, 2), 252.0)], every_double_spins=True, image=_table())
+    assert lower.problems == ["the layout reaches the edge of the picture ([2|6] at (13, 276)): it may go on beyond it, unseen"
+                              " -- frame the whole layout"]
 
 
 def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bare_table() -> None:
@@ -331,8 +335,8 @@ def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bar
     cv2.line(arm, (280, 0), (260, 300), (90, 130, 190), 30)
     covered = read_board(line, every_double_spins=True, image=arm)
     assert covered.board == bare.board and not covered.sure
-    assert covered.problems == ["the open end of [2|6] at (244, 112) is not bare table (something covers it, or it lies"
-                                " beyond the picture): a tile may lie there unseen -- please check it"]
+    assert covered.problems == ["the open end of [2|6] at (244, 112) is not bare table (something covers it): a tile may"
+                                " lie there unseen -- please check it"]
 
 
 def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
