@@ -22,8 +22,8 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
 from scorer.vision.detector import CERTAIN, too_small_to_read
+from scorer.vision.geometry import polygon_iou
 from scorer.vision.surface import bare_table_share
-from scorer.vision.geometry import long_side, polygon_iou
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
