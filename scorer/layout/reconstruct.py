@@ -23,7 +23,7 @@ from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
 from scorer.vision.detector import CERTAIN, too_small_to_read
 from scorer.vision.geometry import polygon_iou
-from scorer.vision.surface import bare_table_share
+from scorer.vision.surface import look_at_spots
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -643,14 +643,18 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
 BARE = 0.5
 # The spot starts this far (in tile widths) beyond the end, clear of the tile's own edge and shadow.
 NEAR = 0.25
+# A spot partly out of the picture is judged by its part in it where that is at least this share: any
+# tile joined at the end would show there (its near half fills the whole spot).
+SEEN_ENOUGH = 0.3
 
 
 def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np.ndarray], boxes: Sequence[np.ndarray],
                         image: np.ndarray) -> list[tuple[int, tuple[float, float], bool]]:
     """The layout's free ends (by the rules) where the spot the next tile would take -- a tile's width
     square just beyond the end, where its near half lies whether laid straight on or turned a corner --
-    does not look like the bare table around it: a tile may lie there unseen.  Each as (the tile's
-    index, the end's point in the image, whether the spot reaches out of the picture)."""
+    does not look like the bare table around it, or lies mostly out of the picture: a tile may lie
+    there unseen.  Each as (the tile's index, the end's point in the image, whether the spot reaches
+    out of the picture)."""
     free: dict[Tile, list[Side]] = {}
     for p in board.free_points():
         free.setdefault(p.tile, []).append(p.side)
@@ -671,10 +675,9 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
     if not spots:
         return []
     tile_width = float(np.median([_geom(replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i])))).width for i in layout.component]))
-    shares = bare_table_share(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
-    height, width = image.shape[:2]
-    return [(i, (float(p[0]), float(p[1])), bool(((sq < 0) | (sq > (width, height))).any()))
-            for (i, p, sq), share in zip(spots, shares) if share < BARE]
+    looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
+    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0)
+            for (i, p, _), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
 
 
 def _ports(seen: SeenTile, g: _Geom | None = None) -> list[tuple[Phys, np.ndarray, np.ndarray]]:

@@ -3,6 +3,7 @@ does not look like the table nearby may hide a tile (under an arm, a hand, or mi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import cv2
@@ -13,18 +14,25 @@ import numpy as np
 TABLE_DEVIATIONS = 3.0
 TABLE_SLACK = 6.0
 TABLE_SAMPLE = 4000  # pixels of table, at most, to learn its look from
-
-
-# A square less than this share of which is off the tiles seen is taken as bare: tiles known lie there.
+# A spot less than this share of whose part in the picture is off the tiles seen is taken as bare:
+# tiles known lie there.
 KNOWN = 0.3
 
 
-def bare_table_share(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Sequence[np.ndarray], reach: float) -> list[float]:
-    """For each square (four corners, image pixels), the share of it that looks like the table around
-    it: pixels within ``reach`` of the square, outside every box in ``boxes`` (the tiles seen), give the
-    table's look.  Where a square holds part of a tile seen, only the rest is judged (that tile is
-    known); a square mostly on tiles seen gets 1.  Parts of a square outside the image count as not
-    bare (nothing is seen there); a square with too little table around it to judge gets 0."""
+@dataclass(frozen=True, slots=True)
+class SpotLook:
+    """What a spot of the image shows: how much of it lies in the picture, and how much of that part
+    looks like the bare table around it (1 where it lies mostly on tiles seen; 0 where nothing of it
+    is in the picture, or too little table lies around it to know the table's look)."""
+
+    in_picture: float
+    bare: float
+
+
+def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Sequence[np.ndarray], reach: float) -> list[SpotLook]:
+    """For each square (four corners, image pixels), what it shows (:class:`SpotLook`).  Pixels within
+    ``reach`` of the square, outside every box in ``boxes`` (the tiles seen), give the table's look;
+    the square's own pixels on a tile seen are left out (that tile is known)."""
     if not squares:
         return []
     h, w = image.shape[:2]
@@ -37,19 +45,20 @@ def bare_table_share(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Se
     out = []
     for sq in squares:
         sq = np.asarray(sq, np.float64)
-        x0, y0 = np.maximum(np.floor(sq.min(0) - reach).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(sq.max(0) + reach).astype(int), (w, h))
-        if x1 - x0 < 2 or y1 - y0 < 2:
-            out.append(0.0)  # wholly outside the picture
-            continue
-        covered = cv2.dilate(tiles[y0:y1, x0:x1], near)
         xs, ys = _pixels(sq)
         total = len(xs)
-        seen = (xs >= x0) & (xs < x1) & (ys >= y0) & (ys < y1)
+        x0, y0 = np.maximum(np.floor(sq.min(0) - reach).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(sq.max(0) + reach).astype(int), (w, h))
+        seen = (xs >= max(x0, 0)) & (xs < min(x1, w)) & (ys >= max(y0, 0)) & (ys < min(y1, h))
+        if x1 - x0 < 2 or y1 - y0 < 2 or not seen.any():
+            out.append(SpotLook(0.0, 0.0))
+            continue
+        in_picture = float(seen.sum()) / total
+        covered = cv2.dilate(tiles[y0:y1, x0:x1], near)
         xs, ys = xs[seen] - x0, ys[seen] - y0  # in the window now
         on_tiles = int(covered[ys, xs].sum())
-        if total - on_tiles < KNOWN * total:
-            out.append(1.0)
+        if len(xs) - on_tiles < KNOWN * len(xs):
+            out.append(SpotLook(in_picture, 1.0))
             continue
         spot = np.zeros_like(covered)
         spot[ys, xs] = 1
@@ -57,14 +66,14 @@ def bare_table_share(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Se
         lab = (cv2.cvtColor(window, cv2.COLOR_BGR2LAB) if window.ndim == 3 else window[..., None]).astype(np.float32)
         around = lab[(covered == 0) & (cv2.dilate(spot, near) == 0)]
         if len(around) < total:
-            out.append(0.0)  # too little bare table nearby to know its look
+            out.append(SpotLook(in_picture, 0.0))  # too little bare table nearby to know its look
             continue
         around = around[:: max(1, len(around) // TABLE_SAMPLE)]  # (the table's look needs no more)
         median = np.median(around, axis=0)
         limit = TABLE_DEVIATIONS * 1.4826 * np.median(np.abs(around - median), axis=0) + TABLE_SLACK
         free = covered[ys, xs] == 0
         bare = int(np.all(np.abs(lab[ys[free], xs[free]] - median) <= limit, axis=1).sum())
-        out.append(bare / (total - on_tiles))
+        out.append(SpotLook(in_picture, bare / int(free.sum())))
     return out
 
 

@@ -304,6 +304,13 @@ def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> 
     # Well inside the picture, or without the picture: nothing to ask.
     inside = read_board([_detected(t.pips, t.corners[0][0] + 40.0) for t in line], every_double_spins=True, image=_table())
     assert inside.sure and read_board(line, every_double_spins=True).sure
+    # The [1|4] inside, the [6|2]'s open 2 near the right edge: where enough of the spot beyond it is in
+    # the picture and bare (a joined tile would fill it), nothing is asked; where too little is, it is.
+    def ending_at(x):
+        return [_detected(t.pips, t.corners[0][0] + x - 146.0) for t in line]
+
+    assert read_board(ending_at(384.0), every_double_spins=True, image=_table()).sure  # 10 of the spot's 24 px in it
+    assert any("edge of the picture ([2|6] at (368, 112))" in p for p in read_board(ending_at(392.0), every_double_spins=True, image=_table()).problems)
     # A line running down the left edge, its ends on bare table in the picture: a next tile, laid
     # straight on or turned a corner, would show there, so nothing is asked -- until the line runs
     # down to the bottom edge.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorer.vision.surface import bare_table_share
+from scorer.vision.surface import SpotLook, look_at_spots
 
 
 def _wood(width: int = 320, height: int = 240) -> np.ndarray:
@@ -29,16 +29,18 @@ def test_bare_table_looks_bare_and_a_hand_or_a_tile_does_not() -> None:
     unseen = table.copy()
     cv2.fillConvexPoly(unseen, np.round(_square(152, 100)).astype(np.int32), (210, 230, 240))  # a tile not in the boxes
     spot = _square(152, 100)
-    assert bare_table_share(table, [tile], [spot], reach=48.0)[0] > 0.9
-    assert bare_table_share(hand, [tile], [spot], reach=48.0)[0] < 0.2
-    assert bare_table_share(unseen, [tile], [spot], reach=48.0)[0] < 0.2
+    (bare,) = look_at_spots(table, [tile], [spot], reach=48.0)
+    assert bare.in_picture == 1.0 and bare.bare > 0.9
+    assert look_at_spots(hand, [tile], [spot], reach=48.0)[0].bare < 0.2
+    assert look_at_spots(unseen, [tile], [spot], reach=48.0)[0].bare < 0.2
 
 
 def test_a_spot_beyond_the_picture_or_on_a_tile_seen() -> None:
     table = _wood()
-    half_out = _square(308, 100)  # half of it beyond the right edge
-    assert 0.4 < bare_table_share(table, [], [half_out], reach=48.0)[0] < 0.6
+    (half_out,) = look_at_spots(table, [], [_square(308, 100)], reach=48.0)  # half of it beyond the right edge
+    assert 0.4 < half_out.in_picture < 0.6 and half_out.bare > 0.9
+    assert look_at_spots(table, [], [_square(330, 100)], reach=48.0) == [SpotLook(0.0, 0.0)]  # wholly beyond it
     # A spot mostly on a tile the detector saw: that tile is known, the spot counts as bare.
     seen = _square(60, 60)
     cv2.fillConvexPoly(table, np.round(seen).astype(np.int32), (210, 230, 240))
-    assert bare_table_share(table, [seen], [_square(62, 60)], reach=48.0)[0] == 1.0
+    assert look_at_spots(table, [seen], [_square(62, 60)], reach=48.0)[0].bare == 1.0
