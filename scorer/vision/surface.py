@@ -47,13 +47,14 @@ def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Seque
         sq = np.asarray(sq, np.float64)
         xs, ys = _pixels(sq)
         total = len(xs)
-        x0, y0 = np.maximum(np.floor(sq.min(0) - reach).astype(int), 0)
-        x1, y1 = np.minimum(np.ceil(sq.max(0) + reach).astype(int), (w, h))
-        seen = (xs >= max(x0, 0)) & (xs < min(x1, w)) & (ys >= max(y0, 0)) & (ys < min(y1, h))
-        if x1 - x0 < 2 or y1 - y0 < 2 or not seen.any():
+        seen = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        if not seen.any():
             out.append(SpotLook(0.0, 0.0))
             continue
         in_picture = float(seen.sum()) / total
+        # The window the table's look is taken from: the spot and ``reach`` round it, in the picture.
+        x0, y0 = np.maximum(np.floor(sq.min(0) - reach).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(sq.max(0) + reach).astype(int), (w, h))
         covered = cv2.dilate(tiles[y0:y1, x0:x1], near)
         xs, ys = xs[seen] - x0, ys[seen] - y0  # in the window now
         on_tiles = int(covered[ys, xs].sum())
