@@ -28,7 +28,7 @@ import cv2  # noqa: E402
 from scorer.layout import SeenTile, infer_placements, read_board, reconstruct, to_board  # noqa: E402
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
-from scorer.vision.detector import SMALL_TILE_PX, THOROUGH_SIZES  # noqa: E402
+from scorer.vision.detector import SMALL_TILE_PX  # noqa: E402
 from scorer.vision.geometry import long_side  # noqa: E402
 
 DATA = ROOT / "datasets" / "generated" / "detector"
@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--split", default="test")
     parser.add_argument("--show-wrong", action="store_true", help="name each image whose graph is wrong (in view), or wrong without a word (partly hidden)")
     args = parser.parse_args()
-    detector = TileDetector(threads=2, input_size=THOROUGH_SIZES)  # as the board command reads an image
+    detector = TileDetector.thorough(threads=2)  # as the board command reads an image
     metas = [json.loads(l) for l in (DATA / f"{args.split}.jsonl").read_text().splitlines()]
     metas = [m for m in metas if m.get("board") and len(m["board"]["tiles"]) >= 2][: args.limit]
     graph_ok = sum_ok = move_ok = n = 0

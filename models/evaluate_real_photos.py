@@ -29,7 +29,6 @@ from scorer.layout import read_board  # noqa: E402
 from scorer.rules import Tile  # noqa: E402
 from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
-from scorer.vision.detector import THOROUGH_SIZES  # noqa: E402
 
 
 def _read(path: Path, scale: float):
@@ -41,7 +40,7 @@ def _read(path: Path, scale: float):
 
 def check_layouts(photos: Path, layouts: dict, scale: float) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
-    detector = TileDetector(input_size=THOROUGH_SIZES)
+    detector = TileDetector.thorough()
     right = chains = refused = illegal = apart = loose = 0
     for path in sorted(photos.glob("*.jpg")):
         image = _read(path, scale)

@@ -198,13 +198,12 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules import GAMES, describe_board
     from scorer.vision import TileDetector, load_image
     from scorer.vision.calibration import load_profile
-    from scorer.vision.detector import THOROUGH_SIZES
 
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
-    # One image, read with care: at two input sizes (twice the time of a live frame).
-    detections = TileDetector(threads=args.threads, input_size=THOROUGH_SIZES).detect(image)
+    # One image, read with care: at two input sizes, each tile also read turned round (about twice a live frame's time).
+    detections = TileDetector.thorough(threads=args.threads).detect(image)
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
     layout, board = reading.layout, reading.board

@@ -78,7 +78,9 @@ class PipReader:
     its input): a half reader, [N, 1, 32, 32], each half rectified and read alone; or a whole-tile
     reader, [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once."""
 
-    def __init__(self, path: Path, threads: int = 2) -> None:
+    def __init__(self, path: Path, threads: int = 2, *, turned: bool = False) -> None:
+        """``turned``: a whole-tile reader also reads each tile turned half round (its halves swapped)
+        and the two readings are combined -- a second look for a still image read with care."""
         self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
         shape = list(inp.shape[1:])
@@ -90,6 +92,7 @@ class PipReader:
         if classes not in (N_CLASSES - 1, N_CLASSES):
             raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
         self.classes = classes
+        self.turned = turned and self.whole_tile
 
     def read(self, grey: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of a grey image, the
@@ -102,8 +105,20 @@ class PipReader:
         else:
             upright = [rectify(grey, np.asarray(c, np.float64))[0] for c in boxes]
             crops = np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
+        probs = self._probabilities(crops)
+        if self.turned:
+            # Turned half round, the tile's halves swap places: read so, then put back in order.
+            again = self._probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))[:, ::-1]
+            # A geometric mean: where the two looks disagree the reading is less sure (so the players
+            # are asked), where they agree it stays as sure.
+            both = np.sqrt(probs * again)
+            probs = both / both.sum(axis=-1, keepdims=True)
+        return probs
+
+    def _probabilities(self, crops: np.ndarray) -> np.ndarray:
         (logits,) = self.session.run(None, {self.input_name: standardize(crops)[:, None]})
-        return softmax(logits.reshape(len(boxes), 2, self.classes))
+        n = len(crops) if self.whole_tile else len(crops) // 2
+        return softmax(logits.reshape(n, 2, self.classes))
 
 
 # A face with a line across its middle this much darker than the face (grey levels, and times the

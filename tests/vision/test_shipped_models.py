@@ -117,6 +117,10 @@ def test_the_detector_takes_any_input_size_and_merges_several(tmp_path: Path) ->
         # Merged over sizes, a tile is still one box.
         assert len(found) == len(tiles[sizes])
     assert tiles[416] == tiles[544] == tiles[(544, 704)] == sorted(sample_board().tiles)
+    # Read with care, each tile also turned half round: the same pips, each half where it lies.
+    plain = sorted((d.center, d.pips) for d in TileDetector(threads=1, input_size=(544, 704)).detect(frame))
+    careful = sorted((d.center, d.pips) for d in TileDetector.thorough(threads=1).detect(frame))
+    assert [p for _, p in careful] == [p for _, p in plain] and any(a != b for _, (a, b) in careful)
     with pytest.raises(ModelError, match="multiples of 32"):
         TileDetector(threads=1, input_size=500)
 
