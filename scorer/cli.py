@@ -202,7 +202,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
-    # One image, read with care: at two input sizes, each tile also read turned round (about twice a live frame's time).
+    # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
     detections = TileDetector.thorough(threads=args.threads).detect(image)
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
