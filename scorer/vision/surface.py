@@ -31,8 +31,10 @@ class SpotLook:
 
 def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Sequence[np.ndarray], reach: float) -> list[SpotLook]:
     """For each square (four corners, image pixels), what it shows (:class:`SpotLook`).  Pixels within
-    ``reach`` of the square, outside every box in ``boxes`` (the tiles seen), give the table's look;
-    the square's own pixels on a tile seen are left out (that tile is known)."""
+    ``reach`` of the square, outside every box in ``boxes`` (the tiles seen), give the table's look --
+    unless that look is unlike the table round all the tiles (an arm filling the window round the
+    spot), which is then taken instead.  The square's own pixels on a tile seen are left out (that
+    tile is known)."""
     if not squares:
         return []
     h, w = image.shape[:2]
@@ -42,6 +44,7 @@ def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Seque
     tiles = np.zeros((h, w), np.uint8)
     for b in boxes:
         cv2.fillConvexPoly(tiles, np.round(np.asarray(b, np.float64)).astype(np.int32), 1)
+    table = _table_round(image, tiles, reach, near.shape[0] // 2)
     out = []
     for sq in squares:
         sq = np.asarray(sq, np.float64)
@@ -63,19 +66,40 @@ def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Seque
             continue
         spot = np.zeros_like(covered)
         spot[ys, xs] = 1
-        window = image[y0:y1, x0:x1]
-        lab = (cv2.cvtColor(window, cv2.COLOR_BGR2LAB) if window.ndim == 3 else window[..., None]).astype(np.float32)
+        lab = _lab(image[y0:y1, x0:x1])
         around = lab[(covered == 0) & (cv2.dilate(spot, near) == 0)]
         if len(around) < total:
             out.append(SpotLook(in_picture, 0.0))  # too little bare table nearby to know its look
             continue
-        around = around[:: max(1, len(around) // TABLE_SAMPLE)]  # (the table's look needs no more)
-        median = np.median(around, axis=0)
-        limit = TABLE_DEVIATIONS * 1.4826 * np.median(np.abs(around - median), axis=0) + TABLE_SLACK
+        median, limit = _look(around)
+        if table is not None and not np.all(np.abs(median - table[0]) <= table[1]):
+            median, limit = table
         free = covered[ys, xs] == 0
         bare = int(np.all(np.abs(lab[ys[free], xs[free]] - median) <= limit, axis=1).sum())
         out.append(SpotLook(in_picture, bare / int(free.sum())))
     return out
+
+
+def _table_round(image: np.ndarray, tiles: np.ndarray, reach: float, margin: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The look of the table within ``reach`` of any tile (``tiles``: their mask), ``margin`` pixels
+    clear of them; read from every few pixels (a table's look needs no more detail)."""
+    step = max(1, max(image.shape[:2]) // 400)
+    sub, sub_tiles = image[::step, ::step], tiles[::step, ::step]
+    reach_px, margin_px = max(1, int(reach / step)), max(1, round(margin / step))
+    around = (cv2.dilate(sub_tiles, np.ones((2 * reach_px + 1,) * 2, np.uint8)) == 1) & (
+        cv2.dilate(sub_tiles, np.ones((2 * margin_px + 1,) * 2, np.uint8)) == 0)
+    return _look(_lab(sub)[around]) if around.any() else None
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    return (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None]).astype(np.float32)
+
+
+def _look(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A table's look from its pixels (Lab): the median, and how far from it a pixel of it may lie."""
+    pixels = pixels[:: max(1, len(pixels) // TABLE_SAMPLE)]  # (the table's look needs no more)
+    median = np.median(pixels, axis=0)
+    return median, TABLE_DEVIATIONS * 1.4826 * np.median(np.abs(pixels - median), axis=0) + TABLE_SLACK
 
 
 def _pixels(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

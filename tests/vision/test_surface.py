@@ -44,3 +44,14 @@ def test_a_spot_beyond_the_picture_or_on_a_tile_seen() -> None:
     seen = _square(60, 60)
     cv2.fillConvexPoly(table, np.round(seen).astype(np.int32), (210, 230, 240))
     assert look_at_spots(table, [seen], [_square(62, 60)], reach=48.0)[0].bare == 1.0
+
+
+def test_a_spot_under_an_arm_that_fills_the_window_round_it_is_not_bare() -> None:
+    # The arm covers the spot and most of the table within reach of it: the window's own look is the
+    # arm's, so the table round the tiles is taken instead.
+    table = _wood()
+    tile = _square(100, 100, 24.0) + [[0, 0], [24, 0], [24, 0], [0, 0]]
+    cv2.fillConvexPoly(table, np.round(tile).astype(np.int32), (210, 230, 240))
+    cv2.rectangle(table, (150, 0), (319, 239), (170, 60, 40), -1)  # a blue sleeve from x = 150 rightwards
+    (look,) = look_at_spots(table, [tile], [_square(152, 100)], reach=48.0)
+    assert look.in_picture == 1.0 and look.bare < 0.2
