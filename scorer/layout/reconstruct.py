@@ -639,7 +639,7 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
 # An open end of the layout where less than this share of the spot a next tile would take looks like the
 # table around it may hide one.  (Held-out layouts partly under an arm or cut by the frame, `test` /
 # `cross`: wrong without a word 9 / 8 images of 72 / 75 with session 8's check of tiles at the image's
-# edge, 1 / 2 with this one at 0.5, which also asks less about layouts wholly in view.)
+# edge, 1 / 1 with this one at 0.5, which also asks less about layouts wholly in view.)
 BARE = 0.5
 # The spot starts this far (in tile widths) beyond the end, clear of the tile's own edge and shadow.
 NEAR = 0.25
