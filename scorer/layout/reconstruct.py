@@ -659,14 +659,14 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
     for p in board.free_points():
         free.setdefault(p.tile, []).append(p.side)
     joined = {(j.a, j.side_a) for j in layout.joins} | {(j.b, j.side_b) for j in layout.joins}
+    in_image = {i: replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i]))) for i in layout.component}
+    geoms = {i: _geom(t) for i, t in in_image.items()}
     spots: list[tuple[int, np.ndarray, np.ndarray]] = []
     for i in layout.component:
-        seen = layout.tiles[i]
+        seen, g = layout.tiles[i], geoms[i]
         if seen.tile not in free:
             continue
-        in_image = replace(seen, corners=tuple(map(tuple, image_corners[i])))
-        g = _geom(in_image)
-        for phys, point, direction in _ports(in_image, g):
+        for phys, point, direction in _ports(in_image[i], g):
             if (i, phys) in joined or not _is_free(seen, phys, free[seen.tile]):
                 continue
             across = np.array([-direction[1], direction[0]]) * g.width / 2
@@ -674,7 +674,7 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
             spots.append((i, point, np.array([near - across, far - across, far + across, near + across])))
     if not spots:
         return []
-    tile_width = float(np.median([_geom(replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i])))).width for i in layout.component]))
+    tile_width = float(np.median([g.width for g in geoms.values()]))
     looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
     return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0)
             for (i, p, _), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
