@@ -68,6 +68,40 @@ def decode(output: np.ndarray, n_classes: int, box: Letterbox, conf: float) -> l
     return out
 
 
+def mirrored_back(output: np.ndarray, n_classes: int, input_width: int) -> np.ndarray:
+    """The raw output for an input mirrored left to right, as boxes on the input before mirroring
+    (the centre's x reflected, the angle negated)."""
+    pred = np.array(output, np.float32, copy=True)
+    rows = pred[0] if pred.ndim == 3 else pred
+    rows[0] = input_width - rows[0]
+    rows[4 + n_classes] = -rows[4 + n_classes]
+    return pred
+
+
+def agreed(own: list[Box], other: list[Box], conf: float, match: float = 0.5) -> list[Box]:
+    """``own``'s boxes rescored by a second look at the same picture (``other``, e.g. the model run on
+    it mirrored): each score becomes the mean of its own and that of the best box of its class in
+    ``other`` overlapping it by IoU ``match`` or more (0 where none does); those still at ``conf``
+    or more are kept, best first.  A box both looks find keeps its score; one only a single look
+    sees needs twice the score."""
+    centres = [b.corners.mean(0) for b in other]
+    radii = [float(np.linalg.norm(b.corners[0] - c)) for b, c in zip(other, centres)]
+    kept = []
+    for box in own:
+        centre = box.corners.mean(0)
+        radius = float(np.linalg.norm(box.corners[0] - centre))
+        best = 0.0
+        for b, c, r in zip(other, centres, radii):
+            if b.cls != box.cls or b.score <= best or np.linalg.norm(c - centre) > radius + r:
+                continue
+            if polygon_iou(box.corners, b.corners) >= match:
+                best = b.score
+        score = (box.score + best) / 2
+        if score >= conf:
+            kept.append(Box(box.corners, score, box.cls))
+    return sorted(kept, key=lambda b: -b.score)
+
+
 def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300, contained: float = 0.6) -> list[Box]:
     """Greedy class-agnostic NMS with exact polygon IoU (a tile is either face up or face down).
 

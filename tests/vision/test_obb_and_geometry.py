@@ -10,7 +10,7 @@ import pytest
 
 from scorer.vision.detector import read_tiles
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
-from scorer.vision.obb import Box, decode, letterbox, rotated_nms
+from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
 
 
@@ -64,6 +64,31 @@ def test_decode_maps_boxes_back_to_image_pixels() -> None:
 def test_decode_rejects_a_head_of_the_wrong_shape() -> None:
     with pytest.raises(ValueError, match="expected 7 rows"):
         decode(np.zeros((1, 6, 10)), 2, letterbox(np.zeros((10, 10, 3), np.uint8), 32)[1], 0.3)
+
+
+def test_a_look_at_the_mirrored_input_maps_back_onto_the_picture() -> None:
+    image = np.zeros((720, 1280, 3), np.uint8)
+    blob, box = letterbox(image, 544, 32)  # 544 x 320, no padding across
+    # The model, run on the blob mirrored, sees a tile at x = 100 turned +30 degrees ...
+    seen = _raw_output([(100, 150, 40, 20, 0.9, 0.1, math.radians(30))])
+    (mirrored,) = decode(mirrored_back(seen, 2, blob.shape[3]), 2, box, conf=0.35)
+    (direct,) = decode(seen, 2, box, conf=0.35)
+    # ... which lies, on the picture itself, at the mirror image of where it was seen.
+    reflected = np.column_stack([1280 - direct.corners[:, 0], direct.corners[:, 1]])
+    assert sorted(map(tuple, np.round(mirrored.corners, 3))) == sorted(map(tuple, np.round(reflected, 3)))
+    assert seen[0, 0, 0] == 100  # the raw output is not changed
+
+
+def test_two_looks_agree_on_a_box_and_one_look_alone_needs_twice_the_score() -> None:
+    tile = obb_corners(100, 100, 48, 24, 0.0)
+    both = Box(tile, 0.8, 0)
+    near_copy = Box(obb_corners(102, 101, 47, 24, 0.03), 0.6, 0)
+    strong_alone = Box(obb_corners(300, 100, 48, 24, 0.0), 0.8, 0)
+    weak_alone = Box(obb_corners(500, 100, 48, 24, 0.0), 0.6, 0)
+    back_there = Box(obb_corners(300, 100, 48, 24, 0.0), 0.9, 1)  # the other class: no agreement
+    kept = agreed([both, strong_alone, weak_alone], [near_copy, back_there], conf=0.35)
+    assert [(round(b.score, 3), b.corners.mean(0)[0]) for b in kept] == [(0.7, 100), (0.4, 300)]
+    assert kept[0].corners is tile  # each look keeps its own box; the NMS chooses among them
 
 
 def test_nms_removes_duplicates_but_keeps_touching_tiles() -> None:
