@@ -12,7 +12,8 @@ Splits and their seeds are fixed, so every split is regenerated identically:
 | cross | 30_000_000 + i | cross (a differently styled generator configuration) |
 
 ``--train-style engraved`` adds training images whose sets have the divider only engraved (a groove,
-not painted), from their own seeds (``--train-start``); every other split stays the same images.
+not painted), and ``--train-style glossy`` images whose pips are glossy (a light spot in each where it
+reflects the lamp, light pips a shadowed floor), from their own seeds (``--train-start``); every other split stays the same images.
 
 Classes: 0 = a face-up tile, 1 = a face-down tile.  A tile is labelled when at least
 half of it is visible (not under an arm) and 85 % of it is inside the frame; others
@@ -101,8 +102,9 @@ def main() -> None:
         default=0,
         help="first training seed: above 0, new training images are added to those already written",
     )
-    parser.add_argument("--train-style", choices=["main", "engraved"], default="main",
-                        help="the training images' style (engraved: dividers only cut into the face)")
+    parser.add_argument("--train-style", choices=["main", "engraved", "glossy"], default="main",
+                        help="the training images' style (engraved: dividers only cut into the face; glossy: pips "
+                             "with a light spot where they reflect the lamp)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -47,6 +47,12 @@ class TileSet:
     thickness: float  # mm
     back_pattern: str
     engraved: bool = False  # the divider only cut into the face, not painted (a groove: a shadow and a lit edge)
+    # Glossy drilled pips: a dark pip shows a light spot where it reflects the lamp, a light pip a
+    # shadowed floor -- a spot this share of the pip's radius (0: none), set off from the pip's centre by
+    # ``spot_offset`` (in pip radii, the same way on every pip: one lamp).
+    spot: float = 0.0
+    spot_offset: tuple[float, float] = (0.0, 0.0)
+    spot_strength: float = 0.0  # how far the spot goes from the pip's colour towards white (or black)
 
 
 @dataclass
@@ -71,11 +77,13 @@ def _clip_color(c) -> tuple[int, int, int]:
 
 
 def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
-    """A set's look.  ``style``: "main", "cross" (the held-out other style) or "engraved" (the main
+    """A set's look.  ``style``: "main", "cross" (the held-out other style), "engraved" (the main
     style's sets with the divider only engraved, for added training seeds: a face showing few pips then
-    looks much like a back)."""
-    engraved = style == "engraved"
-    if engraved:
+    looks much like a back) or "glossy" (the main style's sets with glossy drilled pips: a dark pip with a
+    light spot where it reflects the lamp, a light pip with a shadowed floor; small and off-centre, or
+    broad and central, the pip then a rim round a spot)."""
+    engraved, glossy = style == "engraved", style == "glossy"
+    if engraved or glossy:
         style = "main"
     kind = rng.random()
     if style == "cross":
@@ -100,7 +108,7 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
         pip = (240, 240, 240) if lum < 120 else (15, 15, 15)
         pip_colors = {v: pip for v in range(7)}
     divider = pip_colors[0] if rng.random() < 0.7 else _clip_color([v * 0.5 for v in body])
-    return TileSet(
+    tileset = TileSet(
         body=body,
         pip_colors=pip_colors,
         back=_clip_color([v + rng.uniform(-20, 20) for v in body]),
@@ -115,6 +123,15 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
         thickness=rng.uniform(6.0, 10.0),
         back_pattern=rng.choice(["plain", "plain", "lines", "dot", "dimple"]),
         engraved=engraved,
+    )
+    if not glossy:
+        return tileset
+    # Drawn after all of the main style's draws: a glossy set is a main set with glossy pips.
+    return replace(
+        tileset,
+        spot=rng.uniform(0.25, 0.65),
+        spot_offset=(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)),
+        spot_strength=rng.uniform(0.45, 0.9),
     )
 
 
@@ -206,6 +223,11 @@ def _draw_pips(img: np.ndarray, ts: TileSet, value: int, hx: float, hy: float, k
                 # A lit lower rim: the pip is a dimple in the surface.
                 off = (int(round(px * 4 + r)), int(round(py * 4 + r)))
                 cv2.ellipse(img, off, (rr // 2, rr // 3), 45, 0, 360, _clip_color(color + 60), -1, cv2.LINE_AA, 2)
+        if ts.spot > 0:
+            towards = 255.0 if color.mean() < 128 else 0.0
+            spot = color + (towards - color) * ts.spot_strength * (1.0 if towards else 0.7)
+            at = (int(round((px + ts.spot_offset[0] * r) * 4)), int(round((py + ts.spot_offset[1] * r) * 4)))
+            cv2.circle(img, at, max(1, int(round(rr * ts.spot))), spot.tolist(), -1, cv2.LINE_AA, 2)
 
 
 # -- tables ---------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""The training generator's added styles change only what they say they change, so the held-out
+splits (made from the main and cross styles) stay the same images."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "datasets"))
+
+from dominosynth.render import random_tileset, render_tile_sprite  # noqa: E402
+
+ADDED = {"engraved": ("engraved",), "glossy": ("spot", "spot_offset", "spot_strength")}
+
+
+@pytest.mark.parametrize("style", sorted(ADDED))
+@pytest.mark.parametrize("seed", range(6))
+def test_an_added_style_is_the_main_style_with_only_its_own_fields_changed(style: str, seed: int) -> None:
+    main = dataclasses.asdict(random_tileset(random.Random(seed), "main"))
+    added = dataclasses.asdict(random_tileset(random.Random(seed), style))
+    changed = {name for name in main if main[name] != added[name]}
+    assert changed == set(ADDED[style])
+
+
+@pytest.mark.parametrize("light_body", [True, False])
+def test_glossy_dark_pips_show_a_light_spot_and_light_pips_a_dark_one(light_body: bool) -> None:
+    def fitting(seed: int) -> bool:
+        return (np.mean(random_tileset(random.Random(seed), "glossy").body) > 150) == light_body
+
+    seed = next(s for s in range(100) if fitting(s))
+    looks = {}
+    for style in ("main", "glossy"):
+        ts = dataclasses.replace(random_tileset(random.Random(seed), style), pin=False, pip_style="filled")
+        image, _ = render_tile_sprite(ts, (1, 0), 8.0, random.Random(0))  # a one: a single pip mid right half
+        h, w = image.shape[:2]
+        r = ts.pip_radius * 8.0
+        x, y = int(round(w * 0.75 + ts.spot_offset[0] * r)), int(round(h / 2 + ts.spot_offset[1] * r))
+        looks[style] = image[y - 1 : y + 2, x - 1 : x + 2].mean()
+    if light_body:  # dark pips
+        assert looks["main"] < 80 and looks["glossy"] > looks["main"] + 60
+    else:
+        assert looks["main"] > 180 and looks["glossy"] < looks["main"] - 60
