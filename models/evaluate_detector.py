@@ -9,7 +9,8 @@ read exactly (found and both halves right), false tiles (detections on no tile),
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
 tiles, touching tiles in layouts, tilted views, occluded frames, face-down tiles, tiles wholly in
 view and tiles partly under an arm or cut by the frame's edge; and, for the
-face-up tiles found, by the tile's length in the image and by how well its box fits (IoU).
+face-up tiles found, by the tile's length in the image and by how well its box fits (IoU), and with
+``--by-look`` by the pip style and body of the tile set (the generator's splits).
 Then the median end-to-end time for a 1280x720 frame (JPEG decode to tile list) with 2 threads.
 """
 
@@ -37,11 +38,12 @@ DATA = HERE.parent / "datasets" / "generated" / "detector"
 IN_VIEW = 0.9  # of a tile uncovered and inside the frame, for it to count as wholly in view
 
 
-def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dict:
+def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_look: bool = False) -> dict:
     lines = (DATA / f"{split}.jsonl").read_text().splitlines()[:limit]
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
         meta = json.loads(line)
+        look = set_look(meta) if by_look else None
         image = cv2.imread(str(DATA / meta["image"]))
         detections = detector.detect(image)
         labelled = [t for t in meta["tiles"] if not t["ignore"]]
@@ -84,6 +86,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
                     counts["all"]["face as back"] += d.face == "down"
                     # Where reading fails: by the tile's length in the image and by how well its box fits.
                     cats.append(_band("length", long_side(corners), LENGTH_BANDS, "px"))
+                    if look:
+                        cats += [f"pips {look[0]}", f"set {look[1]}"]
                     cats.append(_band("box IoU", best_iou, IOU_BANDS, ""))
                     if d.face == "up" and d.halves is not None:
                         # Label corners start at the half holding values[0]; compare half by half.
@@ -111,6 +115,38 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None) -> dic
     return counts
 
 
+class _Drawn(Exception):
+    def __init__(self, tileset) -> None:
+        self.tileset = tileset
+
+
+def set_look(meta: dict) -> tuple[str, str] | None:
+    """The pip style and body of the image's tile set (the generator's splits only), drawn again from
+    its seed: the scene is made up to the choice of its set, then stopped."""
+    if meta.get("style") not in ("main", "cross", "engraved", "glossy"):
+        return None
+    sys.path.insert(0, str(HERE.parent / "datasets"))
+    import dominosynth.scenes as scenes
+
+    def drawn(rng, style="main"):
+        raise _Drawn(random_tileset(rng, style))
+
+    random_tileset = scenes.random_tileset
+    scenes.random_tileset = drawn
+    try:
+        scenes.make_scene(meta["seed"], meta["style"])
+    except _Drawn as found:
+        ts = found.tileset
+    else:
+        return None
+    finally:
+        scenes.random_tileset = random_tileset
+    lum = sum(ts.body) / 3
+    body = "dark" if lum < 80 else ("light" if min(ts.body) > 170 else "coloured")
+    coloured_pips = len(set(ts.pip_colors.values())) > 1
+    return ts.pip_style, body + (", coloured pips" if coloured_pips else "")
+
+
 LENGTH_BANDS = (0, 30, 45, 70, 10_000)
 IOU_BANDS = (0.5, 0.7, 0.8, 0.9, 1.01)
 
@@ -133,8 +169,8 @@ def print_counts(split: str, counts: dict) -> None:
         n = c["tiles"]
         sure = max(1, c["sure"])
         print(f"  {cat:<22} {n:>6} {100 * c['found'] / n:>7.2f}% {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {100 * c['read_when_sure'] / sure:>9.2f}%")
-    print("  face-up tiles found, by their length in the image and by their box's IoU (found = 100 %):")
-    for cat in sorted(k for k in counts if k.startswith(("length", "box IoU"))):
+    print("  face-up tiles found, by their length in the image, their box's IoU and (--by-look) their set (found = 100 %):")
+    for cat in sorted(k for k in counts if k.startswith(("length", "box IoU", "pips ", "set "))):
         c = counts[cat]
         n = c["tiles"]
         when_sure = f"{100 * c['read_when_sure'] / c['sure']:>9.2f}%" if c["sure"] else f"{'-':>10}"
@@ -183,12 +219,14 @@ def main() -> None:
     parser.add_argument("--speed-frames", type=int, default=30, help="frames timed (0: no speed figures)")
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     parser.add_argument("--conf", type=float, default=None, help="the detector's score threshold (default: the shipped one)")
+    parser.add_argument("--by-look", action="store_true",
+                        help="also by the tile set's pip style and body (the generator's splits; draws each scene's set again)")
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
     detector = TileDetector(threads=2, input_size=args.input_size, **options)
     for split in ("test", "cross", "shaded"):
         if (DATA / f"{split}.jsonl").exists():
-            print_counts(split, evaluate_split(detector, split, args.limit))
+            print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))
     if args.speed_frames > 0:
         speed(detector, args.speed_frames)
 
