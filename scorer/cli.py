@@ -229,7 +229,8 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for p in problems:
             out.write(f"problem: {p}\n")
     if args.annotate:
-        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None)
+        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None,
+                               reading.unseen_ends)
         if not cv2.imwrite(args.annotate, drawn):
             err.write(f"{args.annotate}: could not write the annotated image\n")
             return 1

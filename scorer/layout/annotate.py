@@ -1,8 +1,9 @@
-"""Drawing the spinner graph over the image: joins, spinners, free points, scoring ends."""
+"""Drawing the spinner graph over the image: joins, spinners, free points, scoring ends, and the open
+ends the players are asked to look at."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -13,10 +14,17 @@ from scorer.vision.annotate import annotate
 from scorer.vision.detector import TileDetection
 
 
+UNSEEN_END = (255, 0, 255)
+
+
 def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
-                   table_to_image: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
-    """``table_to_image``: where the layout was reconstructed in table mm, the profile's mapping back."""
+                   table_to_image: Callable[[np.ndarray], np.ndarray] | None = None,
+                   unseen_ends: Iterable[tuple[float, float]] = ()) -> np.ndarray:
+    """``table_to_image``: where the layout was reconstructed in table mm, the profile's mapping back.
+    ``unseen_ends``: image points where the layout may go on unseen (``BoardReading.unseen_ends``),
+    marked with a question mark."""
     out = annotate(image, detections)
+    scale = max(0.4, min(out.shape[:2]) / 900)
 
     def to_image(p: np.ndarray) -> tuple[int, int]:
         if table_to_image is not None:
@@ -35,6 +43,11 @@ def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layou
     for t in scoring:
         if t in centres:
             cv2.circle(out, to_image(centres[t]), 5, (0, 0, 255), -1, cv2.LINE_AA)
+    for x, y in unseen_ends:  # image pixels already: found in the image itself
+        at = (int(round(x)), int(round(y)))
+        cv2.circle(out, at, max(6, int(14 * scale)), UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
+        cv2.putText(out, "?", (at[0] - int(6 * scale), at[1] + int(7 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6 * scale, UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
     text = f"sum {board.end_sum()}" + (f" = {board.points()} points" if board.points() else "")
     cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 4, cv2.LINE_AA)
     cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 255, 255), 2, cv2.LINE_AA)

@@ -514,6 +514,9 @@ class BoardReading:
     board: Board
     problems: list[str]  # an inconsistent table, an illegal structure, tiles read unsurely
     notes: list[str]  # what was settled by the rules (a half read again at a join, a loose duplicate)
+    # Where, in the image, a next tile may lie unseen at an open end of the layout (the centre of the
+    # spot it would take, covered or outside the picture): each is among the problems too, in words.
+    unseen_ends: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
@@ -539,14 +542,15 @@ def read_board(detections: Sequence, every_double_spins: bool,
     board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
     up = _read_faces(detections)  # the layout's tiles, in order
+    unseen: list = []
     if image is not None:
         unseen = _open_ends_not_bare(layout, board, [np.asarray(d.corners, np.float64) for d in up],
                                      [np.asarray(d.corners, np.float64) for d in detections], image)
-        at_edge = sorted({i for i, _, outside in unseen if outside})
+        at_edge = sorted({i for i, _, outside, _ in unseen if outside})
         if at_edge:
             problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
                             + "): it may go on beyond it, unseen -- frame the whole layout")
-        for i, (x, y), outside in unseen:
+        for i, (x, y), outside, _ in unseen:
             if not outside:
                 problems.append(f"the open end of {layout.tiles[i].tile} at ({x:.0f}, {y:.0f}) is not bare table (something"
                                 " covers it): a tile may lie there unseen -- please check it")
@@ -558,7 +562,8 @@ def read_board(detections: Sequence, every_double_spins: bool,
         problems.append("tiles joined to one another lie beside the layout but are not joined to it ("
                         + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
     small = too_small_to_read(detections)
-    return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []))
+    return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []),
+                        [spot for *_, spot in unseen])
 
 
 def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:
@@ -649,12 +654,12 @@ SEEN_ENOUGH = 0.3
 
 
 def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np.ndarray], boxes: Sequence[np.ndarray],
-                        image: np.ndarray) -> list[tuple[int, tuple[float, float], bool]]:
+                        image: np.ndarray) -> list[tuple[int, tuple[float, float], bool, tuple[float, float]]]:
     """The layout's free ends (by the rules) where the spot the next tile would take -- a tile's width
     square just beyond the end, where its near half lies whether laid straight on or turned a corner --
     does not look like the bare table around it, or lies mostly out of the picture: a tile may lie
     there unseen.  Each as (the tile's index, the end's point in the image, whether the spot reaches
-    out of the picture)."""
+    out of the picture, the spot's centre)."""
     free: dict[Tile, list[Side]] = {}
     for p in board.free_points():
         free.setdefault(p.tile, []).append(p.side)
@@ -676,8 +681,8 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
         return []
     tile_width = float(np.median([g.width for g in geoms.values()]))
     looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
-    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0)
-            for (i, p, _), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
+    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0, tuple(map(float, square.mean(0))))
+            for (i, p, square), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
 
 
 def _ports(seen: SeenTile, g: _Geom | None = None) -> list[tuple[Phys, np.ndarray, np.ndarray]]:

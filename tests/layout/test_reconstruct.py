@@ -344,6 +344,18 @@ def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bar
     assert covered.board == bare.board and not covered.sure
     assert covered.problems == ["the open end of [2|6] at (244, 112) is not bare table (something covers it): a tile may"
                                 " lie there unseen -- please check it"]
+    # Where the next tile would lie: its width (24 px) square from a quarter width past the end.
+    assert bare.unseen_ends == [] and np.allclose(covered.unseen_ends, [(244 + 18, 112)], atol=0.5)
+    # The annotated image marks the spot for the players, and only that spot.
+    from scorer.layout.annotate import UNSEEN_END, annotate_board
+
+    def marked(reading) -> np.ndarray:
+        drawn = annotate_board(arm, line, reading.layout, reading.board, unseen_ends=reading.unseen_ends)
+        return np.all(np.abs(drawn.astype(int) - UNSEEN_END) < 60, axis=2)  # drawn smoothed: near its colour
+
+    assert not marked(bare).any()
+    ys, xs = np.nonzero(marked(covered))
+    assert len(xs) and abs(xs.mean() - 262) < 8 and abs(ys.mean() - 112) < 8
 
 
 def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
