@@ -125,7 +125,8 @@ def set_look(meta: dict) -> tuple[str, str] | None:
     its seed: the scene is made up to the choice of its set, then stopped."""
     if meta.get("style") not in ("main", "cross", "engraved", "glossy"):
         return None
-    sys.path.insert(0, str(HERE.parent / "datasets"))
+    if str(HERE.parent / "datasets") not in sys.path:
+        sys.path.insert(0, str(HERE.parent / "datasets"))
     import dominosynth.scenes as scenes
 
     def drawn(rng, style="main"):

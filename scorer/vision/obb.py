@@ -84,15 +84,13 @@ def agreed(own: list[Box], other: list[Box], conf: float, match: float = 0.5) ->
     ``other`` overlapping it by IoU ``match`` or more (0 where none does); those still at ``conf``
     or more are kept, best first.  A box both looks find keeps its score; one only a single look
     sees needs twice the score."""
-    centres = [b.corners.mean(0) for b in other]
-    radii = [float(np.linalg.norm(b.corners[0] - c)) for b, c in zip(other, centres)]
+    circles = [_circle(b) for b in other]
     kept = []
     for box in own:
-        centre = box.corners.mean(0)
-        radius = float(np.linalg.norm(box.corners[0] - centre))
+        circle = _circle(box)
         best = 0.0
-        for b, c, r in zip(other, centres, radii):
-            if b.cls != box.cls or b.score <= best or np.linalg.norm(c - centre) > radius + r:
+        for b, around in zip(other, circles):
+            if b.cls != box.cls or b.score <= best or not _circles_meet(circle, around):
                 continue
             if polygon_iou(box.corners, b.corners) >= match:
                 best = b.score
@@ -108,23 +106,33 @@ def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300, cont
     A box lying mostly inside a better one (a half of a tile seen as a small tile) is removed
     too, though its IoU is low: ``contained`` is the share of its area inside the better box."""
     kept: list[Box] = []
+    circles: list[tuple[np.ndarray, float]] = []  # the kept boxes'
     for b in boxes:  # already best first
-        centre = b.corners.mean(0)
-        radius = np.linalg.norm(b.corners[0] - centre)
+        circle = _circle(b)
         suppressed = False
-        for k in kept:
-            # Cheap reject: boxes whose circumcircles do not meet cannot overlap.
-            kc = k.corners.mean(0)
-            if np.linalg.norm(kc - centre) > radius + np.linalg.norm(k.corners[0] - kc):
+        for k, around in zip(kept, circles):
+            if not _circles_meet(circle, around):
                 continue
             if polygon_iou(b.corners, k.corners) > iou_threshold or _inside_share(b.corners, k.corners) > contained:
                 suppressed = True
                 break
         if not suppressed:
             kept.append(b)
+            circles.append(circle)
             if len(kept) >= max_det:
                 break
     return kept
+
+
+def _circle(box: Box) -> tuple[np.ndarray, float]:
+    """The box's circumcircle: centre and radius."""
+    centre = box.corners.mean(0)
+    return centre, float(np.linalg.norm(box.corners[0] - centre))
+
+
+def _circles_meet(a: tuple[np.ndarray, float], b: tuple[np.ndarray, float]) -> bool:
+    """A cheap test before the exact one: boxes whose circumcircles do not meet cannot overlap."""
+    return bool(np.linalg.norm(a[0] - b[0]) <= a[1] + b[1])
 
 
 def _inside_share(small: np.ndarray, big: np.ndarray) -> float:
