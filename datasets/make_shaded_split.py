@@ -7,10 +7,18 @@ of its drawing code and models a tile the way a ray tracer would see it from abo
 (a slab with bevelled edges, pips drilled as spherical dimples, the divider as a groove), lit by a
 directional light with diffuse and specular shading, casting a soft shadow on a procedural table;
 then a pinhole camera tilted up to 25 degrees, defocus, sensor noise and JPEG.  Its tiles lie as
-loose tiles apart, in hands side by side, and in straight lines end to end -- no game layouts, so it
-checks the detector and the reader, not the board.  Seeds 40 000 000 + i; the images and the
-metadata (the same format as ``make_detector_data.py``'s) go to ``datasets/generated/detector``
-(``images/shaded/``, ``shaded.jsonl``), which ``models/evaluate_detector.py`` reads when present.
+loose tiles apart, in hands side by side, and in straight lines end to end: the ``shaded`` split checks
+the detector and the reader.  Seeds 40 000 000 + i; the images and the metadata (the same format as
+``make_detector_data.py``'s) go to ``datasets/generated/detector`` (``images/shaded/``,
+``shaded.jsonl``), which ``models/evaluate_detector.py`` reads when present.
+
+    .venv/bin/python datasets/make_shaded_split.py --count 0 --layouts 200
+
+makes the ``shaded-layouts`` split (seeds 41 000 000 + i) for the board: a played layout from the
+simulator (a random moment of a simulated match), laid out as the project's generator lays one out
+(lines, crosswise doubles, spinner branches, corners), drawn by this renderer, wholly in view, with a
+few loose tiles of the rest of the set lying apart; its metadata holds the board, as the main
+generator's does, so ``benchmarks/evaluate_board.py --split shaded-layouts`` reads it.
 """
 
 from __future__ import annotations
@@ -18,14 +26,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-OUT = Path(__file__).resolve().parent / "generated" / "detector"
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "generated" / "detector"
 SEED0 = 40_000_000
+LAYOUT_SEED0 = 41_000_000
 PX_PER_MM = 8.0  # the tile sprites' resolution before the camera
 
 # Where the pips of each value lie on a half, in units of the pip spacing (u along the tile, v across).
@@ -201,22 +214,86 @@ def place_tiles(rng: np.random.Generator, size_mm: tuple[float, float], half_vie
     return placed
 
 
-def render(index: int) -> dict:
-    seed = SEED0 + index
+def place_layout(rng: np.random.Generator, seed: int, size_mm: tuple[float, float], half_view: tuple[float, float]):
+    """A played layout from the simulator, laid out by ``dominosynth.layout`` (in its millimetres, scaled to
+    this tile's length), and a few loose tiles of the rest of the set lying apart; ``None`` where the
+    layout does not fit the view.  Tiles as :func:`place_tiles` gives them, and the board."""
+    sys.path[:0] = [str(HERE), str(HERE.parent)]
+    from dominosynth.layout import TILE_LONG, LayoutError, lay_out
+    from scorer.rules import Play, Tile
+    from scorer.rules.simulate import TABLES, simulate_match
+
+    py_rng = random.Random(seed)
+    game, players, partnership = py_rng.choice(TABLES)
+    plays = [e.after.board for e in simulate_match(game, players, partnership, seed=seed).events if isinstance(e.event, Play)]
+    board = py_rng.choice([b for b in plays if len(b.tiles) >= 2])
+    scale = size_mm[0] / TILE_LONG  # this tile's millimetres per layout millimetre
+    try:
+        geoms = lay_out(board, py_rng, (-half_view[0] / scale, -half_view[1] / scale, half_view[0] / scale, half_view[1] / scale))
+    except LayoutError:
+        return None
+    length, width = size_mm
+    placed, polys = [], []
+    for g in geoms:
+        # The geometry's first corner is at its +axis end, which holds end_values[0]: turned half round,
+        # that end is where this renderer draws a tile's first value.
+        a = g.angle + math.pi
+        u = np.array([math.cos(a), math.sin(a)])
+        v = np.array([-u[1], u[0]])
+        c = np.array(g.center) * scale
+        poly = np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
+                         c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
+        placed.append((poly, g.end_values, "layout"))
+        polys.append(poly)
+    # Loose tiles (a hand counted, the boneyard turned up) at least half a tile's length from any other.
+    rest = [t for t in (Tile.of(a, b) for a in range(7) for b in range(a, 7)) if t not in board.tiles]
+    for tile in py_rng.sample(rest, min(len(rest), py_rng.randint(0, 4))):
+        for _try in range(30):
+            angle = py_rng.uniform(0, 2 * math.pi)
+            u = np.array([math.cos(angle), math.sin(angle)])
+            v = np.array([-u[1], u[0]])
+            c = np.array([py_rng.uniform(-half_view[0], half_view[0]), py_rng.uniform(-half_view[1], half_view[1])])
+            poly = np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
+                             c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
+            if np.any(np.abs(poly) > half_view):
+                continue
+            if all(np.linalg.norm(poly[:, None] - p[None], axis=2).min() > length / 2 for p in polys):
+                placed.append((poly, (tile.a, tile.b), "loose"))
+                polys.append(poly)
+                break
+    return placed, board
+
+
+def render(index: int, kind: str = "shaded") -> dict | None:
+    layouts = kind == "shaded-layouts"
+    seed = (LAYOUT_SEED0 if layouts else SEED0) + index
     rng = np.random.default_rng(seed)
     w, h = [(1280, 720), (960, 720), (1024, 576), (800, 600)][int(rng.integers(0, 4))]
     size_mm = (rng.uniform(44, 54), 0.0)
-    size_mm = (size_mm[0], size_mm[0] * rng.uniform(0.48, 0.52))
+    # A played layout has the proportions of the project's layouts (2:1), so that its joins touch.
+    size_mm = (size_mm[0], size_mm[0] * (0.5 if layouts else rng.uniform(0.48, 0.52)))
     tile_px = rng.uniform(45, 130) * max(w, h) / 1280  # a tile's length in the image
-    px_per_mm = tile_px / size_mm[0]
-    tilt = rng.uniform(0, 25) if rng.random() < 0.6 else 0.0
-    H = camera(w, h, px_per_mm, tilt, rng.uniform(0, 360))
-    half_view = (0.42 * w / px_per_mm, 0.42 * h / px_per_mm)
+    board = None
+    for _attempt in range(12 if layouts else 1):
+        px_per_mm = tile_px / size_mm[0]
+        tilt = rng.uniform(0, 25) if rng.random() < 0.6 else 0.0
+        H = camera(w, h, px_per_mm, tilt, rng.uniform(0, 360))
+        half_view = (0.42 * w / px_per_mm, 0.42 * h / px_per_mm)
+        if not layouts:
+            break
+        scene = place_layout(rng, seed, size_mm, half_view)
+        if scene is not None and all(_in_frame(poly, H, w, h) for poly, _, role in scene[0] if role == "layout"):
+            placed, board = scene
+            break
+        tile_px *= 0.85  # the layout did not fit the view: the camera further away
+    else:
+        return None
     look = random_look(rng)
     image = table(w, h, rng)
     shadow = np.zeros((h, w), np.float32)
     tiles = []
-    placed = place_tiles(rng, size_mm, half_view)
+    if not layouts:
+        placed = place_tiles(rng, size_mm, half_view)
     layers = []
     for poly, values, role in placed:
         img_poly = cv2.perspectiveTransform(poly[None].astype(np.float64), H)[0]
@@ -251,23 +328,41 @@ def render(index: int) -> dict:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     image = image + rng.normal(0, rng.uniform(0.005, 0.025), image.shape)
     out = np.clip(image * 255, 0, 255).astype(np.uint8)
-    name = f"images/shaded/{seed:08d}.jpg"
+    name = f"images/{kind}/{seed:08d}.jpg"
     cv2.imwrite(str(OUT / name), out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
-    return {"image": name, "width": w, "height": h, "seed": seed, "kind": "shaded", "tilted": tilt > 0, "occluded": False,
+    meta = {"image": name, "width": w, "height": h, "seed": seed, "kind": "shaded", "tilted": tilt > 0, "occluded": False,
             "touching": any(t["role"] != "loose" for t in tiles), "px_per_mm": round(px_per_mm, 4),
             "set": look["kind"], "divider_painted": look["groove_painted"], "tiles": tiles}
+    if board is not None:
+        meta["board"] = {
+            "every_double_spins": board.every_double_spins,
+            "tiles": [t.as_list() for t in board.tiles],
+            "spinners": [t.as_list() for t in board.spinners],
+            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
+            "sum": board.end_sum(),
+        }
+    return meta
+
+
+def _in_frame(poly: np.ndarray, H: np.ndarray, w: int, h: int) -> bool:
+    img_poly = cv2.perspectiveTransform(poly[None].astype(np.float64), H)[0]
+    return bool(img_poly.min() >= 0 and np.all(img_poly.max(axis=0) <= [w - 1, h - 1]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--count", type=int, default=300, help="images in the shaded split")
+    parser.add_argument("--layouts", type=int, default=0, help="images in the shaded-layouts split (played layouts, for the board)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    (OUT / "images" / "shaded").mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(args.workers) as pool:
-        metas = list(pool.map(render, range(args.count), chunksize=8))
-    (OUT / "shaded.jsonl").write_text("".join(json.dumps(m) + "\n" for m in metas))
-    print(f"{len(metas)} images, {sum(len(m['tiles']) for m in metas)} tiles -> {OUT / 'shaded.jsonl'}")
+    for kind, count in (("shaded", args.count), ("shaded-layouts", args.layouts)):
+        if not count:
+            continue
+        (OUT / "images" / kind).mkdir(parents=True, exist_ok=True)
+        with ProcessPoolExecutor(args.workers) as pool:
+            metas = [m for m in pool.map(partial(render, kind=kind), range(count), chunksize=8) if m is not None]
+        (OUT / f"{kind}.jsonl").write_text("".join(json.dumps(m) + "\n" for m in metas))
+        print(f"{kind}: {len(metas)} images, {sum(len(m['tiles']) for m in metas)} tiles -> {OUT / f'{kind}.jsonl'}")
 
 
 if __name__ == "__main__":

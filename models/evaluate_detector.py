@@ -4,7 +4,8 @@
     /path/to/train-venv/bin/python models/evaluate_detector.py       # also ultralytics' own predict
 
 For each split (``test``: the main generator's held-out seeds; ``cross``: the differently
-styled configuration; ``shaded``, when made: an independent renderer, ``datasets/make_shaded_split.py``) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
+styled configuration; ``shaded`` and ``shaded-layouts``, when made: an independent renderer,
+``datasets/make_shaded_split.py``, loose tiles and lines, or played layouts) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
 read exactly (found and both halves right), false tiles (detections on no tile), and the
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
 tiles, touching tiles in layouts, tilted views, occluded frames, face-down tiles, tiles wholly in
@@ -217,6 +218,7 @@ def speed(detector: TileDetector, frames: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None, help="images per split")
+    parser.add_argument("--split", action="append", help="only this split (again for more)")
     parser.add_argument("--speed-frames", type=int, default=30, help="frames timed (0: no speed figures)")
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     parser.add_argument("--conf", type=float, default=None, help="the detector's score threshold (default: the shipped one)")
@@ -225,7 +227,7 @@ def main() -> None:
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
     detector = TileDetector(threads=2, input_size=args.input_size, **options)
-    for split in ("test", "cross", "shaded"):
+    for split in args.split or ("test", "cross", "shaded", "shaded-layouts"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))
     if args.speed_frames > 0:

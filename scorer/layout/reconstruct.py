@@ -13,6 +13,7 @@ implementation.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Literal, Sequence
@@ -22,7 +23,7 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
 from scorer.vision.detector import CERTAIN, too_small_to_read
-from scorer.vision.geometry import polygon_iou
+from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
@@ -533,6 +534,7 @@ def read_board(detections: Sequence, every_double_spins: bool,
     spot the next tile would take does not look like the table around it (an arm or a hand over it,
     or a tile there the detector missed)."""
     notes: list[str] = []
+    backs = [d for d in detections if d.face == "down"]
     settled = _without_overlaps(detections, every_double_spins, to_table)
     if settled is not None:
         detections, left_out = settled
@@ -540,7 +542,15 @@ def read_board(detections: Sequence, every_double_spins: bool,
                   " another, and only without it does the layout fit together" for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
+    blank = _back_as_blank_double(detections, backs, layout, len(problems), every_double_spins, to_table)
+    if blank is not None:
+        detections, back = blank
+        layout = reconstruct(seen_from_detections(detections, to_table))
+        board, problems = to_board(layout, every_double_spins)
     problems = layout.problems + problems
+    if blank is not None:
+        problems.append(f"the tile at ({back.center[0]:.0f}, {back.center[1]:.0f}) looks face down, yet lies in the layout"
+                        " as the double blank would: taken as [0|0] -- please check it")
     up = _read_faces(detections)  # the layout's tiles, in order
     unseen: list = []
     if image is not None:
@@ -588,6 +598,65 @@ def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:
         if not sure:
             return False
     return True
+
+
+# A box taken for a back is tried as the double blank where its centre lies this close (in its lengths)
+# to that of a face-up tile showing a blank half: as close as a tile joined to it can lie (a tile joined
+# to a double's short end lies one length away), and a little more.
+BESIDE = 1.15
+# ... and taken for it only where it lies as a double laid there would, within this many tile widths:
+# the double blanks taken for backs in `shaded-layouts` lay within 0.18, the backs near a blank end in
+# `test` and `cross` that fitted the looser tolerance of a join 0.36 and 0.51 off.
+BLANK_FIT = 0.25
+BLANK_SQUARE = 10.0  # degrees off square to the tiles it joins (those: within 3.2; the backs: 25 and 42)
+
+
+def _back_as_blank_double(detections: Sequence, backs: Sequence, base: Layout, base_board_problems: int, every_double_spins: bool,
+                          to_table: Callable[[np.ndarray], np.ndarray] | None) -> tuple[list, object] | None:
+    """Where one box taken for a back joins the layout as the double blank would (a blank face whose
+    divider hardly shows looks like a back), keeping all of it, and the table fits together no worse
+    with it: the detections with it as [0|0] face up, and that box.  None where no box, or more than
+    one, does so, or where the double blank is seen face up already (a set holds one).  ``base`` is
+    the layout without it, whose board has ``base_board_problems`` problems."""
+    up = _read_faces(detections)
+    if not backs or any(d.pips == (0, 0) for d in up):
+        return None
+    centres = np.array([d.center for d in up if 0 in d.pips]).reshape(-1, 2)
+    near = []
+    for d in backs:
+        corners = np.asarray(d.corners, np.float64)
+        if not len(centres) or np.linalg.norm(centres - corners.mean(0), axis=1).min() > BESIDE * long_side(corners):
+            continue
+        if any(polygon_iou(corners, np.asarray(o.corners, np.float64)) >= OVERLAP for o in up):
+            continue  # a face-up box on the same tile: read there
+        near.append(d)
+    if not near:
+        return None
+    base_problems = len(base.problems) + base_board_problems + len(_joined_beside(base))
+    found = []
+    for d in near:
+        trial = [*up, d.as_blank_double()]
+        layout = reconstruct(seen_from_detections(trial, to_table))
+        blank = len(trial) - 1
+        joins = {(j.b if j.a == blank else j.a): j.error for j in layout.joins if blank in (j.a, j.b)}
+        # It must join the layout already seen (not a hand's tiles lying beside it) and keep all of it.
+        if blank not in layout.component or not set(base.component) <= set(layout.component):
+            continue
+        if base.component and not set(joins) & set(base.component):
+            continue
+        axis = _geom(layout.tiles[blank]).axis
+        if any(error > BLANK_FIT or _off_square(axis, _geom(layout.tiles[k]).axis) > BLANK_SQUARE for k, error in joins.items()):
+            continue  # a back lying near a blank end, not laid there
+        problems = len(layout.problems) + len(to_board(layout, every_double_spins)[1]) + len(_joined_beside(layout))
+        if problems <= base_problems:
+            found.append(([o for o in detections if o is not d] + [trial[-1]], d))
+    return found[0] if len(found) == 1 else None
+
+
+def _off_square(axis: np.ndarray, other: np.ndarray) -> float:
+    """How far two tiles' long axes are from parallel or square to each other, in degrees."""
+    dot = abs(float(np.dot(axis, other)))
+    return float(np.degrees(np.arcsin(min(1.0, dot, math.sqrt(max(0.0, 1.0 - dot * dot))))))
 
 
 def _read_faces(detections: Iterable) -> list:

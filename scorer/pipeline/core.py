@@ -32,8 +32,8 @@ from scorer.pipeline.tracker import Tracker
 from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
-from scorer.vision.detector import CERTAIN, Detector, HalfReading, TileDetection, too_small_to_read
-from scorer.vision.geometry import half_centers, long_side, polygon_iou
+from scorer.vision.detector import Detector, HalfReading, TileDetection, too_small_to_read
+from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.reader import shows_divider
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
@@ -351,7 +351,7 @@ class TablePipeline:
         _, seated = self._layout_and_seats(face_down)  # (by their centres: where a tile face up would be)
         in_strips = [d for ds in seated.values() for d in ds]
         grey = cv2.cvtColor(self._image_now, cv2.COLOR_BGR2GRAY) if in_strips and self._image_now.ndim == 3 else self._image_now
-        blanks = [_as_blank_double(d) for d in in_strips if shows_divider(grey, np.asarray(d.corners))]
+        blanks = [d.as_blank_double() for d in in_strips if shows_divider(grey, np.asarray(d.corners))]
         _, seats = self._layout_and_seats(blanks)
         if sum(len(ds) for ds in seats.values()) != 1:
             return seat_tiles  # one set holds one double blank
@@ -369,7 +369,7 @@ class TablePipeline:
         for d in face_down:
             if not _against(d, inside):
                 continue  # (each trial rebuilds the layout: the boneyard's backs are not tried)
-            trial = [*layout_tiles, _as_blank_double(d)]
+            trial = [*layout_tiles, d.as_blank_double()]
             fits = self._fits(trial, board, to_table)
             if fits is not None and any(p.tile == Tile(0, 0) for p in fits[1].placements):
                 found.append((trial, d))
@@ -722,13 +722,6 @@ def _misread_message(d: TileDetection) -> str:
     assert d.pips is not None
     x, y = d.center
     return f"the tile at ({x:.0f}, {y:.0f}) against the layout reads {Tile.of(*d.pips)}, which is already played: which tile is it?"
-
-
-def _as_blank_double(d: TileDetection) -> TileDetection:
-    """A box taken for a back, as the double blank face up."""
-    first, second = half_centers(np.asarray(d.corners))
-    halves = (HalfReading(0, (float(first[0]), float(first[1])), CERTAIN), HalfReading(0, (float(second[0]), float(second[1])), CERTAIN))
-    return TileDetection(d.corners, "up", d.confidence, halves)
 
 
 def _placed(placement: Placement) -> str:

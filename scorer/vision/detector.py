@@ -94,6 +94,13 @@ class TileDetection:
         c = np.asarray(self.corners).mean(0)
         return float(c[0]), float(c[1])
 
+    def as_blank_double(self) -> "TileDetection":
+        """This box (one taken for a back) as the double blank face up: a blank face whose divider
+        hardly shows looks like a back."""
+        first, second = half_centers(np.asarray(self.corners))
+        halves = (HalfReading(0, (float(first[0]), float(first[1])), CERTAIN), HalfReading(0, (float(second[0]), float(second[1])), CERTAIN))
+        return TileDetection(self.corners, "up", self.confidence, halves)
+
     def to_json(self) -> dict:
         return {
             "pips": None if self.pips is None else list(self.pips),

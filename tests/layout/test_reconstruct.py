@@ -371,3 +371,38 @@ def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_
     # lies there the image cannot tell, so the players are asked.
     either = read_board([_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((4, 3), 52.0)], every_double_spins=True)
     assert not either.sure and not any("left out" in n for n in either.notes)
+
+
+def _back(corners):
+    from scorer.vision.detector import TileDetection
+
+    return TileDetection(tuple(corners), "down", 0.9)
+
+
+def test_read_board_takes_a_back_lying_in_the_layout_as_the_double_blank_and_asks() -> None:
+    from scorer.layout import read_board
+
+    # [3|0] [0|0 crosswise] [0|5]: a blank face whose divider hardly shows, taken by the detector for a back.
+    line = [_detected((3, 0), 0.0), _detected((0, 5), 72.0)]
+    crosswise = _back(((48.0, 88.0), (48.0, 136.0), (72.0, 136.0), (72.0, 88.0)))
+    reading = read_board([*line, crosswise], every_double_spins=True)
+    assert sorted(reading.board.tiles) == [Tile(0, 0), Tile(0, 3), Tile(0, 5)] and reading.board.end_sum() == 8
+    assert any("(60, 112) looks face down" in p and "taken as [0|0]" in p for p in reading.problems)
+    # Without it the two tiles lie apart: no layout.
+    assert not read_board(line, every_double_spins=True).board.tiles
+
+
+def test_read_board_leaves_a_back_near_a_blank_end_alone() -> None:
+    from scorer.layout import read_board
+
+    line = [_detected((3, 6), 0.0), _detected((6, 0), 48.0)]
+    # Turned 30 degrees and 8 px off where a crosswise double would lie: a back pushed near the end.
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    corners = [(108.0 + c * dx - s * dy, 120.0 + s * dx + c * dy) for dx, dy in ((-12, -24), (-12, 24), (12, 24), (12, -24))]
+    near = read_board([*line, _back(corners)], every_double_spins=True)
+    assert sorted(near.board.tiles) == [Tile(0, 6), Tile(3, 6)] and not any("face down" in p for p in near.problems)
+    # Lying exactly as a double would, but the double blank is seen face up elsewhere: a set holds one.
+    exact = _back(((96.0, 88.0), (96.0, 136.0), (120.0, 136.0), (120.0, 88.0)))
+    assert len(read_board([*line, exact], every_double_spins=True).board.tiles) == 3
+    elsewhere = read_board([*line, exact, _detected((0, 0), 300.0, 250.0)], every_double_spins=True)
+    assert sorted(elsewhere.board.tiles) == [Tile(0, 6), Tile(3, 6)]
