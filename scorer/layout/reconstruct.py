@@ -287,6 +287,11 @@ def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[Phys
                     queue.append(m)
 
 
+# A tile joined to a double's long side within this many of its widths of the side's middle (along the
+# double) lies as a crosswise double's line does; further off, the line turns at the double's end.
+CROSSWISE = 0.25
+
+
 def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]) -> tuple[list[PhysJoin], list[int]]:
     """Doubles laid in line, taken as the crosswise doubles the rules mean: casual players lay
     doubles either way, and the graph is the same.  Its short-end joins become line joins where
@@ -307,7 +312,7 @@ def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], compon
         if longs:
             j = longs[0][0]
             g, other = _geom(tiles[i]), _geom(tiles[j.b if j.a == i else j.a])
-            if abs(float((other.center - g.center) @ g.axis)) < 0.25 * g.width:
+            if abs(float((other.center - g.center) @ g.axis)) < CROSSWISE * g.width:
                 continue  # at the middle of the long side: crosswise
         longs = [p for _, p in longs]  # type: ignore[misc]
         free_longs = [p for p in ("long+", "long-") if p not in longs]
@@ -578,26 +583,36 @@ def read_board(detections: Sequence, every_double_spins: bool,
 
 def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:
     """Whether each half of tile ``i`` read unsurely is joined to a half read surely: joined halves show
-    the same pips, so the rules settle it.  Not for a double (that it is one rests on both readings),
-    nor for a tile read again at a join."""
+    the same pips, so the rules settle it.  A double is settled by a tile joined to one of its long
+    sides, read surely there: only a double takes a tile at the middle of its long side (laid crosswise
+    in a line), and its pips are those of the half that meets it.  Not for a tile read again at a join."""
     seen, d = layout.tiles[i], up[i]
-    if seen.pips != d.pips or seen.tile.is_double:
+    if seen.pips != d.pips:
         return False
+    if seen.tile.is_double:
+        g = _geom(seen)
+        return any(_partner_sure(layout, up, o, side) for o, side in _partners(layout, i, ("long+", "long-"))
+                   if abs(float((_geom(layout.tiles[o]).center - g.center) @ g.axis)) < CROSSWISE * g.width)
     for k, phys in enumerate(("half0", "half1")):
         if d.halves[k].confidence >= CERTAIN:
             continue
-        partner = next(((j.b, j.side_b) if j.a == i else (j.a, j.side_a) for j in layout.joins
-                        if (j.a, j.side_a) == (i, phys) or (j.b, j.side_b) == (i, phys)), None)
-        if partner is None:
-            return False
-        o, side = partner
-        other = up[o]
-        if layout.tiles[o].pips != other.pips:
-            return False
-        sure = other.halves[("half0", "half1").index(side)].confidence >= CERTAIN if side in ("half0", "half1") else other.certain
-        if not sure:
+        if not any(_partner_sure(layout, up, o, side) for o, side in _partners(layout, i, (phys,))):
             return False
     return True
+
+
+def _partners(layout: Layout, i: int, sides: Sequence[str]) -> list[tuple[int, str]]:
+    """The tiles joined to tile ``i`` at any of ``sides``, each with its own side of the join."""
+    return [(j.b, j.side_b) if j.a == i else (j.a, j.side_a) for j in layout.joins
+            if (j.a == i and j.side_a in sides) or (j.b == i and j.side_b in sides)]
+
+
+def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
+    """Whether tile ``o`` is read surely at its ``side`` of a join (and not read again there)."""
+    other = up[o]
+    if layout.tiles[o].pips != other.pips:
+        return False
+    return other.halves[("half0", "half1").index(side)].confidence >= CERTAIN if side in ("half0", "half1") else other.certain
 
 
 # A box taken for a back is tried as the double blank where its centre lies this close (in its lengths)

@@ -406,3 +406,28 @@ def test_read_board_leaves_a_back_near_a_blank_end_alone() -> None:
     assert len(read_board([*line, exact], every_double_spins=True).board.tiles) == 3
     elsewhere = read_board([*line, exact, _detected((0, 0), 300.0, 250.0)], every_double_spins=True)
     assert sorted(elsewhere.board.tiles) == [Tile(0, 6), Tile(3, 6)]
+
+
+def test_read_board_settles_a_crosswise_double_read_unsurely_by_the_tile_joined_to_its_long_side() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def double(v, corners, confidence):
+        (x0, y0), (x1, y1) = corners[0], corners[2]
+        cx = (x0 + x1) / 2
+        halves = (HalfReading(v, (cx, min(y0, y1) + 12), confidence), HalfReading(v, (cx, max(y0, y1) - 12), confidence))
+        return TileDetection(tuple(corners), "up", 0.9, halves)
+
+    # [3|5] [5|5 crosswise, read at 0.6] [5|1]: only a double takes a tile at the middle of its long
+    # side, and the 5s read surely there give its pips.
+    line = [_detected((3, 5), 0.0), _detected((5, 1), 72.0)]
+    crosswise = double(5, ((48.0, 88.0), (48.0, 136.0), (72.0, 136.0), (72.0, 88.0)), 0.6)
+    settled = read_board([*line, crosswise], every_double_spins=True)
+    assert settled.sure and sorted(settled.board.tiles) == [Tile(1, 5), Tile(3, 5), Tile(5, 5)]
+    # The same double laid lengthwise in the line ([3|5][5|5][5|1] end to end): taken as crosswise for
+    # the graph, but that it is a double rests on its reading alone -- asked.
+    lengthwise = TileDetection(((48.0, 100.0), (96.0, 100.0), (96.0, 124.0), (48.0, 124.0)), "up", 0.9,
+                               (HalfReading(5, (60.0, 112.0), 0.6), HalfReading(5, (84.0, 112.0), 0.6)))
+    asked = read_board([_detected((3, 5), 0.0), lengthwise, _detected((5, 1), 96.0)], every_double_spins=True)
+    assert sorted(asked.board.tiles) == [Tile(1, 5), Tile(3, 5), Tile(5, 5)]
+    assert any("read uncertainly as [5, 5]" in p for p in asked.problems)
