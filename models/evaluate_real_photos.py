@@ -1,6 +1,6 @@
 """The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
 
-    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S]
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG]
 
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
@@ -9,7 +9,9 @@ For all photos: the tiles found, face up and down, and the uncertain share.  The
 as the ``board`` command reads an image (horse-race rules): the chains the labels give as joined
 tiles rebuilt with exactly those joins and nothing to ask, the chains the rules do not allow
 reported as a problem, the photos of loose tiles rebuilt with no join.  ``--scale`` reads
-each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table).
+each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table);
+``--turn`` turns it first by that many degrees about its centre (the camera turned over the table), on
+a canvas grown to hold all of it, the photo fading at its edges into the colour of its border.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from scorer.layout import read_board  # noqa: E402
 from scorer.rules import Tile  # noqa: E402
@@ -31,19 +34,34 @@ from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
 
 
-def _read(path: Path, scale: float):
+def _read(path: Path, scale: float, turn: float = 0.0):
     image = load_image(path)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
+    if turn % 360:
+        h, w = image.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        margin = int(0.05 * max(w, h))  # the photo's corners clear of the frame's edge
+        nw, nh = int(round(w * cos + h * sin)) + 2 * margin, int(round(w * sin + h * cos)) + 2 * margin
+        m[:, 2] += (nw - w) / 2, (nh - h) / 2
+        border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        fill = np.median(border, axis=0).astype(np.float32)
+        turned = cv2.warpAffine(image, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        # The photo fades into the fill over a few per cent of its size: a hard edge there would be
+        # one no camera sees, and a detector may take it for a tile's.
+        inside = cv2.warpAffine(np.ones((h, w), np.float32), m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
+        inside = cv2.GaussianBlur(inside, (0, 0), 0.02 * max(w, h))[..., None]
+        image = np.clip(turned * inside + fill * (1 - inside), 0, 255).astype(np.uint8)
     return image
 
 
-def check_layouts(photos: Path, layouts: dict, scale: float) -> None:
+def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
     right = chains = refused = illegal = apart = loose = 0
     for path in sorted(photos.glob("*.jpg")):
-        image = _read(path, scale)
+        image = _read(path, scale, turn)
         reading = read_board(detector.detect(image), every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
         said = ", ".join("-".join(str(t) for t in sorted(pair)) for pair in sorted(seen, key=sorted)) or "none"
@@ -76,6 +94,7 @@ def main() -> None:
     parser.add_argument("--photos", type=Path, default=HERE.parent.parent / "shared" / "real-photos")
     parser.add_argument("--annotate", type=Path, help="write annotated copies here (outside the repo)")
     parser.add_argument("--scale", type=float, default=1.0, help="resize each photo by this factor before reading it")
+    parser.add_argument("--turn", type=float, default=0.0, help="turn each photo by this many degrees before reading it")
     args = parser.parse_args()
     if not args.photos.is_dir():
         print(f"{args.photos}: no photos folder; nothing to check")
@@ -87,7 +106,7 @@ def main() -> None:
     backs_found = backs_total = extra_backs = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
-        image = _read(path, args.scale)
+        image = _read(path, args.scale, args.turn)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
@@ -116,7 +135,7 @@ def main() -> None:
           f"{backs_found}/{backs_total} face-down tiles found, {extra_backs} backs seen where none lies; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
-    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale)
+    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn)
 
 
 if __name__ == "__main__":

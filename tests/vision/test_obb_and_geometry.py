@@ -338,3 +338,16 @@ def test_of_two_boxes_centred_on_one_tile_the_surer_is_kept() -> None:
     tiles = read_tiles(frame, boxes, _reader_of(backs, classes=BACK + 1), nms_iou=0.45)
     assert [t.face for t in tiles] == ["down", "down"]
     assert [round(t.confidence, 1) for t in tiles] == [0.9, 0.5]
+
+
+def test_a_box_far_smaller_than_the_tiles_read_surely_is_no_tile() -> None:
+    frame = np.full((300, 300, 3), 200, np.uint8)
+    # Three tiles 80 px long read surely, a 30 px box and a 44 px one (a tile seen further off under a
+    # tilt is never half the size of the others).
+    boxes = [Box(obb_corners(60, 60 + 50 * i, 80, 40, 0), 0.9, 0) for i in range(3)]
+    boxes += [Box(obb_corners(220, 60, 30, 15, 0), 0.8, 1), Box(obb_corners(220, 160, 44, 22, 0), 0.8, 0)]
+    readings = {i: [(1, 0.95), (2, 0.95)] for i in range(5)}
+    tiles = read_tiles(frame, boxes, _reader_of(readings, classes=BACK + 1))
+    assert sorted(round(float(np.hypot(*np.subtract(t.corners[1], t.corners[0])))) for t in tiles) == [44, 80, 80, 80]
+    # With fewer than three tiles read surely there is no size to go by: the small box stays.
+    assert len(read_tiles(frame, boxes[:1] + boxes[3:4], _reader_of(readings, classes=BACK + 1))) == 2
