@@ -1,6 +1,6 @@
 """The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
 
-    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG]
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG] [--tilt DEG]
 
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
@@ -10,8 +10,9 @@ as the ``board`` command reads an image (horse-race rules): the chains the label
 tiles rebuilt with exactly those joins and nothing to ask, the chains the rules do not allow
 reported as a problem, the photos of loose tiles rebuilt with no join.  ``--scale`` reads
 each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table);
-``--turn`` turns it first by that many degrees about its centre (the camera turned over the table), on
-a canvas grown to hold all of it, the photo fading at its edges into the colour of its border.
+``--turn`` turns it first by that many degrees about its centre (the camera turned over the table), and
+``--tilt`` shows it as a camera tilted that many degrees further off overhead would see it, each on a
+canvas grown to hold all of it, the photo fading at its edges into the colour of its border.
 """
 
 from __future__ import annotations
@@ -34,34 +35,49 @@ from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
 
 
-def _read(path: Path, scale: float, turn: float = 0.0):
+def _read(path: Path, scale: float, turn: float = 0.0, tilt: float = 0.0):
     image = load_image(path)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
+    h, w = image.shape[:2]
+    view = np.eye(3)
+    if tilt:
+        # The camera turned about its own centre, tilting away from overhead: the photo seen through
+        # the homography K R K^-1 (a webcam's field of view, about 50 degrees across).
+        f = 1.1 * max(w, h)
+        k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+        t = np.radians(tilt)
+        r = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+        view = k @ r @ np.linalg.inv(k)
     if turn % 360:
-        h, w = image.shape[:2]
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        margin = int(0.05 * max(w, h))  # the photo's corners clear of the frame's edge
-        nw, nh = int(round(w * cos + h * sin)) + 2 * margin, int(round(w * sin + h * cos)) + 2 * margin
-        m[:, 2] += (nw - w) / 2, (nh - h) / 2
-        border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-        fill = np.median(border, axis=0).astype(np.float32)
-        turned = cv2.warpAffine(image, m, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        # The photo fades into the fill over a few per cent of its size: a hard edge there would be
-        # one no camera sees, and a detector may take it for a tile's.
-        inside = cv2.warpAffine(np.ones((h, w), np.float32), m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=0.0)
-        inside = cv2.GaussianBlur(inside, (0, 0), 0.02 * max(w, h))[..., None]
-        image = np.clip(turned * inside + fill * (1 - inside), 0, 255).astype(np.uint8)
-    return image
+        view = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0), [0, 0, 1]]) @ view
+    return image if np.allclose(view, np.eye(3)) else _seen_through(image, view)
 
 
-def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0) -> None:
+def _seen_through(image: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The photo mapped by ``view`` (3x3) onto a canvas grown to hold all of it, its corners clear of the
+    canvas's edge, fading at its own edges into the colour of its border: a hard edge there would be
+    one no camera sees, and a detector may take it for a tile's."""
+    h, w = image.shape[:2]
+    corners = cv2.perspectiveTransform(np.float64([[[0, 0], [w, 0], [w, h], [0, h]]]), view)[0]
+    margin = 0.05 * max(w, h)
+    low = corners.min(0) - margin
+    size = np.ceil(corners.max(0) + margin - low).astype(int)
+    view = np.array([[1, 0, -low[0]], [0, 1, -low[1]], [0, 0, 1]]) @ view
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    fill = np.median(border, axis=0).astype(np.float32)
+    seen = cv2.warpPerspective(image, view, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    inside = cv2.warpPerspective(np.ones((h, w), np.float32), view, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    inside = cv2.GaussianBlur(inside, (0, 0), 0.02 * max(w, h))[..., None]
+    return np.clip(seen.astype(np.float32) * inside + fill * (1 - inside), 0, 255).astype(np.uint8)
+
+
+def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, tilt: float = 0.0) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
     right = chains = refused = illegal = apart = loose = 0
     for path in sorted(photos.glob("*.jpg")):
-        image = _read(path, scale, turn)
+        image = _read(path, scale, turn, tilt)
         reading = read_board(detector.detect(image), every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
         said = ", ".join("-".join(str(t) for t in sorted(pair)) for pair in sorted(seen, key=sorted)) or "none"
@@ -95,6 +111,7 @@ def main() -> None:
     parser.add_argument("--annotate", type=Path, help="write annotated copies here (outside the repo)")
     parser.add_argument("--scale", type=float, default=1.0, help="resize each photo by this factor before reading it")
     parser.add_argument("--turn", type=float, default=0.0, help="turn each photo by this many degrees before reading it")
+    parser.add_argument("--tilt", type=float, default=0.0, help="see each photo as a camera tilted this many degrees further off overhead would")
     args = parser.parse_args()
     if not args.photos.is_dir():
         print(f"{args.photos}: no photos folder; nothing to check")
@@ -106,7 +123,7 @@ def main() -> None:
     backs_found = backs_total = extra_backs = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
-        image = _read(path, args.scale, args.turn)
+        image = _read(path, args.scale, args.turn, args.tilt)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
@@ -135,7 +152,7 @@ def main() -> None:
           f"{backs_found}/{backs_total} face-down tiles found, {extra_backs} backs seen where none lies; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
-    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn)
+    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn, args.tilt)
 
 
 if __name__ == "__main__":
