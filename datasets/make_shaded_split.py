@@ -18,7 +18,9 @@ makes the ``shaded-layouts`` split (seeds 41 000 000 + i) for the board: a playe
 simulator (a random moment of a simulated match), laid out as the project's generator lays one out
 (lines, crosswise doubles, spinner branches, corners), drawn by this renderer, wholly in view, with a
 few loose tiles of the rest of the set lying apart; its metadata holds the board, as the main
-generator's does, so ``benchmarks/evaluate_board.py --split shaded-layouts`` reads it.
+generator's does, so ``benchmarks/evaluate_board.py --split shaded-layouts`` reads it.  With
+``--layouts-start 200`` the next 200 (``shaded-layouts-from-200``): a fresh check of what was tuned on
+the first 200.
 """
 
 from __future__ import annotations
@@ -353,16 +355,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=300, help="images in the shaded split")
     parser.add_argument("--layouts", type=int, default=0, help="images in the shaded-layouts split (played layouts, for the board)")
+    parser.add_argument("--layouts-start", type=int, default=0,
+                        help="the first layout image's index; from N > 0 the split is written as shaded-layouts-from-N")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    for kind, count in (("shaded", args.count), ("shaded-layouts", args.layouts)):
+    splits = (("shaded", "shaded", 0, args.count),
+              ("shaded-layouts", f"shaded-layouts-from-{args.layouts_start}" if args.layouts_start else "shaded-layouts",
+               args.layouts_start, args.layouts))
+    for kind, name, start, count in splits:
         if not count:
             continue
         (OUT / "images" / kind).mkdir(parents=True, exist_ok=True)
         with ProcessPoolExecutor(args.workers) as pool:
-            metas = [m for m in pool.map(partial(render, kind=kind), range(count), chunksize=8) if m is not None]
-        (OUT / f"{kind}.jsonl").write_text("".join(json.dumps(m) + "\n" for m in metas))
-        print(f"{kind}: {len(metas)} images, {sum(len(m['tiles']) for m in metas)} tiles -> {OUT / f'{kind}.jsonl'}")
+            metas = [m for m in pool.map(partial(render, kind=kind), range(start, start + count), chunksize=8) if m is not None]
+        (OUT / f"{name}.jsonl").write_text("".join(json.dumps(m) + "\n" for m in metas))
+        print(f"{name}: {len(metas)} images, {sum(len(m['tiles']) for m in metas)} tiles -> {OUT / f'{name}.jsonl'}")
 
 
 if __name__ == "__main__":
