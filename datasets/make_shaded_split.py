@@ -166,6 +166,17 @@ def camera(w: int, h: int, px_per_mm: float, tilt_deg: float, yaw_deg: float) ->
     return k @ np.column_stack([r[:, 0], r[:, 1], np.array([0, 0, distance])])
 
 
+def tile_polygon(center: tuple[float, float], angle: float, size_mm: tuple[float, float]) -> np.ndarray:
+    """A tile's corners on the table (mm), its long axis at ``angle``: the first value's end first (the
+    -axis side), going round: (-u,-v) (+u,-v) (+u,+v) (-u,+v)."""
+    length, width = size_mm
+    u = np.array([math.cos(angle), math.sin(angle)])
+    v = np.array([-u[1], u[0]])
+    c = np.asarray(center, np.float64)
+    return np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
+                     c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
+
+
 def place_tiles(rng: np.random.Generator, size_mm: tuple[float, float], half_view: tuple[float, float]) -> list[tuple]:
     """Tiles as (centre x, centre y, angle, values, role): lines end to end, hands side by side, loose ones apart."""
     length, width = size_mm
@@ -179,14 +190,6 @@ def place_tiles(rng: np.random.Generator, size_mm: tuple[float, float], half_vie
         if np.any(np.abs(poly[:, 0]) > half_view[0]) or np.any(np.abs(poly[:, 1]) > half_view[1]):
             return False
         return all(cv2.intersectConvexConvex(poly.astype(np.float32), p.astype(np.float32))[0] < 0.5 for p in polys)
-
-    def corners(cx: float, cy: float, angle: float) -> np.ndarray:
-        u = np.array([math.cos(angle), math.sin(angle)])
-        v = np.array([-u[1], u[0]])
-        c = np.array([cx, cy])
-        # First value's end first (-u side), going round: (-u,-v) (+u,-v) (+u,+v) (-u,+v).
-        return np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
-                         c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
 
     for _ in range(rng.integers(2, 7)):
         kind = rng.choice(["line", "hand", "loose"])
@@ -208,7 +211,7 @@ def place_tiles(rng: np.random.Generator, size_mm: tuple[float, float], half_vie
                 else:
                     cx, cy = rng.uniform(-half_view[0], half_view[0]), rng.uniform(-half_view[1], half_view[1])
                     a = rng.uniform(0, 2 * math.pi)
-                poly = corners(cx, cy, a)
+                poly = tile_polygon((cx, cy), a, size_mm)
                 if values and fits(poly):
                     polys.append(poly)
                     placed.append((poly, values.pop(), "layout" if kind == "line" else ("hand" if kind == "hand" else "loose")))
@@ -220,7 +223,9 @@ def place_layout(rng: np.random.Generator, seed: int, size_mm: tuple[float, floa
     """A played layout from the simulator, laid out by ``dominosynth.layout`` (in its millimetres, scaled to
     this tile's length), and a few loose tiles of the rest of the set lying apart; ``None`` where the
     layout does not fit the view.  Tiles as :func:`place_tiles` gives them, and the board."""
-    sys.path[:0] = [str(HERE), str(HERE.parent)]
+    for path in (str(HERE.parent), str(HERE)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
     from dominosynth.layout import TILE_LONG, LayoutError, lay_out
     from scorer.rules import Play, Tile
     from scorer.rules.simulate import TABLES, simulate_match
@@ -234,17 +239,11 @@ def place_layout(rng: np.random.Generator, seed: int, size_mm: tuple[float, floa
         geoms = lay_out(board, py_rng, (-half_view[0] / scale, -half_view[1] / scale, half_view[0] / scale, half_view[1] / scale))
     except LayoutError:
         return None
-    length, width = size_mm
     placed, polys = [], []
     for g in geoms:
         # The geometry's first corner is at its +axis end, which holds end_values[0]: turned half round,
         # that end is where this renderer draws a tile's first value.
-        a = g.angle + math.pi
-        u = np.array([math.cos(a), math.sin(a)])
-        v = np.array([-u[1], u[0]])
-        c = np.array(g.center) * scale
-        poly = np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
-                         c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
+        poly = tile_polygon((g.center[0] * scale, g.center[1] * scale), g.angle + math.pi, size_mm)
         placed.append((poly, g.end_values, "layout"))
         polys.append(poly)
     # Loose tiles (a hand counted, the boneyard turned up) at least half a tile's length from any other.
@@ -252,14 +251,11 @@ def place_layout(rng: np.random.Generator, seed: int, size_mm: tuple[float, floa
     for tile in py_rng.sample(rest, min(len(rest), py_rng.randint(0, 4))):
         for _try in range(30):
             angle = py_rng.uniform(0, 2 * math.pi)
-            u = np.array([math.cos(angle), math.sin(angle)])
-            v = np.array([-u[1], u[0]])
-            c = np.array([py_rng.uniform(-half_view[0], half_view[0]), py_rng.uniform(-half_view[1], half_view[1])])
-            poly = np.array([c - u * length / 2 - v * width / 2, c + u * length / 2 - v * width / 2,
-                             c + u * length / 2 + v * width / 2, c - u * length / 2 + v * width / 2])
+            centre = (py_rng.uniform(-half_view[0], half_view[0]), py_rng.uniform(-half_view[1], half_view[1]))
+            poly = tile_polygon(centre, angle, size_mm)
             if np.any(np.abs(poly) > half_view):
                 continue
-            if all(np.linalg.norm(poly[:, None] - p[None], axis=2).min() > length / 2 for p in polys):
+            if all(np.linalg.norm(poly[:, None] - p[None], axis=2).min() > size_mm[0] / 2 for p in polys):
                 placed.append((poly, (tile.a, tile.b), "loose"))
                 polys.append(poly)
                 break
