@@ -537,7 +537,8 @@ def read_board(detections: Sequence, every_double_spins: bool,
     unsurely is joined to one read surely (joined halves match: the rules settle it).  With the ``image``
     itself, so is an open end of the layout that may go on unseen: at the image's edge, or where the
     spot the next tile would take does not look like the table around it (an arm or a hand over it,
-    or a tile there the detector missed)."""
+    or a tile there the detector missed).  A box taken for a back that lies in the layout exactly as
+    the double blank would is taken as [0|0], and asked about (:func:`_back_as_blank_double`)."""
     notes: list[str] = []
     backs = [d for d in detections if d.face == "down"]
     settled = _without_overlaps(detections, every_double_spins, to_table)
