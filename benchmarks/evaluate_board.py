@@ -5,9 +5,9 @@
 For every held-out image that shows a played layout wholly in view (images with part of it
 under an arm or outside the frame are counted apart): the tiles detected and read by the
 model (at the two input sizes the ``board`` command uses), the layout rebuilt, and compared with the simulator's board -- the whole graph (tiles,
-joins, spinners), the end sum, and the incremental move (the board before the last tile, from
-the engine, plus what the image shows: is the last tile found, at the right place, with the
-right sum?).  Then the median reconstruction time for a 28-tile layout.
+joins, spinners), the end sum, and the incremental move (``read_move``: the board before the last
+tile, from the engine, plus what the image shows -- is the last tile named, at the free point it
+was laid at, with the right sum after?).  Then the median reconstruction time for a 28-tile layout.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
 import cv2  # noqa: E402
 
-from scorer.layout import SeenTile, infer_placements, read_board, reconstruct, to_board  # noqa: E402
+from scorer.layout import SeenTile, read_board, read_move, reconstruct, to_board  # noqa: E402
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
 from scorer.vision.detector import SMALL_TILE_PX  # noqa: E402
@@ -35,14 +35,25 @@ DATA = ROOT / "datasets" / "generated" / "detector"
 
 
 def truth_board(meta: dict, upto: int | None = None) -> Board:
+    """The simulator's board (its first ``upto`` tiles)."""
     b = meta["board"]
-    tiles = [Tile.of(*t) for t in b["tiles"]]
-    board = Board(b["every_double_spins"]).place(tiles[0])
-    for k, (t, side, new, new_side) in enumerate(b["joins"]):
-        if upto is not None and k + 1 >= upto:
-            break
-        board = board.place(Tile.of(*new), board.point(Tile.of(*t), Side(side)))
-    return board
+    joins = [(Tile.of(*t), Side(side), Tile.of(*new)) for t, side, new, _ in b["joins"]]
+    return Board.replayed(b["every_double_spins"], Tile.of(*b["tiles"][0]), joins[: None if upto is None else upto - 1])
+
+
+def move_right(change, meta: dict) -> bool:
+    """Whether the change names the simulator's last tile, at the free point it was laid at (a double's
+    two like sides -- both lines, or both branches, still free -- are one), with the sum after right."""
+    truth = truth_board(meta)
+    before = truth_board(meta, upto=len(truth.tiles) - 1)
+    t, side, new, _ = meta["board"]["joins"][-1]
+    point = before.point(Tile.of(*t), Side(side))
+    return (
+        [p.tile for p in change.placements] == [Tile.of(*new)]
+        and (change.placements[0].at.tile, change.placements[0].at.side.is_branch, change.placements[0].at.value)
+        == (point.tile, point.side.is_branch, point.value)
+        and change.board.end_sum() == truth.end_sum()
+    )
 
 
 # Of a tile this much must be uncovered for its pips to be readable (an arm over the layout hides them).
@@ -77,7 +88,9 @@ def main() -> None:
     graph_ok = sum_ok = move_ok = n = 0
     asked = wrong_asked = 0
     hidden = hidden_right = hidden_flagged = hidden_silent = 0
+    move_asked = move_silent = hidden_move_right = hidden_move_silent = 0
     board_ms: list[float] = []  # read_board itself, the image's detections given
+    move_ms: list[float] = []  # read_move, the board before and the image's detections given
     by_size = {False: [0, 0], True: [0, 0]}  # tiles at least SMALL_TILE_PX px long? -> [graph right, images]
     for meta in metas:
         truth = truth_board(meta)
@@ -89,8 +102,12 @@ def main() -> None:
         t0 = time.perf_counter()
         reading = read_board(detections, spins, image=image)
         board_ms.append((time.perf_counter() - t0) * 1000)
-        layout, board = reading.layout, reading.board
+        board = reading.board
         same_graph = graph(board, spins or branched) == graph(truth, spins or branched)
+        t0 = time.perf_counter()
+        move = read_move(truth_board(meta, upto=len(truth.tiles) - 1), detections, image=image)
+        move_ms.append((time.perf_counter() - t0) * 1000)
+        right_move = move_right(move.change, meta)
         if not whole_layout_in_view(meta):
             # Part of the layout is under an arm or outside the frame: no single image can show
             # the whole graph.  Counted apart: is it right anyway, or is a problem reported?
@@ -98,8 +115,12 @@ def main() -> None:
             hidden_right += same_graph
             hidden_flagged += not reading.sure
             hidden_silent += not same_graph and reading.sure
+            hidden_move_right += right_move
+            hidden_move_silent += not right_move and move.sure
             if args.show_wrong and not same_graph and reading.sure:
                 print(f"  hidden, wrong without a word: {meta['image']} (tiles {tile_length(meta):.0f} px)")
+            if args.show_wrong and not right_move and move.sure:
+                print(f"  hidden, move wrong without a word: {meta['image']} (tiles {tile_length(meta):.0f} px)")
             continue
         n += 1
         if args.show_wrong and not same_graph:
@@ -110,32 +131,30 @@ def main() -> None:
         sum_ok += board.end_sum() == truth.end_sum()
         asked += not reading.sure
         wrong_asked += not same_graph and not reading.sure
-        before = truth_board(meta, upto=len(truth.tiles) - 1)
-        change = infer_placements(before, layout)
-        last = truth.tiles[-1]
-        move_ok += (
-            change.consistent
-            and [p.tile for p in change.placements] == [last]
-            and change.board is not None
-            and change.board.end_sum() == truth.end_sum()
-        )
+        move_ok += right_move
+        move_asked += not move.sure
+        move_silent += not right_move and move.sure
+        if args.show_wrong and not right_move:
+            print(f"  move wrong: {meta['image']} (tiles {tile_length(meta):.0f} px, asked: {not move.sure})")
     print(f"{args.split}: {n} images with a played layout wholly in view (shipped model)")
     print(f"  whole graph right: {100 * graph_ok / max(1, n):.2f}%")
     for large, label in ((True, f"{SMALL_TILE_PX} px long or more"), (False, f"under {SMALL_TILE_PX} px long (a far camera)")):
         right, images = by_size[large]
         print(f"    tiles {label}: {right}/{images} ({100 * right / max(1, images):.2f}%)")
     print(f"  end sum right:     {100 * sum_ok / max(1, n):.2f}%")
-    print(f"  incremental move right: {100 * move_ok / max(1, n):.2f}%")
+    print(f"  incremental move right: {100 * move_ok / max(1, n):.2f}% (the board before known; the app asks about the move in"
+          f" {100 * move_asked / max(1, n):.2f}%, wrong without a word {move_silent})")
     print(f"  images where a problem or an unsure tile was reported (the app asks): {100 * asked / max(1, n):.2f}%")
     wrong = n - graph_ok
     print(f"  of the {wrong} with a wrong graph, asked about {wrong_asked}; wrong without a word: {wrong - wrong_asked}"
           f" ({100 * (wrong - wrong_asked) / max(1, n):.2f}% of images)")
     print(
         f"  {hidden} more images with part of the layout under an arm or outside the frame: whole graph right"
-        f" anyway {hidden_right}, a problem reported {hidden_flagged}, wrong without a word {hidden_silent}"
+        f" anyway {hidden_right}, a problem reported {hidden_flagged}, wrong without a word {hidden_silent};"
+        f" move right anyway {hidden_move_right}, wrong without a word {hidden_move_silent}"
     )
     print(f"  read_board on these images (detections given; open ends checked in the image): median {statistics.median(board_ms):.2f} ms,"
-          f" max {max(board_ms):.1f} ms")
+          f" max {max(board_ms):.1f} ms; read_move median {statistics.median(move_ms):.2f} ms, max {max(move_ms):.1f} ms")
     # Reconstruction time for a 28-tile layout (geometry only, no model).
     from dominosynth.layout import LayoutError, lay_out
     from scorer.rules import Play

@@ -191,10 +191,7 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    import cv2
-
     from scorer.layout import read_board
-    from scorer.layout.annotate import annotate_board
     from scorer.rules import GAMES, describe_board
     from scorer.vision import TileDetector, load_image
     from scorer.vision.calibration import load_profile
@@ -202,8 +199,11 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
+    before = _board_before(args.before, rules.every_double_spins) if args.before else None
     # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
     detections = TileDetector.thorough(threads=args.threads).detect(image)
+    if before is not None:
+        return _move(args, before, detections, image, profile, rules, out, err)
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
     layout, board = reading.layout, reading.board
@@ -228,13 +228,85 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"End sum: {terms} = {board.end_sum()}; scores {board.points()} raw\n")
         for p in problems:
             out.write(f"problem: {p}\n")
+    return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
+
+
+def _annotated(args: argparse.Namespace, image, detections, layout, board, profile, unseen_ends, err: TextIO) -> int:
+    """With ``--annotate``, the image with what was read drawn on it, written; the exit status."""
+    import cv2
+
+    from scorer.layout.annotate import annotate_board
+
     if args.annotate:
-        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None,
-                               reading.unseen_ends)
+        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None, unseen_ends)
         if not cv2.imwrite(args.annotate, drawn):
             err.write(f"{args.annotate}: could not write the annotated image\n")
             return 1
     return 0
+
+
+def _board_before(path: str, every_double_spins: bool):
+    """The board a ``board --json`` record holds (its first line), rebuilt and checked by the rules."""
+    from scorer.errors import IllegalMove, TableError
+    from scorer.rules import Board, Side, Tile
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableError(f"{path}: cannot read the board before: {exc}") from exc
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        record = json.loads(first)
+        tiles = [Tile.of(*t) for t in record["tiles"]]
+        joins = [(Tile.of(*t), Side(side), Tile.of(*new)) for t, side, new, _ in record["joins"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise TableError(f"{path}: expected a board as `board --json` writes it (\"tiles\" and \"joins\"), found {first[:80]!r}") from exc
+    if not tiles:
+        return Board(every_double_spins)
+    try:
+        return Board.replayed(every_double_spins, tiles[0], joins)
+    except IllegalMove as exc:
+        raise TableError(f"{path}: the board before does not follow the rules of this game: {exc}") from exc
+
+
+def _move(args: argparse.Namespace, before, detections, image, profile, rules, out: TextIO, err: TextIO) -> int:
+    """``board IMAGE --before BOARD.json``: the tile(s) laid since that board, where, and the sum after."""
+    from scorer.layout import read_move
+
+    reading = read_move(before, detections, to_table=profile.to_table if profile else None, image=image)
+    change = reading.change
+    board = change.board if change.board is not None else before
+    problems = reading.problems + [f"note: {n}" for n in reading.notes]
+    if args.json:
+        record = {
+            "path": args.image,
+            "placements": [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
+                           for p in change.placements],
+            "tiles": [t.as_list() for t in board.tiles],
+            "spinners": [t.as_list() for t in board.spinners],
+            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
+            "sum": board.end_sum(),
+            "points": board.points(),
+            "problems": problems,
+        }
+        out.write(json.dumps(record) + "\n")
+    else:
+        _describe_move(before, change.placements, problems, rules, args.lang, out)
+    return _annotated(args, image, detections, reading.layout, board, profile, [], err)
+
+
+def _describe_move(before, placements, problems: list[str], rules, lang: str, out: TextIO) -> None:
+    from scorer.rules import describe_placement
+
+    if not placements:
+        out.write("No new tile is seen joined to the board before.\n")
+    step = before
+    for p in placements:
+        step = step.place(p.tile, p.at)
+        where = "" if p.at is None else f" at {p.at.tile} ({p.at.side.value}, {p.at.value})"
+        out.write(f"New tile{where}:\n{describe_placement(p.tile, step, rules, lang)}\n")
+    for p in problems:
+        out.write(f"problem: {p}\n")
 
 
 def _new_match(args: argparse.Namespace):
@@ -388,6 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
     board.add_argument("--calibration", metavar="NAME", help="a calibration profile (name or .json path)")
     board.add_argument("--json", action="store_true")
+    board.add_argument("--before", metavar="BOARD.json",
+                       help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
     board.add_argument("--annotate", metavar="OUT.png")
     board.add_argument("--lang", choices=("fi", "en"), default="en")
     board.add_argument("--threads", type=int, default=2)

@@ -105,6 +105,16 @@ def test_a_later_double_does_not_spin_in_seven_rocks() -> None:
     assert board.end_sum() == 4
 
 
+@pytest.mark.parametrize("spins", [True, False], ids=["horse-race", "seven-rocks"])
+def test_a_board_replayed_from_its_joins_is_the_same_board(spins: bool) -> None:
+    board = build(spins, SEQUENCE)[-1]
+    again = Board.replayed(spins, board.tiles[0], [(j.tile, j.side, j.new_tile) for j in board.joins])
+    assert again == board and again.end_sum() == board.end_sum() and again.spinners == board.spinners
+    # A join the rules do not allow (a branch before both line sides) is an error, not a board.
+    with pytest.raises(IllegalMove):
+        Board.replayed(spins, t(1, 1), [(t(1, 1), Side.BRANCH_A, t(1, 2))])
+
+
 def test_placing_errors() -> None:
     board = build(True, [((1, 4), None, None)])[-1]
     with pytest.raises(IllegalMove, match="already on the board"):

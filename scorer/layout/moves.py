@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from typing import Callable, Sequence
+
+import numpy as np
 
 from scorer.errors import IllegalMove
-from scorer.layout.reconstruct import Layout, attach_points
+from scorer.layout.reconstruct import (
+    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_board, reconstruct, unsure_problem,
+)
 from scorer.rules import Board, FreePoint, Tile
 
 
@@ -81,3 +88,108 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
         change.problems.append(f"{tile} is new but not joined to the layout where a tile may go")
     change.board = board
     return change
+
+
+@dataclass(frozen=True)
+class MoveReading:
+    """What one image shows was played since a known board, and what the players should check first."""
+
+    change: Change  # the placements, in a legal order, and the board after them
+    layout: Layout
+    problems: list[str]
+    notes: list[str]
+
+    @property
+    def sure(self) -> bool:
+        return not self.problems
+
+
+def read_move(before: Board, detections: Sequence, *, to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+              image: np.ndarray | None = None) -> MoveReading:
+    """The tile(s) laid since ``before`` (the board the engine holds) that one image's detections show,
+    and the free point each was attached at, as engine moves.
+
+    The tiles of ``before`` are known, so they need not be read again: one of them missed or read
+    unsurely does not hide the move -- the layout's pieces holding played tiles are the layout, and only
+    the new tiles must be read surely (or be settled by their joins).  A played tile not seen at all is
+    still reported (moved, covered or taken away), as are an open end of the board after the move that
+    may hide a tile and tiles joined beside the layout."""
+    reading = read_board(detections, before.every_double_spins, to_table, image)
+    up = reading.faces
+    layout, change, reread = _read_again_by_board(before, reading.layout.tiles, up)
+    notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
+    for i, pips in reread.items():
+        x, y = up[i].center
+        notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(up[i].pips)} is taken as {list(pips)}: so the table fits the board before")
+    if not change.placements:
+        # No new tile found: the move may be one of the tiles read unsurely, anywhere.
+        return MoveReading(change, layout, reading.problems + change.problems, notes)
+    problems = list(layout.problems) + list(change.problems)
+    # Only the new tiles must be read surely -- and a tile read as a played one seen elsewhere too.
+    counts = Counter(seen.tile for seen in layout.tiles)
+    new = {p.tile for p in change.placements}
+    for i, seen in enumerate(layout.tiles):
+        if seen.tile in new and i in reread:
+            x, y = up[i].center
+            problems.append(f"the new tile at ({x:.0f}, {y:.0f}) is read as {list(up[i].pips)}, yet fits the board before only as"
+                            f" {list(reread[i])}: please check it")
+        elif (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i):
+            problems.append(unsure_problem(up[i]))
+    if change.board is not None:
+        problems += _open_end_problems(layout, change.board, up, detections, image)[0]
+    problems += _beside_problems(layout)
+    return MoveReading(change, layout, problems, notes)
+
+
+# At most this many tiles are read again to make the table fit the board before (each a search over the
+# tiles read unsurely): more would be guessing.
+MAX_REREAD = 3
+
+
+def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence) -> tuple[Layout, Change, dict[int, tuple[int, int]]]:
+    """The layout the tiles give with the board before known, and the change from it.  Where the table
+    does not fit that board cleanly, a tile read unsurely is read again -- as a played tile seen nowhere
+    else, or as one of its own likely other readings -- where that alone
+    makes the table fit with fewer problems, and no other single reading does as well; up to
+    :data:`MAX_REREAD` times.  Returns the tiles read again (index -> pips) too."""
+    tiles = list(tiles)
+    layout = reconstruct(tiles, known=before.tiles)
+    change = infer_placements(before, layout)
+    reread: dict[int, tuple[int, int]] = {}
+    for _ in range(MAX_REREAD):
+        badness = len(layout.problems) + len(change.problems)
+        if not badness:
+            break
+        seen = {t.tile for t in tiles}
+        unseen = [t for t in before.tiles if t not in seen]
+        unseen_pips = [(t.a, t.b) for t in unseen] + [(t.b, t.a) for t in unseen if not t.is_double] if len(unseen) <= 3 else []
+        best: list[tuple[int, tuple[int, int], Layout, Change]] = []
+        best_badness = badness
+        for i, t in enumerate(tiles):
+            if i in reread or up[i].certain:
+                continue  # (a tile read surely as another than the board holds is reported, not explained away)
+            for pips in dict.fromkeys(unseen_pips + _other_readings(t)):
+                if pips == t.pips:
+                    continue
+                trial = tiles[:i] + [replace(t, pips=pips)] + tiles[i + 1:]
+                trial_layout = reconstruct(trial, known=before.tiles)
+                trial_change = infer_placements(before, trial_layout)
+                trial_badness = len(trial_layout.problems) + len(trial_change.problems)
+                if len(trial_change.placements) < len(change.placements):
+                    continue  # a new tile read as a played one seen nowhere else: the move lost, not found
+                if trial_badness < best_badness:
+                    best, best_badness = [(i, pips, trial_layout, trial_change)], trial_badness
+                elif trial_badness == best_badness and best:
+                    best.append((i, pips, trial_layout, trial_change))
+        if len(best) != 1:
+            break  # nothing fits better, or more than one reading does as well: not guessed
+        i, pips, layout, change = best[0]
+        tiles[i] = replace(tiles[i], pips=pips)
+        reread[i] = pips
+    return layout, change, reread
+
+
+def _other_readings(seen: SeenTile) -> list[tuple[int, int]]:
+    """A tile's likely other readings: one half or both read as one of its runner-ups."""
+    (first, second), (alt_first, alt_second) = seen.pips, seen.alternatives
+    return [(a, second) for a in alt_first] + [(first, b) for b in alt_second] + [(a, b) for a in alt_first for b in alt_second]

@@ -16,7 +16,7 @@ import itertools
 import math
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Callable, Collection, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -152,12 +152,14 @@ def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> 
     return list(found.values()), [m for key, m in mismatches.items() if key not in found]
 
 
-def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
+def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Collection[Tile] = ()) -> Layout:
     """The joins and the played layout (the largest joined group); duplicates and clashes are problems.
 
     Only what touches the layout is a problem: loose tiles lying about (a boneyard, a hand laid
     out) may lie close together without it meaning anything.  ``anchor`` names a tile known to be
-    the layout (the opening tile, when it lies alone among loose ones)."""
+    the layout (the opening tile, when it lies alone among loose ones).  ``known`` names tiles known
+    to be played (the board before a move): every joined group of two or more tiles holding one of
+    them is the layout too, not only the largest -- a tile missed or misread cuts a layout in pieces."""
     tiles = list(tiles)
     joins, mismatches = find_joins(tiles)
     tiles, reread = _reread_at_joins(tiles, mismatches)
@@ -175,6 +177,8 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None) -> Layout:
         used[(join.b, join.side_b)] = join
         kept.append(join)
     component = _largest_component(len(tiles), kept, tiles)
+    if known:
+        component = _with_known_pieces(len(tiles), kept, tiles, component, set(known))
     if not component and anchor is not None and 0 <= anchor < len(tiles):
         component = [anchor]
     if component and len(component) < len(tiles):
@@ -363,6 +367,14 @@ def _largest_component(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTi
     return best
 
 
+def _with_known_pieces(n: int, joins: Sequence[PhysJoin], tiles: Sequence[SeenTile], component: list[int],
+                       known: set[Tile]) -> list[int]:
+    """The joined groups (of two or more tiles) holding a tile known to be played; the largest group
+    where none does."""
+    pieces = [g for g in _joined_groups(n, joins) if len(g) > 1 and any(tiles[i].tile in known for i in g)]
+    return sorted(i for g in pieces for i in g) if pieces else component
+
+
 # -- the rules' board ---------------------------------------------------------------------
 
 
@@ -523,6 +535,8 @@ class BoardReading:
     # Where, in the image, a next tile may lie unseen at an open end of the layout (the centre of the
     # spot it would take, covered or outside the picture): each is among the problems too, in words.
     unseen_ends: list[tuple[float, float]] = field(default_factory=list)
+    # The face-up detections the layout's tiles were read from, in the layout's order.
+    faces: list = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
@@ -558,28 +572,44 @@ def read_board(detections: Sequence, every_double_spins: bool,
         problems.append(f"the tile at ({back.center[0]:.0f}, {back.center[1]:.0f}) looks face down, yet lies in the layout"
                         " as the double blank would: taken as [0|0] -- please check it")
     up = _read_faces(detections)  # the layout's tiles, in order
-    unseen: list = []
-    if image is not None:
-        unseen = _open_ends_not_bare(layout, board, [np.asarray(d.corners, np.float64) for d in up],
-                                     [np.asarray(d.corners, np.float64) for d in detections], image)
-        at_edge = sorted({i for i, _, outside, _ in unseen if outside})
-        if at_edge:
-            problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
-                            + "): it may go on beyond it, unseen -- frame the whole layout")
-        for i, (x, y), outside, _ in unseen:
-            if not outside:
-                problems.append(f"the open end of {layout.tiles[i].tile} at ({x:.0f}, {y:.0f}) is not bare table (something"
-                                " covers it): a tile may lie there unseen -- please check it")
-    for i, d in enumerate(up):
-        if not d.certain and not _confirmed_by_joins(layout, up, i):
-            x, y = d.center
-            problems.append(f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it")
-    for group in _joined_beside(layout):
-        problems.append("tiles joined to one another lie beside the layout but are not joined to it ("
-                        + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread")
+    ends, spots = _open_end_problems(layout, board, up, detections, image)
+    problems += ends
+    problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
+    problems += _beside_problems(layout)
     small = too_small_to_read(detections)
-    return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []),
-                        [spot for *_, spot in unseen])
+    return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
+
+
+def _open_end_problems(layout: Layout, board: Board, up: Sequence, detections: Sequence,
+                       image: np.ndarray | None) -> tuple[list[str], list[tuple[float, float]]]:
+    """With the image: the open ends of the layout that may go on unseen (at the picture's edge, or
+    where the spot the next tile would take is not bare table), in words and as the spots' centres."""
+    if image is None:
+        return [], []
+    unseen = _open_ends_not_bare(layout, board, [np.asarray(d.corners, np.float64) for d in up],
+                                 [np.asarray(d.corners, np.float64) for d in detections], image)
+    problems = []
+    at_edge = sorted({i for i, _, outside, _ in unseen if outside})
+    if at_edge:
+        problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
+                        + "): it may go on beyond it, unseen -- frame the whole layout")
+    for i, (x, y), outside, _ in unseen:
+        if not outside:
+            problems.append(f"the open end of {layout.tiles[i].tile} at ({x:.0f}, {y:.0f}) is not bare table (something"
+                            " covers it): a tile may lie there unseen -- please check it")
+    return problems, [spot for *_, spot in unseen]
+
+
+def unsure_problem(d) -> str:
+    """A face-up tile read unsurely, in words."""
+    x, y = d.center
+    return f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it"
+
+
+def _beside_problems(layout: Layout) -> list[str]:
+    return ["tiles joined to one another lie beside the layout but are not joined to it ("
+            + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread"
+            for group in _joined_beside(layout)]
 
 
 def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:

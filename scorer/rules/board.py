@@ -7,6 +7,7 @@ rejected placement can never leave a half-changed layout behind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from scorer.errors import IllegalMove
 from scorer.rules.tiles import BRANCH_SIDES, LINE_SIDES, NON_DOUBLE_SIDES, Side, Tile, side_value
@@ -112,6 +113,15 @@ class Board:
         return total if total > 0 and total % 5 == 0 else 0
 
     # -- placing ---------------------------------------------------------------
+
+    @classmethod
+    def replayed(cls, every_double_spins: bool, first: Tile, joins: Iterable[tuple[Tile, Side, Tile]]) -> Board:
+        """The board made by laying ``first``, then each new tile at (tile, side) in turn, every step
+        checked by the rules (:class:`IllegalMove` where one cannot be) -- a board read back from a record."""
+        board = cls(every_double_spins).place(first)
+        for tile, side, new_tile in joins:
+            board = board.place(new_tile, board.point(tile, side))
+        return board
 
     def placements(self, tile: Tile) -> tuple[FreePoint, ...]:
         """The free points ``tile`` could be attached at (every one, symmetric sides included)."""

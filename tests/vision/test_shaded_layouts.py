@@ -20,11 +20,7 @@ from scorer.vision.geometry import long_first  # noqa: E402
 
 def _board_of(meta: dict) -> Board:
     b = meta["board"]
-    tiles = [Tile.of(*t) for t in b["tiles"]]
-    board = Board(b["every_double_spins"]).place(tiles[0])
-    for t, side, new, _ in b["joins"]:
-        board = board.place(Tile.of(*new), board.point(Tile.of(*t), Side(side)))
-    return board
+    return Board.replayed(b["every_double_spins"], Tile.of(*b["tiles"][0]), [(Tile.of(*t), Side(side), Tile.of(*new)) for t, side, new, _ in b["joins"]])
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])

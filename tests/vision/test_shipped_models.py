@@ -85,6 +85,28 @@ def test_board_rebuilds_the_graph_and_the_sum(tmp_path: Path) -> None:
     assert "Laatat:" in out and f"= {truth.end_sum()}" in out
 
 
+def test_board_with_the_board_before_names_the_move(tmp_path: Path) -> None:
+    image = tmp_path / "table.png"
+    truth = sample_board()
+    clean_table(image, truth)
+    before = Board.replayed(True, truth.tiles[0], [(j.tile, j.side, j.new_tile) for j in truth.joins[:-1]])
+    record = {"tiles": [t.as_list() for t in before.tiles],
+              "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in before.joins]}
+    (tmp_path / "before.json").write_text(json.dumps(record) + "\n")
+    code, out, err = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "before.json"), "--json")
+    assert code == 0, err
+    move = json.loads(out)
+    assert move["placements"] == [{"tile": [3, 4], "at": [[4, 4], truth.joins[-1].side.value, 4]}]
+    assert move["sum"] == truth.end_sum() and move["problems"] == []
+    code, out, _ = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "before.json"))
+    assert code == 0 and "New tile at [4|4]" in out and "Played [3|4]" in out
+    # A board before that the rules do not allow is an error, not a guess.
+    record["joins"][0][1] = "branch-a"
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    code, _, err = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "bad.json"))
+    assert code != 0 and "bad.json" in err and "does not follow the rules" in err
+
+
 def test_replay_of_the_bundled_demo(tmp_path: Path) -> None:
     demo = ROOT / "scorer" / "data" / "demo.mp4"
     truth = [json.loads(l) for l in (ROOT / "scorer" / "data" / "demo.truth.jsonl").read_text().splitlines()[1:]]

@@ -1,0 +1,90 @@
+"""The move read from one image with the board before known (``read_move``): hand-made tables."""
+
+from __future__ import annotations
+
+from scorer.layout import read_board, read_move
+from scorer.rules import Board, Side, Tile
+from scorer.vision.detector import HalfReading, TileDetection
+
+
+def tile(pips, x, y=100.0, first=0.99, second=0.99, others=((), ())):
+    """A face-up tile lying along the x axis from (x, y), 48 x 24 px; each half read at ``first`` / ``second``."""
+    corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+    halves = (HalfReading(pips[0], (x + 12, y + 12), first, others[0]), HalfReading(pips[1], (x + 36, y + 12), second, others[1]))
+    return TileDetection(corners, "up", 0.9, halves)
+
+
+# [1|4][4|6][6|2] in a line from x = 0, each 48 px long; the move lays [2|3] on the 2 at x = 144.
+BEFORE = Board.replayed(True, Tile(1, 4), [(Tile(1, 4), Side.HIGH, Tile(4, 6)), (Tile(4, 6), Side.HIGH, Tile(2, 6))])
+NEW = tile((2, 3), 144.0)
+
+
+def test_the_new_tile_and_the_free_point_it_was_laid_at() -> None:
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), NEW])
+    assert move.sure
+    (placed,) = move.change.placements
+    assert placed.tile == Tile(2, 3) and placed.at == BEFORE.point(Tile(2, 6), Side.LOW)
+    assert move.change.board.end_sum() == 1 + 3
+
+
+def test_a_played_tile_read_unsurely_does_not_hide_the_move() -> None:
+    # The [1|4]'s open 1 read at 0.3: one image alone asks about it, yet the board before holds it.
+    table = [tile((1, 4), 0.0, first=0.3), tile((4, 6), 48.0), tile((6, 2), 96.0), NEW]
+    assert not read_board(table, every_double_spins=True).sure
+    move = read_move(BEFORE, table)
+    assert move.sure and [p.tile for p in move.change.placements] == [Tile(2, 3)]
+
+
+def test_a_played_tile_missed_cuts_the_layout_yet_the_move_is_named_and_asked_about() -> None:
+    # The [4|6] not found: [1|4] lies alone, [6|2][2|3] is a piece of its own.  The piece holds a
+    # played tile, so it is the layout: the move is named -- and the missing tile reported.
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((6, 2), 96.0), NEW])
+    assert [p.tile for p in move.change.placements] == [Tile(2, 3)] and move.change.board.end_sum() == 4
+    assert not move.sure and any("[4|6] was on the table and is not seen" in p for p in move.problems)
+
+
+def test_the_new_tile_read_unsurely_is_asked_about() -> None:
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), tile((2, 3), 144.0, second=0.5)])
+    assert [p.tile for p in move.change.placements] == [Tile(2, 3)]
+    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2, 3] (0.50): please check it"]
+
+
+def test_a_played_tile_misread_unsurely_is_read_again_as_the_played_tile_seen_nowhere_else() -> None:
+    # The [4|6] read unsurely as [4|5]: its 5 meets the [6|2]'s 6, so the line falls in two pieces.
+    # Read as the [4|6] the board before holds (and the table shows nowhere else), the table fits.
+    table = [tile((1, 4), 0.0), tile((4, 5), 48.0, second=0.4), tile((6, 2), 96.0), NEW]
+    move = read_move(BEFORE, table)
+    assert move.sure and [p.tile for p in move.change.placements] == [Tile(2, 3)]
+    assert any("read as [4, 5] is taken as [4, 6]" in n for n in move.notes)
+    # Read surely as [4|5], it is not explained away: a tile seen where the board holds another is asked about.
+    sure = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 5), 48.0), tile((6, 2), 96.0), NEW])
+    assert not sure.sure and any("[4|6] was on the table and is not seen" in p for p in sure.problems)
+
+
+def test_the_new_tile_read_again_to_fit_is_asked_about() -> None:
+    # The new tile read unsurely as [1|3] -- its runner-up for the first half a 2, which fits the free 2.
+    new = tile((1, 3), 144.0, first=0.5, others=(((2, 0.3),), ()))
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), new])
+    assert [p.tile for p in move.change.placements] == [Tile(2, 3)]
+    assert not move.sure
+
+
+def test_no_new_tile_seen_asks_about_whatever_one_image_would() -> None:
+    # Nothing new joined, and a tile read unsurely that may be the new one misread.
+    table = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), tile((5, 5), 300.0, 300.0, first=0.4)]
+    move = read_move(BEFORE, table)
+    assert move.change.placements == [] and not move.sure
+    assert any("(324, 312) is read uncertainly" in p for p in move.problems)
+
+
+def test_the_opening_tile_on_an_empty_board() -> None:
+    move = read_move(Board(True), [tile((5, 5), 0.0)])
+    assert move.sure and [p.tile for p in move.change.placements] == [Tile(5, 5)] and move.change.board.end_sum() == 10
+
+
+def test_a_new_tile_read_unsurely_as_a_played_one_is_read_again_and_asked_about() -> None:
+    # The new tile read unsurely as [2|6] -- a tile the board already holds -- its 3 the runner-up.
+    new = tile((2, 6), 144.0, second=0.5, others=((), ((3, 0.4),)))
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), new])
+    assert [p.tile for p in move.change.placements] == [Tile(2, 3)] and move.change.board.end_sum() == 4
+    assert move.problems == ["the new tile at (168, 112) is read as [2, 6], yet fits the board before only as [2, 3]: please check it"]
