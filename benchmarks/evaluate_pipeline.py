@@ -103,16 +103,16 @@ def replay(video: Path, header: MatchHeader, detector, follow=None, player: Answ
     return pipeline, moves, asks, stats
 
 
-def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int) -> tuple[str, Path, Path, Path]:
+def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main") -> tuple[str, Path, Path, Path]:
     """The game's video, truth log and labels, made if missing.  A game whose layout would run off
     the table is taken with the seed 1000 on (and so on): the same game for every run."""
     for _ in range(10):
-        name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{rounds}"
+        name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{rounds}" + ("" if style == "main" else f"-{style}")
         video, truth_log, labels = OUT / f"{name}.mp4", OUT / f"{name}.truth.jsonl", OUT / f"{name}.labels.jsonl"
         if video.exists() and truth_log.exists():
             return name, video, truth_log, labels
         try:
-            make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds), video, truth_log, labels)
+            make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds, style=style), video, truth_log, labels)
             return name, video, truth_log, labels
         except RuntimeError as exc:
             if "does not fit" not in str(exc):
@@ -127,6 +127,8 @@ def main() -> None:
     parser.add_argument("--memory-minutes", type=float, default=60)
     parser.add_argument("--tables", type=int, default=len(TABLES))
     parser.add_argument("--set", type=int, default=0, help="another set of games: the same tables, seeds offset by 100 x SET")
+    parser.add_argument("--style", default="main", choices=("main", "cross"),
+                        help="the videos' look: main, or cross (the detector's held-out other style: sets and tables it was not trained on)")
     parser.add_argument("--detectors", default="truth,model,answered",
                         help="which runs: truth (a detector that knows the truth), model (the shipped model, nobody "
                              "answering its questions), answered (the model, with a player answering them)")
@@ -138,7 +140,7 @@ def main() -> None:
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
     for game, n, partnership, seed in TABLES[: args.tables]:
-        name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds)
+        name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style)
         names = ("Ann", "Ben", "Cid", "Dee")[:n]
         header = MatchHeader(game, names, partnership)
         truth = [key(json.loads(l)) for l in truth_log.read_text().splitlines()[1:]]

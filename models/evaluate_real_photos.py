@@ -8,7 +8,9 @@ misread), face-down tiles found, and how many readings the app would have asked 
 For all photos: the tiles found, face up and down, and the uncertain share.  Then the layouts, read
 as the ``board`` command reads an image (horse-race rules): the chains the labels give as joined
 tiles rebuilt with exactly those joins and nothing to ask, the chains the rules do not allow
-reported as a problem, the photos of loose tiles rebuilt with no join.  ``--scale`` reads
+reported as a problem, the photos of loose tiles rebuilt with no join -- and, for each chain, the
+move of laying each of its end tiles last, read with the board before known (``read_move``: the
+chain without that tile, from the labels).  ``--scale`` reads
 each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing the same table);
 ``--turn`` turns it first by that many degrees about its centre (the camera turned over the table), and
 ``--tilt`` shows it as a camera tilted that many degrees further off overhead would see it, each on a
@@ -30,8 +32,8 @@ sys.path.insert(0, str(HERE.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from scorer.layout import read_board  # noqa: E402
-from scorer.rules import Tile  # noqa: E402
+from scorer.layout import read_board, read_move  # noqa: E402
+from scorer.rules import Board, Tile  # noqa: E402
 from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
 
@@ -81,10 +83,11 @@ def _seen_through(image: np.ndarray, view: np.ndarray) -> np.ndarray:
 def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
-    right = chains = refused = illegal = apart = loose = 0
+    right = chains = refused = illegal = apart = loose = moves = moves_right = 0
     for path in sorted(photos.glob("*.jpg")):
         image = _read(path, scale, turn, tilt, light)
-        reading = read_board(detector.detect(image), every_double_spins=True, image=image)
+        detections = detector.detect(image)
+        reading = read_board(detections, every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
         said = ", ".join("-".join(str(t) for t in sorted(pair)) for pair in sorted(seen, key=sorted)) or "none"
         label = layouts.get(path.name, {"joins": []})
@@ -101,6 +104,12 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
             if want:
                 chains += 1
                 right += ok
+                pairs = [(Tile.of(*a), Tile.of(*b)) for a, b in label["joins"]]
+                for last, named in _moves_right(pairs, detections, image):
+                    moves += 1
+                    moves_right += named
+                    if not named:
+                        print(f"  layout {path.name}: the move laying {last} last NOT named (or asked about)")
             else:
                 loose += 1
                 apart += ok
@@ -109,6 +118,42 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
             print(f"  layout {path.name}: {verdict}")
     print(f"layouts: {right}/{chains} chains rebuilt with exactly their joins and nothing asked; {refused}/{illegal} chains "
           f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found")
+    print(f"moves (a chain's end tile laid last, the board before known): {moves_right}/{moves} named at the right free point,"
+          " with the right sum, nothing asked")
+
+
+def _chain_board(pairs: list[tuple[Tile, Tile]]) -> Board:
+    """The horse-race board of a chain given as joined pairs: laid from its first pair's first tile, each
+    tile on the line side of its neighbour that shows the value they share."""
+    board = Board(True).place(pairs[0][0])
+    pending = list(pairs)
+    while pending:
+        a, b = next((a, b) for a, b in pending if (a in board) != (b in board))
+        old, new = (a, b) if a in board else (b, a)
+        shared = {old.a, old.b} & {new.a, new.b}
+        point = next(p for p in board.free_points() if p.tile == old and p.value in shared and not p.side.is_branch)
+        board = board.place(new, point)
+        pending.remove((a, b))
+    return board
+
+
+def _moves_right(pairs: list[tuple[Tile, Tile]], detections, image) -> list[tuple[Tile, bool]]:
+    """For each end tile of the chain: whether ``read_move``, given the chain without it, names it at its
+    neighbour's free point with the whole chain's sum and nothing to ask."""
+    truth = _chain_board(pairs)
+    out = []
+    for last in truth.tiles:
+        joined = [pair for pair in pairs if last in pair]
+        if len(joined) != 1:
+            continue
+        neighbour = next(t for t in joined[0] if t != last)
+        rest = [pair for pair in pairs if last not in pair]
+        before = _chain_board(rest) if rest else Board(True).place(neighbour)
+        move = read_move(before, detections, image=image)
+        placed = move.change.placements
+        out.append((last, move.sure and [p.tile for p in placed] == [last] and placed[0].at.tile == neighbour
+                    and move.change.board.end_sum() == truth.end_sum()))
+    return out
 
 
 def main() -> None:

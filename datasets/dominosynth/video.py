@@ -44,6 +44,10 @@ class VideoSpec:
     flicker: bool = True
     size: tuple[int, int] = FULL_SIZE
     noise: float = 3.0
+    # The set's and the table's look: "main", or "cross" (the held-out other style of the detector's
+    # splits: more coloured bodies, ring pips, bigger corners, other tables) -- a check of the live path
+    # on a look the models were not trained on.
+    style: str = "main"
 
     @property
     def px_per_mm(self) -> float:
@@ -66,7 +70,7 @@ class _Table:
         self.center = (self.view_mm[0] / 2, self.view_mm[1] / 2)
         self.cam = CameraParams(w, h, spec.px_per_mm, rng.uniform(0, 8), 0.0, rng.uniform(0, 360))
         self.style_seed = rng.randrange(2**31)
-        self.tileset = random_tileset(random.Random(self.style_seed))
+        self.tileset = random_tileset(random.Random(self.style_seed), spec.style)
         self.order = seat_order(n_players)
 
     def layout_bounds(self) -> tuple[float, float, float, float]:
@@ -212,7 +216,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                 for g in geoms
             ]
             scene = render_scene(moved, table.tileset, table.cam, random.Random(table.style_seed), table.center,
-                                 occlude=False, show=shown, effects=False)
+                                 style=table.spec.style, occlude=False, show=shown, effects=False)
             # The scene labels only the tiles shown.
             pending_labels.append([{"corners": np.round(lab.corners, 2).tolist(), "values": None if lab.values is None else list(lab.values)} for lab in scene.tiles])
             return scene.image.astype(np.float32)

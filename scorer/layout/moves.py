@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
-
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
 from scorer.errors import IllegalMove
 from scorer.layout.reconstruct import (
-    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_board, reconstruct, unsure_problem,
+    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_again, read_board, reconstruct,
+    unsure_problem,
 )
 from scorer.rules import Board, FreePoint, Tile
 
@@ -128,68 +128,32 @@ def read_move(before: Board, detections: Sequence, *, to_table: Callable[[np.nda
     # Only the new tiles must be read surely -- and a tile read as a played one seen elsewhere too.
     counts = Counter(seen.tile for seen in layout.tiles)
     new = {p.tile for p in change.placements}
-    for i, seen in enumerate(layout.tiles):
-        if seen.tile in new and i in reread:
-            x, y = up[i].center
-            problems.append(f"the new tile at ({x:.0f}, {y:.0f}) is read as {list(up[i].pips)}, yet fits the board before only as"
-                            f" {list(reread[i])}: please check it")
-        elif (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i):
-            problems.append(unsure_problem(up[i]))
+    # (A tile read again is one read unsurely, and never settled by its joins: a new one is asked about.)
+    problems += [unsure_problem(up[i]) for i, seen in enumerate(layout.tiles)
+                 if (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i)]
     if change.board is not None:
         problems += _open_end_problems(layout, change.board, up, detections, image)[0]
     problems += _beside_problems(layout)
     return MoveReading(change, layout, problems, notes)
 
 
-# At most this many tiles are read again to make the table fit the board before (each a search over the
-# tiles read unsurely): more would be guessing.
-MAX_REREAD = 3
-
-
 def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence) -> tuple[Layout, Change, dict[int, tuple[int, int]]]:
-    """The layout the tiles give with the board before known, and the change from it.  Where the table
-    does not fit that board cleanly, a tile read unsurely is read again -- as a played tile seen nowhere
-    else, or as one of its own likely other readings -- where that alone
-    makes the table fit with fewer problems, and no other single reading does as well; up to
-    :data:`MAX_REREAD` times.  Returns the tiles read again (index -> pips) too."""
-    tiles = list(tiles)
-    layout = reconstruct(tiles, known=before.tiles)
-    change = infer_placements(before, layout)
-    reread: dict[int, tuple[int, int]] = {}
-    for _ in range(MAX_REREAD):
-        badness = len(layout.problems) + len(change.problems)
-        if not badness:
-            break
-        seen = {t.tile for t in tiles}
-        unseen = [t for t in before.tiles if t not in seen]
-        unseen_pips = [(t.a, t.b) for t in unseen] + [(t.b, t.a) for t in unseen if not t.is_double] if len(unseen) <= 3 else []
-        best: list[tuple[int, tuple[int, int], Layout, Change]] = []
-        best_badness = badness
-        for i, t in enumerate(tiles):
-            if i in reread or up[i].certain:
-                continue  # (a tile read surely as another than the board holds is reported, not explained away)
-            for pips in dict.fromkeys(unseen_pips + _other_readings(t)):
-                if pips == t.pips:
-                    continue
-                trial = tiles[:i] + [replace(t, pips=pips)] + tiles[i + 1:]
-                trial_layout = reconstruct(trial, known=before.tiles)
-                trial_change = infer_placements(before, trial_layout)
-                trial_badness = len(trial_layout.problems) + len(trial_change.problems)
-                if len(trial_change.placements) < len(change.placements):
-                    continue  # a new tile read as a played one seen nowhere else: the move lost, not found
-                if trial_badness < best_badness:
-                    best, best_badness = [(i, pips, trial_layout, trial_change)], trial_badness
-                elif trial_badness == best_badness and best:
-                    best.append((i, pips, trial_layout, trial_change))
-        if len(best) != 1:
-            break  # nothing fits better, or more than one reading does as well: not guessed
-        i, pips, layout, change = best[0]
-        tiles[i] = replace(tiles[i], pips=pips)
-        reread[i] = pips
+    """The layout the tiles give with the board before known, and the change from it -- where that does
+    not fit the board cleanly, with tiles read unsurely read again (:func:`read_again`), as a played tile
+    seen nowhere else too, never so that a new tile is lost.  Returns the tiles read again too."""
+
+    def fit(trial: list[SeenTile], current: tuple[Layout, Change] | None) -> tuple[int, tuple[Layout, Change]] | None:
+        layout = reconstruct(trial, known=before.tiles)
+        change = infer_placements(before, layout)
+        if current is not None and len(change.placements) < len(current[1].placements):
+            return None  # a new tile read as a played one seen nowhere else: the move lost, not found
+        return len(layout.problems) + len(change.problems), (layout, change)
+
+    def unseen(trial: list[SeenTile], i: int) -> list[tuple[int, int]]:
+        seen = {t.tile for t in trial}
+        missing = [t for t in before.tiles if t not in seen]
+        return [(t.a, t.b) for t in missing] + [(t.b, t.a) for t in missing if not t.is_double] if len(missing) <= 3 else []
+
+    # (A tile read surely as another than the board holds is reported, not explained away.)
+    _, (layout, change), reread = read_again(tiles, [not d.certain for d in up], fit, unseen)
     return layout, change, reread
-
-
-def _other_readings(seen: SeenTile) -> list[tuple[int, int]]:
-    """A tile's likely other readings: one half or both read as one of its runner-ups."""
-    (first, second), (alt_first, alt_second) = seen.pips, seen.alternatives
-    return [(a, second) for a in alt_first] + [(first, b) for b in alt_second] + [(a, b) for a in alt_first for b in alt_second]

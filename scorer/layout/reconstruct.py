@@ -16,7 +16,7 @@ import itertools
 import math
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Callable, Collection, Iterable, Literal, Sequence
+from typing import Callable, Collection, Iterable, Literal, Sequence, TypeVar
 
 import numpy as np
 
@@ -121,34 +121,38 @@ def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> 
             receivers.append((i, "half1", g.center + g.axis * g.length / 4, b))
     found: dict[tuple[int, int], PhysJoin] = {}
     mismatches: dict[tuple[int, int], tuple[PhysJoin, str]] = {}
-    for i, side, point, direction, value in ports:
-        expected = point + direction * width / 2
-        for j, rside, rpoint, rvalue in receivers:
-            if j == i:
+    if not ports or not receivers:
+        return [], []
+    # Every port against every receiver at once; only the pairs close enough are looked at one by one.
+    expected = np.array([point + direction * width / 2 for _, _, point, direction, _ in ports])
+    at = np.array([rpoint for _, _, rpoint, _ in receivers])
+    errors = np.linalg.norm(expected[:, None, :] - at[None, :, :], axis=2) / width
+    for p, r in zip(*np.nonzero(errors <= tolerance)):
+        i, side, point, direction, value = ports[p]
+        j, rside, rpoint, rvalue = receivers[r]
+        if j == i:
+            continue
+        err = float(errors[p, r])
+        gj = geoms[j]
+        if rside is None:
+            # A double takes a tile on its long side only when laid crosswise to the line.
+            if abs(float(gj.axis @ direction)) > ALIGN_TOLERANCE:
                 continue
-            err = float(np.linalg.norm(rpoint - expected)) / width
-            if err > tolerance:
+            rphys: Phys = "long+" if float(gj.normal @ (point - gj.center)) > 0 else "long-"
+        else:
+            rphys = rside
+            # The receiving half must be the one nearer the port (the tile faces it).
+            other = gj.center + gj.axis * gj.length / 4 * (1 if rside == "half0" else -1)
+            if np.linalg.norm(other - point) < np.linalg.norm(rpoint - point):
                 continue
-            gj = geoms[j]
-            if rside is None:
-                # A double takes a tile on its long side only when laid crosswise to the line.
-                if abs(float(gj.axis @ direction)) > ALIGN_TOLERANCE:
-                    continue
-                rphys: Phys = "long+" if float(gj.normal @ (point - gj.center)) > 0 else "long-"
-            else:
-                rphys = rside
-                # The receiving half must be the one nearer the port (the tile faces it).
-                other = gj.center + gj.axis * gj.length / 4 * (1 if rside == "half0" else -1)
-                if np.linalg.norm(other - point) < np.linalg.norm(rpoint - point):
-                    continue
-            key = (min(i, j), max(i, j))
-            join = PhysJoin(i, side, j, rphys, err)
-            if rvalue != value:
-                message = f"pips do not match at a join: {_where(tiles[i])} shows {value} where {_where(tiles[j])} shows {rvalue}"
-                mismatches[key] = (join, message)
-                continue
-            if key not in found or err < found[key].error:
-                found[key] = join
+        key = (min(i, j), max(i, j))
+        join = PhysJoin(i, side, j, rphys, err)
+        if rvalue != value:
+            message = f"pips do not match at a join: {_where(tiles[i])} shows {value} where {_where(tiles[j])} shows {rvalue}"
+            mismatches[key] = (join, message)
+            continue
+        if key not in found or err < found[key].error:
+            found[key] = join
     return list(found.values()), [m for key, m in mismatches.items() if key not in found]
 
 
@@ -567,17 +571,87 @@ def read_board(detections: Sequence, every_double_spins: bool,
         detections, back = blank
         layout = reconstruct(seen_from_detections(detections, to_table))
         board, problems = to_board(layout, every_double_spins)
+    up = _read_faces(detections)  # the layout's tiles, in order
+    if problems or layout.problems or _joined_beside(layout):
+        layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
+        for i, pips in reread.items():
+            x, y = up[i].center
+            notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(up[i].pips)} is taken as {list(pips)}: so the layout fits together")
     problems = layout.problems + problems
     if blank is not None:
         problems.append(f"the tile at ({back.center[0]:.0f}, {back.center[1]:.0f}) looks face down, yet lies in the layout"
                         " as the double blank would: taken as [0|0] -- please check it")
-    up = _read_faces(detections)  # the layout's tiles, in order
     ends, spots = _open_end_problems(layout, board, up, detections, image)
     problems += ends
     problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
     problems += _beside_problems(layout)
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
+
+
+# At most this many tiles are read again to make the table fit together (each a search over the tiles
+# read unsurely): more would be guessing.
+MAX_REREAD = 3
+
+Fit = TypeVar("Fit")
+
+
+def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
+               fit: Callable[[list[SeenTile], Fit | None], tuple[int, Fit] | None],
+               readings: Callable[[list[SeenTile], int], list[tuple[int, int]]] = lambda tiles, i: []) -> tuple[list[SeenTile], Fit, dict[int, tuple[int, int]]]:
+    """The tiles with those read unsurely read again where that makes the table fit together better.
+
+    ``fit(tiles, current)`` rebuilds what the tiles give: (its problems, counted; the result), or None
+    where a trial may not replace ``current``.  A tile read unsurely is read again as one of its likely
+    other readings (or one ``readings(tiles, i)`` adds) where that alone gives fewer problems and no
+    other single reading does as well -- up to :data:`MAX_REREAD` tiles, one at a time.  Returns the
+    tiles, the result for them and the tiles read again (index -> pips)."""
+    tiles = list(tiles)
+    badness, result = fit(tiles, None)  # (no current result: the first fit is always taken)
+    reread: dict[int, tuple[int, int]] = {}
+    for _ in range(MAX_REREAD):
+        if not badness:
+            break
+        best: list[tuple[int, tuple[int, int], int, Fit]] = []
+        for i, t in enumerate(tiles):
+            if i in reread or not unsure[i]:
+                continue
+            for pips in dict.fromkeys(readings(tiles, i) + other_readings(t)):
+                if pips == t.pips:
+                    continue
+                tried = fit(tiles[:i] + [replace(t, pips=pips)] + tiles[i + 1:], result)
+                if tried is None or tried[0] >= badness or (best and tried[0] > best[0][2]):
+                    continue
+                best = [b for b in best if b[2] == tried[0]] + [(i, pips, *tried)]
+        if len(best) != 1:
+            break  # nothing fits better, or more than one reading does as well: not guessed
+        i, pips, badness, result = best[0]
+        tiles[i] = replace(tiles[i], pips=pips)
+        reread[i] = pips
+    return tiles, result, reread
+
+
+def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence, every_double_spins: bool
+                       ) -> tuple[Layout, Board, list[str], dict[int, tuple[int, int]]]:
+    """Where the layout does not fit together (an illegal structure, a tile twice, pips that differ at a
+    join), tiles read unsurely read again to make it fit (:func:`read_again`); they stay unsure, so the
+    players are still asked -- about the likeliest layout."""
+
+    def fit(trial: list[SeenTile], current) -> tuple[int, tuple[Layout, Board, list[str]]]:
+        trial_layout = reconstruct(trial)
+        trial_board, trial_problems = to_board(trial_layout, every_double_spins)
+        badness = len(trial_layout.problems) + len(trial_problems) + len(_joined_beside(trial_layout))
+        return badness, (trial_layout, trial_board, trial_problems)
+
+    _, (layout, board, problems), reread = read_again(tiles, [not d.certain for d in up], fit)
+    return layout, board, problems, reread
+
+
+def other_readings(seen: SeenTile) -> list[tuple[int, int]]:
+    """A tile's likely other readings: one half or both read as its runner-up (the reader's second
+    likeliest count; the third was measured to add time, not right readings)."""
+    (first, second), (alt_first, alt_second) = seen.pips, (seen.alternatives[0][:1], seen.alternatives[1][:1])
+    return [(a, second) for a in alt_first] + [(first, b) for b in alt_second] + [(a, b) for a in alt_first for b in alt_second]
 
 
 def _open_end_problems(layout: Layout, board: Board, up: Sequence, detections: Sequence,

@@ -87,4 +87,15 @@ def test_a_new_tile_read_unsurely_as_a_played_one_is_read_again_and_asked_about(
     new = tile((2, 6), 144.0, second=0.5, others=((), ((3, 0.4),)))
     move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), new])
     assert [p.tile for p in move.change.placements] == [Tile(2, 3)] and move.change.board.end_sum() == 4
-    assert move.problems == ["the new tile at (168, 112) is read as [2, 6], yet fits the board before only as [2, 3]: please check it"]
+    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2, 6] (0.50): please check it"]
+    assert any("read as [2, 6] is taken as [2, 3]" in n for n in move.notes)
+
+
+def test_one_image_alone_takes_the_reading_that_fits_yet_still_asks() -> None:
+    # read_board: the tile at x = 144 read unsurely as [2|6], which the line already holds; its 6's
+    # runner-up, a 3, makes the layout fit -- so the board shows [2|3], and the players are asked.
+    table = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), tile((2, 6), 144.0, second=0.5, others=((), ((3, 0.4),)))]
+    reading = read_board(table, every_double_spins=True)
+    assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(4, 6)] and reading.board.end_sum() == 4
+    assert any("read as [2, 6] is taken as [2, 3]: so the layout fits together" in n for n in reading.notes)
+    assert reading.problems == ["the tile at (168, 112) is read uncertainly as [2, 6] (0.50): please check it"]
