@@ -88,6 +88,8 @@ class TablePipeline:
         self._noted: set[str] = set()
         self._told_small = False
         self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
+        # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
+        self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
@@ -323,6 +325,22 @@ class TablePipeline:
             self._asked_about = [d.center for d in self._played_again(layout_tiles, layout, board)]
             events += self._ask(t, "the table does not match the game: " + "; ".join(problems[:3]), (), problems)
             return events
+        if change.placements and (unsure := self._unsure_new_tile(layout_tiles, layout, change, board, to_table)) is not None:
+            # Still unsure of a new tile after reading it again, and another likely reading of it fits
+            # the game too: the players say which (where the rules leave one reading, it is taken).
+            d, outcomes = unsure
+            tiles = [c.placements for _, _, c in outcomes]
+            said = " or ".join(", ".join(str(p.tile) for p in placed) for placed in tiles)
+            x, y = d.center
+            asked = self._asked_reading
+            if asked is None or np.hypot(asked[0][0] - x, asked[0][1] - y) > long_side(d.corners) / 2:
+                self._asked_reading = (d.center, {p.tile for placed in tiles for p in placed})
+                return events + self._ask_which(t, f"the new tile at ({x:.0f}, {y:.0f}) is read unsurely: {said}", outcomes)
+            # Asked already, and play went on without an answer: its likeliest reading is taken, so that
+            # the game does not stall -- said, and still open to correction.
+            self._asked_reading = None
+            events.append(Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(str(p.tile) for p in tiles[0])}"
+                                    " -- correct it if it is not"))
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
             events += self._apply_placements(t, change.placements, draws)
@@ -588,6 +606,26 @@ class TablePipeline:
         why = "a played tile seen nowhere else" if Tile.of(*pips) in unseen else "the only likely reading that fits the game"
         return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(d.pips)} is taken as {list(pips)}: {why}"
 
+    def _unsure_new_tile(self, layout_tiles: list[TileDetection], layout, change, board, to_table) -> tuple[TileDetection, list] | None:
+        """A new tile read unsurely, with the outcomes of its readings that fit the game (its own
+        first), where more than one does; None where every new tile is read surely or the rules leave
+        each one reading."""
+        for placed in change.placements:
+            k = next((i for i in layout.component if layout.tiles[i].tile == placed.tile), None)
+            if k is None or self.tracker.read_surely(layout_tiles[k]) or self.memory.is_remembered(layout_tiles[k]):
+                continue
+            d = layout_tiles[k]
+            outcomes = {tuple((p.tile, p.at) for p in change.placements): (layout_tiles, layout, change)}
+            for pips in _other_readings(d):
+                trial = list(layout_tiles)
+                trial[k] = _with_pips(d, pips)
+                fits = self._fits(trial, board, to_table)
+                if fits is not None and fits[1].placements:
+                    outcomes.setdefault(tuple((p.tile, p.at) for p in fits[1].placements), (trial, *fits))
+            if len(outcomes) > 1:
+                return d, list(outcomes.values())
+        return None
+
     def _opening_tile(self, layout) -> Tile | None:
         """Of the layout's tiles, the one seen first, if it was seen before all the others."""
         tiles = [layout.tiles[i].tile for i in layout.component]
@@ -650,6 +688,13 @@ class TablePipeline:
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
         self._asked_about = []
+        if self._asked_reading is not None:
+            # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
+            center, tiles = self._asked_reading
+            for e in events:
+                if isinstance(e, Play) and e.tile in tiles:
+                    self.tracker.correct(center, e.tile)
+            self._asked_reading = None
         out = self._apply_sequence(t, events)
         self.gate.force_reread()
         if self.status == "confirm":

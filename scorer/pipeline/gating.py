@@ -17,6 +17,12 @@ SMALL_WIDTH = 160
 # A frame differing from the last over this share of its pixels changed as a whole (light, a
 # camera glitch): no arm moves so much between two frames.
 GLOBAL_CHANGE = 0.25
+# A table changed since the last read counts pixels that moved by this share of the picture's contrast
+# (its 1st to 99th percentile), up to the motion threshold: in a dim room, a black tile put down on a
+# dark cloth differs from it by a few grey levels only (its pips by more, but they are specks at the
+# gate's scale); two still frames of it differ by under two.
+CHANGE_CONTRAST = 0.08
+MIN_CHANGE_THRESHOLD = 3.0
 
 
 def small_picture(image: np.ndarray) -> np.ndarray:
@@ -60,7 +66,15 @@ class Gate:
         region = self._motion_frame[max(0, int(y0 * h)) : int(np.ceil(y1 * h)), max(0, int(x0 * w)) : int(np.ceil(x1 * w))]
         return float(np.median(region)) / self.fps if region.size else None
 
-    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def _changed(self, small: np.ndarray) -> bool:
+        """Whether the still table differs from the last state read (none read yet: it does)."""
+        if self._last_read is None:
+            return True
+        low, high = np.percentile(small.max(axis=2) if small.ndim == 3 else small, (1, 99))
+        threshold = float(np.clip(CHANGE_CONTRAST * (high - low), MIN_CHANGE_THRESHOLD, self.motion_threshold))
+        return float(self._diff(small, self._last_read, threshold).mean()) >= self.change_fraction
+
+    def _diff(self, a: np.ndarray, b: np.ndarray, threshold: float | None = None) -> np.ndarray:
         # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
         # not the mean, so that an arm over the table does not rescale the whole frame.
         ratio = float(np.clip(np.median(a) / max(float(np.median(b)), 1.0), 0.5, 2.0))
@@ -69,7 +83,8 @@ class Gate:
         # A saturated highlight does not scale with the exposure (its true value may be anything
         # above): it is no evidence of motion where it only looks darker than it was -- but a dark
         # thing now on a blown-out patch (a tile's pips on a glaring table) is.
-        moved = (np.abs(a - scaled) > self.motion_threshold) & ~((b >= 235) & (a > scaled)) & ~((a >= 235) & (scaled > a))
+        threshold = self.motion_threshold if threshold is None else threshold
+        moved = (np.abs(a - scaled) > threshold) & ~((b >= 235) & (a > scaled)) & ~((a >= 235) & (scaled > a))
         return moved.any(axis=2) if moved.ndim == 3 else moved
 
     def update(self, image: np.ndarray) -> bool:
@@ -105,13 +120,13 @@ class Gate:
         if self._fired:
             # Still all along, yet the table changed under motion too faint to count as moving (a
             # tile put down by an arm the colour of the table): once quiet, that is a new state too.
-            if self._quiet_frames < needed or self._last_read is None or self._diff(small, self._last_read).mean() < self.change_fraction:
+            if self._quiet_frames < needed or self._last_read is None or not self._changed(small):
                 return False
         self._fired = True
         self.moving = False
         self.motion_mask = self._motion_accumulated
         self._motion_accumulated = np.zeros(small.shape[:2], bool)
-        if self._last_read is not None and self._diff(small, self._last_read).mean() < self.change_fraction:
+        if not self._changed(small):
             return False  # still, but nothing changed since the last read
         self._last_read = small
         return True

@@ -17,6 +17,7 @@ class Track:
     id: int
     detection: TileDetection  # the latest sighting
     votes: Counter = field(default_factory=Counter)  # Tile -> readings
+    sure: Counter = field(default_factory=Counter)  # Tile -> readings made surely
     settled: Tile | None = None  # the majority once it held
 
     @property
@@ -69,6 +70,7 @@ class Tracker:
                 track.detection = d
             # An uncertain reading counts for less than a sure one.
             track.votes[Tile.of(*d.pips)] += 2 if d.certain else 1
+            track.sure[Tile.of(*d.pips)] += d.certain
             voted = track.tile
             if track.settled is not None and voted != track.settled and track.votes[voted] > track.votes[track.settled]:
                 flips.append(Flip(track.id, track.settled, voted, d.center))
@@ -79,21 +81,35 @@ class Tracker:
         self.tracks = [t for i, t in enumerate(self.tracks) if i not in unmatched] + new_tracks
         return out, flips
 
-    def reset(self) -> None:
-        self.tracks = []
+    def read_surely(self, detection: TileDetection) -> bool:
+        """Whether the tile followed where ``detection`` lies was ever read surely as its voted tile.  The
+        vote makes a tile read the same way in three frames sure -- but a still table read again and
+        again shows the same glare or shadow, so the same unsure reading repeated is no more evidence."""
+        track = self._nearest(detection.center)
+        return track is not None and track.tile is not None and track.sure[track.tile] > 0
 
-    def correct(self, center: tuple[float, float], tile: Tile) -> bool:
-        """A person says the tile at ``center`` is ``tile``: that reading wins from now on."""
+    def _nearest(self, center: tuple[float, float]) -> Track | None:
+        """The tile followed nearest to ``center``."""
         best, best_d = None, float("inf")
         for track in self.tracks:
             c = track.detection.center
             d = (c[0] - center[0]) ** 2 + (c[1] - center[1]) ** 2
             if d < best_d:
                 best, best_d = track, d
+        return best
+
+    def reset(self) -> None:
+        self.tracks = []
+
+    def correct(self, center: tuple[float, float], tile: Tile) -> bool:
+        """A person says the tile at ``center`` is ``tile``: that reading wins from now on."""
+        best = self._nearest(center)
         if best is None:
             return False
         best.votes.clear()
         best.votes[tile] = 1000
+        best.sure.clear()
+        best.sure[tile] = 1000  # (a person's word: sure)
         best.settled = tile
         return True
 

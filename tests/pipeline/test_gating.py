@@ -57,6 +57,33 @@ def test_a_black_tile_on_a_dark_blue_cloth_is_a_change() -> None:
     assert any(_frames(gate, cloth, 8))
 
 
+def test_a_black_tile_on_a_dark_cloth_in_a_dim_room_is_a_change() -> None:
+    # A dim room, as the `cross` game videos film one: a dark green cloth (BGR about (22, 27, 11),
+    # mottled by 3 levels, noise of two), a black tile 48 px long (13, 15, 11) with two white pips put
+    # down -- at the gate's scale (a picture 160 px wide) it differs by a few levels, under the 8 that
+    # count as motion, yet well over a twelfth of the picture's contrast.
+    rng = np.random.default_rng(0)
+    yy, xx = np.mgrid[0:720, 0:1280]
+    mottle = 3 * np.sin(xx / 41.0) * np.cos(yy / 33.0)
+    cloth = np.stack([22 + mottle, 27 + mottle, 11 + 0 * mottle], axis=2)
+
+    def frame(img):
+        return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+    gate = Gate(fps=10)
+    assert sum(gate.update(frame(cloth)) for _ in range(12)) == 1
+    laid = cloth.copy()
+    laid[360:408, 560:584] = (13, 15, 11)  # the tile
+    laid[370:374, 570:574] = laid[394:398, 570:574] = 170  # its pips
+    for k in range(4):  # the arm
+        arm = laid.copy()
+        arm[408:720, 540:600] = 150 + 20 * (k % 2)
+        gate.update(frame(arm))
+    assert sum(gate.update(frame(laid)) for _ in range(12)) == 1
+    # The same dim table left alone, its noise and all: nothing more is read.
+    assert not any(gate.update(frame(laid)) for _ in range(30))
+
+
 def test_a_glitch_of_the_whole_picture_is_not_where_an_arm_was() -> None:
     gate = Gate(fps=10)
     table = np.full((180, 320, 3), 90, np.uint8)

@@ -306,14 +306,20 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     assert asked and asked[0].alternatives == ((step.event,),)
 
 
+def _opened_with_1_3() -> tuple[ScriptedTable, object]:
+    """A table opened with [1|3] (at x = 140), and that tile's box."""
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    return table, first
+
+
 def _opened_with_1_3_then_3_read_as_3_1(runner_up: int):
     """A table opened with [1|3], and the box of a tile laid next on its 3, read [3|1] (the tile
     already played) with ``runner_up`` as its second half's likely other reading."""
     from scorer.vision.detector import HalfReading, TileDetection
 
-    table = ScriptedTable()
-    first = _up((1, 3), 140)
-    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    table, first = _opened_with_1_3()
     y = 120.0
     misread = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
                             (HalfReading(3, (200, y + 12), 0.99), HalfReading(1, (224, y + 12), 0.55, ((runner_up, 0.4),))))
@@ -330,6 +336,43 @@ def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading
     events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
     assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
+
+
+def test_a_new_tile_read_unsurely_in_every_frame_is_asked_about_where_another_reading_fits() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # Ben lays [3|4] on the 3; glare on its 4 makes every still frame read it [3|0] unsurely, 4 the
+    # runner-up.  [0|3] and [3|4] both fit the 3: read again and again alike, it is still a guess.
+    table, first = _opened_with_1_3()
+    y = 120.0
+    glared = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
+                           (HalfReading(3, (200, y + 12), 0.99), HalfReading(0, (224, y + 12), 0.6, ((4, 0.3),))))
+    events = table.move(FROM_TOP, [first, glared], paint=[(glared.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert not [e for e in events if isinstance(e, Play)]
+    ask = table.asked[-1]
+    assert "(212, 132) is read unsurely: [0|3] or [3|4]" in ask.reason
+    assert sorted(alt[0].tile for alt in ask.alternatives) == [Tile(0, 3), Tile(3, 4)]
+    # The players say [3|4]: it is played, and that box reads [3|4] from now on.
+    (chosen,) = [alt for alt in ask.alternatives if alt[0].tile == Tile(3, 4)]
+    table.pipe.confirm(chosen)
+    table.still(10)
+    assert table.pipe.match.current_board().tiles == (Tile(1, 3), Tile(3, 4)) and len(table.asked) == 1
+    # Asked, and play goes on without an answer: the likeliest reading is taken, so the game does not
+    # stall -- and said.
+    table3, _ = _opened_with_1_3()
+    table3.move(FROM_TOP, [first, glared], paint=[(glared.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert len(table3.asked) == 1
+    next_tile = _up((5, 1), 92)
+    events = table3.move(FROM_BOTTOM, [first, glared, next_tile], paint=[(next_tile.corners, 190)])
+    assert sorted(e.tile for e in events if isinstance(e, Play)) == [Tile(0, 3), Tile(1, 5)]
+    assert any(isinstance(e, Notice) and "no answer about the tile at (212, 132)" in e.message for e in table3.events)
+    # Where its runner-up is a tile already played, the rules leave one reading: taken, not asked.
+    table2, first2, misread = _opened_with_1_3_then_3_read_as_3_1(runner_up=6)
+    unsure = TileDetection(misread.corners, "up", 0.9, (misread.halves[0], HalfReading(6, misread.halves[1].center, 0.6, ((1, 0.35),))))
+    events = table2.move(FROM_TOP, [first2, unsure], paint=[(unsure.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)] and not table2.asked
 
 
 @pytest.mark.parametrize("right_first", [True, False])
