@@ -209,18 +209,8 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     layout, board = reading.layout, reading.board
     problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:
-        record = {
-            "path": args.image,
-            "tiles": [t.as_list() for t in board.tiles],
-            "spinners": [t.as_list() for t in board.spinners],
-            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
-            "free": [[p.tile.as_list(), p.side.value, p.value] for p in board.free_points()],
-            "ends": [[e.tile.as_list(), e.value] for e in board.scoring_ends()],
-            "sum": board.end_sum(),
-            "points": board.points(),
-            "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
-            "problems": problems,
-        }
+        record = {"path": args.image, **_board_record(board), "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
+                  "problems": problems}
         out.write(json.dumps(record) + "\n")
     else:
         out.write(describe_board(board, args.lang) + "\n")
@@ -229,6 +219,19 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for p in problems:
             out.write(f"problem: {p}\n")
     return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
+
+
+def _board_record(board) -> dict:
+    """A board as the ``board --json`` record gives it (the tiles and joins also read back by ``--before``)."""
+    return {
+        "tiles": [t.as_list() for t in board.tiles],
+        "spinners": [t.as_list() for t in board.spinners],
+        "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
+        "free": [[p.tile.as_list(), p.side.value, p.value] for p in board.free_points()],
+        "ends": [[e.tile.as_list(), e.value] for e in board.scoring_ends()],
+        "sum": board.end_sum(),
+        "points": board.points(),
+    }
 
 
 def _annotated(args: argparse.Namespace, image, detections, layout, board, profile, unseen_ends, err: TextIO) -> int:
@@ -278,17 +281,9 @@ def _move(args: argparse.Namespace, before, detections, image, profile, rules, o
     board = change.board if change.board is not None else before
     problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:
-        record = {
-            "path": args.image,
-            "placements": [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
-                           for p in change.placements],
-            "tiles": [t.as_list() for t in board.tiles],
-            "spinners": [t.as_list() for t in board.spinners],
-            "joins": [[j.tile.as_list(), j.side.value, j.new_tile.as_list(), j.new_side.value] for j in board.joins],
-            "sum": board.end_sum(),
-            "points": board.points(),
-            "problems": problems,
-        }
+        placements = [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
+                      for p in change.placements]
+        record = {"path": args.image, "placements": placements, **_board_record(board), "problems": problems}
         out.write(json.dumps(record) + "\n")
     else:
         _describe_move(before, change.placements, problems, rules, args.lang, out)

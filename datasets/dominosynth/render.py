@@ -398,6 +398,7 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
     for geom, visible in zip(geoms, shown):
         values = geom.end_values if geom.face_up else None
         sprite, alpha = render_tile_sprite(ts, values, k, rng)
+        side_shade = rng.uniform(0.45, 0.75)  # drawn for hidden tiles too: the stream must not depend on ``show``
         if not visible:
             continue
         # Sprite px -> plane mm (the tile's frame) -> image px.
@@ -408,7 +409,7 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
             [[1, 0, -sw / 2], [0, 1, -sh / 2], [0, 0, 1]]
         )
         # The tile's side walls: a darker copy a little below the face, shifted away from the camera's centre.
-        side = sprite * rng.uniform(0.45, 0.75)
+        side = sprite * side_shade
         centre_px = _apply_h(H, np.array([geom.center]))[0]
         away = (centre_px - np.array([w / 2, h / 2])) * (ts.thickness * cam.px_per_mm / 800.0 * 0.9)
         away += np.sign(away + 1e-6) * 0.0

@@ -90,6 +90,7 @@ class TablePipeline:
         self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
         # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
         self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
+        self._seen_now: set[Tile] | None = None  # at the last read, where no layout was seen: the face-up tiles
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
@@ -250,13 +251,11 @@ class TablePipeline:
             revealed = self._try_reveal(t, seat_tiles)
             if revealed:
                 return events + revealed
+        # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
+        self._seen_now = None if layout.component else {s.tile for s in seen}
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
-                self._cleared = True  # the last round's tiles are gone: the next tile opens a round
-                # Forget the last round's tiles, not a tile lying alone now (it may be the next opening).
-                now = {s.tile for s in seen}
-                self._first_seen = {tile: when for tile, when in self._first_seen.items() if tile in now}
-                self.tracker.reset()
+                self._table_cleared(self._seen_now)
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
                 events += self._start_round(t, layout, face_down)
@@ -606,6 +605,13 @@ class TablePipeline:
         why = "a played tile seen nowhere else" if Tile.of(*pips) in unseen else "the only likely reading that fits the game"
         return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(d.pips)} is taken as {list(pips)}: {why}"
 
+    def _table_cleared(self, now: set[Tile]) -> None:
+        """The last round's tiles are gone: the next tile put down opens a round.  Forget the last
+        round's tiles, not a tile lying alone now (it may be the next opening)."""
+        self._cleared = True
+        self._first_seen = {tile: when for tile, when in self._first_seen.items() if tile in now}
+        self.tracker.reset()
+
     def _unsure_new_tile(self, layout_tiles: list[TileDetection], layout, change, board, to_table) -> tuple[TileDetection, list] | None:
         """A new tile read unsurely, with the outcomes of its readings that fit the game (its own
         first), where more than one does; None where every new tile is read surely or the rules leave
@@ -688,6 +694,7 @@ class TablePipeline:
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
         self._asked_about = []
+        was_over = self.match.phase is Phase.BEFORE_ROUND
         if self._asked_reading is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
             center, tiles = self._asked_reading
@@ -696,6 +703,10 @@ class TablePipeline:
                     self.tracker.correct(center, e.tile)
             self._asked_reading = None
         out = self._apply_sequence(t, events)
+        if not was_over and self.match.phase is Phase.BEFORE_ROUND and self._seen_now is not None:
+            # The answer ended the round, and the table was last seen cleared (read before the answer
+            # came): that was the end of the round's tiles.
+            self._table_cleared(self._seen_now)
         self.gate.force_reread()
         if self.status == "confirm":
             out.append(self._set_status("waiting", t))

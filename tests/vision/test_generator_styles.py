@@ -45,3 +45,24 @@ def test_glossy_dark_pips_show_a_light_spot_and_light_pips_a_dark_one(light_body
         assert looks["main"] < 80 and looks["glossy"] > looks["main"] + 60
     else:
         assert looks["main"] > 180 and looks["glossy"] < looks["main"] - 60
+
+
+@pytest.mark.parametrize("style", ["main", "cross"])
+def test_a_tile_hidden_in_a_filmed_table_leaves_the_rest_of_the_picture_as_it_was(style: str) -> None:
+    # A game is filmed by rendering one table again and again, showing more of its tiles: the light and
+    # the table must stay the same (a camera sees no jump in the light when a tile is put down).
+    from dominosynth.layout import PlacedGeom
+    from dominosynth.render import CameraParams, render_scene
+
+    from scorer.rules import Tile
+
+    geoms = [PlacedGeom(Tile(1, 4), (60.0, 60.0), 0.0, (1, 4)), PlacedGeom(Tile(2, 6), (160.0, 90.0), 0.5, (2, 6))]
+    cam = CameraParams(320, 240, 1.3, 0.0, 0.0, 0.0)
+    ts = random_tileset(random.Random(5), style)
+
+    def seen(show):
+        return render_scene(geoms, ts, cam, random.Random(9), (120.0, 90.0), style=style, occlude=False, show=show, effects=False).image
+
+    both, first_only = seen([True, True]), seen([True, False])
+    assert np.array_equal(both[:, :100], first_only[:, :100])  # far from the hidden tile: the same pixels
+    assert not np.array_equal(both, first_only)

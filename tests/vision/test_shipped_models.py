@@ -98,6 +98,11 @@ def test_board_with_the_board_before_names_the_move(tmp_path: Path) -> None:
     move = json.loads(out)
     assert move["placements"] == [{"tile": [3, 4], "at": [[4, 4], truth.joins[-1].side.value, 4]}]
     assert move["sum"] == truth.end_sum() and move["problems"] == []
+    # The move's record is the next move's board before: the same table again shows nothing new.
+    (tmp_path / "after.json").write_text(out)
+    code, again, err = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "after.json"), "--json")
+    assert code == 0, err
+    assert json.loads(again)["placements"] == [] and json.loads(again)["sum"] == truth.end_sum()
     code, out, _ = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "before.json"))
     assert code == 0 and "New tile at [4|4]" in out and "Played [3|4]" in out
     # A board before that the rules do not allow is an error, not a guess.
