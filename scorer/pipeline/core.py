@@ -234,6 +234,8 @@ class TablePipeline:
             self._first_seen.setdefault(tile.tile, t)
         self._settled_now = {Tile.of(*d.pips): when for d in layout_tiles if d.pips is not None and (when := self._settled_at(d)) is not None}
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
+        # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
+        self._seen_now = None if layout.component else {s.tile for s in seen}
         events: list[PipelineEvent] = []
         for note in layout.notes:
             if note not in self._noted:
@@ -251,8 +253,6 @@ class TablePipeline:
             revealed = self._try_reveal(t, seat_tiles)
             if revealed:
                 return events + revealed
-        # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
-        self._seen_now = None if layout.component else {s.tile for s in seen}
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
                 self._table_cleared(self._seen_now)
