@@ -69,8 +69,9 @@ class Tracker:
                 track = self.tracks[best]
                 track.detection = d
             # An uncertain reading counts for less than a sure one.
-            track.votes[Tile.of(*d.pips)] += 2 if d.certain else 1
-            track.sure[Tile.of(*d.pips)] += d.certain
+            read = Tile.of(*d.pips)
+            track.votes[read] += 2 if d.certain else 1
+            track.sure[read] += d.certain
             voted = track.tile
             if track.settled is not None and voted != track.settled and track.votes[voted] > track.votes[track.settled]:
                 flips.append(Flip(track.id, track.settled, voted, d.center))
