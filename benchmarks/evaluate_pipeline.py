@@ -85,9 +85,9 @@ class AnsweringPlayer:
         return pipeline.confirm(so_far, ask.t)
 
 
-def replay(video: Path, header: MatchHeader, detector, follow=None, player: AnsweringPlayer | None = None):
-    source = VideoFile(video, step=2)
-    pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / 2)
+def replay(video: Path, header: MatchHeader, detector, follow=None, player: AnsweringPlayer | None = None, step: int = 2):
+    source = VideoFile(video, step=step)
+    pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / step)
     moves, asks = [], []
 
     def on_event(e) -> None:
@@ -132,6 +132,8 @@ def main() -> None:
     parser.add_argument("--detectors", default="truth,model,answered",
                         help="which runs: truth (a detector that knows the truth), model (the shipped model, nobody "
                              "answering its questions), answered (the model, with a player answering them)")
+    parser.add_argument("--step", type=int, default=2,
+                        help="read every STEP-th frame (1: every frame, as a camera at 30 fps under a flickering lamp)")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
@@ -150,12 +152,12 @@ def main() -> None:
         for label in labels_wanted:
             if label == "truth":
                 det = TruthDetector(labels)
-                pipeline, moves, asks, stats = replay(video, header, det, det.follow)
+                pipeline, moves, asks, stats = replay(video, header, det, det.follow, step=args.step)
             elif label == "answered":
                 players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
-                pipeline, moves, asks, stats = replay(video, header, model, player=players[-1])
+                pipeline, moves, asks, stats = replay(video, header, model, player=players[-1], step=args.step)
             else:
-                pipeline, moves, asks, stats = replay(video, header, model)
+                pipeline, moves, asks, stats = replay(video, header, model, step=args.step)
                 speeds.append(stats.speed)
                 latencies += stats.latencies
             got = [key(event_to_json(m.step.event)) for m in moves]
@@ -181,7 +183,7 @@ def main() -> None:
               f"{sum(p.entered for p in players)}, answered later {sum(p.later for p in players)}, "
               f"found the scoring already wrong {sum(p.off for p in players)}")
     if speeds:
-        print(f"replay speed (model, 1280x720 30 fps, every 2nd frame read): median {statistics.median(speeds):.1f}x real time")
+        print(f"replay speed (model, 1280x720 30 fps, one frame in {args.step} read): median {statistics.median(speeds):.1f}x real time")
     if latencies:
         ms = sorted(1000 * x for x in latencies)
         print(f"processing of the still frame that gives a move's event: median {statistics.median(ms):.0f} ms, "

@@ -23,15 +23,33 @@ GLOBAL_CHANGE = 0.25
 # gate's scale); two still frames of it differ by under two.
 CHANGE_CONTRAST = 0.08
 MIN_CHANGE_THRESHOLD = 3.0
+# A pixel at this level or above in any channel is taken as clipped: its true brightness may be
+# anything above, so it does not follow a change of the light.
+CLIPPED = 250
+# The light's change is measured on the pixels clipped in neither frame where at least this share is.
+UNCLIPPED_FOR_RATIO = 0.05
+# A change of the light beyond this (an exposure step, not a lamp's flicker) since the last read, where
+# it leaves glare in which a change could hide, is a reason to read the table again.
+EXPOSURE_STEP = 0.06
 
 
-def small_picture(image: np.ndarray) -> np.ndarray:
-    """The frame small and lightly blurred, in colour: a dark tile on a dark blue cloth barely differs
-    in grey, but plainly in its blue."""
+@dataclass(frozen=True)
+class SmallFrame:
+    """A frame small and lightly blurred, in colour (a dark tile on a dark blue cloth barely differs in
+    grey, but plainly in its blue), with the share of each small pixel that was clipped at full size."""
+
+    picture: np.ndarray  # float32, h x w x channels
+    clipped: np.ndarray  # float32, h x w, 0..1
+
+
+def small_picture(image: np.ndarray) -> SmallFrame:
     h, w = image.shape[:2]
-    scale = SMALL_WIDTH / w
-    small = cv2.resize(image, (SMALL_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return cv2.GaussianBlur(small, (0, 0), 1.0)
+    size = (SMALL_WIDTH, max(1, int(round(h * SMALL_WIDTH / w))))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    _, clipped = cv2.threshold(image, CLIPPED - 1, 255, cv2.THRESH_BINARY)
+    clipped = cv2.resize(clipped, size, interpolation=cv2.INTER_AREA)
+    clipped = (clipped.max(axis=2) if clipped.ndim == 3 else clipped).astype(np.float32) / 255.0
+    return SmallFrame(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.GaussianBlur(clipped, (0, 0), 1.0))
 
 
 @dataclass
@@ -44,15 +62,16 @@ class Gate:
     motion_fraction: float = 0.004  # share of moving pixels that makes the frame "moving"
     change_fraction: float = 0.0008  # share of changed pixels since the last read state
     quiet_fraction: float = 0.0005  # at most this share of moving pixels: a truly quiet frame
-    _previous: np.ndarray | None = None
+    _previous: SmallFrame | None = None
     _still_frames: int = 0
     _quiet_frames: int = 0
-    _last_read: np.ndarray | None = None
+    _last_read: SmallFrame | None = None
     _fired: bool = False
     moving: bool = False
     motion_mask: np.ndarray | None = field(default=None, repr=False)  # where the last motion was (small frame)
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
     _last_ratio: float = 1.0
+    _last_hidden: float = 0.0  # share of the picture where clipping could hide a change, at the last comparison
     _frame_no: int = 0
     _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
 
@@ -66,36 +85,53 @@ class Gate:
         region = self._motion_frame[max(0, int(y0 * h)) : int(np.ceil(y1 * h)), max(0, int(x0 * w)) : int(np.ceil(x1 * w))]
         return float(np.median(region)) / self.fps if region.size else None
 
-    def _changed(self, small: np.ndarray) -> bool:
+    def _changed(self, small: SmallFrame) -> bool:
         """Whether the still table differs from the last state read (none read yet: it does)."""
         if self._last_read is None:
             return True
-        low, high = np.percentile(small.max(axis=2) if small.ndim == 3 else small, (1, 99))
+        picture = small.picture
+        low, high = np.percentile(picture.max(axis=2) if picture.ndim == 3 else picture, (1, 99))
         threshold = float(np.clip(CHANGE_CONTRAST * (high - low), MIN_CHANGE_THRESHOLD, self.motion_threshold))
-        return float(self._diff(small, self._last_read, threshold).mean()) >= self.change_fraction
+        if float(self._diff(small, self._last_read, threshold).mean()) >= self.change_fraction:
+            return True
+        # The camera's exposure stepped since the last read: what lay in the glare then (a white tile put
+        # down on a blown-out table) cannot be told from what lies there now -- read it again.
+        return abs(self._last_ratio - 1.0) > EXPOSURE_STEP and self._last_hidden >= self.change_fraction
 
-    def _diff(self, a: np.ndarray, b: np.ndarray, threshold: float | None = None) -> np.ndarray:
+    def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> np.ndarray:
+        a, b = now.picture, before.picture
         # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
-        # not the mean, so that an arm over the table does not rescale the whole frame.
-        ratio = float(np.clip(np.median(a) / max(float(np.median(b)), 1.0), 0.5, 2.0))
+        # not the mean, so that an arm over the table does not rescale the whole frame -- and of the
+        # pixels clipped in neither frame, which follow the light (in an overexposed picture the median
+        # pixel may be clipped, and would say the light never changes).
+        unclipped = (now.clipped == 0) & (before.clipped == 0)
+        if unclipped.mean() >= UNCLIPPED_FOR_RATIO:
+            a_median, b_median = float(np.median(a[unclipped])), float(np.median(b[unclipped]))
+        else:
+            a_median, b_median = float(np.median(a)), float(np.median(b))
+        ratio = float(np.clip(a_median / max(b_median, 1.0), 0.5, 2.0))
         self._last_ratio = ratio
+        # A pixel that did not move reads anywhere from as it was to as it was scaled by the light: a
+        # clipped pixel does not follow the light (its true value may be anything above 255; a pixel
+        # partly clipped follows it partly), nor does one the recording's encoder copied unchanged from
+        # the frame before.  Only a pixel outside that range, by more than the threshold, moved.
         scaled = b * ratio
-        # A saturated highlight does not scale with the exposure (its true value may be anything
-        # above): it is no evidence of motion where it only looks darker than it was -- but a dark
-        # thing now on a blown-out patch (a tile's pips on a glaring table) is.
         threshold = self.motion_threshold if threshold is None else threshold
-        moved = (np.abs(a - scaled) > threshold) & ~((b >= 235) & (a > scaled)) & ~((a >= 235) & (scaled > a))
+        moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
+        # What clipping could hide: a white tile put down on glare blown out in both frames.
+        self._last_hidden = float(np.mean((now.clipped > 0.5) | (before.clipped > 0.5)))
         return moved.any(axis=2) if moved.ndim == 3 else moved
 
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
         small = small_picture(image)
         self._frame_no += 1
-        if self._previous is None or self._previous.shape != small.shape:
+        shape = small.clipped.shape
+        if self._previous is None or self._previous.clipped.shape != shape:
             self._previous = small
             self._still_frames = 0
-            self._motion_accumulated = np.zeros(small.shape[:2], bool)
-            self._motion_frame = np.zeros(small.shape[:2], np.float32)
+            self._motion_accumulated = np.zeros(shape, bool)
+            self._motion_frame = np.zeros(shape, np.float32)
             return False
         moved = self._diff(small, self._previous)
         self._previous = small
@@ -125,7 +161,7 @@ class Gate:
         self._fired = True
         self.moving = False
         self.motion_mask = self._motion_accumulated
-        self._motion_accumulated = np.zeros(small.shape[:2], bool)
+        self._motion_accumulated = np.zeros(small.clipped.shape, bool)
         if not self._changed(small):
             return False  # still, but nothing changed since the last read
         self._last_read = small

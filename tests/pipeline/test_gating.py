@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy as np
 
 from scorer.pipeline.gating import Gate
@@ -114,3 +117,64 @@ def test_a_white_tile_on_a_glaring_white_table_is_a_change() -> None:
         arm[0:80, 150:180] = 120
         gate.update(arm)
     assert any(_frames(gate, glare, 8))
+
+
+
+def _filmed(scenes: list[np.ndarray], path: Path) -> list[np.ndarray]:
+    """The scenes as a camera under a 100 Hz lamp films them at 30 fps (the light 3.5 % up and down
+    from frame to frame, clipped at 255, a little noise) and an mp4 recording plays them back."""
+    rng = np.random.default_rng(0)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 30, (scenes[0].shape[1], scenes[0].shape[0]))
+    for k, scene in enumerate(scenes):
+        lit = scene * (1.0 + 0.0175 * (-1) ** k) + rng.normal(0, 1.5, scene.shape)
+        writer.write(np.clip(lit, 0, 255).astype(np.uint8))
+    writer.release()
+    capture, frames = cv2.VideoCapture(str(path)), []
+    while (read := capture.read())[0]:
+        frames.append(read[1])
+    return frames
+
+
+def test_clipped_white_tiles_under_flickering_light_are_no_motion(tmp_path: Path) -> None:
+    # Overexposed white tiles stay at 255 while the rest of the picture follows the light, and the
+    # recording's encoder copies such unchanging blocks as they were: after the gain is undone their
+    # rims differ by 8-9 levels from frame to frame, as much as a faint arm.  Read at every frame, the
+    # table must still come to rest and be read once -- and a tile put down must still be a change.
+    yy, xx = np.mgrid[0:270, 0:480]
+    grain = 12 * np.sin(xx / 7.0 + 3 * np.sin(yy / 23.0))
+    table = np.stack([120 + grain, 150 + grain, 190 + grain], axis=2)
+    for x in range(60, 420, 60):
+        table[100:124, x : x + 48] = 300  # white tiles, overexposed
+        table[108:116, x + 10 : x + 14] = 40  # a pip
+    laid = table.copy()
+    laid[160:184, 200:248] = 300  # one more
+    laid[168:176, 230:234] = 40
+    arm = laid.copy()
+    arm[184:270, 210:240] = 90
+    frames = _filmed([table] * 40 + [arm] * 4 + [laid] * 40, tmp_path / "flicker.mp4")
+    gate = Gate(fps=30)
+    fired = [gate.update(frame) for frame in frames]
+    assert fired[:40].count(True) == 1 and fired[44:].count(True) == 1 and not gate.moving
+
+
+def test_an_overexposed_table_follows_the_light_by_its_unclipped_pixels(tmp_path: Path) -> None:
+    # Most of the table is blown out, so the picture's median pixel is clipped and says the light never
+    # changes; the rest (a dark cloth's border, the tiles) flickers.  Still, the table comes to rest; and
+    # after the camera's exposure steps down, an ivory double blank put down on the glare is a change (the
+    # glare, clipped before, may have been brighter than it looked -- but not darker; and with the light
+    # stepped, what lay in the glare at the last read is read again).
+    yy, xx = np.mgrid[0:270, 0:480]
+    table = np.full((270, 480, 3), 320.0)
+    table[:, :90] = np.stack([60 + 10 * np.sin(yy[:, :90] / 9.0)] * 3, axis=2)  # the cloth's border
+    for x in range(120, 420, 70):
+        table[40:64, x : x + 48] = 200  # ivory tiles
+        table[48:56, x + 10 : x + 14] = 30
+    laid = table.copy()
+    laid[150:174, 250:298] = 215  # the double blank
+    laid[150:174, 273:275] = 150  # its divider
+    arm = laid.copy()
+    arm[174:270, 260:290] = 120
+    frames = _filmed([table] * 40 + [arm * 0.85] * 4 + [laid * 0.85] * 40, tmp_path / "overexposed.mp4")
+    gate = Gate(fps=30)
+    fired = [gate.update(frame) for frame in frames]
+    assert fired[:40].count(True) == 1 and fired[44:].count(True) == 1 and not gate.moving
