@@ -47,8 +47,12 @@ class Tracker:
         self._next = 0
         self.match_iou = match_iou
 
-    def update(self, detections: list[TileDetection]) -> tuple[list[TileDetection], list[Flip]]:
-        """Face-up detections with voted pips (oriented like the latest reading), and any flips."""
+    def update(self, detections: list[TileDetection], *, same_table: bool = False) -> tuple[list[TileDetection], list[Flip]]:
+        """Face-up detections with voted pips (oriented like the latest reading), and any flips.
+
+        ``same_table``: the table has not moved since the last update (a still table read again), so a
+        tile followed then, read surely at least once, and missed now is still there -- kept, as last
+        seen.  (A box never read surely and gone in the next look was most likely on no tile.)"""
         up = [d for d in detections if d.face == "up" and d.pips is not None]
         unmatched = set(range(len(self.tracks)))
         out: list[TileDetection] = []
@@ -78,6 +82,12 @@ class Tracker:
             if track.count >= 2:
                 track.settled = voted
             out.append(_oriented(d, voted, track))
+        if same_table:
+            for k in sorted(unmatched):
+                track = self.tracks[k]
+                if track.tile is not None and track.sure[track.tile] > 0:
+                    out.append(_oriented(track.detection, track.tile, track))
+                    unmatched.discard(k)
         # Tiles not seen now are dropped (taken away, covered); they start afresh if seen again.
         self.tracks = [t for i, t in enumerate(self.tracks) if i not in unmatched] + new_tracks
         return out, flips
@@ -125,9 +135,15 @@ def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
     total = sum(track.votes.values())
     share = track.votes[tile] / total if total else 0.0
     confidence = max(d.read_confidence, share) if track.count >= 3 else d.read_confidence
-    # The latest reading's other candidates stay with their halves (the rules may choose among them).
-    halves = (HalfReading(a, first.center, confidence, _others(first, a)), HalfReading(b, second.center, confidence, _others(second, b)))
+    # The latest reading's other candidates stay with their halves (the rules may choose among them).  A
+    # half the reader saw no count on keeps its own confidence: a box lying half off a tile reads its
+    # end as junk again and again, and the vote is no evidence of it.
+    halves = (_voted(first, a, confidence), _voted(second, b, confidence))
     return TileDetection(d.corners, "up", d.confidence, halves)
+
+
+def _voted(half: HalfReading, pips: int, confidence: float) -> HalfReading:
+    return HalfReading(pips, half.center, half.confidence if half.unread else confidence, _others(half, pips))
 
 
 def _others(half: HalfReading, voted: int) -> tuple[tuple[int, float], ...]:

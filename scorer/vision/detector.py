@@ -57,6 +57,9 @@ def too_small_to_read(detections: Sequence["TileDetection"]) -> str | None:
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).
 ALTERNATIVE = 0.02
+# A half whose likeliest count is less likely than a blind guess among the seven: the reader sees
+# mostly no half there (table, the box's end off the tile) or a back -- its count is unknown.
+UNREAD = 1 / 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,11 @@ class HalfReading:
     center: tuple[float, float]
     confidence: float
     alternatives: tuple[tuple[int, float], ...] = ()  # other pip counts and their probabilities, likeliest first
+
+    @property
+    def unread(self) -> bool:
+        """Whether the reader saw no count here at all (:data:`UNREAD`): any count may lie there."""
+        return self.confidence < UNREAD
 
 
 @dataclass(frozen=True, slots=True)

@@ -306,12 +306,68 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     assert asked and asked[0].alternatives == ((step.event,),)
 
 
+
+def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next_tile_open_a_round() -> None:
+    from scorer.rules import Phase, Play, Reveal, RoundStart
+    from scorer.rules.simulate import simulate_match
+
+    # The round is over; the hands were never read surely and the table was cleared, so the players
+    # are asked for them.  They answer only once the next round's first tile is down: the cleared
+    # table was the end of the round's tiles, and that tile opens the next round.
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    before = sim.events[k - 1].after
+    assert before.phase is Phase.ROUND_OVER
+    table = ScriptedTable()
+    table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
+    table.still(10)
+    (ask,) = table.asked
+    assert "hands left at the round's end" in ask.reason
+    opening = next(s.event for s in sim.events[k + 1 :] if isinstance(s.event, Play))
+    first = _up((opening.tile.a, opening.tile.b), 140)
+    table.pipe.confirm([sim.events[k].event])
+    assert table.pipe.match.phase is Phase.BEFORE_ROUND
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    started = [e.step.event for e in table.events if isinstance(e, MoveEvent) and isinstance(e.step.event, RoundStart)]
+    assert started and table.pipe.match.round_no == before.round_no + 1
+    assert table.pipe.match.current_board().tiles == (opening.tile,)
+
+
 def _opened_with_1_3() -> tuple[ScriptedTable, object]:
     """A table opened with [1|3] (at x = 140), and that tile's box."""
     table = ScriptedTable()
     first = _up((1, 3), 140)
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
     return table, first
+
+
+
+def test_a_new_tile_seen_on_a_still_table_and_missed_when_read_again_is_still_played() -> None:
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    class Flaky(ScriptedTable):
+        """The detector's output for the next reads, then what the test says it sees."""
+
+        def __init__(self) -> None:
+            self.script: list[list] = []
+            super().__init__()
+
+        def detect(self, image):
+            return list(self.script.pop(0)) if self.script else list(self.seen)
+
+    # Ben lays [3|5] on the 3; the first look reads it surely, and a stray box beside it unsurely, so the
+    # still table is read again -- and those looks miss the tile (glare, a box lost in the NMS) and the
+    # stray box.  Nothing moved in between: the tile is there.
+    table = Flaky()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    y = 120.0
+    laid = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9, (HalfReading(3, (200, y + 12), 0.99), HalfReading(5, (224, y + 12), 0.95)))
+    stray = TileDetection(_rect(140.0, 160.0, 48.0, 24.0), "up", 0.5, (HalfReading(2, (152, 172), 0.5), HalfReading(6, (176, 172), 0.6)))
+    table.script = [[first, laid, stray], [first], [first]]
+    events = table.move(FROM_TOP, [first], paint=[(laid.corners, 210), (_rect(220, 128, 6, 6), 30)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 5)]
 
 
 def _opened_with_1_3_then_3_read_as_3_1(runner_up: int):

@@ -1,0 +1,43 @@
+"""Tiles followed from one still table to the next."""
+
+from __future__ import annotations
+
+from scorer.pipeline.core import _other_readings
+from scorer.pipeline.tracker import Tracker
+from scorer.rules import Tile
+from scorer.vision.detector import HalfReading, TileDetection
+
+
+def _box(x: float, first: tuple[int, float], second: tuple[int, float], y: float = 100.0) -> TileDetection:
+    corners = ((x, y), (x + 48, y), (x + 48, y + 24), (x, y + 24))
+    return TileDetection(corners, "up", 0.9, (HalfReading(first[0], (x + 12, y + 12), first[1]), HalfReading(second[0], (x + 36, y + 12), second[1])))
+
+
+def test_a_reading_repeated_grows_sure_but_a_half_read_as_no_count_does_not() -> None:
+    tracker = Tracker()
+    for _ in range(3):
+        (glared,), _ = tracker.update([_box(100, (3, 0.6), (4, 0.97))])
+    assert glared.certain  # read alike three times: the vote makes it sure
+    tracker = Tracker()
+    for _ in range(3):
+        (half_off,), _ = tracker.update([_box(100, (2, 0.05), (3, 0.8))])
+    # The box's first end lies off the tile: the reader sees no count there, however often it looks.
+    assert not half_off.certain and half_off.halves is not None and half_off.halves[0].unread
+    assert half_off.halves[1].confidence == 1.0
+
+
+def test_a_tile_read_surely_and_missed_when_a_still_table_is_read_again_is_kept_until_the_table_moves() -> None:
+    tracker = Tracker()
+    a, b, stray = _box(100, (1, 0.99), (3, 0.99)), _box(148, (3, 0.99), (5, 0.95)), _box(300, (2, 0.5), (6, 0.6))
+    tracker.update([a, b, stray])
+    kept, _ = tracker.update([a], same_table=True)
+    # (A box never read surely and gone in the next look was most likely on no tile.)
+    assert sorted(Tile.of(*d.pips) for d in kept) == [Tile(1, 3), Tile(3, 5)]
+    moved, _ = tracker.update([a])
+    assert [Tile.of(*d.pips) for d in moved] == [Tile(1, 3)]
+
+
+def test_a_half_read_as_no_count_may_hold_any_count() -> None:
+    readings = _other_readings(_box(100, (2, 0.05), (3, 0.9)))
+    assert {a for a, b in readings if b == 3} == set(range(7)) - {2}
+    assert len(_other_readings(_box(100, (2, 0.5), (3, 0.9)))) == 0  # no alternatives: none
