@@ -591,15 +591,12 @@ class TablePipeline:
         unseen_readings = [(t.a, t.b) for t in unseen] + [(t.b, t.a) for t in unseen if not t.is_double] if len(unseen) <= 2 else []
         found = []
         for k, d in enumerate(layout_tiles):
-            if d.halves is None or self.memory.is_remembered(d) or not (unseen_readings or any(h.alternatives or h.unread for h in d.halves)):
+            if d.halves is None or self.memory.is_remembered(d) or not (unseen_readings or any(h.alternatives for h in d.halves)):
                 continue
-            readings = [_with_pips(d, pips) for pips in _other_readings(d) + [p for p in unseen_readings if p != d.pips]]
-            for reading in readings + _onto_the_tile(d):
+            for pips in _other_readings(d) + [p for p in unseen_readings if p != d.pips]:
                 trial = list(layout_tiles)
-                trial[k] = reading
+                trial[k] = _with_pips(d, pips)
                 fits = self._fits(trial, board, to_table)
-                pips = reading.pips
-                assert pips is not None
                 if fits is not None and (fits[1].placements or Tile.of(*pips) in unseen) and not _loose_against(trial, fits[0], k):
                     found.append((trial, *fits, d, pips))
         if len({(f[3].center, Tile.of(*f[4])) for f in found}) != 1:
@@ -809,40 +806,11 @@ def _other_readings(d: TileDetection, limit: int = 4) -> list[tuple[int, int]]:
     assert d.halves is not None
     first, second = d.halves
     options = []
-    for a, pa in _half_options(first):
-        for b, pb in _half_options(second):
+    for a, pa in [(first.pips, first.confidence), *first.alternatives]:
+        for b, pb in [(second.pips, second.confidence), *second.alternatives]:
             if (a, b) != (first.pips, second.pips):
                 options.append((pa * pb, (a, b)))
-    # (A half read as no count at all may hold any: each of its seven is a reading.)
-    limit += 7 * sum(h.unread for h in d.halves)
     return [pips for _, pips in sorted(options, reverse=True)[:limit]]
-
-
-def _half_options(half: HalfReading) -> list[tuple[int, float]]:
-    """A half's likely counts with their probabilities; every count, alike, where it was not read at all."""
-    if half.unread:
-        return [(pips, half.confidence) for pips in range(7)]
-    return [(half.pips, half.confidence), *half.alternatives]
-
-
-def _onto_the_tile(d: TileDetection) -> list[TileDetection]:
-    """A box with one half read and the other read as no count at all most likely lies half off its
-    tile: the tile lies half a tile further on, past the half read (its far half unseen).  That box,
-    with each count on its unseen half; none where both or neither half was read."""
-    assert d.halves is not None
-    first, second = d.halves
-    if first.unread == second.unread:
-        return []
-    off, on = (first, second) if first.unread else (second, first)
-    step = np.subtract(on.center, off.center)
-    corners = tuple((float(x), float(y)) for x, y in np.asarray(d.corners) + step)
-    beyond = (float(on.center[0] + step[0]), float(on.center[1] + step[1]))
-    out = []
-    for pips in range(7):
-        unseen = HalfReading(pips, beyond, off.confidence)
-        halves = (on, unseen) if first.unread else (unseen, on)
-        out.append(TileDetection(corners, d.face, d.confidence, halves))
-    return out
 
 
 def _with_pips(d: TileDetection, pips: tuple[int, int]) -> TileDetection:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from scorer.pipeline.core import _other_readings
 from scorer.pipeline.tracker import Tracker
 from scorer.rules import Tile
 from scorer.vision.detector import HalfReading, TileDetection
@@ -36,8 +35,3 @@ def test_a_tile_read_surely_and_missed_when_a_still_table_is_read_again_is_kept_
     moved, _ = tracker.update([a])
     assert [Tile.of(*d.pips) for d in moved] == [Tile(1, 3)]
 
-
-def test_a_half_read_as_no_count_may_hold_any_count() -> None:
-    readings = _other_readings(_box(100, (2, 0.05), (3, 0.9)))
-    assert {a for a, b in readings if b == 3} == set(range(7)) - {2}
-    assert len(_other_readings(_box(100, (2, 0.5), (3, 0.9)))) == 0  # no alternatives: none
