@@ -162,7 +162,7 @@ class TablePipeline:
         detections = self.detector.detect(frame.image)
         assert self._pending is not None
         pending = self._pending
-        # (Read again, the table is the one read a frame ago: a tile seen then and missed now is there.)
+        # (Read again, the table is the one read a frame ago: a tile read surely then and missed now is there.)
         voted, flips = self.tracker.update(detections, same_table=pending.frames_left < self.config.rereads)
         for flip in flips:
             events.append(Notice(frame.t, f"the tile at ({flip.center[0]:.0f}, {flip.center[1]:.0f}) now reads {flip.after}, not {flip.before}"))
