@@ -224,7 +224,9 @@ class TablePipeline:
             layout_tiles, _, _ = self.memory.fill_in(layout_tiles, set(match.current_board().tiles), self._grey_now)
         to_table = self.config.profile.to_table if self.config.profile else None
         seen = seen_from_detections(layout_tiles, to_table)
-        layout = reconstruct(seen)
+        # (Every joined piece holding a played tile is the layout: a tile missed, misread or a box a little
+        # short cuts a layout in pieces.)
+        layout = reconstruct(seen, known=match.current_board().tiles)
         if not layout.component and seen and not match.current_board().tiles:
             # The opening tile may lie alone among loose ones: it is the one that just appeared, where a hand was.
             fresh = [i for i, s in enumerate(seen) if s.tile not in self._loose_before and self._moved_near(layout_tiles[i])]
@@ -267,7 +269,7 @@ class TablePipeline:
             blank = self._blank_double_played(layout_tiles, layout, face_down, board, to_table)
             if blank is not None:
                 layout_tiles, d = blank
-                layout = reconstruct(seen_from_detections(layout_tiles, to_table))
+                layout = reconstruct(seen_from_detections(layout_tiles, to_table), known=board.tiles)
                 x, y = d.center
                 events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
         change = infer_placements(board, layout, self._opening_tile(layout))
@@ -572,7 +574,7 @@ class TablePipeline:
 
     def _fits(self, trial: list[TileDetection], board, to_table) -> tuple | None:
         """The layout and the change a trial reading of the table gives, if it fits the game cleanly."""
-        layout = reconstruct(seen_from_detections(trial, to_table))
+        layout = reconstruct(seen_from_detections(trial, to_table), known=board.tiles)
         change = infer_placements(board, layout, self._opening_tile(layout))
         if change.consistent and not layout.problems and not _played_twice(trial, board):
             return layout, change

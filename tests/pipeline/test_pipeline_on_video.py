@@ -370,6 +370,28 @@ def test_a_new_tile_seen_on_a_still_table_and_missed_when_read_again_is_still_pl
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 5)]
 
 
+
+def test_a_layout_cut_in_two_by_boxes_short_at_a_join_is_still_the_layout() -> None:
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def short(pips, x0: float, x1: float, y: float = 120.0) -> TileDetection:
+        return TileDetection(_rect(x0, y, x1 - x0, 24.0), "up", 0.9,
+                             (HalfReading(pips[0], (x0 + 12, y + 12), 0.99), HalfReading(pips[1], (x1 - 12, y + 12), 0.99)))
+
+    table = ScriptedTable()
+    one_three, three_five, five_six = _up((1, 3), 140), _up((3, 5), 188), _up((5, 6), 236)
+    table.move(FROM_BOTTOM, [one_three], paint=[(one_three.corners, 200)])
+    table.move(FROM_TOP, [one_three, three_five], paint=[(three_five.corners, 210)])
+    table.move(FROM_BOTTOM, [one_three, three_five, five_six], paint=[(five_six.corners, 190)])
+    # Ben lays [6|2]; the boxes of [3|5] and [5|6] come out short where they meet (two dark tiles on a
+    # dark cloth), so no join is seen there: two pieces, each holding played tiles.
+    laid = _up((6, 2), 284)
+    seen = [one_three, short((3, 5), 188, 226), short((5, 6), 246, 284), laid]
+    events = table.move(FROM_TOP, seen, paint=[(laid.corners, 220)])
+    assert [(e.tile, e.at) for e in events if isinstance(e, Play)] == [(Tile(2, 6), Tile(5, 6))] and not table.asked
+
+
 def _opened_with_1_3_then_3_read_as_3_1(runner_up: int):
     """A table opened with [1|3], and the box of a tile laid next on its 3, read [3|1] (the tile
     already played) with ``runner_up`` as its second half's likely other reading."""
