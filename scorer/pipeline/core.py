@@ -191,7 +191,8 @@ class TablePipeline:
         layout_tiles, _ = self._layout_and_seats(up)
         to_table = self.config.profile.to_table if self.config.profile else None
         # seen_from_detections keeps every face-up tile of the layout zone, so the indices agree.
-        backs = [layout_tiles[i] for i in reconstruct(seen_from_detections(layout_tiles, to_table)).loose()]
+        layout = reconstruct(seen_from_detections(layout_tiles, to_table), known=self.match.current_board().tiles)
+        backs = [layout_tiles[i] for i in layout.loose()]
         return [np.asarray(d.corners) for d in detections if d.face == "down"] + [np.asarray(d.corners) for d in backs]
 
     def _layout_and_seats(self, up: list[TileDetection]) -> tuple[list[TileDetection], dict[int, list[TileDetection]]]:
