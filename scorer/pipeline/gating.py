@@ -71,7 +71,6 @@ class Gate:
     motion_mask: np.ndarray | None = field(default=None, repr=False)  # where the last motion was (small frame)
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
     _last_ratio: float = 1.0
-    _last_hidden: float = 0.0  # share of the picture where clipping could hide a change, at the last comparison
     _frame_no: int = 0
     _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
 
@@ -96,7 +95,10 @@ class Gate:
             return True
         # The camera's exposure stepped since the last read: what lay in the glare then (a white tile put
         # down on a blown-out table) cannot be told from what lies there now -- read it again.
-        return abs(self._last_ratio - 1.0) > EXPOSURE_STEP and self._last_hidden >= self.change_fraction
+        if abs(self._last_ratio - 1.0) <= EXPOSURE_STEP:
+            return False
+        glare = (small.clipped > 0.5) | (self._last_read.clipped > 0.5)
+        return float(glare.mean()) >= self.change_fraction
 
     def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> np.ndarray:
         a, b = now.picture, before.picture
@@ -118,8 +120,6 @@ class Gate:
         scaled = b * ratio
         threshold = self.motion_threshold if threshold is None else threshold
         moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
-        # What clipping could hide: a white tile put down on glare blown out in both frames.
-        self._last_hidden = float(np.mean((now.clipped > 0.5) | (before.clipped > 0.5)))
         return moved.any(axis=2) if moved.ndim == 3 else moved
 
     def update(self, image: np.ndarray) -> bool:
