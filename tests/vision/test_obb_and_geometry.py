@@ -301,13 +301,14 @@ def test_a_box_taken_for_a_back_is_a_face_where_the_reader_is_sure_of_pips_on_it
 
 
 def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_ways() -> None:
-    frame = np.full((300, 300, 3), 200, np.uint8)
+    frame = np.full((340, 300, 3), 200, np.uint8)
     boxes = [
         Box(obb_corners(100, 60, 80, 40, 0), 0.9, 1),
         Box(obb_corners(100, 140, 80, 40, 0), 0.8, 1),
         Box(obb_corners(100, 220, 80, 40, 0), 0.8, 0),
         Box(obb_corners(220, 150, 80, 40, 0), 0.7, 1),
         Box(obb_corners(220, 240, 80, 40, 0), 0.6, 1),
+        Box(obb_corners(100, 300, 80, 40, 0), 0.6, 1),
     ]
     readings = {
         0: [(0, 0.97), (0, 0.96)],  # a blank double, its divider only engraved, taken for a back
@@ -315,13 +316,15 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
         2: [(BACK, 0.9), (BACK, 0.8)],  # a box taken for a face that the reader sees is a back
         3: [(0, 0.7), (BACK, 0.3)],  # not a face on both halves: the detector's back stands
         4: [(1, 0.75), (0, 0.8)],  # a face, its pips unsure: a face, and the players are asked
+        5: [(BACK, 0.4), (1, 0.8)],  # a [0|1] whose blank half passes for a back: a back shows no pips
     }
 
     fake_reader = _reader_of(readings, classes=BACK + 1)
     tiles = read_tiles(frame, boxes, fake_reader)
-    assert [t.face for t in tiles] == ["up", "down", "down", "down", "up"]
+    assert [t.face for t in tiles] == ["up", "down", "down", "down", "up", "up"]
     assert tiles[0].pips == (0, 0) and tiles[0].certain
     assert tiles[4].pips == (1, 0) and not tiles[4].certain
+    assert tiles[5].pips[1] == 1 and not tiles[5].certain
     assert read_tiles(frame, [], fake_reader) == [] and read_tiles(frame, [], fake_reader, nms_iou=0.45) == []
 
 
