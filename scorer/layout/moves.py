@@ -10,8 +10,8 @@ import numpy as np
 
 from scorer.errors import IllegalMove
 from scorer.layout.reconstruct import (
-    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_again, read_board, reconstruct,
-    unsure_problem,
+    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_again, read_board,
+    reading_likelihood, reconstruct, unsure_problem,
 )
 from scorer.rules import Board, FreePoint, Tile
 
@@ -147,7 +147,8 @@ def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence)
         change = infer_placements(before, layout)
         if current is not None and len(change.placements) < len(current[1].placements):
             return None  # a new tile read as a played one seen nowhere else: the move lost, not found
-        return len(layout.problems) + len(change.problems), (layout, change)
+        # (A move is looked for: a reading that shows none explains the table less well than one that does.)
+        return len(layout.problems) + len(change.problems) + (not change.placements), (layout, change)
 
     def unseen(trial: list[SeenTile], i: int) -> list[tuple[int, int]]:
         seen = {t.tile for t in trial}
@@ -155,5 +156,6 @@ def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence)
         return [(t.a, t.b) for t in missing] + [(t.b, t.a) for t in missing if not t.is_double] if len(missing) <= 3 else []
 
     # (A tile read surely as another than the board holds is reported, not explained away.)
-    _, (layout, change), reread = read_again(tiles, [not d.certain for d in up], fit, unseen)
+    _, (layout, change), reread = read_again(tiles, [not d.certain for d in up], fit, unseen,
+                                             lambda i, pips: reading_likelihood(up[i], pips))
     return layout, change, reread

@@ -183,6 +183,11 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Col
     component = _largest_component(len(tiles), kept, tiles)
     if known:
         component = _with_known_pieces(len(tiles), kept, tiles, component, set(known))
+        if not component:
+            # Nothing joined at all (tiles a few pixels long, their boxes a few pixels off): the one
+            # tile read as a played one is the layout, and the tiles beside it join it loosely.
+            played = [i for i, t in enumerate(tiles) if t.tile in known]
+            anchor = played[0] if len(played) == 1 else anchor
     if not component and anchor is not None and 0 <= anchor < len(tiles):
         component = [anchor]
     if component and len(component) < len(tiles):
@@ -596,16 +601,33 @@ MAX_REREAD = 3
 Fit = TypeVar("Fit")
 
 
+# Of two readings again that make the table fit equally well, the one the reader finds at least this many
+# times likelier (against each tile's own reading) is taken; closer, neither is.
+LIKELIER = 10.0
+# The probability taken for a count the reader kept no alternative for (it keeps those of 0.02 or more).
+UNLIKELY = 0.01
+
+
+def reading_likelihood(d, pips: tuple[int, int]) -> float:
+    """How likely the reader finds detection ``d``'s halves to show ``pips`` (in its halves' order)."""
+    out = 1.0
+    for half, value in zip(d.halves, pips):
+        out *= half.confidence if value == half.pips else dict(half.alternatives).get(value, UNLIKELY)
+    return out
+
+
 def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
                fit: Callable[[list[SeenTile], Fit | None], tuple[int, Fit] | None],
-               readings: Callable[[list[SeenTile], int], list[tuple[int, int]]] = lambda tiles, i: []) -> tuple[list[SeenTile], Fit, dict[int, tuple[int, int]]]:
+               readings: Callable[[list[SeenTile], int], list[tuple[int, int]]] = lambda tiles, i: [],
+               likelihood: Callable[[int, tuple[int, int]], float] | None = None) -> tuple[list[SeenTile], Fit, dict[int, tuple[int, int]]]:
     """The tiles with those read unsurely read again where that makes the table fit together better.
 
     ``fit(tiles, current)`` rebuilds what the tiles give: (its problems, counted; the result), or None
     where a trial may not replace ``current``.  A tile read unsurely is read again as one of its likely
     other readings (or one ``readings(tiles, i)`` adds) where that alone gives fewer problems and no
-    other single reading does as well -- up to :data:`MAX_REREAD` tiles, one at a time.  Returns the
-    tiles, the result for them and the tiles read again (index -> pips)."""
+    other single reading does as well -- or, with ``likelihood(i, pips)`` (the reader's), where the
+    others that do as well are far less likely (:data:`LIKELIER`) -- up to :data:`MAX_REREAD` tiles,
+    one at a time.  Returns the tiles, the result for them and the tiles read again (index -> pips)."""
     tiles = list(tiles)
     badness, result = fit(tiles, None)  # (no current result: the first fit is always taken)
     reread: dict[int, tuple[int, int]] = {}
@@ -623,11 +645,17 @@ def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
                 if tried is None or tried[0] >= badness or (best and tried[0] > best[0][2]):
                     continue
                 best = [b for b in best if b[2] == tried[0]] + [(i, pips, *tried)]
+        settled_by_odds = len(best) > 1 and likelihood is not None
+        if settled_by_odds:
+            odds = sorted(((likelihood(i, pips) / likelihood(i, tiles[i].pips), k) for k, (i, pips, *_) in enumerate(best)), reverse=True)
+            best = [best[odds[0][1]]] if odds[0][0] >= LIKELIER * odds[1][0] else best
         if len(best) != 1:
             break  # nothing fits better, or more than one reading does as well: not guessed
         i, pips, badness, result = best[0]
         tiles[i] = replace(tiles[i], pips=pips)
         reread[i] = pips
+        if settled_by_odds:
+            break  # (a choice made by the odds is not built on)
     return tiles, result, reread
 
 

@@ -99,3 +99,38 @@ def test_one_image_alone_takes_the_reading_that_fits_yet_still_asks() -> None:
     assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(4, 6)] and reading.board.end_sum() == 4
     assert any("read as [2, 6] is taken as [2, 3]: so the layout fits together" in n for n in reading.notes)
     assert reading.problems == ["the tile at (168, 112) is read uncertainly as [2, 6] (0.50): please check it"]
+
+
+# Tiles a few pixels long come with boxes a few pixels off: the [2|6] opened, [4|6] laid on its 6, and
+# the first tile's box too long by a quarter, so the two overlap instead of meeting (joined only loosely).
+OPENED = Board.replayed(True, Tile(2, 6), [])
+
+
+def _small_far_table(second_tile_sure: bool) -> list[TileDetection]:
+    # The [2|6] misread as [5|6] (its 2 a runner-up, as likely as the 5); the [4|6] read with its 6 first.
+    opening = tile((5, 6), 0.0, first=0.17, second=0.33, others=(((2, 0.17),), ()))
+    laid = tile((6, 4), 36.0, second=0.99 if second_tile_sure else 0.85)
+    return [opening, laid]
+
+
+def test_on_a_board_of_one_tile_the_tile_read_as_it_is_the_layout_and_the_move_joins_it_loosely() -> None:
+    move = read_move(OPENED, _small_far_table(second_tile_sure=True))
+    (placed,) = move.change.placements
+    assert placed.tile == Tile(4, 6) and placed.at == OPENED.point(Tile(2, 6), Side.HIGH)
+    # (The played tile needs no sure reading -- the board holds it; the new one is read surely.)
+    assert move.sure and move.notes == ["the tile at (24, 112) read as [5, 6] is taken as [2, 6]: so the table fits the board before"]
+
+
+def test_of_two_readings_again_that_fit_as_well_the_far_likelier_one_is_taken() -> None:
+    # The [4|6] unsure too: read as the [2|6] (a 2 for its 4, which the reader never gave) it would
+    # make the first tile a [5|6] laid on it -- as good a fit, a hundred times less likely.
+    move = read_move(OPENED, _small_far_table(second_tile_sure=False))
+    assert [p.tile for p in move.change.placements] == [Tile(4, 6)] and not move.sure
+
+
+def test_a_reading_that_shows_no_move_is_read_again_where_another_shows_one() -> None:
+    # The [2|6] read as a [6|2] turned round (the reader torn between the two ways): so read, the table
+    # is the board before with nothing laid; turned the other way, the [4|6] beside it is the move.
+    torn = tile((6, 2), 0.0, first=0.3, second=0.3, others=(((2, 0.3),), ((6, 0.3),)))
+    move = read_move(OPENED, [torn, tile((6, 4), 36.0)])
+    assert [p.tile for p in move.change.placements] == [Tile(4, 6)]
