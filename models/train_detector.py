@@ -58,6 +58,8 @@ def main() -> None:
                         help="share of mosaic batches (0: whole scenes only, a finishing phase at a low learning rate)")
     parser.add_argument("--out", type=Path, default=HERE,
                         help="folder for detector.onnx and detector-last.pt (default models/: train elsewhere first, compare, then copy)")
+    parser.add_argument("--rect", action="store_true",
+                        help="whole frames as the detector runs on them: the long side IMGSZ, padded only to a multiple of 32 (no mosaic, batches in a fixed order)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--export-only", action="store_true")
     args = parser.parse_args()
@@ -96,7 +98,8 @@ def main() -> None:
                 fliplr=0.5,
                 flipud=0.5,
                 degrees=0.0,  # the generator already turns tiles every way
-                mosaic=args.mosaic,
+                mosaic=0.0 if args.rect else args.mosaic,
+                rect=args.rect,
                 close_mosaic=0,
                 seed=0,
                 verbose=True,

@@ -22,7 +22,7 @@ import numpy as np
 
 from scorer.errors import IllegalMove
 from scorer.rules import Board, Side, Tile
-from scorer.vision.detector import CERTAIN, too_small_to_read
+from scorer.vision.detector import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
 
@@ -608,10 +608,10 @@ LIKELIER = 10.0
 UNLIKELY = 0.01
 
 
-def reading_likelihood(d, pips: tuple[int, int]) -> float:
+def reading_likelihood(d: TileDetection, pips: tuple[int, int]) -> float:
     """How likely the reader finds detection ``d``'s halves to show ``pips`` (in its halves' order)."""
     out = 1.0
-    for half, value in zip(d.halves, pips):
+    for half, value in zip(d.halves or (), pips):
         out *= half.confidence if value == half.pips else dict(half.alternatives).get(value, UNLIKELY)
     return out
 
