@@ -70,7 +70,6 @@ class Gate:
     moving: bool = False
     motion_mask: np.ndarray | None = field(default=None, repr=False)  # where the last motion was (small frame)
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
-    _last_ratio: float = 1.0
     _frame_no: int = 0
     _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
 
@@ -91,16 +90,18 @@ class Gate:
         picture = small.picture
         low, high = np.percentile(picture.max(axis=2) if picture.ndim == 3 else picture, (1, 99))
         threshold = float(np.clip(CHANGE_CONTRAST * (high - low), MIN_CHANGE_THRESHOLD, self.motion_threshold))
-        if float(self._diff(small, self._last_read, threshold).mean()) >= self.change_fraction:
+        moved, ratio = self._diff(small, self._last_read, threshold)
+        if float(moved.mean()) >= self.change_fraction:
             return True
         # The camera's exposure stepped since the last read: what lay in the glare then (a white tile put
         # down on a blown-out table) cannot be told from what lies there now -- read it again.
-        if abs(self._last_ratio - 1.0) <= EXPOSURE_STEP:
+        if abs(ratio - 1.0) <= EXPOSURE_STEP:
             return False
         glare = (small.clipped > 0.5) | (self._last_read.clipped > 0.5)
         return float(glare.mean()) >= self.change_fraction
 
-    def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> np.ndarray:
+    def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> tuple[np.ndarray, float]:
+        """Where the picture moved between two frames (small pixels), and the light's change between them."""
         a, b = now.picture, before.picture
         # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
         # not the mean, so that an arm over the table does not rescale the whole frame -- and of the
@@ -112,7 +113,6 @@ class Gate:
         else:
             a_median, b_median = float(np.median(a)), float(np.median(b))
         ratio = float(np.clip(a_median / max(b_median, 1.0), 0.5, 2.0))
-        self._last_ratio = ratio
         # A pixel that did not move reads anywhere from as it was to as it was scaled by the light: a
         # clipped pixel does not follow the light (its true value may be anything above 255; a pixel
         # partly clipped follows it partly), nor does one the recording's encoder copied unchanged from
@@ -120,7 +120,7 @@ class Gate:
         scaled = b * ratio
         threshold = self.motion_threshold if threshold is None else threshold
         moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
-        return moved.any(axis=2) if moved.ndim == 3 else moved
+        return (moved.any(axis=2) if moved.ndim == 3 else moved), ratio
 
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
@@ -133,10 +133,10 @@ class Gate:
             self._motion_accumulated = np.zeros(shape, bool)
             self._motion_frame = np.zeros(shape, np.float32)
             return False
-        moved = self._diff(small, self._previous)
+        moved, ratio = self._diff(small, self._previous)
         self._previous = small
         share = float(moved.mean())
-        if abs(self._last_ratio - 1.0) < 0.04 and self.quiet_fraction < share < GLOBAL_CHANGE:
+        if abs(ratio - 1.0) < 0.04 and self.quiet_fraction < share < GLOBAL_CHANGE:
             # An exposure step or a glitch of the whole picture moves every pixel; it says nothing about
             # where an arm was.  Faint motion counts (an arm the colour of the table moves few pixels),
             # a speck of noise not.
