@@ -191,7 +191,7 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Col
     if not component and anchor is not None and 0 <= anchor < len(tiles):
         component = [anchor]
     if component and len(component) < len(tiles):
-        component, kept = _stragglers(tiles, component, kept, used)
+        component, kept = _stragglers(tiles, component, kept, used, set(known))
     inside = set(component)
     # Tiles may lie close without being joined; a wrong join is a tile held by nothing else, beside the layout.
     joined = {j.a for j in kept} | {j.b for j in kept}
@@ -261,8 +261,10 @@ def _reread_at_joins(tiles: list[SeenTile], mismatches: Sequence[tuple[PhysJoin,
 
 
 def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[PhysJoin],
-                used: dict[tuple[int, Phys], PhysJoin]) -> tuple[list[int], list[PhysJoin]]:
-    """Tiles left out of the layout that join it at the looser tolerance, one free side each."""
+                used: dict[tuple[int, Phys], PhysJoin], known: Collection[Tile] = ()) -> tuple[list[int], list[PhysJoin]]:
+    """Tiles left out of the layout that join it at the looser tolerance, one free side each -- or, a
+    tile played before (``known``), at each of its ends: a line's tile whose box came out short, so
+    that it joined neither neighbour and cut the layout in two."""
     inside = set(component)
     loose_joins, _ = find_joins(tiles, STRAGGLER_TOLERANCE)
     while True:
@@ -274,13 +276,13 @@ def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[Phys
             candidates.setdefault(outside, []).append(j)
         added = False
         for outside, joins in candidates.items():
-            if len(joins) != 1:
+            if len(joins) != 1 and not (tiles[outside].tile in known and _at_own_ends(outside, joins)):
                 continue  # no single place for it: left loose (reported if it touches the layout)
-            j = joins[0]
-            if (j.a, j.side_a) in used or (j.b, j.side_b) in used:
+            if any((j.a, j.side_a) in used or (j.b, j.side_b) in used for j in joins):
                 continue
-            used[(j.a, j.side_a)] = used[(j.b, j.side_b)] = j
-            kept.append(j)
+            for j in joins:
+                used[(j.a, j.side_a)] = used[(j.b, j.side_b)] = j
+                kept.append(j)
             inside.add(outside)
             component.append(outside)
             added = True
@@ -298,6 +300,13 @@ def _stragglers(tiles: Sequence[SeenTile], component: list[int], kept: list[Phys
                     inside.add(m)
                     component.append(m)
                     queue.append(m)
+
+
+def _at_own_ends(i: int, joins: Sequence[PhysJoin]) -> bool:
+    """Whether the joins meet tile ``i`` each at a side of its own and the layout each at a side of its own."""
+    own = [j.side_a if j.a == i else j.side_b for j in joins]
+    theirs = [(j.b, j.side_b) if j.a == i else (j.a, j.side_a) for j in joins]
+    return len(set(own)) == len(own) and len(set(theirs)) == len(theirs)
 
 
 # A tile joined to a double's long side within this many of its widths of the side's middle (along the

@@ -11,6 +11,7 @@ alternatives and the last good state is kept.
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -37,6 +38,12 @@ from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.reader import shows_divider
 
 EDGE_SIDES = ("bottom", "left", "top", "right")
+# Still moments whose arm is remembered: a move held up by a question is still told by its own arm
+# after a few more turns have been made.
+ARMS_KEPT = 32
+# A round-end count with more tiles read unsurely than this is not settled by the rules (each has up to
+# five likely readings): the players are asked.
+REVEAL_UNSURE_MAX = 4
 
 
 @dataclass
@@ -79,6 +86,8 @@ class TablePipeline:
         self._pending: _Pending | None = None
         self._frame_size: tuple[int, int] | None = None
         self._arm_side: int | None = None
+        # Where each arm of late reached in from, and when the table was still after it (the gate's clock).
+        self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
         self._cleared = False
         self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
@@ -109,6 +118,7 @@ class TablePipeline:
             events.append(self._set_status("waiting", frame.t))
         if still:
             self._arm_side = self._edge_of_motion()
+            self._arms.append((self.gate.now, self._arm_side))
             self._pending = _Pending(self.config.rereads)
         if self._pending is not None and not self.gate.moving:
             events += self._read(frame)
@@ -236,7 +246,7 @@ class TablePipeline:
         self._loose_before = {s.tile for s in seen}
         for tile in seen:
             self._first_seen.setdefault(tile.tile, t)
-        self._settled_now = {Tile.of(*d.pips): when for d in layout_tiles if d.pips is not None and (when := self._settled_at(d)) is not None}
+        self._settled_now = self._settled_times(layout_tiles)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
         self._seen_now = None if layout.component else {s.tile for s in seen}
@@ -346,6 +356,7 @@ class TablePipeline:
                                     " -- correct it if it is not"))
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
+            self._settled_now = self._settled_times(layout_tiles, layout)  # (the boxes as finally read)
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
@@ -423,6 +434,22 @@ class TablePipeline:
         order = seat_order(len(self.match.players))
         return self.match.players[order.index(side)] if side in order else None
 
+    def _arm_that_laid(self, tile: Tile) -> str | None:
+        """The player whose arm put the tile down: the motion after which its place was still, not the
+        latest one -- where a question held the move up, other players' arms have moved since."""
+        settled = self._settled_now.get(tile)
+        if settled is not None:
+            for still_at, side in self._arms:
+                if still_at >= settled:
+                    return self._seat_player(side)
+        return self._seat_player(self._arm_side)
+
+    def _settled_times(self, tiles: Sequence[TileDetection], layout=None) -> dict[Tile, float]:
+        """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
+        tiles are the boxes', in order, some read again at a join)."""
+        read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
+        return {Tile.of(*pips): when for d, pips in zip(tiles, read) if pips is not None and (when := self._settled_at(d)) is not None}
+
     def _settled_at(self, detection: TileDetection) -> float | None:
         """When the tile's place last moved (it was put down then)."""
         if self._frame_size is None:
@@ -435,7 +462,7 @@ class TablePipeline:
     def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         match = self.match
         on_turn = self._player_on_turn()
-        arm = self._seat_player(self._arm_side)
+        arm = self._arm_that_laid(placements[0].tile) if len(placements) == 1 else None
         prefix: list[Event] = []
         if draws:
             prefix.append(Draw(on_turn, draws))
@@ -666,22 +693,54 @@ class TablePipeline:
         (with the hands as best read, if they make a whole reveal)."""
         match = self.match
         hands = []
+        boxes: list[list[TileDetection]] = []
         complete = True
         for seat, player in enumerate(match.players):
-            tiles = [Tile.of(*d.pips) for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None]
-            complete &= len(tiles) == match.hand_counts[seat]
-            hands.append((player, tuple(tiles)))
+            seen = [d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None]
+            complete &= len(seen) == match.hand_counts[seat]
+            hands.append((player, tuple(Tile.of(*d.pips) for d in seen)))
+            boxes.append(seen)
         sure = all(d.certain for ds in seat_tiles.values() for d in ds)
         if complete and sure:
             reveal = Reveal(tuple(hands))
             self._reveal_guess = None
             return self._apply_sequence(t, [reveal])
+        if complete and (settled := self._reveal_by_rules(boxes)) is not None:
+            # The tiles read unsurely can be only these (where every tile is dealt, the hands hold
+            # exactly the tiles not played).
+            self._reveal_guess = None
+            told = "; ".join(f"{player} {' '.join(map(str, tiles)) or '-'}" for player, tiles in settled.hands)
+            return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {told}")] + self._apply_sequence(t, [settled])
         if complete:
             self._reveal_guess = Reveal(tuple(hands))  # wait for a better look
         if cleared and match.phase is Phase.ROUND_OVER:
             guess = ((self._reveal_guess,),) if self._reveal_guess is not None else ()
             return self._ask(t, "the hands left at the round's end were not read surely: which were they?", guess, ())
         return []
+
+    def _reveal_by_rules(self, boxes: Sequence[Sequence[TileDetection]]) -> Reveal | None:
+        """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
+        the one reveal the rules allow among the likely readings of the unsure tiles, if one.  Hands
+        read unsurely that the rules allow as read wait for a surer look (or the players' word)."""
+        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not d.certain]
+        if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(self._reveal_of(boxes, {})):
+            return None
+        choices = [_other_readings(boxes[seat][k]) for seat, k in unsure]
+        allowed = {reveal for combination in itertools.product(*choices)
+                   if self._allows(reveal := self._reveal_of(boxes, dict(zip(unsure, combination))))}
+        return allowed.pop() if len(allowed) == 1 else None
+
+    def _reveal_of(self, boxes: Sequence[Sequence[TileDetection]], read_as: dict[tuple[int, int], tuple[int, int]]) -> Reveal:
+        """The hands the boxes in front of each seat show, some of them read as ``read_as`` says."""
+        return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), d.pips)) for k, d in enumerate(seen)))  # type: ignore[arg-type]
+                            for seat, (player, seen) in enumerate(zip(self.match.players, boxes))))
+
+    def _allows(self, event: Event) -> bool:
+        try:
+            self.match.apply(event)
+        except ScorerError:
+            return False
+        return True
 
     # -- corrections from a person --------------------------------------------------------
 

@@ -73,6 +73,11 @@ class Gate:
     _frame_no: int = 0
     _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
 
+    @property
+    def now(self) -> float:
+        """The time of the last frame fed, in seconds of frames fed (the clock of :meth:`settled_at`)."""
+        return self._frame_no / self.fps
+
     def settled_at(self, box: tuple[float, float, float, float]) -> float | None:
         """When the region (x0, y0, x1, y1, as fractions of the frame) last moved, in seconds of
         frames fed: a tile put down stops moving there, so of two tiles the later one settled later."""

@@ -113,6 +113,22 @@ def test_a_tile_a_little_off_its_place_joins_where_its_pips_fit_one_free_side() 
     assert sorted(reconstruct([*base, tile_at(4, 6, L + 30.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
 
 
+def test_a_played_tile_whose_box_is_short_at_both_ends_still_joins_the_layout_between_its_neighbours() -> None:
+    def box(a: int, b: int, x0: float, x1: float) -> SeenTile:
+        return SeenTile(((x0, -W / 2), (x1, -W / 2), (x1, W / 2), (x0, W / 2)), (a, b))
+
+    # [3|1] [1|4] [4|6] [6|2] [2|5] in a line; the boxes come out 7 mm short wherever [4|6] meets a
+    # neighbour (dark tiles on a dark cloth), so it joins neither at the strict tolerance.
+    line = [box(3, 1, -120, -72), box(1, 4, -72, -31), box(4, 6, -17, 17), box(6, 2, 31, 72), box(2, 5, 72, 120)]
+    played = {s.tile for s in line}
+    layout = reconstruct(line, known=played)
+    assert sorted(layout.layout_tiles()) == sorted(played) and not layout.problems
+    assert len(layout.joins) == 4
+    # A new tile there (not played before) is another matter: it joins at one free side, not two.
+    layout = reconstruct(line, known=played - {Tile(4, 6)})
+    assert Tile(4, 6) not in layout.layout_tiles()
+
+
 def test_seven_rocks_second_double_with_branches_is_a_problem() -> None:
     a = tile_at(3, 3, 0, 0, 90)
     a_left = tile_at(5, 3, -W / 2 - L / 2 - 0.5, 0)

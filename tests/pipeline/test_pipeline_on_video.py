@@ -117,7 +117,7 @@ class ScriptedTable:
     """A 320x240 table drawn in grey blocks, an arm sweeping in for each move, and a detector
     that reports whatever the test says it sees (which may be wrong)."""
 
-    def __init__(self, players=("Ann", "Ben"), starter="Ann") -> None:
+    def __init__(self, players=("Ann", "Ben"), starter="Ann", game="horse-race", partnership=False) -> None:
         import numpy as np
 
         from scorer.pipeline.sources import Frame
@@ -126,7 +126,7 @@ class ScriptedTable:
         self.seen: list = []
         self.asked: list[NeedsConfirmation] = []
         self.events: list = []
-        header = MatchHeader("horse-race", players, False)
+        header = MatchHeader(game, players, partnership)
         self.pipe = TablePipeline(header.new_match(), self, PipelineConfig(starter=starter), fps=10)
         self.image = np.full((240, 320, 3), 60, np.uint8)
         self.index = 0
@@ -307,6 +307,48 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
 
 
 
+def test_a_hand_tile_read_as_one_on_the_board_is_taken_as_its_one_likely_reading_the_rules_allow() -> None:
+    from scorer.pipeline import MoveEvent, Notice
+    from scorer.rules import Reveal, Tile
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    step, before = sim.events[k], sim.events[k - 1].after
+    hands, board, players = dict(step.event.hands), before.current_board(), before.players
+    held = {t for tiles in hands.values() for t in tiles}
+    # A tile of a hand with a half misread so that it reads as a tile on the board.
+    tile, first, misread_as, wrong = next((t, kept, other, b.b if b.a == kept else b.a) for t in sorted(held)
+                                          for kept, other in ((t.a, t.b), (t.b, t.a)) for b in board.tiles if kept in (b.a, b.b) and b != t)
+    # Another reading of that half that gives a tile in nobody's hand and not on the board (the boneyard's).
+    spare = next((v for v in range(7) if v not in (misread_as, wrong) and Tile.of(first, v) not in board.tiles and Tile.of(first, v) not in held), None)
+
+    def laid(tiles, y: float, odd_one=None) -> list[TileDetection]:
+        out = []
+        for n, t in enumerate(tiles):
+            x = 100.0 + 60 * n
+            pips = (first, misread_as) if t == tile else (t.a, t.b)
+            halves = (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99))
+            if t == tile:
+                halves = (halves[0], HalfReading(wrong, (x + 36, y + 12), 0.6, odd_one))
+            out.append(TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9, halves))
+        return out
+
+    # Read as the tile on the board, with its true count the likely other reading: the rules leave that one.
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    seats = {0: laid(hands[players[0]], 600, ((misread_as, 0.3),)), 1: laid(hands[players[1]], 10, ((misread_as, 0.3),))}
+    events = pipe._try_reveal(1.0, seats)
+    assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [step.event]
+    assert any(isinstance(e, Notice) and "the rules allow" in e.message for e in events)
+    # Where another likely reading is allowed too (a tile still in the boneyard), it waits for a surer look.
+    assert spare is not None
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    odd_one = ((misread_as, 0.3), (spare, 0.05))
+    seats = {0: laid(hands[players[0]], 600, odd_one), 1: laid(hands[players[1]], 10, odd_one)}
+    assert pipe._try_reveal(1.0, seats) == []
+
+
 def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next_tile_open_a_round() -> None:
     from scorer.rules import Phase, Play, Reveal, RoundStart
     from scorer.rules.simulate import simulate_match
@@ -331,6 +373,27 @@ def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next
     started = [e.step.event for e in table.events if isinstance(e, MoveEvent) and isinstance(e.step.event, RoundStart)]
     assert started and table.pipe.match.round_no == before.round_no + 1
     assert table.pipe.match.current_board().tiles == (opening.tile,)
+
+
+def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_tile() -> None:
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # Seven Rocks, four seats (Ann at the bottom, Ben left, Cid at the top, Dee right): a player may pass.
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, laid = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    # Ben lays [3|6] on the 3, and this look reads it [2|6]: it fits nowhere, so the players are asked.
+    y = 120.0
+    misread = TileDetection(laid.corners, "up", 0.9, (HalfReading(2, (200, y + 12), 0.99), HalfReading(6, (224, y + 12), 0.99)))
+    from_left = (slice(40, 110), slice(0, 120))
+    events = table.move(from_left, [first, misread], paint=[(laid.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert not events and table.asked
+    # Cid reaches in at the top (and leaves something at his edge); the next look reads the tile right.
+    # The tile is Ben's, laid by his arm -- not Cid's after Ben passed.
+    from_top = (slice(0, 60), slice(150, 230))
+    events = table.move(from_top, [first, laid], paint=[(_rect(160, 5, 20, 10), 120)])
+    assert [(type(e), e.player) for e in events] == [(Play, "Ben")] and events[0].tile == Tile(3, 6)
 
 
 def _opened_with_1_3() -> tuple[ScriptedTable, object]:
