@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import IllegalMove, ScorerError
-from scorer.layout import infer_placements, reconstruct, seen_from_detections
+from scorer.layout import Layout, infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.layout.reconstruct import OVERLAP, overlapping_pairs, without_overlaps
 from scorer.pipeline.announce import announce_play, announce_round
@@ -444,7 +444,7 @@ class TablePipeline:
                     return self._seat_player(side)
         return self._seat_player(self._arm_side)
 
-    def _settled_times(self, tiles: Sequence[TileDetection], layout=None) -> dict[Tile, float]:
+    def _settled_times(self, tiles: Sequence[TileDetection], layout: Layout | None = None) -> dict[Tile, float]:
         """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
         tiles are the boxes', in order, some read again at a join)."""
         read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
@@ -692,47 +692,41 @@ class TablePipeline:
         there and surely read.  Where the layout is cleared away before that, the players are asked
         (with the hands as best read, if they make a whole reveal)."""
         match = self.match
-        hands = []
-        boxes: list[list[TileDetection]] = []
-        complete = True
-        for seat, player in enumerate(match.players):
-            seen = [d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None]
-            complete &= len(seen) == match.hand_counts[seat]
-            hands.append((player, tuple(Tile.of(*d.pips) for d in seen)))
-            boxes.append(seen)
+        boxes = [[d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None] for seat in range(len(match.players))]
+        complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
+        as_read = self._reveal_of(boxes, {})
         sure = all(d.certain for ds in seat_tiles.values() for d in ds)
         if complete and sure:
-            reveal = Reveal(tuple(hands))
             self._reveal_guess = None
-            return self._apply_sequence(t, [reveal])
-        if complete and (settled := self._reveal_by_rules(boxes)) is not None:
+            return self._apply_sequence(t, [as_read])
+        if complete and (settled := self._reveal_by_rules(boxes, as_read)) is not None:
             # The tiles read unsurely can be only these (where every tile is dealt, the hands hold
             # exactly the tiles not played).
             self._reveal_guess = None
             told = "; ".join(f"{player} {' '.join(map(str, tiles)) or '-'}" for player, tiles in settled.hands)
             return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {told}")] + self._apply_sequence(t, [settled])
         if complete:
-            self._reveal_guess = Reveal(tuple(hands))  # wait for a better look
+            self._reveal_guess = as_read  # wait for a better look
         if cleared and match.phase is Phase.ROUND_OVER:
             guess = ((self._reveal_guess,),) if self._reveal_guess is not None else ()
             return self._ask(t, "the hands left at the round's end were not read surely: which were they?", guess, ())
         return []
 
-    def _reveal_by_rules(self, boxes: Sequence[Sequence[TileDetection]]) -> Reveal | None:
+    def _reveal_by_rules(self, boxes: Sequence[Sequence[TileDetection]], as_read: Reveal) -> Reveal | None:
         """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
         the one reveal the rules allow among the likely readings of the unsure tiles, if one.  Hands
         read unsurely that the rules allow as read wait for a surer look (or the players' word)."""
         unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not d.certain]
-        if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(self._reveal_of(boxes, {})):
+        if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(as_read):
             return None
-        choices = [_other_readings(boxes[seat][k]) for seat, k in unsure]
+        choices = [[_pips(boxes[seat][k]), *_other_readings(boxes[seat][k])] for seat, k in unsure]
         allowed = {reveal for combination in itertools.product(*choices)
                    if self._allows(reveal := self._reveal_of(boxes, dict(zip(unsure, combination))))}
         return allowed.pop() if len(allowed) == 1 else None
 
     def _reveal_of(self, boxes: Sequence[Sequence[TileDetection]], read_as: dict[tuple[int, int], tuple[int, int]]) -> Reveal:
         """The hands the boxes in front of each seat show, some of them read as ``read_as`` says."""
-        return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), d.pips)) for k, d in enumerate(seen)))  # type: ignore[arg-type]
+        return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), _pips(d))) for k, d in enumerate(seen)))
                             for seat, (player, seen) in enumerate(zip(self.match.players, boxes))))
 
     def _allows(self, event: Event) -> bool:
@@ -873,6 +867,11 @@ def _other_readings(d: TileDetection, limit: int = 4) -> list[tuple[int, int]]:
             if (a, b) != (first.pips, second.pips):
                 options.append((pa * pb, (a, b)))
     return [pips for _, pips in sorted(options, reverse=True)[:limit]]
+
+
+def _pips(d: TileDetection) -> tuple[int, int]:
+    assert d.pips is not None, "a face-up tile's reading"
+    return d.pips
 
 
 def _with_pips(d: TileDetection, pips: tuple[int, int]) -> TileDetection:
