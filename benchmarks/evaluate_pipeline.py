@@ -46,7 +46,8 @@ TABLES = [
 
 
 def key(d: dict) -> tuple:
-    return (d["type"], d.get("player"), tuple(d.get("tile", ())), d.get("count"))
+    # (A round's starter too: a round credited to the wrong starter is scored wrong from its first tile.)
+    return (d["type"], d.get("player") or d.get("starter"), tuple(d.get("tile", ())), d.get("count"))
 
 
 def rss_mb() -> float:

@@ -88,6 +88,8 @@ class TablePipeline:
         self._arm_side: int | None = None
         # Where each arm of late reached in from, and when the table was still after it (the gate's clock).
         self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
+        # The players were asked who opened the round (the camera missed the arm) and have not said.
+        self._starter_asked = False
         self._cleared = False
         self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
@@ -227,6 +229,8 @@ class TablePipeline:
         match = self.match
         if match.is_over:
             return []
+        if match.phase is not Phase.BEFORE_ROUND:
+            self._starter_asked = False  # (answered)
         layout_tiles, seat_tiles = self._layout_and_seats(up)
         seat_tiles = off_backs(seat_tiles, self.boneyard.slots)
         if match.phase is not Phase.BEFORE_ROUND:
@@ -446,9 +450,15 @@ class TablePipeline:
 
     def _settled_times(self, tiles: Sequence[TileDetection], layout: Layout | None = None) -> dict[Tile, float]:
         """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
-        tiles are the boxes', in order, some read again at a join)."""
+        tiles are the boxes', in order, some read again at a join).  Of two boxes read as one tile, the
+        one that lay there first: the other is a tile laid since and misread."""
         read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
-        return {Tile.of(*pips): when for d, pips in zip(tiles, read) if pips is not None and (when := self._settled_at(d)) is not None}
+        times: dict[Tile, float] = {}
+        for d, pips in zip(tiles, read):
+            if pips is not None and (when := self._settled_at(d)) is not None:
+                tile = Tile.of(*pips)
+                times[tile] = min(when, times.get(tile, when))
+        return times
 
     def _settled_at(self, detection: TileDetection) -> float | None:
         """When the tile's place last moved (it was put down then)."""
@@ -551,9 +561,13 @@ class TablePipeline:
             starter = match.players[match.next_starter]
         elif match.round_no == 0 and self.config.starter:
             starter = self.config.starter
+        elif self._starter_asked:
+            # The players were asked who opened the round: the next player's arm is no answer.
+            return []
         else:
             starter = self._seat_player(self._arm_side)
         if starter is None:
+            self._starter_asked = True
             alternatives = tuple((RoundStart(p),) for p in match.players)
             return self._ask(t, "who started the round? (drawn by lot; the camera did not see the arm)", alternatives, ())
         self._cleared = False
@@ -640,6 +654,8 @@ class TablePipeline:
         """The last round's tiles are gone: the next tile put down opens a round.  Forget the last
         round's tiles, not a tile lying alone now (it may be the next opening)."""
         self._cleared = True
+        if not now:
+            self._starter_asked = False  # (nothing left face up: whatever the question was about is gone)
         self._first_seen = {tile: when for tile, when in self._first_seen.items() if tile in now}
         self.tracker.reset()
 

@@ -158,10 +158,11 @@ class Gate:
         needed = max(1, int(round(self.still_seconds * self.fps)))
         if self._still_frames < needed:
             return False
-        if self._fired:
+        if self._fired and self._last_read is not None:
             # Still all along, yet the table changed under motion too faint to count as moving (a
             # tile put down by an arm the colour of the table): once quiet, that is a new state too.
-            if self._quiet_frames < needed or self._last_read is None or not self._changed(small):
+            # (Still all along and asked to read again -- an answer came -- it reads at once.)
+            if self._quiet_frames < needed or not self._changed(small):
                 return False
         self._fired = True
         self.moving = False

@@ -20,7 +20,8 @@ from scorer.rules.transcript import score_log
 
 
 def _key(d: dict) -> tuple:
-    return (d["type"], d.get("player"), tuple(d.get("tile", ())), d.get("count"))
+    # (A round's starter too: a round credited to the wrong starter is scored wrong from its first tile.)
+    return (d["type"], d.get("player") or d.get("starter"), tuple(d.get("tile", ())), d.get("count"))
 
 
 @pytest.mark.parametrize(
@@ -395,6 +396,30 @@ def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_t
     from_top = (slice(0, 60), slice(150, 230))
     events = table.move(from_top, [first, laid], paint=[(_rect(160, 5, 20, 10), 120)])
     assert [(type(e), e.player) for e in events] == [(Play, "Ben")] and events[0].tile == Tile(3, 6)
+
+
+def test_who_opened_the_round_is_asked_and_the_next_players_arm_is_no_answer() -> None:
+    from scorer.pipeline import NeedsConfirmation
+    from scorer.rules import Play, RoundStart, Tile
+
+    # No starter given: the arm that lays the opening tile names the starter.  Here the camera misses it
+    # (the tile is there in the next still frame, no arm seen reaching in).
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), starter=None)
+    opening = _up((1, 3), 140)
+    table.paint(opening.corners, 200)
+    table.seen = [opening]
+    table.still(10)
+    assert table.asked and "who started the round" in table.asked[-1].reason
+    # Ann reaches in from her side and lays [3|6] on the 3: she did not open the round, and her arm does
+    # not answer the question -- nothing is scored until the players do.
+    laid = _up((3, 6), 188)
+    events = table.move(FROM_BOTTOM, [opening, laid], paint=[(laid.corners, 210)])
+    assert events == [] and not table.pipe.match.board
+    # They say Dee opened: Dee's [1|3], then Ann's [3|6].
+    out = table.pipe.confirm([RoundStart("Dee")], 9.0) + table.still(10)
+    plays = [e.step.event for e in out if hasattr(e, "step") and isinstance(e.step.event, Play)]
+    assert [(p.player, p.tile) for p in plays] == [("Dee", Tile(1, 3)), ("Ann", Tile(3, 6))]
+    assert not any(isinstance(e, NeedsConfirmation) for e in out)
 
 
 def _opened_with_1_3() -> tuple[ScriptedTable, object]:
