@@ -450,15 +450,9 @@ class TablePipeline:
 
     def _settled_times(self, tiles: Sequence[TileDetection], layout: Layout | None = None) -> dict[Tile, float]:
         """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
-        tiles are the boxes', in order, some read again at a join).  Of two boxes read as one tile, the
-        one that lay there first: the other is a tile laid since and misread."""
+        tiles are the boxes', in order, some read again at a join)."""
         read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
-        times: dict[Tile, float] = {}
-        for d, pips in zip(tiles, read):
-            if pips is not None and (when := self._settled_at(d)) is not None:
-                tile = Tile.of(*pips)
-                times[tile] = min(when, times.get(tile, when))
-        return times
+        return {Tile.of(*pips): when for d, pips in zip(tiles, read) if pips is not None and (when := self._settled_at(d)) is not None}
 
     def _settled_at(self, detection: TileDetection) -> float | None:
         """When the tile's place last moved (it was put down then)."""
