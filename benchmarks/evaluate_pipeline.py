@@ -50,6 +50,18 @@ def key(d: dict) -> tuple:
     return (d["type"], d.get("player") or d.get("starter"), tuple(d.get("tile", ())), d.get("count"))
 
 
+def truth_events(lines: list[str]) -> list[dict]:
+    """The truth log's events, each round's starter named (the log leaves out one the rules name)."""
+    _, steps = score_log(lines)
+    out = []
+    for line, step in zip(lines[1:], steps):
+        d = json.loads(line)
+        if d["type"] == "round" and "starter" not in d and step.before.next_starter is not None:
+            d["starter"] = step.before.players[step.before.next_starter]
+        out.append(d)
+    return out
+
+
 def rss_mb() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -64,7 +76,7 @@ class AnsweringPlayer:
     the player does not step in (the figures then show it)."""
 
     def __init__(self, truth_lines: list[str]) -> None:
-        self.truth = [(json.loads(l)["t"], parse_event(json.loads(l))) for l in truth_lines[1:]]
+        self.truth = [(d["t"], parse_event(d)) for d in truth_events(truth_lines)]
         self.chosen = self.entered = self.later = self.off = 0
 
     def answer(self, ask: NeedsConfirmation, pipeline: TablePipeline, moves: list) -> list:
@@ -146,7 +158,7 @@ def main() -> None:
         name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style)
         names = ("Ann", "Ben", "Cid", "Dee")[:n]
         header = MatchHeader(game, names, partnership)
-        truth = [key(json.loads(l)) for l in truth_log.read_text().splitlines()[1:]]
+        truth = [key(d) for d in truth_events(truth_log.read_text().splitlines())]
         _, truth_steps = score_log(truth_log.read_text().splitlines())
         truth_scores = list(truth_steps)[-1].after.scores()
         results = {}

@@ -90,6 +90,8 @@ class TablePipeline:
         self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
         # The players were asked who opened the round (the camera missed the arm) and have not said.
         self._starter_asked = False
+        # A draw was entered by hand: the boneyard as seen next is taken as it is, not as drawn from again.
+        self._boneyard_told = False
         self._cleared = False
         self._reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self._boneyard_now: list[np.ndarray] = []  # the boneyard's tiles in the state being acted on
@@ -424,6 +426,10 @@ class TablePipeline:
     def _draws(self, played: list[np.ndarray]) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""
         if not self.match.rules.has_boneyard or self._grey_now is None:
+            return 0
+        if self._boneyard_told:
+            self._boneyard_told = False
+            self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)
             return 0
         return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
 
@@ -770,6 +776,7 @@ class TablePipeline:
                     self.tracker.correct(center, e.tile)
             self._asked_reading = None
         out = self._apply_sequence(t, events)
+        self._boneyard_told |= any(isinstance(e, Draw) for e in events)
         if not was_over and self.match.phase is Phase.BEFORE_ROUND and self._seen_now is not None:
             # The answer ended the round, and the table was last seen cleared (read before the answer
             # came): that was the end of the round's tiles.

@@ -193,6 +193,32 @@ def test_a_face_down_tile_missed_once_is_no_draw_a_tile_taken_from_the_boneyard_
     assert events[0] == Draw("Ann", 1) and events[1].tile == Tile(1, 5) and len(events) == 2
 
 
+def test_a_draw_entered_by_hand_is_not_counted_again_when_the_boneyard_is_next_seen() -> None:
+    from scorer.rules import Draw, Play, Side, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    boneyard = [TileDetection(_rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
+    table = ScriptedTable()
+    for b in boneyard:
+        table.paint(b.corners, 170)
+    opening = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [opening, *boneyard], paint=[(opening.corners, 200)])
+    # Ben takes a tile from the boneyard and lays [3|6] on the 3, which this look reads [2|6]: it fits
+    # nowhere, so the players are asked, and nothing is taken from this look -- the draw neither.
+    laid, y = _up((3, 6), 188), 120.0
+    misread = TileDetection(laid.corners, "up", 0.9, (HalfReading(2, (200, y + 12), 0.99), HalfReading(6, (224, y + 12), 0.99)))
+    left = [*boneyard[:2], *boneyard[3:]]
+    through_boneyard = (slice(0, 200), slice(0, 230))
+    events = table.move(through_boneyard, [opening, misread, *left], paint=[(laid.corners, 210)], erase=[boneyard[2].corners])
+    assert not events and table.asked
+    # The players enter Ben's turn by hand; the table is read again at once, the tile now read right.
+    table.seen = [opening, laid, *left]
+    out = table.pipe.confirm([Draw("Ben", 1), Play("Ben", Tile(3, 6), Tile(1, 3), Side.HIGH)], 9.0) + table.still(10)
+    # The tile gone from the boneyard is the draw they entered, not another one (by Ann, now on turn).
+    assert [e.step.event for e in out if hasattr(e, "step")] == [Draw("Ben", 1), Play("Ben", Tile(3, 6), Tile(1, 3), Side.HIGH)]
+    assert table.pipe.match.boneyard == 14 - 1
+
+
 def test_a_played_tile_missed_or_misread_later_is_kept_while_its_place_is_unchanged() -> None:
     from scorer.rules import Play, Tile
 
