@@ -250,9 +250,9 @@ class TablePipeline:
             if len(fresh) == 1:
                 layout = reconstruct(seen, anchor=fresh[0])
         self._loose_before = {s.tile for s in seen}
-        for tile in seen:
+        for tile in [*seen, *layout.tiles]:  # (as read, and as read again at a join)
             self._first_seen.setdefault(tile.tile, t)
-        self._settled_now = self._settled_times(layout_tiles)
+        self._settled_now = self._settled_times(layout_tiles, layout)
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
         self._seen_now = None if layout.component else {s.tile for s in seen}
@@ -499,6 +499,12 @@ class TablePipeline:
         outcomes = {self._score_of(match, seq) for seq in candidates}
         if len(outcomes) > 1:
             return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
+        first_seen_now = all(self._first_seen.get(p.tile) == t for p in placements)
+        if first_seen_now and not _put_down_apart([self._settled_now.get(p.tile) for p in placements]):
+            # Several tiles new to this look whose places stopped moving at one moment were laid in one
+            # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
+            tiles = ", ".join(str(p.tile) for p in placements)
+            return self._ask(t, f"{tiles} appeared at once, as if laid by one hand: were they played so?", tuple(tuple(c) for c in candidates), ())
         return self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
 
     def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
@@ -789,6 +795,15 @@ class TablePipeline:
 
 # Two tiles put down at least this far apart (seconds) are told apart in order by when their places settled.
 SETTLE_GAP = 0.3
+
+
+def _put_down_apart(settled: Sequence[float | None]) -> bool:
+    """Whether tiles seen at once can be told apart as moves: their places settled at least
+    :data:`SETTLE_GAP` apart (where each one's time is known; else as before, they are taken so)."""
+    if len(settled) < 2 or None in settled:
+        return True
+    times = sorted(settled)  # type: ignore[type-var]
+    return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
 
 
 def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
