@@ -597,6 +597,21 @@ def test_two_tiles_seen_at_once_are_played_in_the_order_their_places_settled(rig
         assert played == [("Ben", Tile(1, 5)), ("Ann", Tile(3, 6))]
 
 
+def test_two_new_tiles_whose_places_settled_at_one_moment_are_asked_about() -> None:
+    from scorer.rules import Tile
+
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
+    # One arm, one motion -- and two new boxes, [3|6] and [6|2] in line: no player lays two tiles at
+    # once, so this is one tile seen as two (or moves the camera cannot tell apart): the players say.
+    right, further = _up((3, 6), 188), _up((6, 2), 236)
+    events = table.move(FROM_TOP, [first, right, further], paint=[(right.corners, 210), (further.corners, 190)])
+    assert not events and "appeared at once" in table.asked[-1].reason
+    (alternative,) = table.asked[-1].alternatives
+    assert [(e.player, e.tile) for e in alternative] == [("Ben", Tile(3, 6)), ("Ann", Tile(2, 6))]
+
+
 def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand() -> None:
     import numpy as np
 
