@@ -488,11 +488,14 @@ class TablePipeline:
             if seq is not None:
                 candidates.append(seq)
         if not candidates and prefix:
-            # The arm's side may mislead (a player reaching across): try the player on turn.
-            for order in itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)]:
-                seq = self._sequence_for(match, [], order)
-                if seq is not None:
-                    candidates.append(seq)
+            # The arm came from a player who cannot have played now (the players between may not pass):
+            # someone reached across for the player on turn -- or the camera missed moves.  Asked.
+            on_turn_plays = [seq for order in (itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)])
+                             if (seq := self._sequence_for(match, [], order)) is not None]
+            if on_turn_plays:
+                tiles = ", ".join(str(p.tile) for p in placements)
+                return self._ask(t, f"{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it {on_turn}'s?",
+                                 tuple(tuple(seq) for seq in on_turn_plays), ())
         if not candidates:
             tiles = ", ".join(str(p.tile) for p in placements)
             return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())

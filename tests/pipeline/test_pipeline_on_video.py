@@ -612,6 +612,22 @@ def test_two_new_tiles_whose_places_settled_at_one_moment_are_asked_about() -> N
     assert [(e.player, e.tile) for e in alternative] == [("Ben", Tile(3, 6)), ("Ann", Tile(2, 6))]
 
 
+def test_a_tile_laid_by_an_arm_from_a_player_not_on_turn_who_may_not_pass_is_asked_about() -> None:
+    from scorer.rules import Play, Tile
+
+    # Horse Race, two players: after Ann's opening it is Ben's turn, and with tiles in the boneyard he
+    # may not pass.  The next tile comes from Ann's side: Ann reached across for him -- or the camera
+    # missed Ben's move.  Either way it is not for the camera to say.
+    table = ScriptedTable()
+    first = _up((1, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    laid = _up((3, 6), 188)
+    events = table.move((slice(150, 240), slice(190, 240)), [first, laid], paint=[(laid.corners, 210)])
+    assert not events and "it is Ben's turn" in table.asked[-1].reason
+    (alternative,) = table.asked[-1].alternatives
+    assert [(e.player, e.tile) for e in alternative if isinstance(e, Play)] == [("Ben", Tile(3, 6))]
+
+
 def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand() -> None:
     import numpy as np
 
