@@ -88,6 +88,9 @@ class TablePipeline:
         self._arm_side: int | None = None
         # Where each arm of late reached in from, and when the table was still after it (the gate's clock).
         self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
+        # Each read of late: when (the gate's clock), and where its boxes lay (with their lengths).
+        self._reads: deque[tuple[float, list[tuple[float, float, float]]]] = deque(maxlen=4 * ARMS_KEPT)
+        self._places_now: dict[Tile, tuple[float, float]] = {}  # where each tile of the state acted on lies
         # The players were asked who opened the round (the camera missed the arm) and have not said.
         self._starter_asked = False
         # A draw was entered by hand: the boneyard as seen next is taken as it is, not as drawn from again.
@@ -253,6 +256,7 @@ class TablePipeline:
         for tile in [*seen, *layout.tiles]:  # (as read, and as read again at a join)
             self._first_seen.setdefault(tile.tile, t)
         self._settled_now = self._settled_times(layout_tiles, layout)
+        self._reads.append((self.gate.now, [(*d.center, long_side(d.corners)) for d in layout_tiles]))
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
         self._seen_now = None if layout.component else {s.tile for s in seen}
@@ -363,6 +367,7 @@ class TablePipeline:
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
             self._settled_now = self._settled_times(layout_tiles, layout)  # (the boxes as finally read)
+            self._places_now = self._places(layout_tiles, layout)
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
@@ -447,18 +452,33 @@ class TablePipeline:
     def _arm_that_laid(self, tile: Tile) -> str | None:
         """The player whose arm put the tile down: the motion after which its place was still, not the
         latest one -- where a question held the move up, other players' arms have moved since."""
-        settled = self._settled_now.get(tile)
+        settled, place = self._settled_now.get(tile), self._places_now.get(tile)
         if settled is not None:
-            for still_at, side in self._arms:
-                if still_at >= settled:
+            stills = list(self._arms)
+            for k, (still_at, side) in enumerate(stills):
+                until = stills[k + 1][0] if k + 1 < len(stills) else float("inf")
+                # (A tile that barely moved the picture -- black on a dark cloth -- seems to have settled
+                # with the move before; the table read then shows no box where it lies.)
+                if still_at >= settled and (place is None or self._box_read_at(place, still_at, until)):
                     return self._seat_player(side)
         return self._seat_player(self._arm_side)
+
+    def _box_read_at(self, place: tuple[float, float], start: float, until: float) -> bool:
+        """Whether a read between the two times (the gate's clock) saw a box at ``place``."""
+        return any(float(np.hypot(x - place[0], y - place[1])) < length / 2
+                   for when, boxes in self._reads if start <= when < until for x, y, length in boxes)
 
     def _settled_times(self, tiles: Sequence[TileDetection], layout: Layout | None = None) -> dict[Tile, float]:
         """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
         tiles are the boxes', in order, some read again at a join)."""
         read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
         return {Tile.of(*pips): when for d, pips in zip(tiles, read) if pips is not None and (when := self._settled_at(d)) is not None}
+
+    @staticmethod
+    def _places(tiles: Sequence[TileDetection], layout: Layout) -> dict[Tile, tuple[float, float]]:
+        """Where each tile lies, by the tile it is read as (as :meth:`_settled_times` reads it)."""
+        read = [s.pips for s in layout.tiles] if len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
+        return {Tile.of(*pips): d.center for d, pips in zip(tiles, read) if pips is not None}
 
     def _settled_at(self, detection: TileDetection) -> float | None:
         """When the tile's place last moved (it was put down then)."""
