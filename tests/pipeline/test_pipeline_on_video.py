@@ -628,6 +628,20 @@ def test_a_tile_laid_by_an_arm_from_a_player_not_on_turn_who_may_not_pass_is_ask
     assert [(e.player, e.tile) for e in alternative if isinstance(e, Play)] == [("Ben", Tile(3, 6))]
 
 
+def test_a_tile_that_barely_moved_the_picture_is_not_given_to_the_arm_before_it() -> None:
+    from scorer.rules import Play, Tile
+
+    table = ScriptedTable()
+    first, laid = _up((1, 3), 140), _up((3, 6), 188)
+    # Ann opens, her arm sweeping over the place where the next tile will lie.
+    table.move((slice(100, 240), slice(130, 240)), [first], paint=[(first.corners, 200)])
+    # Ben reaches in from the top, away from that place, and lays [3|6] there -- a tile the colour of the
+    # table but for its pips, so the place seems to have settled under Ann's arm.  The table read after
+    # Ann's move showed no box there: it is Ben's move.
+    events = table.move((slice(0, 60), slice(150, 230)), [first, laid], paint=[(_rect(205, 127, 10, 10), 20)])
+    assert [(type(e), e.player, e.tile) for e in events] == [(Play, "Ben", Tile(3, 6))] and not table.asked
+
+
 def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand() -> None:
     import numpy as np
 
