@@ -255,7 +255,7 @@ class TablePipeline:
         self._loose_before = {s.tile for s in seen}
         for tile in [*seen, *layout.tiles]:  # (as read, and as read again at a join)
             self._first_seen.setdefault(tile.tile, t)
-        self._settled_now = self._settled_times(layout_tiles, layout)
+        self._note_places(layout_tiles, layout)
         self._reads.append((self.gate.now, [(*d.center, long_side(d.corners)) for d in layout_tiles]))
         self.view = TableView(t, up + face_down, match.board, list(layout.problems))
         # (Kept for an answer that ends the round after the table was seen cleared: see confirm.)
@@ -366,8 +366,7 @@ class TablePipeline:
                                     " -- correct it if it is not"))
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
-            self._settled_now = self._settled_times(layout_tiles, layout)  # (the boxes as finally read)
-            self._places_now = self._places(layout_tiles, layout)
+            self._note_places(layout_tiles, layout)  # (the boxes as finally read)
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
             events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
@@ -468,17 +467,16 @@ class TablePipeline:
         return any(float(np.hypot(x - place[0], y - place[1])) < length / 2
                    for when, boxes in self._reads if start <= when < until for x, y, length in boxes)
 
-    def _settled_times(self, tiles: Sequence[TileDetection], layout: Layout | None = None) -> dict[Tile, float]:
-        """When each tile's place last moved, by the tile it is read as (by ``layout``, where given: its
-        tiles are the boxes', in order, some read again at a join)."""
-        read = [s.pips for s in layout.tiles] if layout is not None and len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
-        return {Tile.of(*pips): when for d, pips in zip(tiles, read) if pips is not None and (when := self._settled_at(d)) is not None}
-
-    @staticmethod
-    def _places(tiles: Sequence[TileDetection], layout: Layout) -> dict[Tile, tuple[float, float]]:
-        """Where each tile lies, by the tile it is read as (as :meth:`_settled_times` reads it)."""
+    def _note_places(self, tiles: Sequence[TileDetection], layout: Layout) -> None:
+        """Where each tile lies and when its place last moved, by the tile it is read as -- as the
+        layout reads it: its tiles are the boxes', in order, some read again at a join."""
         read = [s.pips for s in layout.tiles] if len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
-        return {Tile.of(*pips): d.center for d, pips in zip(tiles, read) if pips is not None}
+        self._settled_now, self._places_now = {}, {}
+        for d, pips in zip(tiles, read):
+            if pips is not None:
+                self._places_now[Tile.of(*pips)] = d.center
+                if (when := self._settled_at(d)) is not None:
+                    self._settled_now[Tile.of(*pips)] = when
 
     def _settled_at(self, detection: TileDetection) -> float | None:
         """When the tile's place last moved (it was put down then)."""
