@@ -85,7 +85,6 @@ class TablePipeline:
         self._last_problem: str | None = None
         self._pending: _Pending | None = None
         self._frame_size: tuple[int, int] | None = None
-        self._arm_side: int | None = None
         # Where each arm of late reached in from, and when the table was still after it (the gate's clock).
         self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
         # Each read of late: when (the gate's clock), and where its boxes lay (with their lengths).
@@ -124,8 +123,7 @@ class TablePipeline:
         if self.gate.moving and self.status != "waiting" and self.status != "confirm":
             events.append(self._set_status("waiting", frame.t))
         if still:
-            self._arm_side = self._edge_of_motion()
-            self._arms.append((self.gate.now, self._arm_side))
+            self._arms.append((self.gate.now, self._edge_of_motion()))
             self._pending = _Pending(self.config.rereads)
         if self._pending is not None and not self.gate.moving:
             events += self._read(frame)
@@ -448,6 +446,11 @@ class TablePipeline:
         order = seat_order(len(self.match.players))
         return self.match.players[order.index(side)] if side in order else None
 
+    @property
+    def _arm_side(self) -> int | None:
+        """The table edge the last arm reached in from (None: none seen)."""
+        return self._arms[-1][1] if self._arms else None
+
     def _arm_that_laid(self, tile: Tile) -> str | None:
         """The player whose arm put the tile down: the motion after which its place was still, not the
         latest one -- where a question held the move up, other players' arms have moved since."""
@@ -490,6 +493,7 @@ class TablePipeline:
     def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         match = self.match
         on_turn = self._player_on_turn()
+        tiles = ", ".join(str(p.tile) for p in placements)  # (for a question)
         arm = self._arm_that_laid(placements[0].tile) if len(placements) == 1 else None
         prefix: list[Event] = []
         if draws:
@@ -500,22 +504,20 @@ class TablePipeline:
             while seat != target:
                 prefix.append(Pass(match.players[seat]))
                 seat = match.table.next_seat(seat)
+        orders = list(itertools.permutations(placements)) if len(placements) <= 3 else [tuple(placements)]
         candidates = []
-        for order in itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)]:
+        for order in orders:
             seq = self._sequence_for(match, prefix, order)
             if seq is not None:
                 candidates.append(seq)
         if not candidates and prefix:
             # The arm came from a player who cannot have played now (the players between may not pass):
             # someone reached across for the player on turn -- or the camera missed moves.  Asked.
-            on_turn_plays = [seq for order in (itertools.permutations(placements) if len(placements) <= 3 else [tuple(placements)])
-                             if (seq := self._sequence_for(match, [], order)) is not None]
+            on_turn_plays = [seq for order in orders if (seq := self._sequence_for(match, [], order)) is not None]
             if on_turn_plays:
-                tiles = ", ".join(str(p.tile) for p in placements)
                 return self._ask(t, f"{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it {on_turn}'s?",
                                  tuple(tuple(seq) for seq in on_turn_plays), ())
         if not candidates:
-            tiles = ", ".join(str(p.tile) for p in placements)
             return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())
         outcomes = {self._score_of(match, seq) for seq in candidates}
         if len(outcomes) > 1:
@@ -524,7 +526,6 @@ class TablePipeline:
         if first_seen_now and not _put_down_apart([self._settled_now.get(p.tile) for p in placements]):
             # Several tiles new to this look whose places stopped moving at one moment were laid in one
             # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
-            tiles = ", ".join(str(p.tile) for p in placements)
             return self._ask(t, f"{tiles} appeared at once, as if laid by one hand: were they played so?", tuple(tuple(c) for c in candidates), ())
         return self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
 
