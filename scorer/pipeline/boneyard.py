@@ -5,7 +5,8 @@ in one state and finds in the next would look like a draw and then like a tile p
 back.  Instead every face-down tile seen this round keeps its place (a *slot*), and a
 slot is emptied only when the tile is neither detected there now **and** the picture
 at that place changed since the last state (a hand took it).  A tile the detector
-misses on an unchanged table is still there.
+misses on an unchanged table is still there; so is a faint one (a white back on a pale,
+overexposed table) that fades from sight while every back seen loses contrast.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.pipeline.places import changed, exposure, shifted
+from scorer.pipeline.places import FAINT, NOISE, change_at, changed, contrast_kept, exposure, shifted
 from scorer.vision.geometry import long_side, polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
 MARGIN = 1.3
+# The backs seen in both pictures kept less than this share of their contrast: the picture is washing
+# out (the camera brightening into saturation), and a faint back gone from sight may still lie there.
+WASHING_OUT = 0.95
 
 
 @dataclass
@@ -52,16 +56,24 @@ class Boneyard:
         kept, removed = [], []
         unmatched = list(range(len(tiles)))
         ratio = exposure(shade_before, shade_now)
+        unseen = []
         for slot in self.slots:
             match = next((k for k in unmatched if same_place(tiles[k], slot)), None)
             if match is not None:
                 unmatched.remove(match)
                 kept.append(tiles[match])  # the tile where it is seen now (it may have been nudged)
-            elif any(polygon_iou(p, slot) > 0.2 for p in played):
-                # On the layout's tiles now: a tile there read as loose, or a box straddling two of
-                # them taken for a back -- never a back, and gone is no draw.
-                continue
-            elif changed(before, grey, slot, MARGIN) or shifted(shade_before, shade_now, slot, ratio):
+            elif not any(polygon_iou(p, slot) > 0.2 for p in played):
+                unseen.append(slot)
+            # (else on the layout's tiles now: a tile there read as loose, or a box straddling two of
+            # them taken for a back -- never a back, and gone is no draw.)
+        washing_out = self._washing_out(before, grey, kept)
+        for slot in unseen:
+            beside = [s for s in self.slots if s is not slot]
+            # Its place as boxed (where a neighbour's side or shadow just outside that neighbour's box
+            # cannot outweigh it), and grown (where its own sides and shadow show, which on a pale table
+            # may be all that shows of it).
+            change = max(change_at(before, grey, slot, 1.0, beside), change_at(before, grey, slot, MARGIN, beside))
+            if change > FAINT or (change > NOISE and not washing_out) or shifted(shade_before, shade_now, slot, ratio):
                 removed.append(slot)  # not seen, and its place looks different: taken
             else:
                 kept.append(slot)  # not seen, but nothing changed there: the detector missed it
@@ -74,6 +86,12 @@ class Boneyard:
         self.slots = kept + [tiles[k] for k in unmatched]
         self._grey, self._colour = grey, colour
         return max(0, _distinct(removed) - moved)
+
+    @staticmethod
+    def _washing_out(before: np.ndarray, now: np.ndarray, seen: list[np.ndarray]) -> bool:
+        """Whether the backs seen in both pictures lost contrast (the median of those that had any)."""
+        shares = [k for c in seen if (k := contrast_kept(before, now, c, MARGIN)) is not None]
+        return bool(shares) and float(np.median(shares)) < WASHING_OUT
 
 
 # A back this many tile lengths (centre to centre) from every other is not of the boneyard's heap.

@@ -54,6 +54,30 @@ class PipelineConfig:
     rereads: int = 2  # extra still frames read when a new tile is uncertain
 
 
+@dataclass(frozen=True)
+class _Arm:
+    """The motion that ended in a still table: each region of it reaching in from a table edge."""
+
+    at: float  # the gate's clock when the table was still again
+    reaches: tuple[tuple[int, np.ndarray], ...] = ()  # (edge, the region's pixels in the gate's small frame), largest first
+
+    @property
+    def side(self) -> int | None:
+        """The edge the largest region reached in from (None: no region reached in)."""
+        return self.reaches[0][0] if self.reaches else None
+
+    def side_over(self, place: tuple[float, float] | None, frame_size: tuple[int, int] | None) -> int | None:
+        """The edge of the region that reached the place (frame pixels) -- the arm that laid a tile
+        there, not a player shifting in a seat at another edge -- else of the largest."""
+        if place is not None and frame_size is not None:
+            for side, region in self.reaches:
+                h, w = region.shape
+                x, y = int(place[0] * w / frame_size[0]), int(place[1] * h / frame_size[1])
+                if region[max(0, y - 2) : y + 3, max(0, x - 2) : x + 3].any():
+                    return side
+        return self.side
+
+
 @dataclass
 class _Pending:
     """A still state waiting for more readings before it is acted on."""
@@ -86,7 +110,7 @@ class TablePipeline:
         self._pending: _Pending | None = None
         self._frame_size: tuple[int, int] | None = None
         # Where each arm of late reached in from, and when the table was still after it (the gate's clock).
-        self._arms: deque[tuple[float, int | None]] = deque(maxlen=ARMS_KEPT)
+        self._arms: deque[_Arm] = deque(maxlen=ARMS_KEPT)
         # Each read of late: when (the gate's clock), and where its boxes lay (with their lengths).
         self._reads: deque[tuple[float, list[tuple[float, float, float]]]] = deque(maxlen=4 * ARMS_KEPT)
         self._places_now: dict[Tile, tuple[float, float]] = {}  # where each tile of the state acted on lies
@@ -105,6 +129,7 @@ class TablePipeline:
         self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
         # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
         self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
+        self._asked_who_laid: Tile | None = None  # a tile laid with no arm seen that the players were asked about
         self._seen_now: set[Tile] | None = None  # at the last read, where no layout was seen: the face-up tiles
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
@@ -123,7 +148,7 @@ class TablePipeline:
         if self.gate.moving and self.status != "waiting" and self.status != "confirm":
             events.append(self._set_status("waiting", frame.t))
         if still:
-            self._arms.append((self.gate.now, self._edge_of_motion()))
+            self._arms.append(_Arm(self.gate.now, self._reaches_of_motion()))
             self._pending = _Pending(self.config.rereads)
         if self._pending is not None and not self.gate.moving:
             events += self._read(frame)
@@ -133,29 +158,28 @@ class TablePipeline:
         self.status = status
         return StatusChange(t, status)  # type: ignore[arg-type]
 
-    def _edge_of_motion(self) -> int | None:
-        """Which table edge the arm reached in from: the edge that the largest moving region crosses.
-
-        An arm is one big region reaching in from the edge; flicker on a bright patch or noise
-        makes small specks, which are left out."""
+    def _reaches_of_motion(self) -> tuple[tuple[int, np.ndarray], ...]:
+        """Where the last motion reached in from the table's edges: each moving region that crosses an
+        edge, with that edge (the one it crosses most), largest first -- an arm is one big region
+        reaching in.  Flicker on a bright patch or noise makes small specks, which are left out."""
         mask = self.gate.motion_mask
         if mask is None or not mask.any():
-            return None
+            return ()
         h, w = mask.shape
         # An arm whose colour is near the table's moves in patches: close the gaps first.
         closed = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-        best_side, best_area = None, 0.004 * h * w
+        reaches = []
         for k in range(1, n):
             area = stats[k, cv2.CC_STAT_AREA]
-            if area <= best_area:
+            if area <= 0.004 * h * w:
                 continue
             region = labels == k
             border = [region[h - 1, :].sum(), region[:, 0].sum(), region[0, :].sum(), region[:, w - 1].sum()]
-            if max(border) == 0:
-                continue
-            best_side, best_area = int(np.argmax(border)), area
-        return best_side
+            if max(border) > 0:
+                reaches.append((area, int(np.argmax(border)), region))
+        reaches.sort(key=lambda r: -r[0])
+        return tuple((side, region) for _, side, region in reaches)
 
     def _moved_near(self, detection: TileDetection) -> bool:
         """Whether the last motion (an arm) reached the tile."""
@@ -449,21 +473,25 @@ class TablePipeline:
     @property
     def _arm_side(self) -> int | None:
         """The table edge the last arm reached in from (None: none seen)."""
-        return self._arms[-1][1] if self._arms else None
+        return self._arms[-1].side if self._arms else None
 
     def _arm_that_laid(self, tile: Tile) -> str | None:
         """The player whose arm put the tile down: the motion after which its place was still, not the
         latest one -- where a question held the move up, other players' arms have moved since."""
         settled, place = self._settled_now.get(tile), self._places_now.get(tile)
+        if not self._arms:
+            return None
+        arm = self._arms[-1]
         if settled is not None:
             stills = list(self._arms)
-            for k, (still_at, side) in enumerate(stills):
-                until = stills[k + 1][0] if k + 1 < len(stills) else float("inf")
+            for k, still in enumerate(stills):
+                until = stills[k + 1].at if k + 1 < len(stills) else float("inf")
                 # (A tile that barely moved the picture -- black on a dark cloth -- seems to have settled
                 # with the move before; the table read then shows no box where it lies.)
-                if still_at >= settled and (place is None or self._box_read_at(place, still_at, until)):
-                    return self._seat_player(side)
-        return self._seat_player(self._arm_side)
+                if still.at >= settled and (place is None or self._box_read_at(place, still.at, until)):
+                    arm = still
+                    break
+        return self._seat_player(arm.side_over(place, self._frame_size))
 
     def _box_read_at(self, place: tuple[float, float], start: float, until: float) -> bool:
         """Whether a read between the two times (the gate's clock) saw a box at ``place``."""
@@ -519,6 +547,17 @@ class TablePipeline:
                                  tuple(tuple(seq) for seq in on_turn_plays), ())
         if not candidates:
             return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())
+        if arm is None and not draws and len(placements) == 1 and (others := self._laid_after_passes(match, placements[0])):
+            # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
+            # laid it, the players between passing: not for the camera to guess.  (Should play go on
+            # unanswered, the next look holds two new tiles, and the player on turn is taken for this one.)
+            self._asked_who_laid = placements[0].tile
+            return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
+                             (tuple(candidates[0]),) + others, ())
+        notes: list[PipelineEvent] = []
+        if self._asked_who_laid in {p.tile for p in placements}:
+            notes.append(Notice(t, f"no answer about who laid {self._asked_who_laid}: taken as {on_turn}'s -- correct it if it is not"))
+            self._asked_who_laid = None
         outcomes = {self._score_of(match, seq) for seq in candidates}
         if len(outcomes) > 1:
             return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
@@ -527,7 +566,17 @@ class TablePipeline:
             # Several tiles new to this look whose places stopped moving at one moment were laid in one
             # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
             return self._ask(t, f"{tiles} appeared at once, as if laid by one hand: were they played so?", tuple(tuple(c) for c in candidates), ())
-        return self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
+        return notes + self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
+
+    def _laid_after_passes(self, match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
+        """Each way a player after the one on turn can have laid the tile, those between passing."""
+        seat, passes, ways = match.table.seat(self._player_on_turn()), [], []
+        for _ in range(len(match.players) - 1):
+            passes.append(Pass(match.players[seat]))
+            seat = match.table.next_seat(seat)
+            if (seq := self._sequence_for(match, list(passes), [placement])) is not None:
+                ways.append(tuple(seq))
+        return tuple(ways)
 
     def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
         events = list(prefix)
@@ -795,6 +844,7 @@ class TablePipeline:
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
         self._asked_about = []
+        self._asked_who_laid = None
         was_over = self.match.phase is Phase.BEFORE_ROUND
         if self._asked_reading is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.

@@ -2,16 +2,26 @@
 
 The detector may miss a tile in one still state and find it in the next; the picture at the
 tile's place tells the two cases apart from a tile really taken away.  Pictures are compared by
-zero-mean normalised correlation, which a change of exposure (even to saturation) leaves alone.
+zero-mean normalised correlation, which a change of exposure (even to saturation) leaves alone --
+and, since a faint picture correlates with nothing, by how far apart they are at each end of the
+place: a change of a grey level or two may be the light's.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import cv2
 import numpy as np
 
 # How unlike (1 - correlation) a place must look to have changed.
 CHANGED = 0.5
+# A change whose picture differs by less than this (RMS, grey levels, once each patch's own mean is
+# taken away) is faint: it may be the light's -- a faint back on a pale table fades into saturation as
+# the camera brightens, and a faint picture correlates with nothing, yet nothing was taken.
+FAINT = 3.0
+# A difference below this is no change at all (the camera's noise, after the blur of table_grey).
+NOISE = 1.0
 # How much the inside of a tile's place may change its shade (a share) before it counts as changed.
 SHIFTED = 0.12
 
@@ -47,13 +57,58 @@ def unlike(before: np.ndarray, now: np.ndarray) -> float:
     return 1.0 - float((a * b).sum()) / norm
 
 
-def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float) -> bool:
-    """Whether the tile's place (grown by ``scale``) looks different in ``now`` than in ``before``."""
+def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float,
+            others: Sequence[np.ndarray] = ()) -> bool:
+    """Whether the tile's place (grown by ``scale``) looks plainly different in ``now`` than in
+    ``before`` (see :func:`change_at`)."""
+    return change_at(before, now, corners, scale, others) > FAINT
+
+
+def change_at(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float,
+              others: Sequence[np.ndarray] = ()) -> float:
+    """How much the tile's place (grown by ``scale``) changed between the pictures (RMS, grey
+    levels; 0 where it looks the same), at the end of it that changed least: a tile taken away
+    changes its place from end to end, where the edge or shadow of a neighbour taken away reaches
+    into one end only.  ``others``: the places of tiles lying beside it, left out of the comparison
+    where they are not this tile's own (backs in a boneyard lie a few pixels apart: the grown place
+    reaches into them)."""
     box = place_box(corners, now.shape, scale)
     if box is None:
-        return False
+        return 0.0
     x0, y0, x1, y1 = box
-    return unlike(before[y0:y1, x0:x1], now[y0:y1, x0:x1]) > CHANGED
+    a, b = before[y0:y1, x0:x1], now[y0:y1, x0:x1]
+    keep = np.full(a.shape[:2], 255, np.uint8)
+    if len(others):
+        cv2.fillPoly(keep, [np.round(np.asarray(o, np.float64) - (x0, y0)).astype(np.int32) for o in others], 0)
+        cv2.fillPoly(keep, [np.round(np.asarray(corners, np.float64) - (x0, y0)).astype(np.int32)], 255)
+    place = keep > 0
+    if int(place.sum()) < 9 or unlike(a[place], b[place]) <= CHANGED:
+        return 0.0
+    c = np.asarray(corners, np.float64)
+    axis = max((c[1] - c[0], c[2] - c[1]), key=lambda v: float(np.hypot(*v)))
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    along = (xs - c[:, 0].mean()) * axis[0] + (ys - c[:, 1].mean()) * axis[1]
+    return min(_difference(a[end], b[end]) for end in (place & (along < 0), place & (along >= 0)))
+
+
+def contrast_kept(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float) -> float | None:
+    """How much of its contrast the place kept (the spread of its grey now over before): near 1 for
+    a tile still seen under steady light, less where the picture washes out."""
+    box = place_box(corners, now.shape, scale)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    spread = float(before[y0:y1, x0:x1].std())
+    return float(now[y0:y1, x0:x1].std()) / spread if spread > FAINT else None
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two pictures of one place are (RMS, grey levels), each one's own mean taken away
+    (the light's even change is none)."""
+    if a.size == 0:
+        return 0.0
+    difference = (a - a.mean()) - (b - b.mean())
+    return float(np.sqrt(np.mean(difference * difference)))
 
 
 def table_colour(image: np.ndarray) -> np.ndarray:

@@ -73,10 +73,81 @@ def test_a_back_taken_off_a_cloth_of_its_grey_is_seen_in_colour() -> None:
     boneyard = Boneyard()
     boneyard.reset(row, table_grey(before), table_colour(before))
     assert boneyard.update(left, table_grey(after), table_colour(after)) == 1
-    # In grey alone the taken back is not told from a missed detection.
+    # In grey too: its own dark sides are gone, and its neighbours' sides, the same in both
+    # pictures, are left out of its place.
+    grey_only = Boneyard()
+    grey_only.reset(row, table_grey(before))
+    assert grey_only.update(left, table_grey(after)) == 1
+
+
+def test_a_back_of_the_cloths_very_grey_and_without_sides_is_seen_only_in_colour() -> None:
+    from scorer.pipeline.places import table_colour
+
+    def picture(tiles: list[np.ndarray]) -> np.ndarray:
+        image = np.zeros((200, 300, 3), np.uint8)
+        image[:] = (235, 205, 235)
+        for c in tiles:
+            (x0, y0), (x1, y1) = c[0].astype(int), c[2].astype(int)
+            image[y0:y1, x0:x1] = (150, 235, 208)  # (BGR) one grey with the cloth
+        return image
+
+    row = [_box(40 + 26 * k, 80) for k in range(5)]
+    left = row[:2] + row[3:]
+    before, after = picture(row), picture(left)
+    boneyard = Boneyard()
+    boneyard.reset(row, table_grey(before), table_colour(before))
+    assert boneyard.update(left, table_grey(after), table_colour(after)) == 1
     grey_only = Boneyard()
     grey_only.reset(row, table_grey(before))
     assert grey_only.update(left, table_grey(after)) == 0
+
+
+def _pale_table(plain: list[np.ndarray], faint: list[np.ndarray], light: float = 1.0, seed: int = 0) -> np.ndarray:
+    """A white table under a bright lamp: backs with shaded sides (``plain``) and backs whose side
+    barely shows (``faint``), as an overexposed webcam sees them; ``seed``: the camera's noise."""
+    rng = np.random.default_rng(seed)
+    image = 236 + rng.normal(0, 0.6, (200, 300))
+    for c in faint:
+        (x0, y0), (x1, y1) = c[0].astype(int), c[2].astype(int)
+        image[y0:y1, x0 : x0 + 3] = 226
+    for c in plain:
+        (x0, y0), (x1, y1) = c[0].astype(int), c[2].astype(int)
+        image[y0:y1, x0 : x0 + 3] = 200
+        image[y0 : y0 + 3, x0:x1] = 215
+    image = np.clip(image * light, 0, 255).astype(np.uint8)
+    return table_grey(np.dstack([image] * 3))
+
+
+def _faint_row_over_a_plain_one() -> tuple[list[np.ndarray], list[np.ndarray], Boneyard]:
+    """Two rows of three backs a few pixels apart, the upper row barely visible, as dealt."""
+    faint = [_box(40 + 30 * k, 80) for k in range(3)]
+    plain = [_box(40 + 30 * k, 134) for k in range(3)]
+    boneyard = Boneyard()
+    boneyard.reset(faint + plain, _pale_table(plain, faint))
+    return faint, plain, boneyard
+
+
+def test_a_faint_back_washed_out_as_the_camera_brightens_is_no_draw() -> None:
+    faint, plain, boneyard = _faint_row_over_a_plain_one()
+    # The exposure rises by 13 %: the table saturates, the faint backs vanish (the detector sees only the
+    # plain ones, which lost some of their contrast).
+    assert boneyard.update(plain, _pale_table(plain, faint, light=1.13, seed=1)) == 0
+    assert len(boneyard) == 6
+
+
+def test_a_faint_back_taken_under_a_steady_light_is_a_draw() -> None:
+    faint, plain, boneyard = _faint_row_over_a_plain_one()
+    # The light is as it was, and the plain backs look as they did: the faint one whose side is gone was taken.
+    assert boneyard.update(plain, _pale_table(plain, faint[1:], seed=1)) == 1
+    assert len(boneyard) == 5
+
+
+def test_a_back_taken_from_beside_a_faint_one_is_one_draw() -> None:
+    # One plain back is taken and the detector sees none of the faint row.  The plain back's edges
+    # were inside the faint one's grown place above it -- at one end of it.
+    faint, plain, boneyard = _faint_row_over_a_plain_one()
+    assert boneyard.update(plain[1:], _pale_table(plain[1:], faint, seed=1)) == 1
+    assert len(boneyard) == 5
 
 
 def test_a_slot_over_the_layouts_tiles_was_never_a_back() -> None:

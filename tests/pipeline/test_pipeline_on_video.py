@@ -424,6 +424,48 @@ def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_t
     assert [(type(e), e.player) for e in events] == [(Play, "Ben")] and events[0].tile == Tile(3, 6)
 
 
+def test_the_arm_that_reached_the_tile_laid_it_not_a_larger_motion_at_another_edge() -> None:
+    from scorer.rules import Play, Tile
+
+    # Seven Rocks, four seats (Ann at the bottom, Ben left, Cid at the top, Dee right).
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, laid = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    # Ben reaches in from the left to lay [3|6]; meanwhile Dee shifts in his seat at the right edge --
+    # a larger motion, but nowhere near the tile.  Ben played; nobody passed.
+    for k in range(6):
+        image = table.image.copy()
+        image[122:142, 0:230] = 200 if k % 2 else 150  # (the hand over the place it lays the tile in)
+        image[:, 280:320] = 110 if k % 2 else 30
+        table.feed(image)
+    table.paint(laid.corners, 210)
+    table.seen = [first, laid]
+    events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
+    assert [(type(e), e.player, e.tile) for e in events] == [(Play, "Ben", Tile(3, 6))] and not table.asked
+
+
+def test_a_tile_laid_with_no_arm_seen_where_a_later_player_may_have_laid_it_is_asked_about() -> None:
+    from scorer.rules import Pass, Play, Tile
+
+    # Seven Rocks, four seats: after Ann's opening it is Ben's turn, but a player may pass, so Cid, Dee
+    # or Ann again may have laid the next tile.  It appears with no arm seen (a dark tile on a dark cloth).
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, laid = _up((1, 3), 140), _up((3, 6), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    table.paint(laid.corners, 70)
+    table.seen = [first, laid]
+    events = [e for e in table.still(10) if isinstance(e, MoveEvent)]
+    assert not events and "who laid [3|6]" in table.asked[-1].reason
+    players = [[(type(e), e.player) for e in alternative] for alternative in table.asked[-1].alternatives]
+    assert players == [[(Play, "Ben")], [(Pass, "Ben"), (Play, "Cid")], [(Pass, "Ben"), (Pass, "Cid"), (Play, "Dee")],
+                       [(Pass, "Ben"), (Pass, "Cid"), (Pass, "Dee"), (Play, "Ann")]]
+    # Nobody answers, and play goes on: Cid lays [6|6] on the 6.  The tile asked about is taken as Ben's, and said so.
+    double = _up((6, 6), 236)
+    events = table.move(FROM_TOP, [first, laid, double], paint=[(double.corners, 210)])
+    assert [(e.player, e.tile) for e in events] == [("Ben", Tile(3, 6)), ("Cid", Tile(6, 6))]
+    assert any("no answer about who laid [3|6]" in getattr(e, "message", "") for e in table.events)
+
+
 def test_who_opened_the_round_is_asked_and_the_next_players_arm_is_no_answer() -> None:
     from scorer.pipeline import NeedsConfirmation
     from scorer.rules import Play, RoundStart, Tile
