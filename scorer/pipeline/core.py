@@ -44,6 +44,9 @@ ARMS_KEPT = 32
 # A round-end count with more tiles read unsurely than this is not settled by the rules (each has up to
 # five likely readings): the players are asked.
 REVEAL_UNSURE_MAX = 4
+# New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
+# the order they were read.
+MAX_ORDERS_TRIED = 5
 
 
 @dataclass
@@ -130,6 +133,8 @@ class TablePipeline:
         # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
         self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
         self._asked_who_laid: Tile | None = None  # a tile laid with no arm seen that the players were asked about
+        # New tiles whose order of play (which scores differently) the players were asked about.
+        self._asked_order: frozenset[Tile] | None = None
         self._seen_now: set[Tile] | None = None  # at the last read, where no layout was seen: the face-up tiles
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
@@ -532,7 +537,7 @@ class TablePipeline:
             while seat != target:
                 prefix.append(Pass(match.players[seat]))
                 seat = match.table.next_seat(seat)
-        orders = list(itertools.permutations(placements)) if len(placements) <= 3 else [tuple(placements)]
+        orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
         candidates = []
         for order in orders:
             seq = self._sequence_for(match, prefix, order)
@@ -554,19 +559,31 @@ class TablePipeline:
             self._asked_who_laid = placements[0].tile
             return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
                              (tuple(candidates[0]),) + others, ())
-        notes: list[PipelineEvent] = []
-        if self._asked_who_laid in {p.tile for p in placements}:
-            notes.append(Notice(t, f"no answer about who laid {self._asked_who_laid}: taken as {on_turn}'s -- correct it if it is not"))
-            self._asked_who_laid = None
-        outcomes = {self._score_of(match, seq) for seq in candidates}
-        if len(outcomes) > 1:
-            return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
+        if len(placements) > 1:
+            # Several new tiles: who laid which is told by the arms that laid them, where seen.
+            arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
+            agreeing = [seq for seq in candidates if all(arms[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
+            candidates = agreeing or candidates
+        placed = frozenset(p.tile for p in placements)
+        unanswered = []
+        if len({self._score_of(match, seq) for seq in candidates}) > 1:
+            if self._asked_order is None or not self._asked_order < placed:
+                self._asked_order = placed
+                return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
+            # Asked, and play went on unanswered (more tiles now): the order their places settled in is
+            # taken, so that the game does not stall -- said, and open to correction.
+            unanswered.append("the order the new tiles were played in")
         first_seen_now = all(self._first_seen.get(p.tile) == t for p in placements)
         if first_seen_now and not _put_down_apart([self._settled_now.get(p.tile) for p in placements]):
             # Several tiles new to this look whose places stopped moving at one moment were laid in one
             # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
             return self._ask(t, f"{tiles} appeared at once, as if laid by one hand: were they played so?", tuple(tuple(c) for c in candidates), ())
-        return notes + self._apply_sequence(t, _in_order_put_down(candidates, self._settled_now))
+        chosen = _in_order_put_down(candidates, self._settled_now)
+        if self._asked_who_laid in placed:
+            unanswered.append(f"who laid {self._asked_who_laid}")
+        self._asked_order = self._asked_who_laid = None
+        notes = [Notice(t, f"no answer about {what}: taken as {_played_as(chosen)} -- correct it if it is not") for what in unanswered]
+        return notes + self._apply_sequence(t, chosen)
 
     def _laid_after_passes(self, match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
         """Each way a player after the one on turn can have laid the tile, those between passing."""
@@ -844,7 +861,7 @@ class TablePipeline:
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
         self._asked_about = []
-        self._asked_who_laid = None
+        self._asked_who_laid = self._asked_order = None
         was_over = self.match.phase is Phase.BEFORE_ROUND
         if self._asked_reading is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
@@ -876,6 +893,11 @@ def _put_down_apart(settled: Sequence[float | None]) -> bool:
         return True
     times = sorted(settled)  # type: ignore[type-var]
     return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
+
+
+def _played_as(events: Sequence[Event]) -> str:
+    """The plays of a sequence, in words: "Ben [3|6], then Cid [6|6]"."""
+    return ", then ".join(f"{e.player} {e.tile}" for e in events if isinstance(e, Play))
 
 
 def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:

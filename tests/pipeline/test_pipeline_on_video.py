@@ -466,6 +466,52 @@ def test_a_tile_laid_with_no_arm_seen_where_a_later_player_may_have_laid_it_is_a
     assert any("no answer about who laid [3|6]" in getattr(e, "message", "") for e in table.events)
 
 
+def test_two_tiles_seen_at_once_are_given_to_the_arms_that_laid_them() -> None:
+    from scorer.rules import Play, Tile
+
+    # Seven Rocks, four seats (Ann at the bottom, Ben left, Cid at the top, Dee right).  After Ann's
+    # [1|3], Ben reaches in from the left and lays [1|6] on the 1, and Cid at once from the top lays
+    # [3|4] on the 3 -- no still table between the two.  Played the other way round ([3|4] first) the
+    # ends would score differently, but the arms tell who laid which: nothing to ask.
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, bens, cids = _up((1, 3), 140), _up((6, 1), 92), _up((3, 4), 188)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    for arm, tile in (((slice(125, 140), slice(0, 130)), bens), ((slice(0, 135), slice(205, 225)), cids)):
+        for k in range(6):
+            image = table.image.copy()
+            image[arm] = 200 if k % 2 else 150
+            table.feed(image)
+        table.paint(tile.corners, 210)
+    table.seen = [first, bens, cids]
+    events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
+    assert [(e.player, e.tile) for e in events] == [("Ben", Tile(1, 6)), ("Cid", Tile(3, 4))] and not table.asked
+    assert all(isinstance(e, Play) for e in events)
+
+
+def test_an_order_of_play_asked_about_and_left_unanswered_is_taken_as_the_tiles_settled_and_said() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Tile
+
+    # As above, but one arm from Ann's side sweeps over both places (the camera cannot tell whose
+    # arms they were): the players are asked which order.  Nobody answers; Dee lays [4|5] on the 4.
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, bens, cids, dees = _up((1, 3), 140), _up((6, 1), 92), _up((3, 4), 188), _up((4, 5), 236)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    for tile in (bens, cids):
+        for k in range(6):
+            image = table.image.copy()
+            image[110:240, 80:240] = 200 if k % 2 else 150
+            table.feed(image)
+        table.paint(tile.corners, 210)
+    table.seen = [first, bens, cids]
+    table.still(10)
+    assert table.asked and "orders that score differently" in table.asked[-1].reason
+    events = table.move((slice(125, 140), slice(250, 320)), [first, bens, cids, dees], paint=[(dees.corners, 210)])
+    assert [(e.player, e.tile) for e in events] == [("Ben", Tile(1, 6)), ("Cid", Tile(3, 4)), ("Dee", Tile(4, 5))]
+    said = [e.message for e in table.events if isinstance(e, Notice)]
+    assert "no answer about the order the new tiles were played in: taken as Ben [1|6], then Cid [3|4], then Dee [4|5]" in said[-1]
+
+
 def test_who_opened_the_round_is_asked_and_the_next_players_arm_is_no_answer() -> None:
     from scorer.pipeline import NeedsConfirmation
     from scorer.rules import Play, RoundStart, Tile
@@ -619,15 +665,19 @@ def test_two_tiles_seen_at_once_are_played_in_the_order_their_places_settled(rig
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(150, 126, 6, 6), 40)])
     # Ben lays one tile and Ann the next before the table is still in between: both are seen at
     # once, and either order is legal and scores alike -- who played which is in when each place settled.
+    # (Both arms reach in from the right, where nobody sits at a table of two: they tell nothing.  The
+    # one to the left tile passes above the right one.)
     right, left = _up((3, 6), 188), _up((5, 1), 92)
-    over_right, over_left = (slice(0, 150), slice(190, 236)), (slice(110, 240), slice(92, 138))
+    over_right = [(slice(122, 142), slice(200, 320))]
+    over_left = [(slice(96, 116), slice(100, 320)), (slice(96, 140), slice(104, 128))]
     moves = [(over_right, right, 210), (over_left, left, 170)]
     if not right_first:
         moves.reverse()
     for arm, tile, grey in moves:
         for k in range(6):
             image = table.image.copy()
-            image[arm] = 230 if k % 2 else 120
+            for part in arm:
+                image[part] = 230 if k % 2 else 120
             table.feed(image)
         table.paint(tile.corners, grey)
     table.seen = [first, right, left]
