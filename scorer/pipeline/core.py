@@ -555,7 +555,7 @@ class TablePipeline:
         if arm is None and not draws and len(placements) == 1 and (others := self._laid_after_passes(match, placements[0])):
             # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
             # laid it, the players between passing: not for the camera to guess.  (Should play go on
-            # unanswered, the next look holds two new tiles, and the player on turn is taken for this one.)
+            # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
             self._asked_who_laid = placements[0].tile
             return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
                              (tuple(candidates[0]),) + others, ())
@@ -901,8 +901,8 @@ def _played_as(events: Sequence[Event]) -> str:
 
 
 def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
-    """Of legal sequences that score alike, the one playing the tiles in the order their places
-    settled (several tiles seen at once: who played which follows from the order)."""
+    """Of legal sequences, the one playing the tiles in the order their places settled (several tiles
+    seen at once: who played which follows from the order); else the first."""
     if len(candidates) > 1:
         for seq in candidates:
             times = [settled.get(e.tile) for e in seq if isinstance(e, Play)]
