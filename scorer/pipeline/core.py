@@ -309,7 +309,7 @@ class TablePipeline:
                 self._table_cleared(self._seen_now)
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
-                events += self._start_round(t, layout, face_down)
+                events += self._start_round(t, layout, face_down, layout_tiles[layout.component[0]].center)
                 self._remember(layout_tiles, layout)
             return events
         board = match.current_board()
@@ -474,11 +474,6 @@ class TablePipeline:
             return None
         order = seat_order(len(self.match.players))
         return self.match.players[order.index(side)] if side in order else None
-
-    @property
-    def _arm_side(self) -> int | None:
-        """The table edge the last arm reached in from (None: none seen)."""
-        return self._arms[-1].side if self._arms else None
 
     def _arm_that_laid(self, tile: Tile) -> str | None:
         """The player whose arm put the tile down: the motion after which its place was still, not the
@@ -649,7 +644,9 @@ class TablePipeline:
         self.status = "confirm"
         return [NeedsConfirmation(t, reason, alternatives, tuple(problems)), StatusChange(t, "confirm")]
 
-    def _start_round(self, t: float, layout, face_down: list[TileDetection]) -> list[PipelineEvent]:
+    def _start_round(self, t: float, layout, face_down: list[TileDetection], opening: tuple[float, float]) -> list[PipelineEvent]:
+        """A round opened with the tile at ``opening`` (frame pixels): by the player the rules name,
+        else the one whose arm reached it."""
         match = self.match
         if match.next_starter is not None:
             starter = match.players[match.next_starter]
@@ -659,7 +656,7 @@ class TablePipeline:
             # The players were asked who opened the round: the next player's arm is no answer.
             return []
         else:
-            starter = self._seat_player(self._arm_side)
+            starter = self._seat_player(self._arms[-1].side_over(opening, self._frame_size) if self._arms else None)
         if starter is None:
             self._starter_asked = True
             alternatives = tuple((RoundStart(p),) for p in match.players)

@@ -512,6 +512,24 @@ def test_an_order_of_play_asked_about_and_left_unanswered_is_taken_as_the_tiles_
     assert "no answer about the order the new tiles were played in: taken as Ben [1|6], then Cid [3|4], then Dee [4|5]" in said[-1]
 
 
+def test_the_round_is_opened_by_the_arm_that_reached_the_opening_tile() -> None:
+    from scorer.rules import RoundStart
+
+    # No starter given.  Ann reaches in from the bottom to lay the opening tile while Dee shifts in his
+    # seat at the right edge -- a larger motion, nowhere near the tile: Ann opened.
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), starter=None)
+    opening = _up((1, 3), 140)
+    for k in range(6):
+        image = table.image.copy()
+        image[130:240, 150:178] = 200 if k % 2 else 150  # (the hand over the place it lays the tile in)
+        image[:, 280:320] = 110 if k % 2 else 30
+        table.feed(image)
+    table.paint(opening.corners, 200)
+    table.seen = [opening]
+    events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
+    assert events[0] == RoundStart("Ann") and not table.asked
+
+
 def test_who_opened_the_round_is_asked_and_the_next_players_arm_is_no_answer() -> None:
     from scorer.pipeline import NeedsConfirmation
     from scorer.rules import Play, RoundStart, Tile
