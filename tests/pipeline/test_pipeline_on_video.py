@@ -153,18 +153,25 @@ class ScriptedTable:
         (x0, y0), (x1, y1) = corners[0], corners[2]
         self.image[int(y0) : int(y1), int(x0) : int(x1)] = value
 
-    def move(self, arm: tuple[slice, slice], seen: list, paint=(), erase=()) -> list:
-        """An arm sweeps over ``arm`` (rows, columns) and leaves; the table then shows ``paint``d tiles
-        (corners, grey value) and ``erase``d places, and the detector reports ``seen``."""
+    def sweep(self, *regions: tuple[slice, slice], paint=(), erase=()) -> list:
+        """Arms (or a player shifting in a seat) move over the ``regions`` (rows, columns) at once and
+        leave; the table then shows ``paint``ed tiles (corners, grey value) and ``erase``d places."""
         out = []
         for k in range(6):
             image = self.image.copy()
-            image[arm] = 200 if k % 2 else 150
+            for region in regions:
+                image[region] = 200 if k % 2 else 150
             out += self.feed(image)
         for corners, value in paint:
             self.paint(corners, value)
         for corners in erase:
             self.paint(corners, 60)
+        return out
+
+    def move(self, arm: tuple[slice, slice], seen: list, paint=(), erase=()) -> list:
+        """An arm sweeps over ``arm`` (rows, columns) and leaves; the table then shows ``paint``d tiles
+        (corners, grey value) and ``erase``d places, and the detector reports ``seen``."""
+        out = self.sweep(arm, paint=paint, erase=erase)
         self.seen = seen
         out += self.still(10)
         return [e.step.event for e in out if isinstance(e, MoveEvent)]
@@ -433,12 +440,8 @@ def test_the_arm_that_reached_the_tile_laid_it_not_a_larger_motion_at_another_ed
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
     # Ben reaches in from the left to lay [3|6]; meanwhile Dee shifts in his seat at the right edge --
     # a larger motion, but nowhere near the tile.  Ben played; nobody passed.
-    for k in range(6):
-        image = table.image.copy()
-        image[122:142, 0:230] = 200 if k % 2 else 150  # (the hand over the place it lays the tile in)
-        image[:, 280:320] = 110 if k % 2 else 30
-        table.feed(image)
-    table.paint(laid.corners, 210)
+    # (Ben's hand over the place it lays the tile in.)
+    table.sweep((slice(122, 142), slice(0, 230)), (slice(0, 240), slice(280, 320)), paint=[(laid.corners, 210)])
     table.seen = [first, laid]
     events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
     assert [(type(e), e.player, e.tile) for e in events] == [(Play, "Ben", Tile(3, 6))] and not table.asked
@@ -476,12 +479,8 @@ def test_two_tiles_seen_at_once_are_given_to_the_arms_that_laid_them() -> None:
     table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
     first, bens, cids = _up((1, 3), 140), _up((6, 1), 92), _up((3, 4), 188)
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
-    for arm, tile in (((slice(125, 140), slice(0, 130)), bens), ((slice(0, 135), slice(205, 225)), cids)):
-        for k in range(6):
-            image = table.image.copy()
-            image[arm] = 200 if k % 2 else 150
-            table.feed(image)
-        table.paint(tile.corners, 210)
+    table.sweep((slice(125, 140), slice(0, 130)), paint=[(bens.corners, 210)])
+    table.sweep((slice(0, 135), slice(205, 225)), paint=[(cids.corners, 210)])
     table.seen = [first, bens, cids]
     events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
     assert [(e.player, e.tile) for e in events] == [("Ben", Tile(1, 6)), ("Cid", Tile(3, 4))] and not table.asked
@@ -498,11 +497,7 @@ def test_an_order_of_play_asked_about_and_left_unanswered_is_taken_as_the_tiles_
     first, bens, cids, dees = _up((1, 3), 140), _up((6, 1), 92), _up((3, 4), 188), _up((4, 5), 236)
     table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
     for tile in (bens, cids):
-        for k in range(6):
-            image = table.image.copy()
-            image[110:240, 80:240] = 200 if k % 2 else 150
-            table.feed(image)
-        table.paint(tile.corners, 210)
+        table.sweep((slice(110, 240), slice(80, 240)), paint=[(tile.corners, 210)])
     table.seen = [first, bens, cids]
     table.still(10)
     assert table.asked and "orders that score differently" in table.asked[-1].reason
@@ -519,12 +514,7 @@ def test_the_round_is_opened_by_the_arm_that_reached_the_opening_tile() -> None:
     # seat at the right edge -- a larger motion, nowhere near the tile: Ann opened.
     table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), starter=None)
     opening = _up((1, 3), 140)
-    for k in range(6):
-        image = table.image.copy()
-        image[130:240, 150:178] = 200 if k % 2 else 150  # (the hand over the place it lays the tile in)
-        image[:, 280:320] = 110 if k % 2 else 30
-        table.feed(image)
-    table.paint(opening.corners, 200)
+    table.sweep((slice(130, 240), slice(150, 178)), (slice(0, 240), slice(280, 320)), paint=[(opening.corners, 200)])
     table.seen = [opening]
     events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
     assert events[0] == RoundStart("Ann") and not table.asked
@@ -692,12 +682,7 @@ def test_two_tiles_seen_at_once_are_played_in_the_order_their_places_settled(rig
     if not right_first:
         moves.reverse()
     for arm, tile, grey in moves:
-        for k in range(6):
-            image = table.image.copy()
-            for part in arm:
-                image[part] = 230 if k % 2 else 120
-            table.feed(image)
-        table.paint(tile.corners, grey)
+        table.sweep(*arm, paint=[(tile.corners, grey)])
     table.seen = [first, right, left]
     events = [e.step.event for e in table.still(10) if isinstance(e, MoveEvent)]
     played = [(e.player, e.tile) for e in events if isinstance(e, Play)]
