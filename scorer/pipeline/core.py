@@ -528,10 +528,7 @@ class TablePipeline:
             prefix.append(Draw(on_turn, draws))
         elif arm is not None and arm != on_turn and len(placements) == 1:
             # The next seat played: the players between passed (knocked).
-            seat, target = match.table.seat(on_turn), match.table.seat(arm)
-            while seat != target:
-                prefix.append(Pass(match.players[seat]))
-                seat = match.table.next_seat(seat)
+            prefix += self._passes_until(match, arm)
         orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
         candidates = []
         for order in orders:
@@ -580,14 +577,22 @@ class TablePipeline:
         notes = [Notice(t, f"no answer about {what}: taken as {_played_as(chosen)} -- correct it if it is not") for what in unanswered]
         return notes + self._apply_sequence(t, chosen)
 
-    def _laid_after_passes(self, match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
-        """Each way a player after the one on turn can have laid the tile, those between passing."""
-        seat, passes, ways = match.table.seat(self._player_on_turn()), [], []
-        for _ in range(len(match.players) - 1):
+    def _passes_until(self, match: Match, player: str) -> list[Event]:
+        """The passes of the players from the one on turn up to ``player``, in turn."""
+        seat, target, passes = match.table.seat(self._player_on_turn()), match.table.seat(player), []
+        while seat != target:
             passes.append(Pass(match.players[seat]))
             seat = match.table.next_seat(seat)
-            if (seq := self._sequence_for(match, list(passes), [placement])) is not None:
+        return passes
+
+    def _laid_after_passes(self, match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
+        """Each way a player after the one on turn can have laid the tile, those between passing."""
+        on_turn = match.table.seat(self._player_on_turn())
+        later, ways = match.table.next_seat(on_turn), []
+        while later != on_turn:
+            if (seq := self._sequence_for(match, self._passes_until(match, match.players[later]), [placement])) is not None:
                 ways.append(tuple(seq))
+            later = match.table.next_seat(later)
         return tuple(ways)
 
     def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:

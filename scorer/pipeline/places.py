@@ -57,11 +57,10 @@ def unlike(before: np.ndarray, now: np.ndarray) -> float:
     return 1.0 - float((a * b).sum()) / norm
 
 
-def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float,
-            others: Sequence[np.ndarray] = ()) -> bool:
+def changed(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float) -> bool:
     """Whether the tile's place (grown by ``scale``) looks plainly different in ``now`` than in
     ``before`` (see :func:`change_at`)."""
-    return change_at(before, now, corners, scale, others) > FAINT
+    return change_at(before, now, corners, scale) > FAINT
 
 
 def change_at(before: np.ndarray, now: np.ndarray, corners: np.ndarray, scale: float,
