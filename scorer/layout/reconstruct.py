@@ -107,6 +107,22 @@ def _where(seen: SeenTile) -> str:
 
 def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:
     """Every geometric join between the tiles, and the places where tiles meet like a join but their pips differ."""
+    found: dict[tuple[int, int], PhysJoin] = {}
+    mismatches: dict[tuple[int, int], tuple[PhysJoin, str]] = {}
+    for join, value, rvalue in _meetings(tiles, tolerance):
+        key = (min(join.a, join.b), max(join.a, join.b))
+        if rvalue != value:
+            message = f"pips do not match at a join: {_where(tiles[join.a])} shows {value} where {_where(tiles[join.b])} shows {rvalue}"
+            mismatches[key] = (join, message)
+            continue
+        if key not in found or join.error < found[key].error:
+            found[key] = join
+    return list(found.values()), [m for key, m in mismatches.items() if key not in found]
+
+
+def _meetings(tiles: Sequence[SeenTile], tolerance: float) -> list[tuple[PhysJoin, int, int]]:
+    """Every place where two tiles meet as joined tiles do, whatever their pips: the join, the value
+    the port's tile shows there and the value the receiving tile shows."""
     geoms = [_geom(t) for t in tiles]
     width = float(np.median([g.width for g in geoms])) if geoms else 1.0
     ports: list[tuple[int, Phys, np.ndarray, np.ndarray, int]] = []  # tile, side, point, direction, value
@@ -119,20 +135,18 @@ def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> 
         else:
             receivers.append((i, "half0", g.center - g.axis * g.length / 4, a))
             receivers.append((i, "half1", g.center + g.axis * g.length / 4, b))
-    found: dict[tuple[int, int], PhysJoin] = {}
-    mismatches: dict[tuple[int, int], tuple[PhysJoin, str]] = {}
     if not ports or not receivers:
-        return [], []
+        return []
     # Every port against every receiver at once; only the pairs close enough are looked at one by one.
     expected = np.array([point + direction * width / 2 for _, _, point, direction, _ in ports])
     at = np.array([rpoint for _, _, rpoint, _ in receivers])
     errors = np.linalg.norm(expected[:, None, :] - at[None, :, :], axis=2) / width
+    out = []
     for p, r in zip(*np.nonzero(errors <= tolerance)):
         i, side, point, direction, value = ports[p]
         j, rside, rpoint, rvalue = receivers[r]
         if j == i:
             continue
-        err = float(errors[p, r])
         gj = geoms[j]
         if rside is None:
             # A double takes a tile on its long side only when laid crosswise to the line.
@@ -145,15 +159,8 @@ def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> 
             other = gj.center + gj.axis * gj.length / 4 * (1 if rside == "half0" else -1)
             if np.linalg.norm(other - point) < np.linalg.norm(rpoint - point):
                 continue
-        key = (min(i, j), max(i, j))
-        join = PhysJoin(i, side, j, rphys, err)
-        if rvalue != value:
-            message = f"pips do not match at a join: {_where(tiles[i])} shows {value} where {_where(tiles[j])} shows {rvalue}"
-            mismatches[key] = (join, message)
-            continue
-        if key not in found or err < found[key].error:
-            found[key] = join
-    return list(found.values()), [m for key, m in mismatches.items() if key not in found]
+        out.append((PhysJoin(i, side, j, rphys, float(errors[p, r])), value, rvalue))
+    return out
 
 
 def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Collection[Tile] = ()) -> Layout:
@@ -628,15 +635,18 @@ def reading_likelihood(d: TileDetection, pips: tuple[int, int]) -> float:
 def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
                fit: Callable[[list[SeenTile], Fit | None], tuple[int, Fit] | None],
                readings: Callable[[list[SeenTile], int], list[tuple[int, int]]] = lambda tiles, i: [],
-               likelihood: Callable[[int, tuple[int, int]], float] | None = None) -> tuple[list[SeenTile], Fit, dict[int, tuple[int, int]]]:
+               likelihood: Callable[[int, tuple[int, int]], float] | None = None,
+               tiles_of: Callable[[Fit], Sequence[SeenTile]] | None = None) -> tuple[list[SeenTile], Fit, dict[int, tuple[int, int]]]:
     """The tiles with those read unsurely read again where that makes the table fit together better.
 
     ``fit(tiles, current)`` rebuilds what the tiles give: (its problems, counted; the result), or None
     where a trial may not replace ``current``.  A tile read unsurely is read again as one of its likely
-    other readings (or one ``readings(tiles, i)`` adds) where that alone gives fewer problems and no
-    other single reading does as well -- or, with ``likelihood(i, pips)`` (the reader's), where the
-    others that do as well are far less likely (:data:`LIKELIER`) -- up to :data:`MAX_REREAD` tiles,
-    one at a time.  Returns the tiles, the result for them and the tiles read again (index -> pips)."""
+    other readings (or one ``readings(tiles, i)`` proposes) where that alone gives fewer problems and no
+    other single reading does as well -- or, with ``tiles_of(result)`` (the tiles as ``fit`` finally
+    read them, a half read again at a join), where all that do as well come to the table a proposed
+    reading gives -- or, with ``likelihood(i, pips)`` (the reader's), where the others that do as well
+    are far less likely (:data:`LIKELIER`) -- up to :data:`MAX_REREAD` tiles, one at a time.  Returns
+    the tiles, the result for them and the tiles read again (index -> pips)."""
     tiles = list(tiles)
     badness, result = fit(tiles, None)  # (no current result: the first fit is always taken)
     reread: dict[int, tuple[int, int]] = {}
@@ -644,16 +654,22 @@ def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
         if not badness:
             break
         best: list[tuple[int, tuple[int, int], int, Fit]] = []
+        proposed: set[tuple[int, tuple[int, int]]] = set()
         for i, t in enumerate(tiles):
             if i in reread or not unsure[i]:
                 continue
-            for pips in dict.fromkeys(readings(tiles, i) + other_readings(t)):
+            mine = readings(tiles, i)
+            proposed |= {(i, pips) for pips in mine}
+            for pips in dict.fromkeys(mine + other_readings(t)):
                 if pips == t.pips:
                     continue
                 tried = fit(tiles[:i] + [replace(t, pips=pips)] + tiles[i + 1:], result)
                 if tried is None or tried[0] >= badness or (best and tried[0] > best[0][2]):
                     continue
                 best = [b for b in best if b[2] == tried[0]] + [(i, pips, *tried)]
+        if len(best) > 1 and tiles_of is not None and len({tuple(t.pips for t in tiles_of(b[3])) for b in best}) == 1:
+            # (Likely readings that come, a half read again at a join, to the table a proposed one gives.)
+            best = [b for b in best if (b[0], b[1]) in proposed][:1] or best
         settled_by_odds = len(best) > 1 and likelihood is not None
         if settled_by_odds:
             odds = sorted(((likelihood(i, pips) / likelihood(i, tiles[i].pips), k) for k, (i, pips, *_) in enumerate(best)), reverse=True)
@@ -680,8 +696,38 @@ def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence, every_double_spi
         badness = len(trial_layout.problems) + len(trial_problems) + len(_joined_beside(trial_layout))
         return badness, (trial_layout, trial_board, trial_problems)
 
-    _, (layout, board, problems), reread = read_again(tiles, [not d.certain for d in up], fit)
+    _, (layout, board, problems), reread = read_again(tiles, [not d.certain for d in up], fit, readings_the_joins_imply,
+                                                      tiles_of=lambda result: result[0].tiles)
     return layout, board, problems, reread
+
+
+# Stand-in pips for a tile whose reading its neighbours are asked for: no tile shows them, so every
+# place where it meets another like a join is a mismatch that names the other's value.
+_ASKED = (-1, -2)
+
+
+def readings_the_joins_imply(tiles: Sequence[SeenTile], i: int) -> list[tuple[int, int]]:
+    """The reading of tile ``i`` that the tiles meeting it imply, where they imply one (pips match at a
+    join): both halves met by other tiles' ends, each read as the value shown there -- or, as a double
+    laid crosswise, tiles meeting two or more of its sides, all showing one value.  A glare-washed tile
+    in the middle of a line is read by its neighbours, as a person would read it.  (A tile met at one
+    half only implies nothing: a box on bare table beside an open end would join the layout so.)"""
+    out: list[tuple[int, int]] = []
+    for stand_in in (_ASKED, (_ASKED[0],) * 2):
+        trial = list(tiles)
+        trial[i] = replace(tiles[i], pips=stand_in)
+        met: dict[Phys, set[int]] = {}
+        for join, value, rvalue in _meetings(trial, JOIN_TOLERANCE):
+            if i in (join.a, join.b):
+                met.setdefault(join.side_a if join.a == i else join.side_b, set()).add(rvalue if join.a == i else value)
+        values = {side: v.pop() for side, v in met.items() if len(v) == 1}
+        if len(values) < 2 or len(values) < len(met):
+            continue  # (met at one side only, or two values at one side)
+        if stand_in[0] != stand_in[1]:
+            out.append((values["half0"], values["half1"]))
+        elif len(set(values.values())) == 1:
+            out.append((values.popitem()[1],) * 2)
+    return [pips for pips in out if pips != tiles[i].pips]
 
 
 def other_readings(seen: SeenTile) -> list[tuple[int, int]]:
@@ -915,7 +961,7 @@ def _ports(seen: SeenTile, g: _Geom | None = None) -> list[tuple[Phys, np.ndarra
     """Where a tile can take another: each physical side's middle and its outward direction (``g``:
     the tile's geometry, where already known)."""
     g = g or _geom(seen)
-    if not seen.tile.is_double:
+    if seen.pips[0] != seen.pips[1]:
         return [("half0", g.center - g.axis * g.length / 2, -g.axis), ("half1", g.center + g.axis * g.length / 2, g.axis)]
     return [("long+", g.center + g.normal * g.width / 2, g.normal), ("long-", g.center - g.normal * g.width / 2, -g.normal),
             ("short+", g.center + g.axis * g.length / 2, g.axis), ("short-", g.center - g.axis * g.length / 2, -g.axis)]

@@ -447,3 +447,39 @@ def test_read_board_settles_a_crosswise_double_read_unsurely_by_the_tile_joined_
     asked = read_board([_detected((3, 5), 0.0), lengthwise, _detected((5, 1), 96.0)], every_double_spins=True)
     assert sorted(asked.board.tiles) == [Tile(1, 5), Tile(3, 5), Tile(5, 5)]
     assert any("read uncertainly as [5, 5]" in p for p in asked.problems)
+
+
+def test_read_board_reads_a_washed_out_tile_in_a_line_as_its_neighbours_show_it_and_asks() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # [1|4][4|6][6|2][2|3][3|5] with the [6|2] washed out by glare: read [5|5] at 0.1, neither true
+    # count among the reader's runner-ups.  Its neighbours show a 6 and a 2 where it meets them.
+    washed = TileDetection(((96.0, 100.0), (144.0, 100.0), (144.0, 124.0), (96.0, 124.0)), "up", 0.9,
+                           (HalfReading(5, (108.0, 112.0), 0.1, ((0, 0.09),)), HalfReading(5, (132.0, 112.0), 0.1, ((3, 0.09),))))
+    line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), washed, _detected((2, 3), 144.0), _detected((3, 5), 192.0)]
+    reading = read_board(line, every_double_spins=True)
+    assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(3, 5), Tile(4, 6)]
+    assert any("read as [5, 5] is taken as [6, 2]" in n for n in reading.notes)
+    assert any("(120, 112) is read uncertainly" in p for p in reading.problems)  # still the players' to confirm
+    # With a 6 and a 2 its halves' runner-ups, [6|5] and [5|2] come to the same table (the other half
+    # then read again at its join): one reading, not three that do as well.
+    runner_up = replace(washed, halves=(replace(washed.halves[0], alternatives=((6, 0.09),)), replace(washed.halves[1], alternatives=((2, 0.09),))))
+    again = read_board([*line[:2], runner_up, *line[3:]], every_double_spins=True)
+    assert sorted(again.board.tiles) == sorted(reading.board.tiles)
+
+
+def test_the_readings_the_joins_imply() -> None:
+    from scorer.layout.reconstruct import readings_the_joins_imply
+
+    # Between two tiles: both halves.
+    def implied(tiles, i):  # (as tiles: which half is the tile's first depends on its corners)
+        return {Tile.of(*pips) for pips in readings_the_joins_imply(tiles, i)}
+
+    line = [tile_at(1, 4, 0, 0), tile_at(5, 5, L, 0), tile_at(2, 3, 2 * L, 0)]
+    assert implied(line, 1) == {Tile(2, 4)}
+    # At the end of a line, one half met: nothing (a box on bare table beside an open end would join so).
+    assert implied(line, 2) == set() and implied(line[:2], 1) == set()
+    # Laid crosswise, with tiles meeting both long sides showing one value: the double of that value.
+    cross = [tile_at(1, 3, 0, 0), tile_at(2, 4, L / 2 + W / 2, 0, 90), tile_at(3, 6, L + W, 0)]
+    assert implied(cross, 1) == {Tile(3, 3)}
