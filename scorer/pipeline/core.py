@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from scorer.errors import IllegalMove, ScorerError
+from scorer.errors import ScorerError
 from scorer.layout import Layout, infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.layout.reconstruct import OVERLAP, overlapping_pairs, without_overlaps
@@ -26,11 +26,15 @@ from scorer.pipeline.announce import announce_play, announce_round
 from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_colour, table_grey
+from scorer.pipeline.sequences import (
+    MAX_ORDERS_TRIED, SETTLE_GAP, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
+    score_of, sequence_for,
+)
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.sources import Frame
 from scorer.pipeline.tracker import Tracker
-from scorer.rules import Draw, Event, Match, Pass, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
+from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, default_zones, seat_order
 from scorer.vision.detector import Detector, HalfReading, TileDetection, too_small_to_read
@@ -44,9 +48,6 @@ ARMS_KEPT = 32
 # A round-end count with more tiles read unsurely than this is not settled by the rules (each has up to
 # five likely readings): the players are asked.
 REVEAL_UNSURE_MAX = 4
-# New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
-# the order they were read.
-MAX_ORDERS_TRIED = 5
 
 
 @dataclass
@@ -465,9 +466,7 @@ class TablePipeline:
         return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
 
     def _player_on_turn(self) -> str:
-        player = self.match.next_player
-        assert player is not None
-        return player
+        return on_turn(self.match)
 
     def _seat_player(self, side: int | None) -> str | None:
         if side is None:
@@ -528,23 +527,23 @@ class TablePipeline:
             prefix.append(Draw(on_turn, draws))
         elif arm is not None and arm != on_turn and len(placements) == 1:
             # The next seat played: the players between passed (knocked).
-            prefix += self._passes_until(match, arm)
+            prefix += passes_until(match, arm)
         orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
         candidates = []
         for order in orders:
-            seq = self._sequence_for(match, prefix, order)
+            seq = sequence_for(match, prefix, order)
             if seq is not None:
                 candidates.append(seq)
         if not candidates and prefix:
             # The arm came from a player who cannot have played now (the players between may not pass):
             # someone reached across for the player on turn -- or the camera missed moves.  Asked.
-            on_turn_plays = [seq for order in orders if (seq := self._sequence_for(match, [], order)) is not None]
+            on_turn_plays = [seq for order in orders if (seq := sequence_for(match, [], order)) is not None]
             if on_turn_plays:
                 return self._ask(t, f"{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it {on_turn}'s?",
                                  tuple(tuple(seq) for seq in on_turn_plays), ())
         if not candidates:
             return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())
-        if arm is None and not draws and len(placements) == 1 and (others := self._laid_after_passes(match, placements[0])):
+        if arm is None and not draws and len(placements) == 1 and (others := laid_after_passes(match, placements[0])):
             # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
             # laid it, the players between passing: not for the camera to guess.  (Should play go on
             # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
@@ -558,7 +557,7 @@ class TablePipeline:
             candidates = agreeing or candidates
         placed = frozenset(p.tile for p in placements)
         unanswered = []
-        if len({self._score_of(match, seq) for seq in candidates}) > 1:
+        if len({score_of(match, seq) for seq in candidates}) > 1:
             if self._asked_order is None or not self._asked_order < placed:
                 self._asked_order = placed
                 return self._ask(t, "the new tiles can have been played in orders that score differently", tuple(tuple(c) for c in candidates), ())
@@ -566,58 +565,16 @@ class TablePipeline:
             # taken, so that the game does not stall -- said, and open to correction.
             unanswered.append("the order the new tiles were played in")
         first_seen_now = all(self._first_seen.get(p.tile) == t for p in placements)
-        if first_seen_now and not _put_down_apart([self._settled_now.get(p.tile) for p in placements]):
+        if first_seen_now and not put_down_apart([self._settled_now.get(p.tile) for p in placements]):
             # Several tiles new to this look whose places stopped moving at one moment were laid in one
             # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
             return self._ask(t, f"{tiles} appeared at once, as if laid by one hand: were they played so?", tuple(tuple(c) for c in candidates), ())
-        chosen = _in_order_put_down(candidates, self._settled_now)
+        chosen = in_order_put_down(candidates, self._settled_now)
         if self._asked_who_laid in placed:
             unanswered.append(f"who laid {self._asked_who_laid}")
         self._asked_order = self._asked_who_laid = None
-        notes = [Notice(t, f"no answer about {what}: taken as {_played_as(chosen)} -- correct it if it is not") for what in unanswered]
+        notes = [Notice(t, f"no answer about {what}: taken as {played_as(chosen)} -- correct it if it is not") for what in unanswered]
         return notes + self._apply_sequence(t, chosen)
-
-    def _passes_until(self, match: Match, player: str) -> list[Event]:
-        """The passes of the players from the one on turn up to ``player``, in turn."""
-        seat, target, passes = match.table.seat(self._player_on_turn()), match.table.seat(player), []
-        while seat != target:
-            passes.append(Pass(match.players[seat]))
-            seat = match.table.next_seat(seat)
-        return passes
-
-    def _laid_after_passes(self, match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
-        """Each way a player after the one on turn can have laid the tile, those between passing."""
-        on_turn = match.table.seat(self._player_on_turn())
-        later, ways = match.table.next_seat(on_turn), []
-        while later != on_turn:
-            if (seq := self._sequence_for(match, self._passes_until(match, match.players[later]), [placement])) is not None:
-                ways.append(tuple(seq))
-            later = match.table.next_seat(later)
-        return tuple(ways)
-
-    def _sequence_for(self, match: Match, prefix: list[Event], order: Sequence[Placement]) -> list[Event] | None:
-        events = list(prefix)
-        state = match
-        try:
-            for e in prefix:
-                state, _ = state.apply(e)
-            for p in order:
-                player = state.next_player
-                if player is None:
-                    return None
-                event = Play(player, p.tile, None if p.at is None else p.at.tile, None if p.at is None else p.at.side)
-                state, _ = state.apply(event)
-                events.append(event)
-        except IllegalMove:
-            return None
-        return events
-
-    @staticmethod
-    def _score_of(match: Match, events: Sequence[Event]) -> tuple[int, ...]:
-        state = match
-        for e in events:
-            state, _ = state.apply(e)
-        return state.raw_scores
 
     def _apply_sequence(self, t: float, events: Sequence[Event]) -> list[PipelineEvent]:
         out: list[PipelineEvent] = []
@@ -677,7 +634,7 @@ class TablePipeline:
     def _ask_which(self, t: float, reason: str, outcomes: list) -> list[PipelineEvent]:
         """Ask which of several readings of the table that fit the game is the right one."""
         alternatives = tuple(
-            tuple(seq) for _, _, c in outcomes if (seq := self._sequence_for(self.match, [], c.placements)) is not None
+            tuple(seq) for _, _, c in outcomes if (seq := sequence_for(self.match, [], c.placements)) is not None
         )
         return self._ask(t, reason, alternatives, ())
 
@@ -882,35 +839,6 @@ class TablePipeline:
         if self.status == "confirm":
             out.append(self._set_status("waiting", t))
         return out
-
-
-# Two tiles put down at least this far apart (seconds) are told apart in order by when their places settled.
-SETTLE_GAP = 0.3
-
-
-def _put_down_apart(settled: Sequence[float | None]) -> bool:
-    """Whether tiles seen at once can be told apart as moves: their places settled at least
-    :data:`SETTLE_GAP` apart (where each one's time is known; else as before, they are taken so)."""
-    if len(settled) < 2 or None in settled:
-        return True
-    times = sorted(settled)  # type: ignore[type-var]
-    return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
-
-
-def _played_as(events: Sequence[Event]) -> str:
-    """The plays of a sequence, in words: "Ben [3|6], then Cid [6|6]"."""
-    return ", then ".join(f"{e.player} {e.tile}" for e in events if isinstance(e, Play))
-
-
-def _in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
-    """Of legal sequences, the one playing the tiles in the order their places settled (several tiles
-    seen at once: who played which follows from the order); else the first."""
-    if len(candidates) > 1:
-        for seq in candidates:
-            times = [settled.get(e.tile) for e in seq if isinstance(e, Play)]
-            if None not in times and all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:])):  # type: ignore[operator]
-                return seq
-    return candidates[0]
 
 
 def off_backs(seat_tiles: dict[int, list[TileDetection]], backs: Sequence[np.ndarray]) -> dict[int, list[TileDetection]]:

@@ -1,0 +1,96 @@
+"""The rules events that can explain new tiles on the table: who played which, in which order,
+with which players passing between -- searched over the game state, never guessed past the rules."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from scorer.errors import IllegalMove
+from scorer.layout.moves import Placement
+from scorer.rules import Event, Match, Pass, Play, Tile
+
+# New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
+# the order they were read.
+MAX_ORDERS_TRIED = 5
+# Two tiles put down at least this far apart (seconds) are told apart in order by when their places settled.
+SETTLE_GAP = 0.3
+
+
+def on_turn(match: Match) -> str:
+    """The player the rules name to move next (a round is on)."""
+    player = match.next_player
+    assert player is not None, "a round in play names the next player"
+    return player
+
+
+def passes_until(match: Match, player: str) -> list[Event]:
+    """The passes of the players from the one on turn up to ``player``, in turn."""
+    seat, target, passes = match.table.seat(on_turn(match)), match.table.seat(player), []
+    while seat != target:
+        passes.append(Pass(match.players[seat]))
+        seat = match.table.next_seat(seat)
+    return passes
+
+
+def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placement]) -> list[Event] | None:
+    """``prefix``, then the placements played in ``order`` by the players on turn, one after another
+    -- or None where the rules allow no such sequence."""
+    events = list(prefix)
+    state = match
+    try:
+        for e in prefix:
+            state, _ = state.apply(e)
+        for p in order:
+            player = state.next_player
+            if player is None:
+                return None
+            event = Play(player, p.tile, None if p.at is None else p.at.tile, None if p.at is None else p.at.side)
+            state, _ = state.apply(event)
+            events.append(event)
+    except IllegalMove:
+        return None
+    return events
+
+
+def laid_after_passes(match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
+    """Each way a player after the one on turn can have laid the tile, those between passing."""
+    first = match.table.seat(on_turn(match))
+    later, ways = match.table.next_seat(first), []
+    while later != first:
+        if (seq := sequence_for(match, passes_until(match, match.players[later]), [placement])) is not None:
+            ways.append(tuple(seq))
+        later = match.table.next_seat(later)
+    return tuple(ways)
+
+
+def score_of(match: Match, events: Sequence[Event]) -> tuple[int, ...]:
+    """The raw scores after the events."""
+    state = match
+    for e in events:
+        state, _ = state.apply(e)
+    return state.raw_scores
+
+
+def put_down_apart(settled: Sequence[float | None]) -> bool:
+    """Whether tiles seen at once can be told apart as moves: their places settled at least
+    :data:`SETTLE_GAP` apart (where each one's time is known; else as before, they are taken so)."""
+    if len(settled) < 2 or None in settled:
+        return True
+    times = sorted(settled)  # type: ignore[type-var]
+    return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
+
+
+def played_as(events: Sequence[Event]) -> str:
+    """The plays of a sequence, in words: "Ben [3|6], then Cid [6|6]"."""
+    return ", then ".join(f"{e.player} {e.tile}" for e in events if isinstance(e, Play))
+
+
+def in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
+    """Of legal sequences, the one playing the tiles in the order their places settled (several tiles
+    seen at once: who played which follows from the order); else the first."""
+    if len(candidates) > 1:
+        for seq in candidates:
+            times = [settled.get(e.tile) for e in seq if isinstance(e, Play)]
+            if None not in times and all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:])):  # type: ignore[operator]
+                return seq
+    return candidates[0]

@@ -1,0 +1,49 @@
+"""The rules events that can explain new tiles on the table (scorer.pipeline.sequences)."""
+
+from __future__ import annotations
+
+from scorer.layout.moves import Placement
+from scorer.pipeline.sequences import (
+    in_order_put_down, laid_after_passes, passes_until, played_as, put_down_apart, score_of, sequence_for,
+)
+from scorer.rules import Match, Pass, Play
+from tests.conftest import t
+
+
+def _placed_on(match: Match, tile: tuple[int, int], value: int) -> Placement:
+    """``tile`` laid at the free point of the board showing ``value``."""
+    point = next(p for p in match.current_board().free_points() if p.value == value)
+    return Placement(t(*tile), point)
+
+
+def test_the_passes_from_the_player_on_turn_up_to_another(sr4: Match) -> None:
+    assert passes_until(sr4, "Ann") == []
+    assert passes_until(sr4, "Cid") == [Pass("Ann"), Pass("Ben")]
+
+
+def test_a_sequence_the_rules_do_not_allow_is_none(sr4: Match) -> None:
+    opening = Placement(t(1, 2), None)
+    assert sequence_for(sr4, [], [opening]) == [Play("Ann", t(1, 2), None, None)]
+    # The round's starter opens it: nobody else, the starter passing first.
+    assert sequence_for(sr4, passes_until(sr4, "Ben"), [opening]) is None
+    assert laid_after_passes(sr4, opening) == ()
+
+
+def test_each_later_player_may_have_laid_a_tile_those_between_passing(sr4: Match) -> None:
+    m, _ = sr4.apply(Play("Ann", t(1, 2)))
+    ways = laid_after_passes(m, _placed_on(m, (2, 4), 2))
+    # (Seven Rocks has no boneyard: a pass is always the rules' to allow.)
+    assert [[e.player for e in way] for way in ways] == [["Ben", "Cid"], ["Ben", "Cid", "Dee"], ["Ben", "Cid", "Dee", "Ann"]]
+    assert all(isinstance(way[-1], Play) and way[-1].tile == t(2, 4) for way in ways)
+
+
+def test_tiles_seen_at_once_are_taken_in_the_order_their_places_settled(sr4: Match) -> None:
+    m, _ = sr4.apply(Play("Ann", t(1, 2)))
+    first, second = _placed_on(m, (2, 4), 2), _placed_on(m, (1, 6), 1)
+    candidates = [seq for order in ((first, second), (second, first)) if (seq := sequence_for(m, [], order)) is not None]
+    chosen = in_order_put_down(candidates, {t(1, 6): 3.0, t(2, 4): 3.5})
+    assert played_as(chosen) == "Ben [1|6], then Cid [2|4]"
+    # Settled too close together to tell apart: the first legal sequence.
+    assert in_order_put_down(candidates, {t(1, 6): 3.0, t(2, 4): 3.1}) == candidates[0]
+    assert put_down_apart([3.0, 3.5]) and not put_down_apart([3.0, 3.1]) and put_down_apart([None, 3.0])
+    assert score_of(m, chosen) == m.apply(chosen[0])[0].apply(chosen[1])[0].raw_scores
