@@ -483,3 +483,18 @@ def test_the_readings_the_joins_imply() -> None:
     # Laid crosswise, with tiles meeting both long sides showing one value: the double of that value.
     cross = [tile_at(1, 3, 0, 0), tile_at(2, 4, L / 2 + W / 2, 0, 90), tile_at(3, 6, L + W, 0)]
     assert implied(cross, 1) == {Tile(3, 3)}
+
+
+def test_read_board_reads_a_crosswise_double_read_as_no_double_as_the_tiles_at_its_long_sides_show_it() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # [4|1][1|3] [3|3 crosswise] [3|6][6|2], the double read [5|2] at 0.1 (no 3 among its runner-ups): as
+    # no double it takes no tile at its long sides, and the line falls in two; the tiles there both show a 3.
+    washed = TileDetection(((96.0, 88.0), (96.0, 136.0), (120.0, 136.0), (120.0, 88.0)), "up", 0.9,
+                           (HalfReading(5, (108.0, 100.0), 0.1), HalfReading(2, (108.0, 124.0), 0.1)))
+    line = [_detected((4, 1), 0.0), _detected((1, 3), 48.0), washed, _detected((3, 6), 120.0), _detected((6, 2), 168.0)]
+    reading = read_board(line, every_double_spins=True)
+    assert sorted(reading.board.tiles) == [Tile(1, 3), Tile(1, 4), Tile(2, 6), Tile(3, 3), Tile(3, 6)]
+    assert reading.board.spinners == (Tile(3, 3),)
+    assert not reading.sure  # (the players still confirm it)
