@@ -216,9 +216,14 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(describe_board(board, args.lang) + "\n")
         terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
         out.write(f"End sum: {terms} = {board.end_sum()}; scores {board.points()} raw\n")
-        for p in problems:
-            out.write(f"problem: {p}\n")
+        _write_problems(problems, out)
     return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
+
+
+def _write_problems(problems: list[str], out: TextIO) -> None:
+    """Problems and notes (what the rules settled: "note: ..."), one a line, each said as what it is."""
+    for p in problems:
+        out.write(f"{p}\n" if p.startswith("note: ") else f"problem: {p}\n")
 
 
 def _board_record(board) -> dict:
@@ -300,8 +305,7 @@ def _describe_move(before, placements, problems: list[str], rules, lang: str, ou
         step = step.place(p.tile, p.at)
         where = "" if p.at is None else f" at {p.at.tile} ({p.at.side.value}, {p.at.value})"
         out.write(f"New tile{where}:\n{describe_placement(p.tile, step, rules, lang)}\n")
-    for p in problems:
-        out.write(f"problem: {p}\n")
+    _write_problems(problems, out)
 
 
 def _new_match(args: argparse.Namespace):

@@ -170,3 +170,11 @@ def test_python_dash_m_entry_point() -> None:
         capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 0 and proc.stdout.count("\n") == 9
+
+
+def test_the_board_commands_say_a_note_as_a_note_not_as_a_problem() -> None:
+    from scorer.cli import _write_problems
+
+    out = io.StringIO()
+    _write_problems(["the tile at (3, 4) is read uncertainly", "note: the tile at (3, 4) is taken as [0, 4]"], out)
+    assert out.getvalue() == "problem: the tile at (3, 4) is read uncertainly\nnote: the tile at (3, 4) is taken as [0, 4]\n"
