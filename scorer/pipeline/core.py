@@ -28,7 +28,7 @@ from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_colour, table_grey
 from scorer.pipeline.sequences import (
     MAX_ORDERS_TRIED, SETTLE_GAP, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
-    score_of, sequence_for,
+    score_of, sequence_by_arms, sequence_for,
 )
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
@@ -550,9 +550,9 @@ class TablePipeline:
             self._asked_who_laid = placements[0].tile
             return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
                              (tuple(candidates[0]),) + others, ())
+        arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
         if len(placements) > 1:
             # Several new tiles: who laid which is told by the arms that laid them, where seen.
-            arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
             agreeing = [seq for seq in candidates if all(arms[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
             candidates = agreeing or candidates
         placed = frozenset(p.tile for p in placements)
@@ -572,9 +572,24 @@ class TablePipeline:
         chosen = in_order_put_down(candidates, self._settled_now)
         if self._asked_who_laid in placed:
             unanswered.append(f"who laid {self._asked_who_laid}")
+        plays = [e for e in chosen if isinstance(e, Play)]
+        if unanswered and (settled := self._in_settle_order(placements)) and (
+                [e.tile for e in plays] != [p.tile for p in settled] or any(arms[e.tile] not in (None, e.player) for e in plays)):
+            # Asked, unanswered, and no sequence of turns in a row plays the tiles in the order they were
+            # put down by the arms that laid them: a player passed between them (a continued turn ended
+            # by a pass, a knock).  Taken as the arms tell, those between passing.
+            chosen = sequence_by_arms(match, settled, arms) or chosen
         self._asked_order = self._asked_who_laid = None
         notes = [Notice(t, f"no answer about {what}: taken as {played_as(chosen)} -- correct it if it is not") for what in unanswered]
         return notes + self._apply_sequence(t, chosen)
+
+    def _in_settle_order(self, placements: Sequence[Placement]) -> list[Placement] | None:
+        """The placements in the order their places settled, where each one's time is known and they
+        were put down apart (:func:`put_down_apart`)."""
+        settled = [self._settled_now.get(p.tile) for p in placements]
+        if None in settled or not put_down_apart(settled):
+            return None
+        return [p for _, p in sorted(zip(settled, placements), key=lambda pair: pair[0])]  # type: ignore[arg-type, return-value]
 
     def _apply_sequence(self, t: float, events: Sequence[Event]) -> list[PipelineEvent]:
         out: list[PipelineEvent] = []

@@ -52,6 +52,21 @@ def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placemen
     return events
 
 
+def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Tile, str | None]) -> list[Event] | None:
+    """The placements played in ``order``, each by the player ``laid_by`` names (None: the player then on
+    turn), the players between passing -- or None where the rules allow no such sequence."""
+    events: list[Event] = []
+    state = match
+    for p in order:
+        player = laid_by.get(p.tile) or state.next_player
+        if player is None or (seq := sequence_for(state, passes_until(state, player), [p])) is None:
+            return None
+        for e in seq:
+            state, _ = state.apply(e)
+        events += seq
+    return events
+
+
 def laid_after_passes(match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:
     """Each way a player after the one on turn can have laid the tile, those between passing."""
     first = match.table.seat(on_turn(match))
@@ -81,8 +96,9 @@ def put_down_apart(settled: Sequence[float | None]) -> bool:
 
 
 def played_as(events: Sequence[Event]) -> str:
-    """The plays of a sequence, in words: "Ben [3|6], then Cid [6|6]"."""
-    return ", then ".join(f"{e.player} {e.tile}" for e in events if isinstance(e, Play))
+    """The plays and passes of a sequence, in words: "Ben [3|6], then Cid passed, then Dee [6|6]"."""
+    return ", then ".join(f"{e.player} {e.tile}" if isinstance(e, Play) else f"{e.player} passed"
+                          for e in events if isinstance(e, (Play, Pass)))
 
 
 def in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:

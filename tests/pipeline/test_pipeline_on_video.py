@@ -469,6 +469,27 @@ def test_a_tile_laid_with_no_arm_seen_where_a_later_player_may_have_laid_it_is_a
     assert any("no answer about who laid [3|6]" in getattr(e, "message", "") for e in table.events)
 
 
+def test_a_tile_asked_about_and_left_unanswered_is_taken_with_the_passes_the_next_arm_tells() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Pass, Play, Tile
+
+    # As above, but play goes on from the right edge: Dee lays [6|6] on the 6.  Cid, between Ben and
+    # Dee, passed: the [3|6] laid with no arm seen is taken as Ben's, on turn, then Cid's pass, then Dee's.
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks", partnership=True)
+    first, laid, double = _up((1, 3), 140), _up((3, 6), 188), _up((6, 6), 236)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    table.paint(laid.corners, 70)
+    table.seen = [first, laid]
+    table.still(10)
+    assert "who laid [3|6]" in table.asked[-1].reason
+    table.move((slice(125, 140), slice(250, 320)), [first, laid, double], paint=[(double.corners, 210)])
+    moves = [e.step.event for e in table.events if isinstance(e, MoveEvent)][1:]  # (after the round's opening)
+    assert [(type(e), e.player, getattr(e, "tile", None)) for e in moves] == [
+        (Play, "Ann", Tile(1, 3)), (Play, "Ben", Tile(3, 6)), (Pass, "Cid", None), (Play, "Dee", Tile(6, 6))]
+    assert any("no answer about who laid [3|6]: taken as Ben [3|6], then Cid passed, then Dee [6|6]" in e.message
+               for e in table.events if isinstance(e, Notice))
+
+
 def test_two_tiles_seen_at_once_are_given_to_the_arms_that_laid_them() -> None:
     from scorer.rules import Play, Tile
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scorer.layout.moves import Placement
 from scorer.pipeline.sequences import (
-    in_order_put_down, laid_after_passes, passes_until, played_as, put_down_apart, score_of, sequence_for,
+    in_order_put_down, laid_after_passes, passes_until, played_as, put_down_apart, score_of, sequence_by_arms, sequence_for,
 )
 from scorer.rules import Match, Pass, Play
 from tests.conftest import t
@@ -47,3 +47,14 @@ def test_tiles_seen_at_once_are_taken_in_the_order_their_places_settled(sr4: Mat
     assert in_order_put_down(candidates, {t(1, 6): 3.0, t(2, 4): 3.1}) == candidates[0]
     assert put_down_apart([3.0, 3.5]) and not put_down_apart([3.0, 3.1]) and put_down_apart([None, 3.0])
     assert score_of(m, chosen) == m.apply(chosen[0])[0].apply(chosen[1])[0].raw_scores
+
+
+def test_tiles_played_as_the_arms_that_laid_them_tell_those_between_passing(sr4: Match) -> None:
+    m, _ = sr4.apply(Play("Ann", t(1, 2)))
+    first, second = _placed_on(m, (2, 4), 2), _placed_on(m, (1, 6), 1)
+    # [2|4] by Cid (Ben passing), [1|6] with no arm seen: by the player then on turn, Dee.
+    seq = sequence_by_arms(m, [first, second], {t(2, 4): "Cid", t(1, 6): None})
+    assert played_as(seq) == "Ben passed, then Cid [2|4], then Dee [1|6]"
+    # Laid by the player who has just played, with a whole round of passes between: so the rules allow.
+    assert played_as(sequence_by_arms(m, [first, second], {t(2, 4): "Ben", t(1, 6): "Ben"})) == (
+        "Ben [2|4], then Cid passed, then Dee passed, then Ann passed, then Ben [1|6]")
