@@ -521,7 +521,8 @@ class TablePipeline:
         match = self.match
         on_turn = self._player_on_turn()
         tiles = ", ".join(str(p.tile) for p in placements)  # (for a question)
-        arm = self._arm_that_laid(placements[0].tile) if len(placements) == 1 else None
+        arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
+        arm = arms[placements[0].tile] if len(placements) == 1 else None
         prefix: list[Event] = []
         if draws:
             prefix.append(Draw(on_turn, draws))
@@ -550,7 +551,6 @@ class TablePipeline:
             self._asked_who_laid = placements[0].tile
             return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
                              (tuple(candidates[0]),) + others, ())
-        arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
         if len(placements) > 1:
             # Several new tiles: who laid which is told by the arms that laid them, where seen.
             agreeing = [seq for seq in candidates if all(arms[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
