@@ -58,8 +58,10 @@ def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Til
     events: list[Event] = []
     state = match
     for p in order:
+        if state.next_player is None:
+            return None  # (the round is over: no tile more)
         player = laid_by.get(p.tile) or state.next_player
-        if player is None or (seq := sequence_for(state, passes_until(state, player), [p])) is None:
+        if (seq := sequence_for(state, passes_until(state, player), [p])) is None:
             return None
         for e in seq:
             state, _ = state.apply(e)

@@ -58,3 +58,12 @@ def test_tiles_played_as_the_arms_that_laid_them_tell_those_between_passing(sr4:
     # Laid by the player who has just played, with a whole round of passes between: so the rules allow.
     assert played_as(sequence_by_arms(m, [first, second], {t(2, 4): "Ben", t(1, 6): "Ben"})) == (
         "Ben [2|4], then Cid passed, then Dee passed, then Ann passed, then Ben [1|6]")
+
+
+def test_no_tile_is_played_by_the_arms_after_the_round_is_over(hr2: Match) -> None:
+    # Horse Race of two: Ann goes out with her seventh tile; a tile more cannot be anyone's.
+    from dataclasses import replace
+
+    m = replace(hr2, hand_counts=(1, 7))
+    opening, more = Placement(t(1, 2), None), Placement(t(2, 4), None)
+    assert sequence_by_arms(m, [opening, more], {t(1, 2): "Ann", t(2, 4): "Ben"}) is None
