@@ -74,6 +74,10 @@ def look_at_spots(image: np.ndarray, boxes: Sequence[np.ndarray], squares: Seque
         median, limit = _look(around)
         if table is not None and not np.all(np.abs(median - table[0]) <= table[1]):
             median, limit = table
+        elif table is not None:
+            # The table nearby varies no more than the table round all the tiles: an arm or a hand over
+            # much of the window round the spot would otherwise widen its look to take the arm in.
+            limit = np.minimum(limit, table[1])
         free = covered[ys, xs] == 0
         bare = int(np.all(np.abs(lab[ys[free], xs[free]] - median) <= limit, axis=1).sum())
         out.append(SpotLook(in_picture, bare / int(free.sum())))

@@ -55,3 +55,19 @@ def test_a_spot_under_an_arm_that_fills_the_window_round_it_is_not_bare() -> Non
     cv2.rectangle(table, (150, 0), (319, 239), (170, 60, 40), -1)  # a blue sleeve from x = 150 rightwards
     (look,) = look_at_spots(table, [tile], [_square(152, 100)], reach=48.0)
     assert look.in_picture == 1.0 and look.bare < 0.2
+
+
+def test_a_spot_under_a_hand_over_half_the_window_round_it_is_not_bare() -> None:
+    # A hand over the spot and about half the table within reach of it: the window's look, its median
+    # still near the table's, is spread wide enough to take the hand in -- unless held to the spread of
+    # the table round all the tiles (a hidden end tile at the hand once read as a layout one tile short).
+    rng = np.random.default_rng(1)
+    table = np.clip(np.array([40.0, 40.0, 150.0]) + rng.normal(0, 6, (240, 320, 3)), 0, 255).astype(np.uint8)  # red felt
+    tiles = [_square(x, y) + [[0, 0], [24, 0], [24, 0], [0, 0]] for x, y in ((100, 100), (100, 40), (40, 180))]
+    for tile in tiles:
+        cv2.fillConvexPoly(table, np.round(tile).astype(np.int32), (210, 230, 240))
+    cv2.rectangle(table, (150, 0), (240, 140), (50, 80, 110), -1)  # a brown hand from above
+    (look,) = look_at_spots(table, tiles, [_square(152, 100)], reach=48.0)
+    assert look.in_picture == 1.0 and look.bare < 0.2
+    (beside,) = look_at_spots(table, tiles, [_square(152, 150)], reach=48.0)  # bare felt below the hand
+    assert beside.bare > 0.8
