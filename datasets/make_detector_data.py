@@ -10,10 +10,12 @@ Splits and their seeds are fixed, so every split is regenerated identically:
 | val | 10_000_000 + i | main |
 | test | 20_000_000 + i | main (held out: training never sees it) |
 | cross | 30_000_000 + i | cross (a differently styled generator configuration) |
+| dots | 20_000_000 + i | palette (test's scenes, each set light with its pips coloured by value in the colours of common colour-dot sets) |
 
 ``--train-style engraved`` adds training images whose sets have the divider only engraved (a groove,
 not painted), and ``--train-style glossy`` images whose pips are glossy (a light spot in each where it
-reflects the lamp, light pips a shadowed floor), from their own seeds (``--train-start``); every other split stays the same images.
+reflects the lamp, light pips a shadowed floor), and ``--train-style dots`` light sets whose pips are
+coloured by value in drawn hues (pale ones too), from their own seeds (``--train-start``); every other split stays the same images.
 
 Classes: 0 = a face-up tile, 1 = a face-down tile.  A tile is labelled when at least
 half of it is visible (not under an arm) and 85 % of it is inside the frame; others
@@ -37,7 +39,14 @@ import numpy as np  # noqa: E402
 
 from dominosynth.scenes import make_scene  # noqa: E402
 
-SPLITS = {"train": (0, "main"), "val": (10_000_000, "main"), "test": (20_000_000, "main"), "cross": (30_000_000, "cross")}
+SPLITS = {
+    "train": (0, "main"),
+    "val": (10_000_000, "main"),
+    "test": (20_000_000, "main"),
+    "cross": (30_000_000, "cross"),
+    # The test split's scenes with their sets recoloured: pips coloured by value as common colour-dot sets are.
+    "dots": (20_000_000, "palette"),
+}
 MIN_VISIBLE = 0.5
 MIN_INSIDE = 0.85
 
@@ -94,7 +103,7 @@ def write_one(args: tuple[Path, str, int, str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=HERE / "generated" / "detector")
-    for split, default in (("train", 3000), ("val", 200), ("test", 300), ("cross", 300)):
+    for split, default in (("train", 3000), ("val", 200), ("test", 300), ("cross", 300), ("dots", 300)):
         parser.add_argument(f"--{split}", type=int, default=default, help=f"images in the {split} split")
     parser.add_argument(
         "--train-start",
@@ -102,9 +111,9 @@ def main() -> None:
         default=0,
         help="first training seed: above 0, new training images are added to those already written",
     )
-    parser.add_argument("--train-style", choices=["main", "engraved", "glossy"], default="main",
+    parser.add_argument("--train-style", choices=["main", "engraved", "glossy", "dots"], default="main",
                         help="the training images' style (engraved: dividers only cut into the face; glossy: pips "
-                             "with a light spot where they reflect the lamp)")
+                             "with a light spot where they reflect the lamp; dots: pips coloured by value, pale colours too)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out

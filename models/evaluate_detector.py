@@ -4,7 +4,8 @@
     /path/to/train-venv/bin/python models/evaluate_detector.py       # also ultralytics' own predict
 
 For each split (``test``: the main generator's held-out seeds; ``cross``: the differently
-styled configuration; ``shaded`` and ``shaded-layouts``, when made: an independent renderer,
+styled configuration; ``dots``: test's scenes with light sets whose pips are coloured by value as
+common colour-dot sets are; ``shaded`` and ``shaded-layouts``, when made: an independent renderer,
 ``datasets/make_shaded_split.py``, loose tiles and lines, or played layouts) it prints, over labelled tiles: found (a detection with IoU >= 0.5),
 read exactly (found and both halves right), false tiles (detections on no tile), and the
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
@@ -227,7 +228,7 @@ def main() -> None:
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
     detector = TileDetector(threads=2, input_size=args.input_size, **options)
-    for split in args.split or ("test", "cross", "shaded", "shaded-layouts"):
+    for split in args.split or ("test", "cross", "dots", "shaded", "shaded-layouts"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))
     if args.speed_frames > 0:

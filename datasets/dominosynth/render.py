@@ -81,9 +81,13 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
     style's sets with the divider only engraved, for added training seeds: a face showing few pips then
     looks much like a back) or "glossy" (the main style's sets with glossy drilled pips: a dark pip with a
     light spot where it reflects the lamp, a light pip with a shadowed floor; small and off-centre, or
-    broad and central, the pip then a rim round a spot)."""
-    engraved, glossy = style == "engraved", style == "glossy"
-    if engraved or glossy:
+    broad and central, the pip then a rim round a spot) or "dots" (the main style's scenes with a light set
+    whose pips are coloured by value as many real sets are -- pale colours too: yellow, pink, light blue,
+    which show little contrast in grey), or "palette" (the held-out `dots` split: the same, the pips in
+    the colours of common colour-dot sets, which the training's drawn hues do not follow)."""
+    engraved, glossy, dots = style == "engraved", style == "glossy", style in ("dots", "palette")
+    palette = style == "palette"
+    if engraved or glossy or dots:
         style = "main"
     kind = rng.random()
     if style == "cross":
@@ -124,6 +128,8 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
         back_pattern=rng.choice(["plain", "plain", "lines", "dot", "dimple"]),
         engraved=engraved,
     )
+    if dots:
+        return _with_colour_dots(tileset, rng, COLOUR_DOT_SETS if palette else None)
     if not glossy:
         return tileset
     # Drawn after all of the main style's draws: a glossy set is a main set with glossy pips.
@@ -133,6 +139,30 @@ def random_tileset(rng: random.Random, style: str = "main") -> TileSet:
         spot_offset=(rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35)),
         spot_strength=rng.uniform(0.45, 0.9),
     )
+
+
+# BGR colours of common colour-dot sets: light blue, green, red, brown, dark blue, yellow, pink, orange,
+# purple, black (the held-out `palette` style; training draws its own hues).
+COLOUR_DOT_SETS = [(225, 185, 80), (60, 150, 40), (40, 40, 200), (40, 75, 130), (140, 40, 20), (30, 200, 230),
+                   (170, 110, 235), (30, 140, 245), (140, 50, 110), (20, 20, 20)]
+
+
+def _with_colour_dots(tileset: TileSet, rng: random.Random, palette: list | None = None) -> TileSet:
+    """The set made light, its pips coloured by value (drawn after all of the main style's draws): each
+    value its own hue, saturated or pale, dark or light (a yellow pip on ivory is a few grey levels);
+    with ``palette``, seven of its colours instead."""
+    body = _clip_color([v + rng.uniform(-12, 10) for v in rng.choice([(220, 235, 240), (205, 225, 235), (235, 240, 242), (225, 225, 225)])])
+    hues = rng.sample(range(0, 180, 12), 7)  # OpenCV's hue scale, each value a hue apart
+    pip_colors = {}
+    for value, hue in enumerate(hues):
+        saturation = rng.uniform(90, 255)
+        brightness = rng.uniform(20, 120) if rng.random() < 0.3 else rng.uniform(120, 245)
+        hsv = np.uint8([[[hue, saturation, brightness]]])
+        pip_colors[value] = _clip_color(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    if palette is not None:
+        pip_colors = dict(enumerate(rng.sample(palette, 7)))
+    divider = pip_colors[rng.randrange(7)] if rng.random() < 0.5 else _clip_color([rng.uniform(5, 60)] * 3)
+    return replace(tileset, body=body, pip_colors=pip_colors, divider=divider, back=_clip_color([v + rng.uniform(-20, 20) for v in body]))
 
 
 def _rounded_mask(w: int, h: int, r: int) -> np.ndarray:

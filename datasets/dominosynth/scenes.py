@@ -34,7 +34,7 @@ def _random_board(rng: random.Random):
 
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
-    tiles_style, style = style, "main" if style in ("engraved", "glossy") else style  # these change only the set
+    tiles_style, style = style, "main" if style in ("engraved", "glossy", "dots", "palette") else style  # these change only the set
     kind = rng.choices(KINDS, [5, 2, 3])[0]
     cam = random_camera(rng, style, size)
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm

@@ -13,9 +13,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "datasets"))
 
-from dominosynth.render import random_tileset, render_tile_sprite  # noqa: E402
+from dominosynth.render import COLOUR_DOT_SETS, random_tileset, render_tile_sprite  # noqa: E402
 
-ADDED = {"engraved": ("engraved",), "glossy": ("spot", "spot_offset", "spot_strength")}
+COLOUR_DOTS = ("body", "back", "divider", "pip_colors")
+ADDED = {
+    "engraved": ("engraved",),
+    "glossy": ("spot", "spot_offset", "spot_strength"),
+    "dots": COLOUR_DOTS,
+    "palette": COLOUR_DOTS,
+}
 
 
 @pytest.mark.parametrize("style", sorted(ADDED))
@@ -25,6 +31,16 @@ def test_an_added_style_is_the_main_style_with_only_its_own_fields_changed(style
     added = dataclasses.asdict(random_tileset(random.Random(seed), style))
     changed = {name for name in main if main[name] != added[name]}
     assert changed == set(ADDED[style])
+
+
+@pytest.mark.parametrize("style", ["dots", "palette"])
+def test_colour_dot_sets_are_light_with_a_colour_for_each_value(style: str) -> None:
+    for seed in range(6):
+        ts = random_tileset(random.Random(seed), style)
+        assert min(ts.body) > 180
+        assert len(set(ts.pip_colors.values())) == 7
+    palette_colours = {c for seed in range(20) for c in random_tileset(random.Random(seed), "palette").pip_colors.values()}
+    assert palette_colours <= set(COLOUR_DOT_SETS)
 
 
 @pytest.mark.parametrize("light_body", [True, False])
