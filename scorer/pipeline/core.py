@@ -134,6 +134,7 @@ class TablePipeline:
         # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
         self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
         self._asked_who_laid: Tile | None = None  # a tile laid with no arm seen that the players were asked about
+        self._who_laid_offered: tuple[tuple[Event, ...], ...] = ()  # the ways offered for it
         # New tiles whose order of play (which scores differently) the players were asked about.
         self._asked_order: frozenset[Tile] | None = None
         self._seen_now: set[Tile] | None = None  # at the last read, where no layout was seen: the face-up tiles
@@ -300,8 +301,11 @@ class TablePipeline:
             events += self._try_reveal(t, seat_tiles, cleared=not layout.component)
             return events
         if match.phase is Phase.IN_ROUND and seat_tiles:
-            # Hands laid out while the round is on: a blocked round (its passes are not seen).  Anything
-            # else in a seat's strip (a misread boneyard tile, a hand put down) must not hold up play.
+            # Hands laid out while the round is on: a blocked round (its passes are not seen), or a round
+            # ended by the tile the players were asked who laid.  Anything else in a seat's strip (a misread
+            # boneyard tile, a hand put down) must not hold up play.
+            if self._asked_who_laid is not None and (told := self._who_laid_by_hands(t, seat_tiles)):
+                return events + told
             revealed = self._try_reveal(t, seat_tiles)
             if revealed:
                 return events + revealed
@@ -549,8 +553,8 @@ class TablePipeline:
             # laid it, the players between passing: not for the camera to guess.  (Should play go on
             # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
             self._asked_who_laid = placements[0].tile
-            return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn",
-                             (tuple(candidates[0]),) + others, ())
+            self._who_laid_offered = (tuple(candidates[0]),) + others
+            return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn", self._who_laid_offered, ())
         if len(placements) > 1:
             # Several new tiles: who laid which is told by the arms that laid them, where seen.
             agreeing = [seq for seq in candidates if all(arms[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
@@ -795,6 +799,33 @@ class TablePipeline:
             guess = ((self._reveal_guess,),) if self._reveal_guess is not None else ()
             return self._ask(t, "the hands left at the round's end were not read surely: which were they?", guess, ())
         return []
+
+    def _who_laid_by_hands(self, t: float, seat_tiles: dict[int, list[TileDetection]]) -> list[PipelineEvent]:
+        """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
+        offered after which the round is over with exactly these hands (all read surely) -- the player
+        who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
+        boxes = [[d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None] for seat in range(len(self.match.players))]
+        if not all(d.certain for seen in boxes for d in seen):
+            return []
+        reveal = self._reveal_of(boxes, {})
+        fitting = []
+        for way in self._who_laid_offered:
+            after = self.match
+            try:
+                for event in way:
+                    after, _ = after.apply(event)
+                if after.phase is not Phase.ROUND_OVER or any(len(seen) != n for seen, n in zip(boxes, after.hand_counts)):
+                    continue
+                after.apply(reveal)
+            except ScorerError:
+                continue
+            fitting.append(way)
+        if len(fitting) != 1:
+            return []
+        tile, (way,) = self._asked_who_laid, fitting
+        self._asked_who_laid, self._who_laid_offered = None, ()
+        said = Notice(t, f"no answer about who laid {tile}: the hands laid out tell -- taken as {played_as(way)} -- correct it if it is not")
+        return [said] + self._apply_sequence(t, [*way, reveal])
 
     def _reveal_by_rules(self, boxes: Sequence[Sequence[TileDetection]], as_read: Reveal) -> Reveal | None:
         """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),

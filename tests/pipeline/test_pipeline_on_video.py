@@ -490,6 +490,47 @@ def test_a_tile_asked_about_and_left_unanswered_is_taken_with_the_passes_the_nex
                for e in table.events if isinstance(e, Notice))
 
 
+def test_a_tile_asked_about_and_left_unanswered_is_told_by_the_hands_laid_out_at_the_rounds_end() -> None:
+    from scorer.layout.moves import Placement
+    from scorer.pipeline import Notice
+    from scorer.pipeline.sequences import laid_after_passes, sequence_for
+    from scorer.rules import Pass, Phase, Reveal
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # Horse Race, four seats, one tile each for Ann and Ben: Ann passes and Ben goes out with his last
+    # tile, laid with no arm seen -- asked who laid it (Ann was on turn).  Nobody answers; the hands are
+    # laid out: Ben shows none, so it was his, Ann having passed.
+    sim = simulate_match("horse-race", 4, seed=1)
+    k = next(k for k in range(3, len(sim.events))
+             if isinstance(sim.events[k].event, Reveal) and isinstance(sim.events[k - 2].event, Pass))
+    passed, played, reveal = (sim.events[i].event for i in (k - 2, k - 1, k))
+    before = sim.events[k - 3].after
+    assert passed.player == "Ann" and played.player == "Ben" and before.hand_counts[:2] == (1, 1)
+    point = next(p for p in before.current_board().free_points()
+                 if p.tile == played.at and p.value in (played.tile.a, played.tile.b) and played.side in (None, p.side))
+    placement = Placement(played.tile, point)
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    pipe._asked_who_laid = played.tile
+    pipe._who_laid_offered = (tuple(sequence_for(before, [], [placement])),) + laid_after_passes(before, placement)
+
+    def laid_out(hands, sure: float = 0.99) -> dict[int, list[TileDetection]]:
+        return {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
+                                     (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), sure),
+                                      HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), sure)))
+                       for i, t in enumerate(tiles)]
+                for seat, (_, tiles) in enumerate(hands)}
+
+    assert pipe._who_laid_by_hands(1.0, laid_out(reveal.hands, sure=0.6)) == []  # read unsurely: it waits
+    events = pipe._who_laid_by_hands(2.0, laid_out(reveal.hands))
+    moves = [e.step.event for e in events if isinstance(e, MoveEvent)]
+    assert [(type(e), getattr(e, "player", None), getattr(e, "tile", None)) for e in moves] == [
+        (Pass, "Ann", None), (type(played), "Ben", played.tile), (Reveal, None, None)]
+    assert moves[2] == reveal and pipe.match.phase is not Phase.IN_ROUND
+    assert any(f"no answer about who laid {played.tile}: the hands laid out tell -- taken as Ann passed, then Ben {played.tile}"
+               in e.message for e in events if isinstance(e, Notice))
+
+
 def test_two_tiles_seen_at_once_are_given_to_the_arms_that_laid_them() -> None:
     from scorer.rules import Play, Tile
 
