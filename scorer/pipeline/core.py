@@ -28,7 +28,7 @@ from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_colour, table_grey
 from scorer.pipeline.sequences import (
     MAX_ORDERS_TRIED, SETTLE_GAP, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
-    score_of, sequence_by_arms, sequence_for,
+    score_of, sequence_by_arms, sequence_for, state_after,
 )
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.gating import Gate
@@ -780,7 +780,7 @@ class TablePipeline:
         there and surely read.  Where the layout is cleared away before that, the players are asked
         (with the hands as best read, if they make a whole reveal)."""
         match = self.match
-        boxes = [[d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None] for seat in range(len(match.players))]
+        boxes = self._hands_laid_out(seat_tiles)
         complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
         as_read = self._reveal_of(boxes, {})
         sure = all(d.certain for ds in seat_tiles.values() for d in ds)
@@ -800,20 +800,22 @@ class TablePipeline:
             return self._ask(t, "the hands left at the round's end were not read surely: which were they?", guess, ())
         return []
 
+    def _hands_laid_out(self, seat_tiles: dict[int, list[TileDetection]]) -> list[list[TileDetection]]:
+        """The face-up tiles in front of each seat, in seat order, each tile once."""
+        return [[d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None] for seat in range(len(self.match.players))]
+
     def _who_laid_by_hands(self, t: float, seat_tiles: dict[int, list[TileDetection]]) -> list[PipelineEvent]:
         """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
         offered after which the round is over with exactly these hands (all read surely) -- the player
         who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
-        boxes = [[d for d in _one_box_per_tile(seat_tiles.get(seat, [])) if d.pips is not None] for seat in range(len(self.match.players))]
+        boxes = self._hands_laid_out(seat_tiles)
         if not all(d.certain for seen in boxes for d in seen):
             return []
         reveal = self._reveal_of(boxes, {})
         fitting = []
         for way in self._who_laid_offered:
-            after = self.match
             try:
-                for event in way:
-                    after, _ = after.apply(event)
+                after = state_after(self.match, way)
                 if after.phase is not Phase.ROUND_OVER or any(len(seen) != n for seen, n in zip(boxes, after.hand_counts)):
                     continue
                 after.apply(reveal)

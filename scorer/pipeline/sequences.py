@@ -23,6 +23,13 @@ def on_turn(match: Match) -> str:
     return player
 
 
+def state_after(match: Match, events: Sequence[Event]) -> Match:
+    """The game state after the events (each applied by the rules; an illegal one raises)."""
+    for e in events:
+        match, _ = match.apply(e)
+    return match
+
+
 def passes_until(match: Match, player: str) -> list[Event]:
     """The passes of the players from the one on turn up to ``player``, in turn."""
     seat, target, passes = match.table.seat(on_turn(match)), match.table.seat(player), []
@@ -36,10 +43,8 @@ def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placemen
     """``prefix``, then the placements played in ``order`` by the players on turn, one after another
     -- or None where the rules allow no such sequence."""
     events = list(prefix)
-    state = match
     try:
-        for e in prefix:
-            state, _ = state.apply(e)
+        state = state_after(match, prefix)
         for p in order:
             player = state.next_player
             if player is None:
@@ -63,8 +68,7 @@ def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Til
         player = laid_by.get(p.tile) or state.next_player
         if (seq := sequence_for(state, passes_until(state, player), [p])) is None:
             return None
-        for e in seq:
-            state, _ = state.apply(e)
+        state = state_after(state, seq)
         events += seq
     return events
 
@@ -82,10 +86,7 @@ def laid_after_passes(match: Match, placement: Placement) -> tuple[tuple[Event, 
 
 def score_of(match: Match, events: Sequence[Event]) -> tuple[int, ...]:
     """The raw scores after the events."""
-    state = match
-    for e in events:
-        state, _ = state.apply(e)
-    return state.raw_scores
+    return state_after(match, events).raw_scores
 
 
 def put_down_apart(settled: Sequence[float | None]) -> bool:
