@@ -401,7 +401,7 @@ class TablePipeline:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
-            events += self._apply_sequence(t, [Draw(self._player_on_turn(), draws)])
+            events += self._apply_sequence(t, [Draw(on_turn(self.match), draws)])
         self._remember(layout_tiles, layout)
         return events
 
@@ -469,9 +469,6 @@ class TablePipeline:
             return 0
         return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
 
-    def _player_on_turn(self) -> str:
-        return on_turn(self.match)
-
     def _seat_player(self, side: int | None) -> str | None:
         if side is None:
             return None
@@ -523,14 +520,14 @@ class TablePipeline:
 
     def _apply_placements(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         match = self.match
-        on_turn = self._player_on_turn()
+        player_on_turn = on_turn(match)
         tiles = ", ".join(str(p.tile) for p in placements)  # (for a question)
         arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
         arm = arms[placements[0].tile] if len(placements) == 1 else None
         prefix: list[Event] = []
         if draws:
-            prefix.append(Draw(on_turn, draws))
-        elif arm is not None and arm != on_turn and len(placements) == 1:
+            prefix.append(Draw(player_on_turn, draws))
+        elif arm is not None and arm != player_on_turn and len(placements) == 1:
             # The next seat played: the players between passed (knocked).
             prefix += passes_until(match, arm)
         orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
@@ -544,17 +541,17 @@ class TablePipeline:
             # someone reached across for the player on turn -- or the camera missed moves.  Asked.
             on_turn_plays = [seq for order in orders if (seq := sequence_for(match, [], order)) is not None]
             if on_turn_plays:
-                return self._ask(t, f"{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it {on_turn}'s?",
+                return self._ask(t, f"{tiles} was laid by an arm from {arm}'s side, but it is {player_on_turn}'s turn: was it {player_on_turn}'s?",
                                  tuple(tuple(seq) for seq in on_turn_plays), ())
         if not candidates:
-            return self._ask(t, f"{tiles} cannot be played here by {on_turn} under the rules", (), ())
+            return self._ask(t, f"{tiles} cannot be played here by {player_on_turn} under the rules", (), ())
         if arm is None and not draws and len(placements) == 1 and (others := laid_after_passes(match, placements[0])):
             # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
             # laid it, the players between passing: not for the camera to guess.  (Should play go on
             # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
             self._asked_who_laid = placements[0].tile
             self._who_laid_offered = (tuple(candidates[0]),) + others
-            return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {on_turn}'s turn", self._who_laid_offered, ())
+            return self._ask(t, f"who laid {tiles}? the camera saw no arm, and it is {player_on_turn}'s turn", self._who_laid_offered, ())
         if len(placements) > 1:
             # Several new tiles: who laid which is told by the arms that laid them, where seen.
             agreeing = [seq for seq in candidates if all(arms[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
