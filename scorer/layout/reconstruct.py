@@ -782,7 +782,7 @@ def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:
         return any(_partner_sure(layout, up, o, side) for o, side in _partners(layout, i, ("long+", "long-"))
                    if abs(float((_geom(layout.tiles[o]).center - g.center) @ g.axis)) < CROSSWISE * g.width)
     for k, phys in enumerate(("half0", "half1")):
-        if d.halves[k].confidence >= CERTAIN:
+        if d.half_certain(k):
             continue
         if not any(_partner_sure(layout, up, o, side) for o, side in _partners(layout, i, (phys,))):
             return False
@@ -800,7 +800,11 @@ def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
     other = up[o]
     if layout.tiles[o].pips != other.pips:
         return False
-    return other.halves[("half0", "half1").index(side)].confidence >= CERTAIN if side in ("half0", "half1") else other.certain
+    # A reading at CERTAIN confirms the half it meets, even a blank on a small tile (which alone needs
+    # SURE_BLANK): two readings agreeing at a join.
+    if side in ("half0", "half1"):
+        return other.halves[("half0", "half1").index(side)].confidence >= CERTAIN
+    return other.read_confidence >= CERTAIN
 
 
 # A box taken for a back is tried as the double blank where its centre lies this close (in its lengths)

@@ -278,6 +278,28 @@ def test_read_board_asks_about_a_half_read_unsurely_unless_a_join_settles_it() -
     assert [p[:40] for p in both.problems] == ["the tile at (124, 112) is read uncertain", "the tile at (172, 112) is read uncertain"]
 
 
+
+def test_a_blank_open_end_on_a_small_tile_needs_the_higher_bar_but_a_blank_met_at_a_join_does_not() -> None:
+    from scorer.layout import read_board
+    from scorer.vision.detector import SMALL_FOR_A_BLANK_PX, HalfReading, TileDetection
+
+    def tile(pips, x, length, first=0.99, second=0.99):
+        corners = ((x, 100.0), (x + length, 100.0), (x + length, 100.0 + length / 2), (x, 100.0 + length / 2))
+        y = 100.0 + length / 4
+        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + length / 4, y), first), HalfReading(pips[1], (x + 3 * length / 4, y), second)))
+
+    small = SMALL_FOR_A_BLANK_PX - 3
+    # [0|2][2|4] on small tiles, the open blank read at 0.95: a single pale pip may hide there -- asked.
+    open_end = read_board([tile((0, 2), 100.0, small, first=0.95), tile((2, 4), 100.0 + small, small)], every_double_spins=True)
+    assert not open_end.sure and sorted(open_end.board.tiles) == [Tile(0, 2), Tile(2, 4)]
+    assert any("uncertainly as [0, 2] (0.95)" in p for p in open_end.problems)
+    # The same on tiles of 48 px: sure.
+    large = read_board([tile((0, 2), 100.0, 48.0, first=0.95), tile((2, 4), 148.0, 48.0)], every_double_spins=True)
+    assert large.sure
+    # [2|0][0|4] on small tiles, the two blanks meeting at the join each read at 0.95: two readings agree.
+    met = read_board([tile((2, 0), 100.0, small, second=0.95), tile((0, 4), 100.0 + small, small, first=0.95)], every_double_spins=True)
+    assert met.sure and met.board.end_sum() == 6
+
 def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
     from scorer.layout import read_board
     from scorer.vision.detector import SMALL_TILE_PX, HalfReading, TileDetection

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.vision.detector import read_tiles
+from scorer.vision.detector import CERTAIN, SMALL_FOR_A_BLANK_PX, SURE_BLANK, HalfReading, TileDetection, read_tiles
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
 from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
@@ -354,3 +354,22 @@ def test_a_box_far_smaller_than_the_tiles_read_surely_is_no_tile() -> None:
     assert sorted(round(float(np.hypot(*np.subtract(t.corners[1], t.corners[0])))) for t in tiles) == [44, 80, 80, 80]
     # With fewer than three tiles read surely there is no size to go by: the small box stays.
     assert len(read_tiles(frame, boxes[:1] + boxes[3:4], _reader_of(readings, classes=BACK + 1))) == 2
+
+
+def _tile_read(length: float, pips: tuple[int, int], confidence: float) -> TileDetection:
+    corners = ((0.0, 0.0), (length, 0.0), (length, length / 2), (0.0, length / 2))
+    halves = tuple(HalfReading(p, (length * (0.25 + 0.5 * k), length / 4), confidence) for k, p in enumerate(pips))
+    return TileDetection(corners, "up", 0.9, (halves[0], halves[1]))
+
+
+def test_a_blank_half_on_a_small_tile_needs_a_higher_bar_to_be_sure() -> None:
+    # A single pale pip on a small tile is a speck the reader may miss and still call the half blank.
+    assert not _tile_read(SMALL_FOR_A_BLANK_PX - 3, (0, 6), 0.95).certain
+    assert _tile_read(SMALL_FOR_A_BLANK_PX - 3, (0, 6), SURE_BLANK).certain
+    assert _tile_read(SMALL_FOR_A_BLANK_PX - 3, (1, 6), 0.95).certain
+    assert _tile_read(SMALL_FOR_A_BLANK_PX + 5, (0, 6), 0.95).certain
+    small = _tile_read(SMALL_FOR_A_BLANK_PX - 3, (3, 0), 0.95)
+    assert small.half_certain(0) and not small.half_certain(1)
+    assert not _tile_read(SMALL_FOR_A_BLANK_PX + 5, (0, 6), CERTAIN - 0.01).certain
+    # A back taken for the double blank is taken as surely read, whatever its size.
+    assert _tile_read(SMALL_FOR_A_BLANK_PX - 3, (0, 0), 0.5).as_blank_double().certain
