@@ -53,3 +53,22 @@ def test_layers_point_one_way() -> None:
         for p in modules(sub):
             bad = [n for n in imports_of(p) if n.startswith(forbidden)]
             assert not bad, f"{p.relative_to(SCORER)} imports {bad}"
+
+
+def test_no_module_binds_a_top_level_name_twice() -> None:
+    # A constant defined again further down a module silently replaces the first for every function
+    # (reconstruct.py's BESIDE: a blank double's pre-filter ran at the loose-group distance, 2.5 not 1.15).
+    for p in modules():
+        seen: dict[str, int] = {}
+        for node in ast.parse(p.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names = [node.target.id]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [node.name]
+            else:
+                continue
+            for name in names:
+                assert name not in seen, f"{p.relative_to(SCORER)}: {name} bound at lines {seen[name]} and {node.lineno}"
+                seen[name] = node.lineno

@@ -809,8 +809,10 @@ def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
 
 # A box taken for a back is tried as the double blank where its centre lies this close (in its lengths)
 # to that of a face-up tile showing a blank half: as close as a tile joined to it can lie (a tile joined
-# to a double's short end lies one length away), and a little more.
-BESIDE = 1.15
+# to a double's short end lies one length away), and a little more.  (Until session 21 a later constant
+# of the same name, GROUP_BESIDE's, replaced it: it ran at 2.5; at 1.15 the held-out layouts read the
+# same on every split.)
+BLANK_BESIDE = 1.15
 # ... and taken for it only where it lies as a double laid there would, within this many tile widths:
 # the double blanks taken for backs in `shaded-layouts` lay within 0.18, the backs near a blank end in
 # `test` and `cross` that fitted the looser tolerance of a join 0.36 and 0.51 off.
@@ -832,7 +834,7 @@ def _back_as_blank_double(detections: Sequence, backs: Sequence, base: Layout, b
     near = []
     for d in backs:
         corners = np.asarray(d.corners, np.float64)
-        if not len(centres) or np.linalg.norm(centres - corners.mean(0), axis=1).min() > BESIDE * long_side(corners):
+        if not len(centres) or np.linalg.norm(centres - corners.mean(0), axis=1).min() > BLANK_BESIDE * long_side(corners):
             continue
         if any(polygon_iou(corners, np.asarray(o.corners, np.float64)) >= OVERLAP for o in up):
             continue  # a face-up box on the same tile: read there
@@ -980,7 +982,7 @@ def _is_free(seen: SeenTile, phys: Phys, sides: Sequence[Side]) -> bool:
 
 # A group of loose tiles this close to the layout (centre to centre, in tile lengths) may be part of it
 # with a tile between them unseen: one tile's gap puts the centres two lengths apart.
-BESIDE = 2.5
+GROUP_BESIDE = 2.5
 
 
 def _joined_beside(layout: Layout) -> list[list[int]]:
@@ -999,6 +1001,6 @@ def _joined_beside(layout: Layout) -> list[list[int]]:
             continue
         members = [loose[k] for k in group]
         gap = min(float(np.linalg.norm(geoms[i].center - geoms[k].center)) for i in members for k in layout.component)
-        if gap <= BESIDE * length:
+        if gap <= GROUP_BESIDE * length:
             out.append(sorted(members))
     return out
