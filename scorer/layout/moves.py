@@ -9,10 +9,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from scorer.errors import IllegalMove
-from scorer.layout.reconstruct import (
-    Layout, SeenTile, _beside_problems, _confirmed_by_joins, _open_end_problems, attach_points, read_again, read_board,
-    reading_likelihood, reconstruct, unsure_problem,
+from scorer.layout.reading import (
+    _beside_problems, _confirmed_by_joins, _open_end_problems, read_again, read_board, reading_likelihood, unsure_problem,
 )
+from scorer.layout.reconstruct import Layout, SeenTile, attach_points, reconstruct
 from scorer.rules import Board, FreePoint, Tile
 
 

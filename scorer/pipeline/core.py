@@ -21,7 +21,7 @@ import numpy as np
 from scorer.errors import ScorerError
 from scorer.layout import Layout, infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
-from scorer.layout.reconstruct import OVERLAP, overlapping_pairs, without_overlaps
+from scorer.layout.reading import OVERLAP, overlapping_pairs, without_overlaps
 from scorer.pipeline.announce import announce_play, announce_round
 from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
