@@ -72,3 +72,9 @@ def test_no_module_binds_a_top_level_name_twice() -> None:
             for name in names:
                 assert name not in seen, f"{p.relative_to(SCORER)}: {name} bound at lines {seen[name]} and {node.lineno}"
                 seen[name] = node.lineno
+
+
+def test_the_graph_is_rebuilt_from_geometry_alone() -> None:
+    # reconstruct.py knows tiles and the rules, not how they were seen: the reader's doubts are reading.py's.
+    names = imports_of(SCORER / "layout" / "reconstruct.py")
+    assert not [n for n in names if n.startswith(("scorer.vision", "cv2", "onnxruntime"))], names
