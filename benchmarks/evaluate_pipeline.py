@@ -116,16 +116,18 @@ def replay(video: Path, header: MatchHeader, detector, follow=None, player: Answ
     return pipeline, moves, asks, stats
 
 
-def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main") -> tuple[str, Path, Path, Path]:
+def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main",
+               distance: float = 1.0) -> tuple[str, Path, Path, Path]:
     """The game's video, truth log and labels, made if missing.  A game whose layout would run off
     the table is taken with the seed 1000 on (and so on): the same game for every run."""
     for _ in range(10):
-        name = f"{game}-{n}{'p' if partnership else ''}-{seed}-r{rounds}" + ("" if style == "main" else f"-{style}")
+        name = (f"{game}-{n}{'p' if partnership else ''}-{seed}-r{rounds}" + ("" if style == "main" else f"-{style}")
+                + ("" if distance == 1.0 else f"-far{distance:g}"))
         video, truth_log, labels = OUT / f"{name}.mp4", OUT / f"{name}.truth.jsonl", OUT / f"{name}.labels.jsonl"
         if video.exists() and truth_log.exists():
             return name, video, truth_log, labels
         try:
-            make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds, style=style), video, truth_log, labels)
+            make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds, style=style, distance=distance), video, truth_log, labels)
             return name, video, truth_log, labels
         except RuntimeError as exc:
             if "does not fit" not in str(exc):
@@ -142,6 +144,8 @@ def main() -> None:
     parser.add_argument("--set", type=int, default=0, help="another set of games: the same tables, seeds offset by 100 x SET")
     parser.add_argument("--style", default="main", choices=("main", "cross"),
                         help="the videos' look: main, or cross (the detector's held-out other style: sets and tables it was not trained on)")
+    parser.add_argument("--distance", type=float, default=1.0,
+                        help="the camera this many times further from the table than usual (1.6: tiles about 39 px long, not 62)")
     parser.add_argument("--detectors", default="truth,model,answered",
                         help="which runs: truth (a detector that knows the truth), model (the shipped model, nobody "
                              "answering its questions), answered (the model, with a player answering them)")
@@ -155,7 +159,8 @@ def main() -> None:
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
     for game, n, partnership, seed in TABLES[: args.tables]:
-        name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style)
+        name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style,
+                                                args.distance)
         names = ("Ann", "Ben", "Cid", "Dee")[:n]
         header = MatchHeader(game, names, partnership)
         truth = [key(d) for d in truth_events(truth_log.read_text().splitlines())]

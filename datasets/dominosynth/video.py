@@ -48,10 +48,13 @@ class VideoSpec:
     # splits: more coloured bodies, ring pips, bigger corners, other tables) -- a check of the live path
     # on a look the models were not trained on.
     style: str = "main"
+    # The camera's height over the table against the usual one: everything on the table looks this many
+    # times smaller (1: a tile about 62 px long in 1280x720; 1.6: about 39 px, a webcam mounted high).
+    distance: float = 1.0
 
     @property
     def px_per_mm(self) -> float:
-        return FULL_PX_PER_MM * self.size[0] / FULL_SIZE[0]
+        return FULL_PX_PER_MM * self.size[0] / FULL_SIZE[0] / self.distance
 
 
 def _edge_point(side: int, rng: random.Random, w: int, h: int) -> tuple[float, float]:
@@ -106,8 +109,9 @@ class _Table:
 
 
 def _frames_between(base: np.ndarray, after: np.ndarray, start: tuple[float, float], target: tuple[float, float],
-                    n_in: int, n_out: int, rng: random.Random, skin: tuple[float, float, float]) -> Iterator[np.ndarray]:
-    width = int(0.08 * min(base.shape[:2]) * 1.5)
+                    n_in: int, n_out: int, rng: random.Random, skin: tuple[float, float, float],
+                    distance: float = 1.0) -> Iterator[np.ndarray]:
+    width = int(0.08 * min(base.shape[:2]) * 1.5 / distance)  # (an arm's width is the arm's, in millimetres)
     for i in range(n_in):
         f = (i + 1) / n_in
         end = (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f)
@@ -242,7 +246,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                 after = render()
                 g = geoms[by_tile[event.tile]]
                 start = _edge_point(table.order[player_seat], rng, w, h)
-                for img in _frames_between(current, after, start, to_px(*g.center), int(0.4 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat]):
+                for img in _frames_between(current, after, start, to_px(*g.center), int(0.4 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat], spec.distance):
                     emit(img)
                 current = after
                 t_visible = frame_no / spec.fps
@@ -254,7 +258,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                 after = render()
                 start = _edge_point(table.order[player_seat], rng, w, h)
                 target = to_px(*table.boneyard_spots(1)[0])
-                for img in _frames_between(current, after, start, target, int(0.35 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat]):
+                for img in _frames_between(current, after, start, target, int(0.35 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat], spec.distance):
                     emit(img)
                 current = after
                 t_visible = frame_no / spec.fps
@@ -269,7 +273,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                     after = render()
                     start = _edge_point(table.order[seat], rng, w, h)
                     target = to_px(*geoms[indices[0]].center)
-                    for img in _frames_between(current, after, start, target, int(0.3 * spec.fps), int(0.25 * spec.fps), rng, skins[seat]):
+                    for img in _frames_between(current, after, start, target, int(0.3 * spec.fps), int(0.25 * spec.fps), rng, skins[seat], spec.distance):
                         emit(img)
                     current = after
                 t_visible = frame_no / spec.fps
@@ -285,7 +289,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
             shown[i] = False
         cleared = render()
         start = _edge_point(0, rng, w, h)
-        for img in _frames_between(current, cleared, start, (w / 2, h / 2), int(0.4 * spec.fps), int(0.4 * spec.fps), rng, skins[0]):
+        for img in _frames_between(current, cleared, start, (w / 2, h / 2), int(0.4 * spec.fps), int(0.4 * spec.fps), rng, skins[0], spec.distance):
             emit(img)
         hold(cleared, 1.0)
     writer.release()

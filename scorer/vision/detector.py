@@ -55,13 +55,13 @@ MIRROR_LOW = 0.1
 SMALL_TILE_PX = 30
 
 
-def too_small_to_read(detections: Sequence["TileDetection"]) -> str | None:
-    """A word for the players when the face-up tiles are too small in the image to be read well."""
+def too_small_to_read(detections: Sequence["TileDetection"], minimum: float = SMALL_TILE_PX) -> str | None:
+    """A word for the players when the face-up tiles are shorter in the image than ``minimum`` (px)."""
     lengths = [long_side(d.corners) for d in detections if d.face == "up"]
-    if len(lengths) < 2 or float(np.median(lengths)) >= SMALL_TILE_PX:  # (one small box may be a stray one)
+    if len(lengths) < 2 or float(np.median(lengths)) >= minimum:  # (one small box may be a stray one)
         return None
     return (f"the tiles are about {float(np.median(lengths)):.0f} px long in the image, too small for their pips to be read"
-            f" reliably (at least {SMALL_TILE_PX} px is needed): bring the camera closer or raise its resolution")
+            f" reliably (at least {minimum:.0f} px is needed): bring the camera closer or raise its resolution")
 
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).

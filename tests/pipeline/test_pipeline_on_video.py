@@ -961,3 +961,26 @@ def test_a_double_blank_taken_for_a_back_where_a_double_goes_on_a_0_is_played() 
     events = table.move(FROM_TOP, [first, blank], paint=[(blank.corners, 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(0, 0)]
     assert any(isinstance(e, Notice) and "taken as [0|0]" in e.message for e in table.events)
+
+
+def test_tiles_too_small_for_live_reading_are_pointed_out_once() -> None:
+    from scorer.pipeline.core import LIVE_SMALL_TILE_PX
+    from scorer.pipeline.events import Notice
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def up(pips, x, length):
+        y = 120.0
+        return TileDetection(_rect(x, y, length, length / 2), "up", 0.9,
+                             (HalfReading(pips[0], (x + length / 4, y + length / 4), 0.99), HalfReading(pips[1], (x + 3 * length / 4, y + length / 4), 0.99)))
+
+    def told(length: float) -> list[str]:
+        table = ScriptedTable()
+        table.move(FROM_BOTTOM, [up((1, 4), 150, length)], paint=[(_rect(150, 120, length, length / 2), 180)])
+        table.move(FROM_BOTTOM, [up((1, 4), 150, length), up((4, 6), 150 + length + 1, length)],
+                   paint=[(_rect(150 + length + 1, 120, length, length / 2), 190)])
+        return [e.message for e in table.events if isinstance(e, Notice) and "too small" in e.message]
+
+    # A far camera: said once, with the length needed; at the usual distance, nothing.
+    far = told(LIVE_SMALL_TILE_PX - 6)
+    assert len(far) == 1 and f"at least {LIVE_SMALL_TILE_PX} px" in far[0]
+    assert told(LIVE_SMALL_TILE_PX + 3) == []
