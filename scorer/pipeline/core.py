@@ -54,7 +54,7 @@ REVEAL_UNSURE_MAX = 4
 # as small as the layout's: below this length (px) the players are told the camera is too far.  (Session
 # 21, set 0's six games filmed from higher up: fed the truth, the pipeline got 272/276 events and all
 # six games right from 1.6 times as high; with the shipped models, tiles 56-67 px (the usual) 272/276
-# and six of six, about 48 px 238/276 and four of six, about 39 px 161/276 and one of six -- tiles and
+# and six of six, about 54 px the same, about 48 px 238/276 and four of six, about 39 px 161/276 and one of six -- tiles and
 # draws of backs never seen, hands read unsurely.)
 LIVE_SMALL_TILE_PX = 50
 
