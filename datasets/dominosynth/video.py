@@ -110,7 +110,7 @@ class _Table:
 
 def _frames_between(base: np.ndarray, after: np.ndarray, start: tuple[float, float], target: tuple[float, float],
                     n_in: int, n_out: int, rng: random.Random, skin: tuple[float, float, float],
-                    distance: float = 1.0) -> Iterator[np.ndarray]:
+                    distance: float) -> Iterator[np.ndarray]:
     width = int(0.08 * min(base.shape[:2]) * 1.5 / distance)  # (an arm's width is the arm's, in millimetres)
     for i in range(n_in):
         f = (i + 1) / n_in

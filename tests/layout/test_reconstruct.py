@@ -36,12 +36,15 @@ def _table(width: int = 400, height: int = 300, seed: int = 0) -> np.ndarray:
     return np.clip(np.array([60.0, 120.0, 40.0]) + rng.normal(0, 4, (height, width, 3)), 0, 255).astype(np.uint8)
 
 
-def _detected(pips, x, y=100.0):
-    """A face-up tile read surely, lying along the x axis from (x, y), 48 x 24 px."""
+def _detected(pips, x, y=100.0, length=48.0, confidences=(0.99, 0.99)):
+    """A face-up tile lying along the x axis from (x, y), ``length`` x ``length / 2`` px, each half read
+    at its ``confidences`` (surely, unless told)."""
     from scorer.vision.detector import HalfReading, TileDetection
 
-    corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
-    return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+    corners = ((x, y), (x + length, y), (x + length, y + length / 2), (x, y + length / 2))
+    middle = y + length / 4
+    return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + length / 4, middle), confidences[0]),
+                                              HalfReading(pips[1], (x + 3 * length / 4, middle), confidences[1])))
 
 
 def test_a_straight_line() -> None:
@@ -281,12 +284,10 @@ def test_read_board_asks_about_a_half_read_unsurely_unless_a_join_settles_it() -
 
 def test_a_blank_open_end_on_a_small_tile_needs_the_higher_bar_but_a_blank_met_at_a_join_does_not() -> None:
     from scorer.layout import read_board
-    from scorer.vision.detector import SMALL_FOR_A_BLANK_PX, HalfReading, TileDetection
+    from scorer.vision.detector import SMALL_FOR_A_BLANK_PX
 
     def tile(pips, x, length, first=0.99, second=0.99):
-        corners = ((x, 100.0), (x + length, 100.0), (x + length, 100.0 + length / 2), (x, 100.0 + length / 2))
-        y = 100.0 + length / 4
-        return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + length / 4, y), first), HalfReading(pips[1], (x + 3 * length / 4, y), second)))
+        return _detected(pips, x, length=length, confidences=(first, second))
 
     small = SMALL_FOR_A_BLANK_PX - 3
     # [0|2][2|4] on small tiles, the open blank read at 0.95: a single pale pip may hide there -- asked.

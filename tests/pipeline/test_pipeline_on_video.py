@@ -108,10 +108,12 @@ def _rect(x, y, w, h):
     return ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
 
 
-def _up(pips, x, y=120.0):
+def _up(pips, x, y=120.0, length=48.0):
     from scorer.vision.detector import HalfReading, TileDetection
 
-    return TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), 0.99), HalfReading(pips[1], (x + 36, y + 12), 0.99)))
+    middle = y + length / 4
+    return TileDetection(_rect(x, y, length, length / 2), "up", 0.9,
+                         (HalfReading(pips[0], (x + length / 4, middle), 0.99), HalfReading(pips[1], (x + 3 * length / 4, middle), 0.99)))
 
 
 class ScriptedTable:
@@ -966,17 +968,11 @@ def test_a_double_blank_taken_for_a_back_where_a_double_goes_on_a_0_is_played() 
 def test_tiles_too_small_for_live_reading_are_pointed_out_once() -> None:
     from scorer.pipeline.core import LIVE_SMALL_TILE_PX
     from scorer.pipeline.events import Notice
-    from scorer.vision.detector import HalfReading, TileDetection
-
-    def up(pips, x, length):
-        y = 120.0
-        return TileDetection(_rect(x, y, length, length / 2), "up", 0.9,
-                             (HalfReading(pips[0], (x + length / 4, y + length / 4), 0.99), HalfReading(pips[1], (x + 3 * length / 4, y + length / 4), 0.99)))
 
     def told(length: float) -> list[str]:
         table = ScriptedTable()
-        table.move(FROM_BOTTOM, [up((1, 4), 150, length)], paint=[(_rect(150, 120, length, length / 2), 180)])
-        table.move(FROM_BOTTOM, [up((1, 4), 150, length), up((4, 6), 150 + length + 1, length)],
+        table.move(FROM_BOTTOM, [_up((1, 4), 150, length=length)], paint=[(_rect(150, 120, length, length / 2), 180)])
+        table.move(FROM_BOTTOM, [_up((1, 4), 150, length=length), _up((4, 6), 150 + length + 1, length=length)],
                    paint=[(_rect(150 + length + 1, 120, length, length / 2), 190)])
         return [e.message for e in table.events if isinstance(e, Notice) and "too small" in e.message]
 
