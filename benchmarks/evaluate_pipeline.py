@@ -154,7 +154,7 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
-    model = TileDetector(threads=2) if {"model", "answered"} & set(labels_wanted) else None
+    model = TileDetector.live(threads=2) if {"model", "answered"} & set(labels_wanted) else None
     totals = {label: [0, 0, 0, 0] for label in labels_wanted}
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []

@@ -185,8 +185,11 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         out.write(f"  lens distortion: none measurable from {fit.get('views', 1)} view(s) "
                   "(for a wide lens, calibrate from a video with --views 5, the target laid near each corner)\n")
-    if profile.tile_px[0] < 40:
-        out.write("  warning: tiles will be small in the image; move the camera closer for reliable pip reading\n")
+    from scorer.pipeline.core import LIVE_SMALL_TILE_PX
+
+    if profile.tile_px[0] < LIVE_SMALL_TILE_PX:  # (where live play would tell the players so too)
+        out.write(f"  warning: tiles will be small in the image (under {LIVE_SMALL_TILE_PX} px); move the camera closer "
+                  "for reliable pip reading\n")
     return 0
 
 
@@ -327,7 +330,7 @@ def _pipeline_for(args: argparse.Namespace, match, fps: float, log=None):
 
     profile = load_profile(args.calibration) if args.calibration else None
     config = PipelineConfig(starter=args.starter, profile=profile)
-    return TablePipeline(match, TileDetector(threads=args.threads), config, fps=fps, log=log)
+    return TablePipeline(match, TileDetector.live(threads=args.threads), config, fps=fps, log=log)
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

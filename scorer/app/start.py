@@ -152,7 +152,7 @@ def open_window(header: MatchHeader, source, starter: str | None, calibration: s
     autosave.events = list(events or [])
     autosave.write()
     config = PipelineConfig(starter=starter, profile=profile, still_seconds=settings.still_seconds)
-    pipeline = TablePipeline(match, TileDetector(), config, fps=getattr(source, "fps", 30.0) / getattr(source, "step", 1))
+    pipeline = TablePipeline(match, TileDetector.live(), config, fps=getattr(source, "fps", 30.0) / getattr(source, "step", 1))
     window = MainWindow(header, match, pipeline, source, autosave, lang=lang, realtime=realtime)
     window.speaker.muted = not settings.voice
     window.mute.setChecked(not settings.voice)

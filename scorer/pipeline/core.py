@@ -51,12 +51,12 @@ REVEAL_UNSURE_MAX = 4
 
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
-# as small as the layout's: below this length (px) the players are told the camera is too far.  (Session
-# 21, set 0's six games filmed from higher up: fed the truth, the pipeline got 272/276 events and all
-# six games right from 1.6 times as high; with the shipped models, tiles 56-67 px (the usual) 272/276
-# and six of six, about 54 px the same, about 48 px 238/276 and four of six, about 39 px 161/276 and one of six -- tiles and
-# draws of backs never seen, hands read unsurely.)
-LIVE_SMALL_TILE_PX = 50
+# as small as the layout's: below this length (px) the players are told the camera is too far.  (Set 0's
+# six games filmed from higher up, the detector's input following the tiles' size (session 22): tiles
+# about 48 px and 39 px long 272/276 events and six of six games right with nobody answering, as fed
+# the truth; about 35 px 242/276, five of six (one wrong even with every question answered); about
+# 31 px 211/276, three of six (five of six answered) -- tiles and backs of the boneyard missed, hands read unsurely.)
+LIVE_SMALL_TILE_PX = 40
 
 
 @dataclass

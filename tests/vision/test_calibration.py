@@ -115,6 +115,12 @@ def test_calibrate_command(tmp_path: Path) -> None:
     code = main(["calibrate", "--image", str(path), "--name", "club", "--dir", str(tmp_path)], out=out, err=err)
     assert code == 0, err.getvalue()
     assert "6 of 6" in out.getvalue() and (tmp_path / "club.json").exists()
+    assert "warning" not in out.getvalue()
+    # A camera high above (tiles about 36 px long): too small for live reading, said at once.
+    cv2.imwrite(str(path), view(0.75, 15, 60)[0])
+    out = io.StringIO()
+    assert main(["calibrate", "--image", str(path), "--name", "high", "--dir", str(tmp_path)], out=out, err=err) == 0
+    assert "warning: tiles will be small in the image (under 40 px)" in out.getvalue()
     empty = tmp_path / "blank.png"
     cv2.imwrite(str(empty), np.zeros((100, 100, 3), np.uint8))
     err = io.StringIO()

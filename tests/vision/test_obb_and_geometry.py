@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.vision.detector import CERTAIN, SMALL_FOR_A_BLANK_PX, SURE_BLANK, HalfReading, TileDetection, read_tiles
+from scorer.vision.detector import (
+    CERTAIN,
+    SMALL_FOR_A_BLANK_PX,
+    SURE_BLANK,
+    HalfReading,
+    TileDetection,
+    fitted_input_size,
+    read_tiles,
+)
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
 from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
@@ -373,3 +381,17 @@ def test_a_blank_half_on_a_small_tile_needs_a_higher_bar_to_be_sure() -> None:
     assert not _tile_read(SMALL_FOR_A_BLANK_PX + 5, (0, 6), CERTAIN - 0.01).certain
     # A back taken for the double blank is taken as surely read, whatever its size.
     assert _tile_read(SMALL_FOR_A_BLANK_PX - 3, (0, 0), 0.5).as_blank_double().certain
+
+
+def test_the_live_input_size_follows_the_tiles_length_with_some_slack() -> None:
+    # A 1280 px frame: tiles 62 px long are ~26 px in a 544 px input already.
+    assert fitted_input_size([60, 62, 64], 1280, 544) == 544
+    # 48 px: 693 px would bring them to 26; 39 px: 853.
+    assert fitted_input_size([48] * 5, 1280, 544) == 704
+    assert fitted_input_size([39] * 5, 1280, 544) == 864
+    # Once there, a few px more or less (a box cut short under an arm) change nothing ...
+    assert fitted_input_size([47, 50], 1280, 704) == 704
+    # ... the camera brought closer does, down to the size still images are read at; no further up than the largest.
+    assert fitted_input_size([150] * 3, 1280, 704) == 544
+    assert fitted_input_size([20] * 3, 1280, 544) == 960
+    assert fitted_input_size([], 1280, 704) == 704

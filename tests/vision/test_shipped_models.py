@@ -31,17 +31,18 @@ def run(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def clean_table(path: Path, board: Board, seed: int = 1) -> None:
-    """A plain overhead view: ivory tiles about 90 px long on a dark table."""
+def clean_table(path: Path, board: Board, seed: int = 1, length: float = 90) -> None:
+    """A plain overhead view: ivory tiles ``length`` px long (90: a webcam close above) on a dark table."""
     rng = random.Random(seed)
-    geoms = lay_out(board, rng, (60, 60, 580, 380))
-    cam = CameraParams(1280, 720, 90 / 48, 0.0, 0.0, 0.0)
+    scale = length / 48  # (px per mm: a tile is 48 mm long)
+    geoms = lay_out(board, rng, tuple(v * 90 / length for v in (60, 60, 580, 380)))  # (the same part of the view)
+    cam = CameraParams(1280, 720, scale, 0.0, 0.0, 0.0)
     style = random.Random(3)
     ts = random_tileset(style)
     ts.body, ts.back = (215, 232, 240), (215, 232, 240)
     ts.pip_colors = {v: (20, 20, 20) for v in range(7)}
     ts.divider, ts.pip_style = (20, 20, 20), "filled"
-    scene = render_scene(geoms, ts, cam, random.Random(seed), (1280 / (90 / 48) / 2, 720 / (90 / 48) / 2), occlude=False, effects=False)
+    scene = render_scene(geoms, ts, cam, random.Random(seed), (1280 / scale / 2, 720 / scale / 2), occlude=False, effects=False)
     cv2.imwrite(str(path), scene.image)
 
 
@@ -150,6 +151,25 @@ def test_the_detector_takes_any_input_size_and_merges_several(tmp_path: Path) ->
     assert [p for _, p in careful] == [p for _, p in plain] and any(a != b for _, (a, b) in careful)
     with pytest.raises(ModelError, match="multiples of 32"):
         TileDetector(threads=1, input_size=500)
+
+
+def test_the_live_detector_reads_far_tables_at_an_input_fitted_to_the_tiles(tmp_path: Path) -> None:
+    from scorer.errors import ModelError
+    from scorer.vision import TileDetector, load_image
+
+    image = tmp_path / "far.png"
+    clean_table(image, sample_board(), length=40)
+    frame = load_image(str(image))
+    live = TileDetector.live(threads=1)
+    assert live.size == 544
+    first = live.detect(frame)
+    # The tiles are ~17 px in a 544 px input: the next frames are read where they come to ~26 px.
+    assert live.size == 832 and len(first) == 4
+    again = live.detect(frame)
+    assert live.size == 832
+    assert sorted(Tile.of(*d.pips) for d in again if d.pips is not None) == sorted(sample_board().tiles)
+    with pytest.raises(ModelError, match="one input size"):
+        TileDetector(threads=1, input_size=(544, 704), follow_tiles=True)
 
 
 def test_faces_with_an_engraved_divider_and_backs_beside_them_are_told_apart(tmp_path: Path) -> None:
