@@ -140,8 +140,9 @@ class TablePipeline:
         self._noted: set[str] = set()
         self._told_small = False
         self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
-        # A new tile read unsurely that the players were asked to tell: where it lies, and the tiles it may be.
-        self._asked_reading: tuple[tuple[float, float], set[Tile]] | None = None
+        # A new tile read unsurely that the players were asked to tell: where it lies, the tiles it may be,
+        # and how many tiles were seen drawn with it (before it was laid).
+        self._asked_reading: tuple[tuple[float, float], set[Tile], int] | None = None
         self._asked_who_laid: Tile | None = None  # a tile laid with no arm seen that the players were asked about
         self._who_laid_offered: tuple[tuple[Event, ...], ...] = ()  # the ways offered for it
         # New tiles whose order of play (which scores differently) the players were asked about.
@@ -398,13 +399,17 @@ class TablePipeline:
             x, y = d.center
             asked = self._asked_reading
             if asked is None or np.hypot(asked[0][0] - x, asked[0][1] - y) > long_side(d.corners) / 2:
-                self._asked_reading = (d.center, {p.tile for placed in tiles for p in placed})
-                return events + self._ask_which(t, f"the new tile at ({x:.0f}, {y:.0f}) is read unsurely: {said}", outcomes)
+                # (Tiles drawn by now were drawn before it was laid; those drawn while the question is
+                # open come after it.)
+                drawn_first = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
+                self._asked_reading = (d.center, {p.tile for placed in tiles for p in placed}, drawn_first)
+                return events + self._ask_which(t, f"the new tile at ({x:.0f}, {y:.0f}) is read unsurely: {said}", outcomes, drawn_first)
             # Asked already, and play went on without an answer: its likeliest reading is taken, so that
             # the game does not stall -- said, and still open to correction.
             self._asked_reading = None
             events.append(Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(str(p.tile) for p in tiles[0])}"
                                     " -- correct it if it is not"))
+            return events + self._apply_after_question(t, layout_tiles, layout, change.placements, asked)
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)
@@ -656,12 +661,33 @@ class TablePipeline:
             self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)  # the boneyard as dealt
         return events + self._act_again(t, layout)
 
-    def _ask_which(self, t: float, reason: str, outcomes: list) -> list[PipelineEvent]:
-        """Ask which of several readings of the table that fit the game is the right one."""
+    def _ask_which(self, t: float, reason: str, outcomes: list, draws: int = 0) -> list[PipelineEvent]:
+        """Ask which of several readings of the table that fit the game is the right one (``draws``:
+        tiles the player on turn drew before laying it)."""
+        prefix: list[Event] = [Draw(on_turn(self.match), draws)] if draws else []
         alternatives = tuple(
-            tuple(seq) for _, _, c in outcomes if (seq := sequence_for(self.match, [], c.placements)) is not None
+            tuple(seq) for _, _, c in outcomes if (seq := sequence_for(self.match, prefix, c.placements)) is not None
         )
         return self._ask(t, reason, alternatives, ())
+
+    def _apply_after_question(self, t: float, layout_tiles: list[TileDetection], layout, placements: list[Placement],
+                              asked: tuple) -> list[PipelineEvent]:
+        """The move asked about, unanswered, taken as read once play went on: the tile asked about laid
+        first (after the draws seen with it), then what was drawn and laid while the question was open --
+        in that order, as it happened."""
+        _, tiles, drawn_first = asked
+        first = [p for p in placements if p.tile in tiles] or placements  # (read now as none of them: all at once)
+        later = [p for p in placements if p not in first]
+        self._note_places(layout_tiles, layout)  # (the boxes as finally read)
+        events = self._apply_placements(t, first, drawn_first)
+        drawn_later = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
+        if all(p.tile in self.match.current_board().tiles for p in first):  # (else asked again: the rules did not take it so)
+            if later:
+                events += self._apply_placements(t, later, drawn_later)
+            elif drawn_later:
+                events += self._apply_sequence(t, [Draw(on_turn(self.match), drawn_later)])
+        self._remember(layout_tiles, layout)
+        return events
 
     def _duplicates(self, layout_tiles: list[TileDetection]) -> list[tuple[int, ...]]:
         """For each tile read by more than one box, the boxes of it that may be left out: those not
@@ -878,7 +904,7 @@ class TablePipeline:
         was_over = self.match.phase is Phase.BEFORE_ROUND
         if self._asked_reading is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
-            center, tiles = self._asked_reading
+            center, tiles, _ = self._asked_reading
             for e in events:
                 if isinstance(e, Play) and e.tile in tiles:
                     self.tracker.correct(center, e.tile)

@@ -78,8 +78,8 @@ def too_small_to_read(detections: Sequence["TileDetection"], minimum: float = SM
 def fitted_input_size(lengths: Sequence[float], frame_long_side: int, current: int) -> int:
     """The input size at which tiles this long (px in the frame) come to :data:`TILE_INPUT_PX` in the
     model's input: a multiple of STRIDE from INPUT_SIZE to LARGEST_INPUT_SIZE, ``current`` unless that
-    is more than FOLLOW_SLACK off (or nothing was seen)."""
-    if not lengths:
+    is more than FOLLOW_SLACK off (or fewer than two tiles were seen)."""
+    if len(lengths) < 2:  # (nothing seen, or one box: maybe a stray one)
         return current
     ideal = TILE_INPUT_PX * frame_long_side / float(np.median(lengths))
     if abs(ideal - current) <= FOLLOW_SLACK:

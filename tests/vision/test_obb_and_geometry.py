@@ -394,4 +394,4 @@ def test_the_live_input_size_follows_the_tiles_length_with_some_slack() -> None:
     # ... the camera brought closer does, down to the size still images are read at; no further up than the largest.
     assert fitted_input_size([150] * 3, 1280, 704) == 544
     assert fitted_input_size([20] * 3, 1280, 544) == 960
-    assert fitted_input_size([], 1280, 704) == 704
+    assert fitted_input_size([], 1280, 704) == fitted_input_size([20], 1280, 704) == 704  # (one box may be a stray one)
