@@ -410,6 +410,10 @@ class TablePipeline:
             events.append(Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(str(p.tile) for p in tiles[0])}"
                                     " -- correct it if it is not"))
             return events + self._apply_after_question(t, layout_tiles, layout, change.placements, asked)
+        if change.placements and (asked := self._asked_reading) is not None and any(p.tile in asked[1] for p in change.placements):
+            # The tile asked about, read surely now (no answer came): laid before what was drawn since.
+            self._asked_reading = None
+            return events + self._apply_after_question(t, layout_tiles, layout, change.placements, asked)
         draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         if change.placements:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)

@@ -202,10 +202,9 @@ def test_a_face_down_tile_missed_once_is_no_draw_a_tile_taken_from_the_boneyard_
     assert events[0] == Draw("Ann", 1) and events[1].tile == Tile(1, 5) and len(events) == 2
 
 
-def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_that_tile() -> None:
-    from scorer.pipeline import Notice
-    from scorer.rules import Draw, Play, Tile
-    from scorer.vision.detector import HalfReading, TileDetection
+def _opened_beside_a_boneyard():
+    """A table Ann opened with [1|3] (at x = 140), five backs of the boneyard lying at its left edge."""
+    from scorer.vision.detector import TileDetection
 
     boneyard = [TileDetection(_rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
     table = ScriptedTable()
@@ -213,6 +212,16 @@ def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_th
         table.paint(b.corners, 170)
     opening = _up((1, 3), 140)
     table.move(FROM_BOTTOM, [opening, *boneyard], paint=[(opening.corners, 200)])
+    return table, opening, boneyard
+
+
+@pytest.mark.parametrize("read_then", ["unsurely", "surely"])
+def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_that_tile(read_then: str) -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Draw, Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table, opening, boneyard = _opened_beside_a_boneyard()
     # Ben lays [3|4] on the 3 (ends 1 + 4: it scores, so Ben goes on), read unsurely: [0|3] fits too.
     y = 120.0
     glared = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
@@ -223,22 +232,20 @@ def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_th
     assert "read unsurely: [3|4] or [0|3]" in table.asked[-1].reason
     # Nobody answers; Ben takes that back, having no tile to play: a draw after laying [3|4], on his
     # continued turn -- not one before it, which would have made [3|4] the tile drawn, ending his turn.
-    events = table.move((slice(0, 200), slice(0, 230)), [opening, glared, *left], erase=[boneyard[2].corners])
+    # (The tile read as unsurely as before -- or surely, the glare gone -- in the look after the draw.)
+    laid = glared if read_then == "unsurely" else _up((3, 4), 188)
+    events = table.move((slice(0, 200), slice(0, 230)), [opening, laid, *left], erase=[boneyard[2].corners])
     assert events == [Play("Ben", Tile(3, 4), Tile(1, 3), events[0].side), Draw("Ben", 1)]
     assert table.pipe.match.next_player == "Ben"
-    assert any(isinstance(e, Notice) and "no answer about the tile" in e.message for e in table.events)
+    if read_then == "unsurely":
+        assert any(isinstance(e, Notice) and "no answer about the tile" in e.message for e in table.events)
 
 
 def test_a_draw_entered_by_hand_is_not_counted_again_when_the_boneyard_is_next_seen() -> None:
     from scorer.rules import Draw, Play, Side, Tile
     from scorer.vision.detector import HalfReading, TileDetection
 
-    boneyard = [TileDetection(_rect(8.0, 40.0 + 28 * k, 48.0, 24.0), "down", 0.9) for k in range(5)]
-    table = ScriptedTable()
-    for b in boneyard:
-        table.paint(b.corners, 170)
-    opening = _up((1, 3), 140)
-    table.move(FROM_BOTTOM, [opening, *boneyard], paint=[(opening.corners, 200)])
+    table, opening, boneyard = _opened_beside_a_boneyard()
     # Ben takes a tile from the boneyard and lays [3|6] on the 3, which this look reads [2|6]: it fits
     # nowhere, so the players are asked, and nothing is taken from this look -- the draw neither.
     laid, y = _up((3, 6), 188), 120.0
