@@ -676,19 +676,23 @@ class TablePipeline:
 
     def _apply_after_question(self, t: float, layout_tiles: list[TileDetection], layout, placements: list[Placement],
                               asked: tuple) -> list[PipelineEvent]:
-        """The move asked about, unanswered, taken as read once play went on: the tile asked about laid
-        first (after the draws seen with it), then what was drawn and laid while the question was open --
-        in that order, as it happened."""
+        """The move asked about, unanswered, taken once play went on.  Where tiles were drawn while the
+        question was open, the tile asked about is laid first, as offered (after the draws seen with it),
+        then those draws and any tile laid since -- as it happened; else the tiles as one move, as any."""
         _, tiles, drawn_first = asked
-        first = [p for p in placements if p.tile in tiles] or placements  # (read now as none of them: all at once)
-        later = [p for p in placements if p not in first]
         self._note_places(layout_tiles, layout)  # (the boxes as finally read)
-        events = self._apply_placements(t, first, drawn_first)
         drawn_later = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
-        if all(p.tile in self.match.current_board().tiles for p in first):  # (else asked again: the rules did not take it so)
+        first = [p for p in placements if p.tile in tiles]
+        later = [p for p in placements if p.tile not in tiles]
+        prefix: list[Event] = [Draw(on_turn(self.match), drawn_first)] if drawn_first else []
+        laid_first = sequence_for(self.match, prefix, first) if drawn_later and first else None
+        if laid_first is None:
+            events = self._apply_placements(t, placements, drawn_first + drawn_later)
+        else:
+            events = self._apply_sequence(t, laid_first)
             if later:
                 events += self._apply_placements(t, later, drawn_later)
-            elif drawn_later:
+            else:
                 events += self._apply_sequence(t, [Draw(on_turn(self.match), drawn_later)])
         self._remember(layout_tiles, layout)
         return events

@@ -224,7 +224,7 @@ class TileDetector:
 
     @classmethod
     def live(cls, models_dir: Path | None = None, *, threads: int = 2) -> "TileDetector":
-        """The detector as a camera's frames are read (the app, ``watch``, ``replay``): each frame at the
+        """The detector as a camera's frames are read (the app, ``record``, ``replay``): each frame at the
         input size fitted to the tiles of the frames before (:func:`fitted_input_size`)."""
         return cls(models_dir, threads=threads, follow_tiles=True)
 
