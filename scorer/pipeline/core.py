@@ -27,7 +27,7 @@ from scorer.pipeline.boneyard import Boneyard, one_per_place, same_place
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.places import table_colour, table_grey
 from scorer.pipeline.sequences import (
-    MAX_ORDERS_TRIED, SETTLE_GAP, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
+    MAX_ORDERS_TRIED, SETTLE_GAP, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
     score_of, sequence_by_arms, sequence_for, state_after,
 )
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
@@ -54,8 +54,8 @@ REVEAL_UNSURE_MAX = 4
 # as small as the layout's: below this length (px) the players are told the camera is too far.  (Set 0's
 # six games filmed from higher up, the detector's input following the tiles' size (session 22): tiles
 # about 48 px and 39 px long 272/276 events and six of six games right with nobody answering, as fed
-# the truth; about 35 px 242/276, five of six (one wrong even with every question answered); about
-# 31 px 211/276, three of six (five of six answered) -- tiles and backs of the boneyard missed, hands read unsurely.)
+# the truth; about 35 px 270/276, five of six (a back missed: a draw too many); about 31 px 211/276,
+# three of six (five of six answered) -- tiles and backs of the boneyard missed, hands read unsurely.)
 LIVE_SMALL_TILE_PX = 40
 
 
@@ -419,7 +419,7 @@ class TablePipeline:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)
             events += self._apply_placements(t, change.placements, draws)
         elif draws:
-            events += self._apply_sequence(t, [Draw(on_turn(self.match), draws)])
+            events += self._apply_sequence(t, drawn_on_turn(self.match, draws))
         self._remember(layout_tiles, layout)
         return events
 
@@ -542,10 +542,8 @@ class TablePipeline:
         tiles = ", ".join(str(p.tile) for p in placements)  # (for a question)
         arms = {p.tile: self._arm_that_laid(p.tile) for p in placements}
         arm = arms[placements[0].tile] if len(placements) == 1 else None
-        prefix: list[Event] = []
-        if draws:
-            prefix.append(Draw(player_on_turn, draws))
-        elif arm is not None and arm != player_on_turn and len(placements) == 1:
+        prefix = drawn_on_turn(match, draws)
+        if not draws and arm is not None and arm != player_on_turn and len(placements) == 1:
             # The next seat played: the players between passed (knocked).
             prefix += passes_until(match, arm)
         orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
@@ -668,7 +666,7 @@ class TablePipeline:
     def _ask_which(self, t: float, reason: str, outcomes: list, draws: int = 0) -> list[PipelineEvent]:
         """Ask which of several readings of the table that fit the game is the right one (``draws``:
         tiles the player on turn drew before laying it)."""
-        prefix: list[Event] = [Draw(on_turn(self.match), draws)] if draws else []
+        prefix = drawn_on_turn(self.match, draws)
         alternatives = tuple(
             tuple(seq) for _, _, c in outcomes if (seq := sequence_for(self.match, prefix, c.placements)) is not None
         )
@@ -684,7 +682,7 @@ class TablePipeline:
         drawn_later = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
         first = [p for p in placements if p.tile in tiles]
         later = [p for p in placements if p.tile not in tiles]
-        prefix: list[Event] = [Draw(on_turn(self.match), drawn_first)] if drawn_first else []
+        prefix = drawn_on_turn(self.match, drawn_first)
         laid_first = sequence_for(self.match, prefix, first) if drawn_later and first else None
         if laid_first is None:
             events = self._apply_placements(t, placements, drawn_first + drawn_later)
@@ -693,7 +691,7 @@ class TablePipeline:
             if later:
                 events += self._apply_placements(t, later, drawn_later)
             else:
-                events += self._apply_sequence(t, [Draw(on_turn(self.match), drawn_later)])
+                events += self._apply_sequence(t, drawn_on_turn(self.match, drawn_later))
         self._remember(layout_tiles, layout)
         return events
 

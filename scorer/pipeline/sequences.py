@@ -7,7 +7,7 @@ from typing import Sequence
 
 from scorer.errors import IllegalMove
 from scorer.layout.moves import Placement
-from scorer.rules import Event, Match, Pass, Play, Tile
+from scorer.rules import Draw, Event, Match, Pass, Play, Tile
 
 # New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
 # the order they were read.
@@ -21,6 +21,11 @@ def on_turn(match: Match) -> str:
     player = match.next_player
     assert player is not None, "a round in play names the next player"
     return player
+
+
+def drawn_on_turn(match: Match, count: int) -> list[Event]:
+    """The ``count`` tiles drawn by the player on turn, as events (none for 0)."""
+    return [Draw(on_turn(match), count)] if count else []
 
 
 def state_after(match: Match, events: Sequence[Event]) -> Match:
