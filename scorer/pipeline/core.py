@@ -401,7 +401,7 @@ class TablePipeline:
             if asked is None or np.hypot(asked[0][0] - x, asked[0][1] - y) > long_side(d.corners) / 2:
                 # (Tiles drawn by now were drawn before it was laid; those drawn while the question is
                 # open come after it.)
-                drawn_first = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
+                drawn_first = self._draws(layout_tiles, layout)
                 self._asked_reading = (d.center, {p.tile for placed in tiles for p in placed}, drawn_first)
                 return events + self._ask_which(t, f"the new tile at ({x:.0f}, {y:.0f}) is read unsurely: {said}", outcomes, drawn_first)
             # Asked already, and play went on without an answer: its likeliest reading is taken, so that
@@ -414,7 +414,7 @@ class TablePipeline:
             # The tile asked about, read surely now (no answer came): laid before what was drawn since.
             self._asked_reading = None
             return events + self._apply_after_question(t, layout_tiles, layout, change.placements, asked)
-        draws = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
+        draws = self._draws(layout_tiles, layout)
         if change.placements:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)
             events += self._apply_placements(t, change.placements, draws)
@@ -477,14 +477,16 @@ class TablePipeline:
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
 
-    def _draws(self, played: list[np.ndarray]) -> int:
-        """Tiles drawn since the last accepted state: face-down tiles taken from where they lay."""
+    def _draws(self, layout_tiles: list[TileDetection], layout) -> int:
+        """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none of
+        them where the layout's tiles lie now)."""
         if not self.match.rules.has_boneyard or self._grey_now is None:
             return 0
         if self._boneyard_told:
             self._boneyard_told = False
             self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)
             return 0
+        played = [np.asarray(layout_tiles[i].corners) for i in layout.component]
         return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
 
     def _seat_player(self, side: int | None) -> str | None:
@@ -673,13 +675,13 @@ class TablePipeline:
         return self._ask(t, reason, alternatives, ())
 
     def _apply_after_question(self, t: float, layout_tiles: list[TileDetection], layout, placements: list[Placement],
-                              asked: tuple) -> list[PipelineEvent]:
+                              asked: tuple[tuple[float, float], set[Tile], int]) -> list[PipelineEvent]:
         """The move asked about, unanswered, taken once play went on.  Where tiles were drawn while the
         question was open, the tile asked about is laid first, as offered (after the draws seen with it),
         then those draws and any tile laid since -- as it happened; else the tiles as one move, as any."""
         _, tiles, drawn_first = asked
         self._note_places(layout_tiles, layout)  # (the boxes as finally read)
-        drawn_later = self._draws([np.asarray(layout_tiles[i].corners) for i in layout.component])
+        drawn_later = self._draws(layout_tiles, layout)
         first = [p for p in placements if p.tile in tiles]
         later = [p for p in placements if p.tile not in tiles]
         prefix = drawn_on_turn(self.match, drawn_first)
