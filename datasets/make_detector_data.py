@@ -15,7 +15,8 @@ Splits and their seeds are fixed, so every split is regenerated identically:
 ``--train-style engraved`` adds training images whose sets have the divider only engraved (a groove,
 not painted), and ``--train-style glossy`` images whose pips are glossy (a light spot in each where it
 reflects the lamp, light pips a shadowed floor), and ``--train-style dots`` light sets whose pips are
-coloured by value in drawn hues (pale ones too), from their own seeds (``--train-start``); every other split stays the same images.
+coloured by value in drawn hues (pale ones too), and ``--train-style dim`` the main style's scenes in a dim
+room (less light, the sensor's noise), from their own seeds (``--train-start``); every other split stays the same images.
 
 Classes: 0 = a face-up tile, 1 = a face-down tile.  A tile is labelled when at least
 half of it is visible (not under an arm) and 85 % of it is inside the frame; others
@@ -111,9 +112,10 @@ def main() -> None:
         default=0,
         help="first training seed: above 0, new training images are added to those already written",
     )
-    parser.add_argument("--train-style", choices=["main", "engraved", "glossy", "dots"], default="main",
+    parser.add_argument("--train-style", choices=["main", "engraved", "glossy", "dots", "dim"], default="main",
                         help="the training images' style (engraved: dividers only cut into the face; glossy: pips "
-                             "with a light spot where they reflect the lamp; dots: pips coloured by value, pale colours too)")
+                             "with a light spot where they reflect the lamp; dots: pips coloured by value, pale colours too; "
+                             "dim: a dim room, the sensor's noise)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out

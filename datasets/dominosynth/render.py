@@ -403,9 +403,10 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
 
 def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: random.Random, center_mm: tuple[float, float],
                  style: str = "main", occlude: bool | None = None, show: list[bool] | None = None,
-                 effects: bool = True) -> Scene:
+                 effects: bool = True, dim: bool = False) -> Scene:
     """Render the tiles on a table.  ``show`` hides tiles while keeping the random stream the same, so
-    several states of one table (a game filmed) share the table, the light and every tile's look."""
+    several states of one table (a game filmed) share the table, the light and every tile's look.
+    ``dim``: a dim room seen by a webcam's sensor (:func:`_dim_sensor`)."""
     w, h = cam.w, cam.h
     H = camera_homography(w, h, cam.px_per_mm, center_mm, cam.tilt, cam.yaw, cam.tilt_dir)
     img = render_table(w, h, rng, style)
@@ -463,7 +464,7 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
         label.inside = float(min(1.0, inside))
         label.visible = visible
     if effects:
-        img = _camera_effects(img, rng, cam.px_per_mm)
+        img = _camera_effects(img, rng, cam.px_per_mm, dim)
     return Scene(img, labels, cam.px_per_mm, H)
 
 
@@ -534,7 +535,22 @@ def draw_arm(img: np.ndarray, start: tuple[float, float], end: tuple[float, floa
     return m
 
 
-def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float) -> np.ndarray:
+def _dim_sensor(img: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A dim room: a tenth to a half of the light, brightened again by the camera's exposure wholly,
+    partly or not at all -- its gain raised, so the sensor's noise (each colour channel its own) grows
+    with the brightening; some webcams then smooth the noise away."""
+    light = rng.uniform(0.15, 0.5)
+    gain = (1 / light) ** rng.uniform(0.0, 1.0)
+    noise = np.random.default_rng(rng.randrange(2**31)).normal(0, rng.uniform(2, 6) * gain**0.6, img.shape)
+    img = img * (light * gain) + noise.astype(np.float32)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2))
+    return img
+
+
+def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: bool = False) -> np.ndarray:
+    if dim:
+        img = _dim_sensor(img, rng)
     sigma = rng.choice([0, 0, 0.4, 0.7, 1.0, 1.4])
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), sigma)

@@ -82,3 +82,16 @@ def test_a_tile_hidden_in_a_filmed_table_leaves_the_rest_of_the_picture_as_it_wa
     both, first_only = seen([True, True]), seen([True, False])
     assert np.array_equal(both[:, :100], first_only[:, :100])  # far from the hidden tile: the same pixels
     assert not np.array_equal(both, first_only)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_dim_style_is_the_main_scene_seen_by_a_dim_rooms_sensor(seed: int) -> None:
+    from dominosynth.scenes import make_scene
+
+    main, main_info = make_scene(seed, "main")
+    dim, dim_info = make_scene(seed, "dim")
+    assert dim_info == main_info
+    assert [(t.corners.tolist(), t.values) for t in dim.tiles] == [(t.corners.tolist(), t.values) for t in main.tiles]
+    # The light falls to 0.15-0.5 and the exposure makes up for part of it, with the sensor's noise.
+    difference = dim.image.astype(np.float32) - main.image.astype(np.float32)
+    assert dim.image.mean() < main.image.mean() - 1 or difference.std() > 4
