@@ -31,6 +31,10 @@ UNCLIPPED_FOR_RATIO = 0.05
 # A change of the light beyond this (an exposure step, not a lamp's flicker) since the last read, where
 # it leaves glare in which a change could hide, is a reason to read the table again.
 EXPOSURE_STEP = 0.06
+# Between two frames, a change of the light (beyond a flicker's 4 %) that moves the picture's median by
+# less than this many grey levels is no exposure step: on a near-black table (median 6) a bright arm
+# coming in lifts the median by half a level -- 8 % -- and its motion must still be seen.
+LIGHT_STEP_LEVELS = 1.5
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ class Gate:
         picture = small.picture
         low, high = np.percentile(picture.max(axis=2) if picture.ndim == 3 else picture, (1, 99))
         threshold = float(np.clip(CHANGE_CONTRAST * (high - low), MIN_CHANGE_THRESHOLD, self.motion_threshold))
-        moved, ratio = self._diff(small, self._last_read, threshold)
+        moved, ratio, _ = self._diff(small, self._last_read, threshold)
         if float(moved.mean()) >= self.change_fraction:
             return True
         # The camera's exposure stepped since the last read: what lay in the glare then (a white tile put
@@ -105,8 +109,9 @@ class Gate:
         glare = (small.clipped > 0.5) | (self._last_read.clipped > 0.5)
         return float(glare.mean()) >= self.change_fraction
 
-    def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> tuple[np.ndarray, float]:
-        """Where the picture moved between two frames (small pixels), and the light's change between them."""
+    def _diff(self, now: SmallFrame, before: SmallFrame, threshold: float | None = None) -> tuple[np.ndarray, float, float]:
+        """Where the picture moved between two frames (small pixels), and the light's change between
+        them: as a ratio, and in grey levels at the median."""
         a, b = now.picture, before.picture
         # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
         # not the mean, so that an arm over the table does not rescale the whole frame -- and of the
@@ -118,6 +123,7 @@ class Gate:
         else:
             a_median, b_median = float(np.median(a)), float(np.median(b))
         ratio = float(np.clip(a_median / max(b_median, 1.0), 0.5, 2.0))
+        step = abs(a_median - b_median)
         # A pixel that did not move reads anywhere from as it was to as it was scaled by the light: a
         # clipped pixel does not follow the light (its true value may be anything above 255; a pixel
         # partly clipped follows it partly), nor does one the recording's encoder copied unchanged from
@@ -125,7 +131,7 @@ class Gate:
         scaled = b * ratio
         threshold = self.motion_threshold if threshold is None else threshold
         moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
-        return (moved.any(axis=2) if moved.ndim == 3 else moved), ratio
+        return (moved.any(axis=2) if moved.ndim == 3 else moved), ratio, step
 
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
@@ -138,10 +144,10 @@ class Gate:
             self._motion_accumulated = np.zeros(shape, bool)
             self._motion_frame = np.zeros(shape, np.float32)
             return False
-        moved, ratio = self._diff(small, self._previous)
+        moved, ratio, step = self._diff(small, self._previous)
         self._previous = small
         share = float(moved.mean())
-        if abs(ratio - 1.0) < 0.04 and self.quiet_fraction < share < GLOBAL_CHANGE:
+        if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share < GLOBAL_CHANGE:
             # An exposure step or a glitch of the whole picture moves every pixel; it says nothing about
             # where an arm was.  Faint motion counts (an arm the colour of the table moves few pixels),
             # a speck of noise not.

@@ -103,6 +103,29 @@ def test_a_glitch_of_the_whole_picture_is_not_where_an_arm_was() -> None:
     assert gate.motion_mask[:, 0].any() and not gate.motion_mask[:, -1].any() and gate.motion_mask.mean() < 0.2
 
 
+def test_a_bright_arm_over_a_near_black_table_is_seen_where_it_reached_in() -> None:
+    # A near-black cloth (median 6 grey levels, as `cross` game 605 films one): a skin-toned arm coming
+    # in from the left lifts the picture's median by a fraction of a level a frame -- 4-7 % -- which is
+    # no exposure step; its motion, from the edge it crossed to the hand, is where the arm was.
+    rng = np.random.default_rng(1)
+    yy, xx = np.mgrid[0:180, 0:320]
+    cloth = np.stack([2 + 4 * xx / 320 + 4 * yy / 180] * 3, axis=2)
+
+    def frame(img):
+        return np.clip(img + rng.normal(0, 0.5, img.shape), 0, 255).astype(np.uint8)
+
+    gate = Gate(fps=10)
+    assert sum(gate.update(frame(cloth)) for _ in range(12)) == 1
+    laid = cloth.copy()
+    laid[86:94, 300:316] = 220  # the tile
+    for k in range(6):  # the arm sliding in from the left edge to the tile, then gone (a frame at 15 fps)
+        arm = laid.copy()
+        arm[60:120, 0 : 60 + 48 * k] = (120, 140, 190)
+        gate.update(frame(arm))
+    assert sum(gate.update(frame(laid)) for _ in range(8)) == 1
+    assert gate.motion_mask is not None and gate.motion_mask[30:60, 0].any()  # (the gate's picture is half as large)
+
+
 def test_a_white_tile_on_a_glaring_white_table_is_a_change() -> None:
     gate = Gate(fps=10)
     glare = np.full((180, 320, 3), 252, np.uint8)  # blown out
