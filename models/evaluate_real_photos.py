@@ -1,6 +1,6 @@
 """The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
 
-    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG] [--tilt DEG] [--light F]
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG] [--tilt DEG] [--light F [--exposure]]
 
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
@@ -15,7 +15,8 @@ each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing
 ``--turn`` turns it first by that many degrees about its centre (the camera turned over the table), and
 ``--tilt`` shows it as a camera tilted that many degrees further off overhead would see it, each on a
 canvas grown to hold all of it, the photo fading at its edges into the colour of its border; ``--light``
-scales its light (0.3: a dim room), with the noise of a sensor turned up to make up for it.
+scales its light (0.3: a dim room), with the noise of a sensor turned up to make up for it, and
+``--exposure`` brightens that picture back, noise and all, as a webcam's automatic exposure does.
 """
 
 from __future__ import annotations
@@ -38,13 +39,15 @@ from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
 
 
-def _read(path: Path, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0):
+def _read(path: Path, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0, exposure: bool = False):
     image = load_image(path)
     if light != 1.0:
         # A dimmer (or brighter) room: the light scaled, and a dim sensor's noise -- its gain raised to
-        # make up for the light -- grown as the light falls.
+        # make up for the light -- grown as the light falls.  With ``exposure`` the camera brightens
+        # the picture back (noise and all), as a webcam's automatic exposure does.
         noise = np.random.default_rng(0).normal(0.0, 2.0 / min(1.0, light), image.shape)
-        image = np.clip(image.astype(np.float32) * light + noise, 0, 255).astype(np.uint8)
+        image = (image.astype(np.float32) * light + noise) / (light if exposure else 1.0)
+        image = np.clip(image, 0, 255).astype(np.uint8)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
     h, w = image.shape[:2]
@@ -80,12 +83,13 @@ def _seen_through(image: np.ndarray, view: np.ndarray) -> np.ndarray:
     return np.clip(seen.astype(np.float32) * inside + fill * (1 - inside), 0, 255).astype(np.uint8)
 
 
-def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0) -> None:
+def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0,
+                  exposure: bool = False) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
     right = chains = refused = illegal = apart = loose = moves = moves_right = 0
     for path in sorted(photos.glob("*.jpg")):
-        image = _read(path, scale, turn, tilt, light)
+        image = _read(path, scale, turn, tilt, light, exposure)
         detections = detector.detect(image)
         reading = read_board(detections, every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
@@ -163,6 +167,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="resize each photo by this factor before reading it")
     parser.add_argument("--turn", type=float, default=0.0, help="turn each photo by this many degrees before reading it")
     parser.add_argument("--light", type=float, default=1.0, help="scale each photo's light by this factor (with a dim sensor's noise) before reading it")
+    parser.add_argument("--exposure", action="store_true",
+                        help="with --light, the camera's exposure brightens the dim picture back, its noise too")
     parser.add_argument("--tilt", type=float, default=0.0, help="see each photo as a camera tilted this many degrees further off overhead would")
     args = parser.parse_args()
     if not args.photos.is_dir():
@@ -175,7 +181,7 @@ def main() -> None:
     backs_found = backs_total = extra_backs = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
-        image = _read(path, args.scale, args.turn, args.tilt, args.light)
+        image = _read(path, args.scale, args.turn, args.tilt, args.light, args.exposure)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
@@ -204,7 +210,8 @@ def main() -> None:
           f"{backs_found}/{backs_total} face-down tiles found, {extra_backs} backs seen where none lies; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
-    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn, args.tilt, args.light)
+    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn, args.tilt, args.light,
+                  args.exposure)
 
 
 if __name__ == "__main__":
