@@ -137,6 +137,9 @@ class TablePipeline:
         self._image_now: np.ndarray | None = None  # the frame of the state being acted on
         self._grey_now: np.ndarray | None = None  # that state's picture, for the boneyard's check
         self._colour_now: np.ndarray | None = None  # the same in colour (a boneyard's shades)
+        # The boneyard as last seen on a table with no layout (its backs, and that state's pictures): the
+        # round's boneyard as dealt, where the opening tile is read only after tiles were drawn.
+        self._before_opening: tuple[list[np.ndarray], np.ndarray, np.ndarray | None] | None = None
         self._noted: set[str] = set()
         self._told_small = False
         self._asked_about: list[tuple[float, float]] = []  # boxes the players were asked to name and have not yet
@@ -322,9 +325,11 @@ class TablePipeline:
         if match.phase is Phase.BEFORE_ROUND:
             if not layout.component:
                 self._table_cleared(self._seen_now)
+                if not seen and self._grey_now is not None:  # (no tile face up: not an opening misread)
+                    self._before_opening = (self._boneyard_now, self._grey_now, self._colour_now)
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
-                events += self._start_round(t, layout, face_down, layout_tiles[layout.component[0]].center)
+                events += self._start_round(t, layout_tiles, layout, layout_tiles[layout.component[0]].center)
                 self._remember(layout_tiles, layout)
             return events
         board = match.current_board()
@@ -640,7 +645,7 @@ class TablePipeline:
         self.status = "confirm"
         return [NeedsConfirmation(t, reason, alternatives, tuple(problems)), StatusChange(t, "confirm")]
 
-    def _start_round(self, t: float, layout, face_down: list[TileDetection], opening: tuple[float, float]) -> list[PipelineEvent]:
+    def _start_round(self, t: float, layout_tiles: list[TileDetection], layout, opening: tuple[float, float]) -> list[PipelineEvent]:
         """A round opened with the tile at ``opening`` (frame pixels): by the player the rules name,
         else the one whose arm reached it."""
         match = self.match
@@ -661,9 +666,20 @@ class TablePipeline:
         self._asked_about = []
         events = self._apply_sequence(t, [RoundStart(starter)])
         self.memory.clear()
+        draws = 0
         if self._grey_now is not None:
             self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)  # the boneyard as dealt
-        return events + self._act_again(t, layout)
+            before, self._before_opening = self._before_opening, None
+            if before is not None and self.match.rules.has_boneyard and len(before[0]) > len(self.boneyard):
+                # Fewer backs than on the table before the opening: where that table showed the whole
+                # boneyard as dealt, tiles were drawn before the opening tile was read (surely) -- counted,
+                # after it.  (Any other count: the table then was not yet the dealt one.)
+                self.boneyard.reset(*before)
+                if len(self.boneyard) == self.match.boneyard:
+                    draws = self._draws(layout_tiles, layout)
+                else:
+                    self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)
+        return events + self._act_again(t, layout, draws)
 
     def _ask_which(self, t: float, reason: str, outcomes: list, draws: int = 0) -> list[PipelineEvent]:
         """Ask which of several readings of the table that fit the game is the right one (``draws``:
@@ -807,8 +823,21 @@ class TablePipeline:
                 return first[0]
         return first[0] if len(first) == 1 else None
 
-    def _act_again(self, t: float, layout) -> list[PipelineEvent]:
-        change = infer_placements(self.match.current_board(), layout, self._opening_tile(layout))
+    def _act_again(self, t: float, layout, draws: int = 0) -> list[PipelineEvent]:
+        """The layout's tiles not yet played, played (``draws``: tiles drawn since the opening tile)."""
+        opening = self._opening_tile(layout)
+        change = infer_placements(self.match.current_board(), layout, opening)
+        if change.placements and draws and opening is not None:
+            # The opening tile, then the draws of the player on turn after it, then the tiles laid since.
+            first = [p for p in change.placements if p.tile == opening]
+            later = [p for p in change.placements if p.tile != opening]
+            if first and not change.problems:
+                events = self._apply_placements(t, first, 0)
+                if opening not in self.match.current_board().tiles:
+                    return events  # (asked)
+                if later:
+                    return events + self._apply_placements(t, later, draws)
+                return events + self._apply_sequence(t, drawn_on_turn(self.match, draws))
         if change.placements and not change.problems:
             return self._apply_placements(t, change.placements, 0)
         if change.problems:

@@ -241,6 +241,33 @@ def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_th
         assert any(isinstance(e, Notice) and "no answer about the tile" in e.message for e in table.events)
 
 
+def test_tiles_drawn_before_the_opening_tile_is_first_read_surely_are_counted_after_it() -> None:
+    from scorer.rules import Draw, Play, Tile
+    from scorer.vision.detector import TileDetection
+
+    # Two players: the boneyard as dealt, 14 backs at the table's left edge, seen with no tile face up.
+    boneyard = [TileDetection(_rect(4.0 + 50 * (k // 7), 12.0 + 30 * (k % 7), 48.0, 24.0), "down", 0.9) for k in range(14)]
+    table = ScriptedTable()
+    for b in boneyard:
+        table.paint(b.corners, 170)
+    table.seen = list(boneyard)
+    table.still(10)
+    # Ann opens with [1|4] (5: it scores, so she goes on), which the camera misses in that look; in the
+    # next (a glass put down at the edge) it sees the tile, but no arm near it: a round opens with a
+    # tile put down by a hand, so this is no opening yet.
+    opening, drawn = _up((1, 4), 140), _up((4, 6), 188)
+    table.move(FROM_BOTTOM, list(boneyard), paint=[(opening.corners, 200)])
+    table.move((slice(180, 240), slice(260, 320)), [opening, *boneyard], paint=[(_rect(290.0, 200.0, 20.0, 20.0), 120)])
+    assert table.pipe.match.round_no == 0
+    # Having no tile to play, she draws three and lays the third, [4|6], on the 4 -- the first look
+    # that reads the opening tile surely: her draws come after it, on her continued turn.
+    left = boneyard[3:]
+    events = table.move((slice(110, 150), slice(0, 240)), [opening, drawn, *left], paint=[(drawn.corners, 210)],
+                        erase=[b.corners for b in boneyard[:3]])
+    assert events[-3:] == [Play("Ann", Tile(1, 4)), Draw("Ann", 3), Play("Ann", Tile(4, 6), Tile(1, 4), events[-1].side)]
+    assert table.pipe.match.boneyard == 14 - 3 and table.pipe.match.next_player == "Ben"
+
+
 def test_a_draw_entered_by_hand_is_not_counted_again_when_the_boneyard_is_next_seen() -> None:
     from scorer.rules import Draw, Play, Side, Tile
     from scorer.vision.detector import HalfReading, TileDetection
