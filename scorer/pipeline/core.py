@@ -668,7 +668,8 @@ class TablePipeline:
         self.memory.clear()
         draws = 0
         if self._grey_now is not None:
-            self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)  # the boneyard as dealt
+            now = (self._boneyard_now, self._grey_now, self._colour_now)
+            self.boneyard.reset(*now)  # the boneyard as dealt
             before, self._before_opening = self._before_opening, None
             if before is not None and self.match.rules.has_boneyard and len(before[0]) > len(self.boneyard):
                 # Fewer backs than on the table before the opening: where that table showed the whole
@@ -678,7 +679,7 @@ class TablePipeline:
                 if len(self.boneyard) == self.match.boneyard:
                     draws = self._draws(layout_tiles, layout)
                 else:
-                    self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)
+                    self.boneyard.reset(*now)
         return events + self._act_again(t, layout, draws)
 
     def _ask_which(self, t: float, reason: str, outcomes: list, draws: int = 0) -> list[PipelineEvent]:
