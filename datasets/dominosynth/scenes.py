@@ -34,8 +34,9 @@ def _random_board(rng: random.Random):
 
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
-    tiles_style, style = style, "main" if style in ("engraved", "glossy", "dots", "palette", "dim") else style  # these change only the set
-    dim, tiles_style = tiles_style == "dim", "main" if tiles_style == "dim" else tiles_style  # dim: only the camera
+    dim = style == "dim"  # only the camera: a dim room
+    tiles_style = "main" if dim else style
+    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim") else style  # these change only the set or camera
     kind = rng.choices(KINDS, [5, 2, 3])[0]
     cam = random_camera(rng, style, size)
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm

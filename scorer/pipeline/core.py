@@ -326,7 +326,7 @@ class TablePipeline:
             if not layout.component:
                 self._table_cleared(self._seen_now)
                 if not seen and self._grey_now is not None:  # (no tile face up: not an opening misread)
-                    self._before_opening = (self._boneyard_now, self._grey_now, self._colour_now)
+                    self._before_opening = self._boneyard_seen()
             elif (self._cleared or match.round_no == 0) and any(self._moved_near(layout_tiles[i]) for i in layout.component):
                 # A round opens with a tile put down by a hand, not with something the camera misread at rest.
                 events += self._start_round(t, layout_tiles, layout, layout_tiles[layout.component[0]].center)
@@ -422,9 +422,7 @@ class TablePipeline:
         draws = self._draws(layout_tiles, layout)
         if change.placements:
             self._note_places(layout_tiles, layout)  # (the boxes as finally read)
-            events += self._apply_placements(t, change.placements, draws)
-        elif draws:
-            events += self._apply_sequence(t, drawn_on_turn(self.match, draws))
+        events += self._drawn_then_laid(t, draws, change.placements)
         self._remember(layout_tiles, layout)
         return events
 
@@ -482,6 +480,11 @@ class TablePipeline:
         if self._grey_now is not None:
             self.memory.remember(layout_tiles, set(self.match.current_board().tiles), self._grey_now)
 
+    def _boneyard_seen(self) -> tuple[list[np.ndarray], np.ndarray, np.ndarray | None]:
+        """The state acted on as the boneyard is checked in: its backs, its grey picture and its colour one."""
+        assert self._grey_now is not None
+        return self._boneyard_now, self._grey_now, self._colour_now
+
     def _draws(self, layout_tiles: list[TileDetection], layout) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none of
         them where the layout's tiles lie now)."""
@@ -489,10 +492,10 @@ class TablePipeline:
             return 0
         if self._boneyard_told:
             self._boneyard_told = False
-            self.boneyard.reset(self._boneyard_now, self._grey_now, self._colour_now)
+            self.boneyard.reset(*self._boneyard_seen())
             return 0
         played = [np.asarray(layout_tiles[i].corners) for i in layout.component]
-        return min(self.boneyard.update(self._boneyard_now, self._grey_now, self._colour_now, played), self.match.boneyard)
+        return min(self.boneyard.update(*self._boneyard_seen(), played), self.match.boneyard)
 
     def _seat_player(self, side: int | None) -> str | None:
         if side is None:
@@ -615,6 +618,12 @@ class TablePipeline:
             return None
         return [p for _, p in sorted(zip(settled, placements), key=lambda pair: pair[0])]  # type: ignore[arg-type, return-value]
 
+    def _drawn_then_laid(self, t: float, draws: int, placements: list[Placement]) -> list[PipelineEvent]:
+        """The ``draws`` of the player on turn, then the tiles laid (by whom the rules and arms tell)."""
+        if placements:
+            return self._apply_placements(t, placements, draws)
+        return self._apply_sequence(t, drawn_on_turn(self.match, draws)) if draws else []
+
     def _apply_sequence(self, t: float, events: Sequence[Event]) -> list[PipelineEvent]:
         out: list[PipelineEvent] = []
         for event in events:
@@ -668,7 +677,7 @@ class TablePipeline:
         self.memory.clear()
         draws = 0
         if self._grey_now is not None:
-            now = (self._boneyard_now, self._grey_now, self._colour_now)
+            now = self._boneyard_seen()
             self.boneyard.reset(*now)  # the boneyard as dealt
             before, self._before_opening = self._before_opening, None
             if before is not None and self.match.rules.has_boneyard and len(before[0]) > len(self.boneyard):
@@ -706,11 +715,7 @@ class TablePipeline:
         if laid_first is None:
             events = self._apply_placements(t, placements, drawn_first + drawn_later)
         else:
-            events = self._apply_sequence(t, laid_first)
-            if later:
-                events += self._apply_placements(t, later, drawn_later)
-            else:
-                events += self._apply_sequence(t, drawn_on_turn(self.match, drawn_later))
+            events = self._apply_sequence(t, laid_first) + self._drawn_then_laid(t, drawn_later, later)
         self._remember(layout_tiles, layout)
         return events
 
@@ -836,9 +841,7 @@ class TablePipeline:
                 events = self._apply_placements(t, first, 0)
                 if opening not in self.match.current_board().tiles:
                     return events  # (asked)
-                if later:
-                    return events + self._apply_placements(t, later, draws)
-                return events + self._apply_sequence(t, drawn_on_turn(self.match, draws))
+                return events + self._drawn_then_laid(t, draws, later)
         if change.placements and not change.problems:
             return self._apply_placements(t, change.placements, 0)
         if change.problems:
