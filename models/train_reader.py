@@ -3,6 +3,7 @@ half"), or, with ``--whole-tile``, of both halves of a whole tile at once (0-6, 
 
     python models/train_reader.py --epochs 8 --out /tmp/reader    # then measure, and copy into models/
     python models/train_reader.py --whole-tile --epochs 4 --out /tmp/tile-reader
+    python models/train_reader.py --whole-tile --colour --init models/reader.pt --lr 1e-3 --epochs 2 --out /tmp/colour-reader
     python models/train_reader.py --export-only
 
 Half crops come from the detector dataset's images and metadata: every labelled
@@ -18,7 +19,10 @@ half a tile off along or across a tile, and table background.
 The crops are cut on both cores; each epoch's weights and ONNX model are written to ``--out``.
 The exported ``reader.onnx`` takes crops standardised by :func:`scorer.vision.reader.standardize`,
 [N, 1, 32, 32] halves -> [N, 9] logits, or [N, 1, 32, 64] whole tiles -> [N, 2, 9]
-(:class:`scorer.vision.reader.PipReader` reads either).
+(:class:`scorer.vision.reader.PipReader` reads either).  With ``--colour`` the whole-tile reader reads
+the crop in colour, [N, 3, 32, 64] standardised by :func:`scorer.vision.reader.standardize_colour`; from a
+grey reader's weights (``--init``) it starts as that reader exactly (its first layer reads the grey the
+three channels make) and learns what colour adds.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scorer.vision.geometry import HALF, rectify  # noqa: E402
-from scorer.vision.reader import BACK, NOT_A_HALF, N_CLASSES, standardize, tile_crop  # noqa: E402
+from scorer.vision.reader import BACK, GREY_OF_BGR, NOT_A_HALF, N_CLASSES, standardize, standardize_colour, tile_crop  # noqa: E402
 
 
 def jitter(corners: np.ndarray, rng: random.Random, strength: float = 1.0) -> np.ndarray:
@@ -64,9 +68,9 @@ def _images(root: Path, split: str, limit: int | None, skip: int) -> list[dict]:
     return [json.loads(line) for line in lines[:limit] if line]
 
 
-def _crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], list[int]]:
+def _crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.ndarray], list[int]]:
     """One image's half crops and labels (its own seed, so the images can be cut in parallel)."""
-    root, meta, seed = args
+    root, meta, seed, _ = args
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -110,16 +114,16 @@ def _table_boxes(meta: dict, w: int, h: int, rng: random.Random, tries: int):
         yield np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
 
 
-def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
-    """One image's whole-tile crops [32, 64] with both halves' labels (whole-tile reader)."""
-    root, meta, seed = args
+def _tile_crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+    """One image's whole-tile crops [32, 64] (or in colour [32, 64, 3]) with both halves' labels (whole-tile reader)."""
+    root, meta, seed, colour = args
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[tuple[int, int]] = []
-    image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_GRAYSCALE)
+    image = cv2.imread(str(root / meta["image"]), cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE)
     if image is None:
         return xs, ys
-    h, w = image.shape
+    h, w = image.shape[:2]
     nothing = (NOT_A_HALF, NOT_A_HALF)
     for tile in meta["tiles"]:
         corners = np.array(tile["corners"], np.float64)
@@ -146,12 +150,12 @@ def _tile_crops_of_image(args: tuple[Path, dict, int]) -> tuple[list[np.ndarray]
 
 
 def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip: int = 0, workers: int = 2,
-                     whole_tile: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Half crops [N, 32, 32] and their labels [N] (or, ``whole_tile``, tile crops [N, 32, 64] and labels
-    [N, 2]) from a split's labelled tiles, cut on ``workers`` cores."""
+                     whole_tile: bool = False, colour: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Half crops [N, 32, 32] and their labels [N] (or, ``whole_tile``, tile crops [N, 32, 64] -- ``colour``:
+    [N, 32, 64, 3] -- and labels [N, 2]) from a split's labelled tiles, cut on ``workers`` cores."""
     from multiprocessing import Pool
 
-    jobs = [(root, meta, seed * 1_000_003 + i) for i, meta in enumerate(_images(root, split, limit, skip))]
+    jobs = [(root, meta, seed * 1_000_003 + i, colour) for i, meta in enumerate(_images(root, split, limit, skip))]
     xs: list[np.ndarray] = []
     ys: list = []
     with Pool(workers) as pool:
@@ -162,7 +166,7 @@ def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip:
 
 
 def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0,
-                        whole_tile: bool = False, sizes: tuple[int, ...] = (544,)) -> tuple[np.ndarray, np.ndarray]:
+                        whole_tile: bool = False, sizes: tuple[int, ...] = (544,), colour: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops cut by the shipped detector's own face-up boxes (the boxes the reader really gets).
 
     A box on a labelled face-up tile (IoU >= 0.5) gives its two halves (or, ``whole_tile``, the tile
@@ -186,7 +190,7 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
 
     def add(grey: np.ndarray, corners: np.ndarray, first: int, second: int) -> None:
         if whole_tile:
-            xs.append(tile_crop(grey, corners))
+            xs.append(tile_crop(picture if colour else grey, corners))
             ys.append((first, second))
         else:
             crop, _ = rectify(grey, corners)
@@ -194,12 +198,12 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             ys.extend([first, second])
 
     for meta in _images(root, split, limit, skip):
-        colour = cv2.imread(str(root / meta["image"]))
-        if colour is None:
+        picture = cv2.imread(str(root / meta["image"]))
+        if picture is None:
             continue
-        grey = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+        grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
         tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
-        for box in detector.boxes(colour):
+        for box in detector.boxes(picture):
             down = CLASS_FACES[box.cls] == "down"
             ious = np.array([polygon_iou(corners, box.corners) for corners, _ in tiles])
             order = np.argsort(-ious) if len(ious) else np.array([], int)
@@ -243,9 +247,10 @@ def build_model():
     )
 
 
-def build_tile_model():
-    """The whole-tile reader: one CNN over the tile, each half's pips read from its own side of the
-    feature map by one shared head (so the two ends are read alike); logits [N, 2, 9]."""
+def build_tile_model(channels: int = 1):
+    """The whole-tile reader: one CNN over the tile (grey, or ``channels`` 3: colour), each half's pips
+    read from its own side of the feature map by one shared head (so the two ends are read alike);
+    logits [N, 2, 9]."""
     import torch
     import torch.nn as nn
 
@@ -256,7 +261,7 @@ def build_tile_model():
         def __init__(self) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(1, 24), *block(24, 24), nn.MaxPool2d(2),
+                *block(channels, 24), *block(24, 24), nn.MaxPool2d(2),
                 *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
                 *block(48, 96), *block(96, 96), nn.MaxPool2d(2),
                 *block(96, 128),
@@ -288,18 +293,35 @@ def _grown_to_classes(state: dict, fresh: dict) -> dict:
     return out
 
 
+def _in_colour(state: dict) -> dict:
+    """A grey reader's weights for the colour one: its first layer reads the grey the three channels
+    make (:data:`~scorer.vision.reader.GREY_OF_BGR`), so the colour reader starts as the grey one exactly
+    (:func:`~scorer.vision.reader.standardize_colour` keeps that sum the grey crop standardised)."""
+    import torch
+
+    out = dict(state)
+    first = "features.0.weight"
+    if out[first].shape[1] == 1:
+        out[first] = out[first] * torch.from_numpy(GREY_OF_BGR)[None, :, None, None]
+        print(f"{first}: from grey to colour", flush=True)
+    return out
+
+
 def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | None = None,
             low_res: float = 0.0) -> np.ndarray:
     """Half crops turned and mirrored every way; tile crops (``labels`` [N, 2] given, swapped in place
     where the halves change ends) mirrored end for end and side for side; a share ``low_res`` of them
-    shrunk and enlarged again (as a tile 18-40 px long in the frame is seen); then light, blur, noise and glare."""
+    shrunk and enlarged again (as a tile 18-40 px long in the frame is seen); then light, blur, noise and glare.
+    Colour crops [N, H, W, 3] also get the light's tint (each channel's gain) and, one in ten, lose
+    their colour (a washed-out camera); they come back as [N, 3, H, W]."""
+    colour = batch.ndim == 4
     out = np.empty_like(batch, dtype=np.float32)
     for i, x in enumerate(batch):
         if rng.random() < low_res:
             # Most misread tiles are small in the frame (a far camera): make more of them from big ones.
             # The crop is 1 + 2/32 tile lengths long, so a scale of s shows a tile s * 60 px long.
             scale = rng.uniform(0.3, 0.67)
-            h, w = x.shape
+            h, w = x.shape[:2]
             small = cv2.resize(x, (max(2, round(w * scale)), max(2, round(h * scale))), interpolation=cv2.INTER_AREA)
             x = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
         if labels is None:
@@ -313,22 +335,27 @@ def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | No
             if rng.random() < 0.5:  # side for side
                 x = x[::-1]
         x = x.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+        if colour:
+            x = x * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+            if rng.random() < 0.1:
+                x = np.repeat((x @ GREY_OF_BGR)[..., None], 3, axis=-1)
         if rng.random() < 0.3:
             x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.0))
         x = x + rng.normal(0, rng.uniform(0, 8), x.shape)
         if rng.random() < 0.15:  # glare blob
             yy, xx = np.mgrid[0 : x.shape[0], 0 : x.shape[1]]
             cx, cy, r = rng.uniform(0, x.shape[1]), rng.uniform(0, x.shape[0]), rng.uniform(2, 8)
-            x = x + 150 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+            spot = 150 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+            x = x + (spot[..., None] if colour else spot)
         out[i] = np.clip(x, 0, 255)
-    return standardize(out)
+    return standardize_colour(out) if colour else standardize(out)[:, None]
 
 
-def export(model, out: Path, whole_tile: bool = False) -> None:
+def export(model, out: Path, whole_tile: bool = False, channels: int = 1) -> None:
     import torch
 
     model.eval()
-    dummy = torch.zeros(1, 1, HALF, 2 * HALF if whole_tile else HALF)
+    dummy = torch.zeros(1, channels, HALF, 2 * HALF if whole_tile else HALF)
     name = "tiles" if whole_tile else "halves"
     torch.onnx.export(
         model, dummy, str(out / "reader.onnx"), input_names=[name], output_names=["logits"],
@@ -360,37 +387,44 @@ def main() -> None:
                         help="share of crops shrunk and enlarged again, as a tile 18-40 px long is seen (0.3: about a third)")
     parser.add_argument("--whole-tile", action="store_true",
                         help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 9])")
+    parser.add_argument("--colour", action="store_true",
+                        help="with --whole-tile, read the crop in colour ([N, 3, 32, 64]; --init from a grey reader starts as it)")
     args = parser.parse_args()
+    if args.colour and not args.whole_tile:
+        parser.error("--colour is for the whole-tile reader (--whole-tile)")
+    channels = 3 if args.colour else 1
     import torch
     import torch.nn as nn
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    model = build_tile_model() if args.whole_tile else build_model()
+    model = build_tile_model(channels) if args.whole_tile else build_model()
     args.out.mkdir(parents=True, exist_ok=True)
     weights = args.out / "reader.pt"
     if args.init:
-        model.load_state_dict(_grown_to_classes(torch.load(args.init), model.state_dict()))
+        state = torch.load(args.init)
+        model.load_state_dict(_grown_to_classes(_in_colour(state) if args.colour else state, model.state_dict()))
     if not args.export_only:
         t0 = time.time()
-        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile)
+        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile,
+                                    colour=args.colour)
         if args.detector_boxes:
             xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile,
-                                             tuple(args.detector_sizes))
+                                             tuple(args.detector_sizes), args.colour)
             none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
             print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile {int(none.sum())}", flush=True)
             # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:
             # seen several times an epoch, each time augmented differently.
             extra = np.repeat(np.flatnonzero(none), max(args.negatives_repeat - 1, 0))
             xtr, ytr = np.concatenate([xtr, xdet, xdet[extra]]), np.concatenate([ytr, ydet, ydet[extra]])
-        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile)
+        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile, colour=args.colour)
         print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr.reshape(-1))}", flush=True)
         nrng = np.random.default_rng(0)
         opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
         batches = math.ceil(len(xtr) / 256)
         sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * batches)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-        xva_t = torch.from_numpy(standardize(xva.astype(np.float32))[:, None])
+        xva_t = torch.from_numpy(standardize_colour(xva) if args.colour else standardize(xva.astype(np.float32))[:, None])
         for epoch in range(args.epochs):
             model.train()
             order = nrng.permutation(len(xtr))
@@ -398,7 +432,7 @@ def main() -> None:
             for batch, start in enumerate(range(0, len(order), 256)):
                 idx = order[start : start + 256]
                 yb_np = ytr[idx].copy()
-                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None, args.low_res)[:, None])
+                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None, args.low_res))
                 yb = torch.from_numpy(yb_np.reshape(-1))
                 opt.zero_grad()
                 loss = loss_fn(model(xb).reshape(-1, N_CLASSES), yb)
@@ -418,10 +452,10 @@ def main() -> None:
             print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f}{whole} ({time.time() - t0:.0f} s)", flush=True)
             # Each epoch's weights and model are kept, so a stopped run can be measured or continued (--init).
             torch.save(model.state_dict(), weights)
-            export(model, args.out, args.whole_tile)
+            export(model, args.out, args.whole_tile, channels)
     else:
         model.load_state_dict(torch.load(weights))
-        export(model, args.out, args.whole_tile)
+        export(model, args.out, args.whole_tile, channels)
     print(f"exported {args.out / 'reader.onnx'}")
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal, Protocol, Sequence
 
-import cv2
 import numpy as np
 
 from scorer.errors import ModelError
@@ -267,18 +266,17 @@ def read_tiles(
     read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray],
     nms_iou: float | None = None,
 ) -> list[TileDetection]:
-    """Pair each box with the readings of its two halves (``read_pips``: a grey frame and the boxes'
-    corners -> [N, 2, C] probabilities, as :meth:`PipReader.read`).
+    """Pair each box with the readings of its two halves (``read_pips``: the frame, as given, and the
+    boxes' corners -> [N, 2, C] probabilities, as :meth:`PipReader.read`).
 
     With ``nms_iou``, ``boxes`` are all the candidates, best first: they are thinned by the rotated NMS,
     read, and where the reader finds no tile under a kept box (most often a box lying across two tiles
     side by side), the candidates that box suppressed get a second look -- thinned again and read,
     beside the boxes already taken -- so the tiles under it are not lost with it."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     if nms_iou is None:
-        return _settled([d for d in _read_boxes(grey, boxes, read_pips) if d is not None])
+        return _settled([d for d in _read_boxes(frame, boxes, read_pips) if d is not None])
     kept = rotated_nms(list(boxes), nms_iou)
-    read = _read_boxes(grey, kept, read_pips)
+    read = _read_boxes(frame, kept, read_pips)
     # (Only a face-up box can be refused: a back is taken as it is, or as the face the reader sees on it.)
     taken = [b for b, d in zip(kept, read) if d is not None]
     refused = [b for b, d in zip(kept, read) if d is None]
@@ -293,12 +291,12 @@ def read_tiles(
             and not any(polygon_iou(b.corners, k.corners) > nms_iou for k in taken)
         ]
         second = rotated_nms(again, nms_iou)
-        out += [d for d in _read_boxes(grey, second, read_pips) if d is not None]
+        out += [d for d in _read_boxes(frame, second, read_pips) if d is not None]
     return _settled(out)
 
 
 def _read_boxes(
-    grey: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
+    frame: np.ndarray, boxes: Sequence[Box], read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]
 ) -> list[TileDetection | None]:
     """Each box's tile, None where the reader finds both halves "not a half" (a box on no tile).
 
@@ -311,7 +309,7 @@ def _read_boxes(
     looks for its divider where the game allows one)."""
     if not boxes:
         return []
-    probs = read_pips(grey, [b.corners for b in boxes]).reshape(len(boxes), 2, -1)
+    probs = read_pips(frame, [b.corners for b in boxes]).reshape(len(boxes), 2, -1)
     knows_backs = probs.shape[-1] > BACK
     out: list[TileDetection | None] = []
     for b, (p_first, p_second) in zip(boxes, probs):

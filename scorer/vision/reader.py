@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+import cv2
 import numpy as np
 
 from scorer.errors import ModelError
@@ -21,9 +22,10 @@ N_CLASSES = 9
 TILE_MARGIN = 1 / 16
 
 
-def tile_crop(grey: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The tile upright with its margin, [32, 64] grey; columns 0-31 the end at corners c0/c3 of
-    :func:`~scorer.vision.geometry.long_first` (the same end as :func:`~scorer.vision.geometry.rectify`'s first half)."""
+def tile_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The tile upright with its margin, [32, 64] (grey) or [32, 64, 3] (colour, as ``image``); columns
+    0-31 the end at corners c0/c3 of :func:`~scorer.vision.geometry.long_first` (the same end as
+    :func:`~scorer.vision.geometry.rectify`'s first half)."""
     quad = long_first(corners)
     along = quad[1] - quad[0]
     across = quad[3] - quad[0]
@@ -31,7 +33,7 @@ def tile_crop(grey: np.ndarray, corners: np.ndarray) -> np.ndarray:
     along = along / max(float(np.linalg.norm(along)), 1e-9) * margin
     across = across / max(float(np.linalg.norm(across)), 1e-9) * margin
     grown = quad + np.array([-along - across, along - across, along + across, -along + across])
-    crop, _ = rectify(grey, grown)
+    crop, _ = rectify(image, grown)
     return crop
 
 
@@ -41,6 +43,22 @@ def standardize(crops: np.ndarray) -> np.ndarray:
     mean = crops.mean(axis=(-2, -1), keepdims=True)
     std = crops.std(axis=(-2, -1), keepdims=True)
     return (crops - mean) / np.maximum(std, 10.0)
+
+
+# The grey a colour crop's channels (B, G, R) make, as OpenCV's BGR -> grey.
+GREY_OF_BGR = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def standardize_colour(crops: np.ndarray) -> np.ndarray:
+    """Colour crops [N, H, W, 3] (BGR) -> [N, 3, H, W], every channel shifted and scaled by its crop's
+    grey level and contrast (as :func:`standardize` does the grey): the channels' weighted sum by
+    :data:`GREY_OF_BGR` is then exactly the grey crop standardised, and what colour adds -- a pale
+    yellow pip on ivory, a few grey levels but far off in blue -- keeps its size beside it."""
+    crops = crops.astype(np.float32)
+    grey = crops @ GREY_OF_BGR
+    mean = grey.mean(axis=(-2, -1), keepdims=True)[..., None]
+    std = grey.std(axis=(-2, -1), keepdims=True)[..., None]
+    return np.ascontiguousarray(((crops - mean) / np.maximum(std, 10.0)).transpose(0, 3, 1, 2))
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -74,9 +92,10 @@ def output_size(session, axis: int, probe_shape: tuple[int, ...]) -> int:
 
 
 class PipReader:
-    """Reads both halves of face-up tiles with the shipped classifier, of either kind (told apart by
-    its input): a half reader, [N, 1, 32, 32], each half rectified and read alone; or a whole-tile
-    reader, [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once."""
+    """Reads both halves of face-up tiles with the shipped classifier, of any kind (told apart by its
+    input): a half reader, [N, 1, 32, 32], each half rectified and read alone; a whole-tile reader,
+    [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once; or a colour
+    whole-tile reader, [N, 3, 32, 64] (:func:`standardize_colour`)."""
 
     def __init__(self, path: Path, threads: int = 2, *, turned: bool = False) -> None:
         """``turned``: a whole-tile reader also reads each tile turned half round (its halves swapped)
@@ -84,26 +103,32 @@ class PipReader:
         self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
         shape = list(inp.shape[1:])
-        if shape not in ([1, HALF, HALF], [1, HALF, 2 * HALF]):
-            raise ModelError(f"{path}: expected input [N, 1, 32, 32] (halves) or [N, 1, 32, 64] (whole tiles), found {inp.shape}")
+        if shape not in ([1, HALF, HALF], [1, HALF, 2 * HALF], [3, HALF, 2 * HALF]):
+            raise ModelError(f"{path}: expected input [N, 1, 32, 32] (halves), [N, 1, 32, 64] (whole tiles) or "
+                             f"[N, 3, 32, 64] (whole tiles in colour), found {inp.shape}")
         self.whole_tile = shape[2] == 2 * HALF
+        self.colour = shape[0] == 3
         self.input_name = inp.name
-        classes = output_size(self.session, -1, (1, 1, *shape[1:]))
+        classes = output_size(self.session, -1, (1, *shape))
         if classes not in (N_CLASSES - 1, N_CLASSES):
             raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
         self.classes = classes
         self.turned = turned and self.whole_tile
 
-    def read(self, grey: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
-        """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of a grey image, the
-        halves in the order of :func:`~scorer.vision.geometry.half_centers`: C = 9 (0-6 pips, no tile,
-        back) or, for a reader from before session 10, 8 (no "back")."""
+    def read(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
+        """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of an image (BGR or grey),
+        the halves in the order of :func:`~scorer.vision.geometry.half_centers`: C = 9 (0-6 pips, no
+        tile, back) or, for a reader from before session 10, 8 (no "back")."""
         if len(boxes) == 0:
             return np.zeros((0, 2, self.classes), np.float32)
+        if self.colour and image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)  # (its grey, read as grey: see standardize_colour)
+        elif not self.colour and image.ndim == 3:
+            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if self.whole_tile:
-            crops = np.stack([tile_crop(grey, np.asarray(c, np.float64)) for c in boxes])
+            crops = np.stack([tile_crop(image, np.asarray(c, np.float64)) for c in boxes])
         else:
-            upright = [rectify(grey, np.asarray(c, np.float64))[0] for c in boxes]
+            upright = [rectify(image, np.asarray(c, np.float64))[0] for c in boxes]
             crops = np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
         probs = self._probabilities(crops)
         if self.turned:
@@ -116,7 +141,8 @@ class PipReader:
         return probs
 
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
-        (logits,) = self.session.run(None, {self.input_name: standardize(crops)[:, None]})
+        inputs = standardize_colour(crops) if self.colour else standardize(crops)[:, None]
+        (logits,) = self.session.run(None, {self.input_name: inputs})
         n = len(crops) if self.whole_tile else len(crops) // 2
         return softmax(logits.reshape(n, 2, self.classes))
 
@@ -131,8 +157,6 @@ def shows_divider(image: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a plain-looking tile has a divider across its middle: the double blank, which a
     detector may take for a back (measured on generated tables: a blank double's line 90 grey
     levels deep, backs' middles within 4 of their faces)."""
-    import cv2
-
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     crop, _ = rectify(grey, np.asarray(corners, np.float64))
     columns = crop[HALF // 4 : 3 * HALF // 4].astype(np.float32).mean(axis=0)  # across the long axis

@@ -194,12 +194,49 @@ def test_the_pip_reader_reads_a_whole_tile_model_with_the_halves_in_order() -> N
         PipReader(default_models_dir() / "detector.onnx", threads=1)
 
 
+def test_a_colour_crop_standardised_sums_to_its_grey_standardised() -> None:
+    # (What lets a colour reader start from a grey one's weights: its first layer then reads that sum.)
+    from scorer.vision.reader import GREY_OF_BGR, standardize, standardize_colour
+
+    crops = np.random.default_rng(3).integers(0, 256, (5, HALF, 2 * HALF, 3)).astype(np.uint8)
+    crops[0] = 200  # a flat crop: its contrast floored alike
+    summed = np.einsum("nchw,c->nhw", standardize_colour(crops), GREY_OF_BGR)
+    assert standardize_colour(crops).shape == (5, 3, HALF, 2 * HALF)
+    assert np.allclose(summed, standardize(crops.astype(np.float32) @ GREY_OF_BGR), atol=1e-4)
+
+
+def test_a_colour_reader_reads_the_crop_in_colour_and_a_grey_one_its_grey() -> None:
+    from pathlib import Path
+
+    from scorer.vision.reader import PipReader
+
+    fixtures = Path(__file__).with_name("fixtures")
+    # The colour probe reads a half whose blue outweighs its red as 7, the other way round as 0.
+    colour = PipReader(fixtures / "probe_colour_reader.onnx", threads=1)
+    grey = PipReader(fixtures / "probe_tile_reader.onnx", threads=1)
+    assert colour.whole_tile and colour.colour and not grey.colour
+    image = np.full((200, 300, 3), 120, np.uint8)
+    corners = obb_corners(150, 100, 120, 60, math.radians(30))
+    quad = long_first(corners)
+    middle = np.array([(quad[0] + quad[1]) / 2, (quad[3] + quad[2]) / 2])
+    # The c0/c3 end deep blue (grey 64), the other yellow (grey 185): grey tells them apart the other way.
+    cv2.fillPoly(image, [np.round([quad[0], middle[0], middle[1], quad[3]]).astype(np.int32)], (200, 60, 20))
+    cv2.fillPoly(image, [np.round([middle[0], quad[1], quad[2], middle[1]]).astype(np.int32)], (20, 200, 220))
+    assert colour.read(image, [corners])[0].argmax(-1).tolist() == [7, 0]
+    assert grey.read(image, [corners])[0].argmax(-1).tolist() == [0, 7]
+    # A grey picture for a colour reader: its three channels alike, no colour to read (every class alike).
+    flat = colour.read(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), [corners])
+    assert flat.shape == (1, 2, 8) and np.allclose(flat, 1 / 8, atol=1e-4)
+
+
 def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
     image, corners = _drawn_tile(20)
     frame = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     boxes = [Box(corners, 0.9, 0), Box(obb_corners(40, 40, 40, 20, 0), 0.6, 0), Box(obb_corners(250, 250, 40, 20, 0), 0.5, 1)]
 
-    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    def fake_reader(frame: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        assert frame.ndim == 3  # (the frame as given: the reader makes of it what its model reads)
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         probs = np.zeros((len(quads), 2, 8))
         for i, quad in enumerate(quads):
             crop, _ = rectify(grey, quad)
@@ -237,7 +274,8 @@ def test_a_box_the_reader_refuses_gives_the_boxes_it_suppressed_a_second_look() 
     candidates = [Box(along(30), 0.9, 0), Box(along(33), 0.85, 0), Box(corners, 0.8, 0)]
     read: list[np.ndarray] = []
 
-    def fake_reader(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    def fake_reader(frame: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         probs = np.zeros((len(quads), 2, 8))
         for i, quad in enumerate(quads):
             read.append(quad)
@@ -281,7 +319,7 @@ def test_a_divider_across_a_plain_tile_is_seen_and_a_plain_back_shows_none() -> 
 def _reader_of(readings: dict[int, list[tuple[int, float]]], classes: int):
     """A fake reader: box i's halves read as ``readings[i]`` (class, probability), the rest "no tile"."""
 
-    def read(grey: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    def read(frame: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
         probs = np.zeros((len(quads), 2, classes))
         for i in range(len(quads)):
             for k, (label, p) in enumerate(readings[i]):
