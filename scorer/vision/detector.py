@@ -252,7 +252,8 @@ class TileDetector:
         t0 = time.perf_counter()
         candidates = self.candidates(frame)
         t1 = time.perf_counter()
-        detections = read_tiles(frame, candidates, self.reader.read, self.iou)
+        # (The frame as the reader reads it, made once: read_tiles may read it twice.)
+        detections = read_tiles(self.reader.picture(frame), candidates, self.reader.read, self.iou)
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000}
         if self.follow_tiles:  # (for the next frame: this one is not read again)
             size = fitted_input_size([long_side(d.corners) for d in detections], max(frame.shape[:2]), self.size)
@@ -266,8 +267,8 @@ def read_tiles(
     read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray],
     nms_iou: float | None = None,
 ) -> list[TileDetection]:
-    """Pair each box with the readings of its two halves (``read_pips``: the frame, as given, and the
-    boxes' corners -> [N, 2, C] probabilities, as :meth:`PipReader.read`).
+    """Pair each box with the readings of its two halves (``read_pips``: the frame, colour or grey, and
+    the boxes' corners -> [N, 2, C] probabilities, as :meth:`PipReader.read`).
 
     With ``nms_iou``, ``boxes`` are all the candidates, best first: they are thinned by the rotated NMS,
     read, and where the reader finds no tile under a kept box (most often a box lying across two tiles

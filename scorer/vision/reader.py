@@ -115,16 +115,23 @@ class PipReader:
         self.classes = classes
         self.turned = turned and self.whole_tile
 
+    def picture(self, image: np.ndarray) -> np.ndarray:
+        """The image (BGR or grey) as this reader reads it: grey, or colour (a grey one's three channels
+        alike, read as its grey: see :func:`standardize_colour`).  Converted once, a frame read several
+        times is not converted again by :meth:`read`."""
+        if self.colour and image.ndim == 2:
+            return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        if not self.colour and image.ndim == 3:
+            return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        return image
+
     def read(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of an image (BGR or grey),
         the halves in the order of :func:`~scorer.vision.geometry.half_centers`: C = 9 (0-6 pips, no
         tile, back) or, for a reader from before session 10, 8 (no "back")."""
         if len(boxes) == 0:
             return np.zeros((0, 2, self.classes), np.float32)
-        if self.colour and image.ndim == 2:
-            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)  # (its grey, read as grey: see standardize_colour)
-        elif not self.colour and image.ndim == 3:
-            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        image = self.picture(image)
         if self.whole_tile:
             crops = np.stack([tile_crop(image, np.asarray(c, np.float64)) for c in boxes])
         else:

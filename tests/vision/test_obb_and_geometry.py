@@ -227,6 +227,9 @@ def test_a_colour_reader_reads_the_crop_in_colour_and_a_grey_one_its_grey() -> N
     # A grey picture for a colour reader: its three channels alike, no colour to read (every class alike).
     flat = colour.read(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), [corners])
     assert flat.shape == (1, 2, 8) and np.allclose(flat, 1 / 8, atol=1e-4)
+    # Each reader's picture made once is read alike (a frame read twice is converted once).
+    assert grey.picture(image).ndim == 2 and colour.picture(grey.picture(image)).shape == image.shape
+    assert np.array_equal(grey.read(grey.picture(image), [corners]), grey.read(image, [corners]))
 
 
 def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
