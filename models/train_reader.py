@@ -188,12 +188,12 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
     xs: list[np.ndarray] = []
     ys: list = []
 
-    def add(grey: np.ndarray, corners: np.ndarray, first: int, second: int) -> None:
+    def add(image: np.ndarray, corners: np.ndarray, first: int, second: int) -> None:
         if whole_tile:
-            xs.append(tile_crop(picture if colour else grey, corners))
+            xs.append(tile_crop(image, corners))
             ys.append((first, second))
         else:
-            crop, _ = rectify(grey, corners)
+            crop, _ = rectify(image, corners)
             xs.extend([crop[:, :HALF], crop[:, HALF:]])
             ys.extend([first, second])
 
@@ -201,7 +201,8 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
         picture = cv2.imread(str(root / meta["image"]))
         if picture is None:
             continue
-        grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+        # (The picture the crops are cut from: in colour for a colour reader, else grey.)
+        image = picture if colour else cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
         tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
         for box in detector.boxes(picture):
             down = CLASS_FACES[box.cls] == "down"
@@ -214,14 +215,14 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
             if on_table or (straddling and not down):
                 if not any(t["ignore"] or t["values"] is None for t in near):
-                    add(grey, box.corners, NOT_A_HALF, NOT_A_HALF)
+                    add(image, box.corners, NOT_A_HALF, NOT_A_HALF)
                 continue
             corners, tile = tiles[order[0]]
             if best_iou < 0.5 or tile["ignore"]:
                 continue
             if tile["values"] is None:
                 if whole_tile:
-                    add(grey, box.corners, BACK, BACK)
+                    add(image, box.corners, BACK, BACK)
                 continue
             # The label's first value is the half at its corners' first end; the crop's first half is
             # the box's c0/c3 end (tile_crop and rectify both start there).
@@ -229,7 +230,7 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             first_box, second_box = half_centers(box.corners)
             same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
             a, b = tile["values"] if same else tile["values"][::-1]
-            add(grey, box.corners, a, b)
+            add(image, box.corners, a, b)
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 

@@ -37,12 +37,16 @@ def tile_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return crop
 
 
+# A crop's contrast is taken as at least this many grey levels (a plain crop is not blown up into noise).
+CONTRAST_FLOOR = 10.0
+
+
 def standardize(crops: np.ndarray) -> np.ndarray:
     """Per-crop contrast normalisation, the same in training and at run time."""
     crops = crops.astype(np.float32)
     mean = crops.mean(axis=(-2, -1), keepdims=True)
     std = crops.std(axis=(-2, -1), keepdims=True)
-    return (crops - mean) / np.maximum(std, 10.0)
+    return (crops - mean) / np.maximum(std, CONTRAST_FLOOR)
 
 
 # The grey a colour crop's channels (B, G, R) make, as OpenCV's BGR -> grey.
@@ -58,7 +62,7 @@ def standardize_colour(crops: np.ndarray) -> np.ndarray:
     grey = crops @ GREY_OF_BGR
     mean = grey.mean(axis=(-2, -1), keepdims=True)[..., None]
     std = grey.std(axis=(-2, -1), keepdims=True)[..., None]
-    return np.ascontiguousarray(((crops - mean) / np.maximum(std, 10.0)).transpose(0, 3, 1, 2))
+    return np.ascontiguousarray(((crops - mean) / np.maximum(std, CONTRAST_FLOOR)).transpose(0, 3, 1, 2))
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
