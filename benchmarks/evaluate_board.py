@@ -92,6 +92,8 @@ def main() -> None:
     board_ms: list[float] = []  # read_board itself, the image's detections given
     move_ms: list[float] = []  # read_move, the board before and the image's detections given
     by_size = {False: [0, 0], True: [0, 0]}  # tiles at least SMALL_TILE_PX px long? -> [graph right, images]
+    by_blur = {False: [0, 0, 0], True: [0, 0, 0]}  # a motion-blurred frame? -> [graph right, move right, images]
+    as_set_up = [0, 0, 0]  # the same for a still frame of tiles SMALL_TILE_PX or longer (the camera as the app asks)
     for meta in metas:
         truth = truth_board(meta)
         spins = truth.every_double_spins
@@ -127,6 +129,13 @@ def main() -> None:
             print(f"  wrong: {meta['image']} (tiles {tile_length(meta):.0f} px, asked: {not reading.sure})")
         by_size[tile_length(meta) >= SMALL_TILE_PX][0] += same_graph
         by_size[tile_length(meta) >= SMALL_TILE_PX][1] += 1
+        if "motion_blur_px" in meta:  # (splits made since session 25 say how the camera blurred the frame)
+            for counts in [by_blur[meta["motion_blur_px"] > 0]] + (
+                [as_set_up] if not meta["motion_blur_px"] and tile_length(meta) >= SMALL_TILE_PX else []
+            ):
+                counts[0] += same_graph
+                counts[1] += right_move
+                counts[2] += 1
         graph_ok += same_graph
         sum_ok += board.end_sum() == truth.end_sum()
         asked += not reading.sure
@@ -141,6 +150,13 @@ def main() -> None:
     for large, label in ((True, f"{SMALL_TILE_PX} px long or more"), (False, f"under {SMALL_TILE_PX} px long (a far camera)")):
         right, images = by_size[large]
         print(f"    tiles {label}: {right}/{images} ({100 * right / max(1, images):.2f}%)")
+    if by_blur[True][2] and by_blur[False][2]:
+        for blurred, label in ((True, "frames blurred by motion (a 3-9 px streak)"), (False, "frames without motion blur")):
+            graphs, moves, images = by_blur[blurred]
+            print(f"    {label}: {graphs}/{images} ({100 * graphs / images:.2f}%), move right {moves}/{images}")
+        graphs, moves, images = as_set_up
+        print(f"    tiles {SMALL_TILE_PX} px long or more, without motion blur: {graphs}/{images} ({100 * graphs / max(1, images):.2f}%),"
+              f" move right {moves}/{images}")
     print(f"  end sum right:     {100 * sum_ok / max(1, n):.2f}%")
     print(f"  incremental move right: {100 * move_ok / max(1, n):.2f}% (the board before known; the app asks about the move in"
           f" {100 * move_asked / max(1, n):.2f}%, wrong without a word {move_silent})")

@@ -88,6 +88,8 @@ def write_one(args: tuple[Path, str, int, str]) -> dict:
         "occluded": info.occluded,
         "touching": info.touching,
         "px_per_mm": round(scene.px_per_mm, 4),
+        "blur_px": scene.blur_px,
+        "motion_blur_px": scene.motion_blur_px,
         "board": None
         if info.board is None
         else {

@@ -49,6 +49,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
         image = cv2.imread(str(DATA / meta["image"]))
         detections = detector.detect(image)
         labelled = [t for t in meta["tiles"] if not t["ignore"]]
+        # (Splits made since session 25 say how the camera blurred the frame: a streak of 3-9 px.)
+        blur = None if "motion_blur_px" not in meta else MOTION_BLURRED if meta["motion_blur_px"] else NO_MOTION_BLUR
         ignored = [t for t in meta["tiles"] if t["ignore"]]
         used: set[int] = set()
         for tile in labelled:
@@ -64,6 +66,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 cats.append("tilted views")
             if meta["occluded"]:
                 cats.append("occluded frames")
+            if blur:
+                cats.append(blur)
             # A tile partly under an arm or cut by the frame's edge may have a half out of sight: it
             # should be found, but its pips cannot always be read (the board benchmark's rule too).
             cats.append("wholly in view" if tile["visible"] >= IN_VIEW and tile["inside"] >= IN_VIEW else "partly hidden or cut")
@@ -113,6 +117,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
             if any(polygon_iou(np.array(t["corners"]), np.array(d.corners)) >= 0.3 for t in ignored):
                 continue  # a tile cut by the edge or mostly covered: neither to find nor false
             counts["all"]["false"] += 1
+            if blur:
+                counts[blur]["false"] += 1
         counts["all"]["images"] += 1
     return counts
 
@@ -154,6 +160,9 @@ LENGTH_BANDS = (0, 30, 45, 70, 10_000)
 IOU_BANDS = (0.5, 0.7, 0.8, 0.9, 1.01)
 
 
+MOTION_BLURRED, NO_MOTION_BLUR = "motion-blurred frames", "no motion blur"
+
+
 def _band(name: str, value: float, bands: tuple, unit: str) -> str:
     """The band ``value`` falls in, named like "length 30-45px" (the last band open-ended: "length 70px+")."""
     for lo, hi in zip(bands, bands[1:]):
@@ -165,7 +174,8 @@ def _band(name: str, value: float, bands: tuple, unit: str) -> str:
 def print_counts(split: str, counts: dict) -> None:
     print(f"\n{split}: {counts['all']['images']} images")
     print(f"  {'tiles':<22} {'n':>6} {'found':>8} {'read':>8} {'unsure':>8} {'read|sure':>10}")
-    for cat in ["all", "touching, in layouts", "loose", "tilted views", "occluded frames", "face-down", "wholly in view", "partly hidden or cut"]:
+    for cat in ["all", "touching, in layouts", "loose", "tilted views", "occluded frames", "face-down", "wholly in view",
+                "partly hidden or cut", MOTION_BLURRED, NO_MOTION_BLUR]:
         c = counts.get(cat)
         if not c or not c["tiles"]:
             continue
@@ -181,6 +191,10 @@ def print_counts(split: str, counts: dict) -> None:
     n_all = counts["all"]["tiles"]
     print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles); "
           f"found, but a face taken for a back {counts['all']['face as back']}, a back for a face {counts['all']['back as face']}")
+    if counts.get(MOTION_BLURRED, {}).get("tiles") and counts.get(NO_MOTION_BLUR, {}).get("tiles"):
+        print("  false tiles " + ", ".join(
+            f"in {cat} {counts[cat]['false']} ({100 * counts[cat]['false'] / counts[cat]['tiles']:.2f}% of their tiles)"
+            for cat in (MOTION_BLURRED, NO_MOTION_BLUR)))
 
 
 def speed(detector: TileDetector, frames: int) -> None:

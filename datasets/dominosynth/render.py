@@ -70,6 +70,9 @@ class Scene:
     tiles: list[TileLabel] = field(default_factory=list)
     px_per_mm: float = 1.0
     homography: np.ndarray | None = None
+    # The camera's blur: the Gaussian's sigma and the motion streak's length, in image px (0: none).
+    blur_px: float = 0.0
+    motion_blur_px: int = 0
 
 
 def _clip_color(c) -> tuple[int, int, int]:
@@ -463,9 +466,10 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
         visible = 1.0 - float((occluder * m).sum()) / max(float(m.sum()), 1.0)
         label.inside = float(min(1.0, inside))
         label.visible = visible
+    blur = (0.0, 0)
     if effects:
-        img = _camera_effects(img, rng, cam.px_per_mm, dim)
-    return Scene(img, labels, cam.px_per_mm, H)
+        img, blur = _camera_effects(img, rng, cam.px_per_mm, dim)
+    return Scene(img, labels, cam.px_per_mm, H, *blur)
 
 
 def _polygon_area(poly: np.ndarray) -> float:
@@ -548,12 +552,15 @@ def _dim_sensor(img: np.ndarray, rng: random.Random) -> np.ndarray:
     return img
 
 
-def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: bool = False) -> np.ndarray:
+def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: bool = False) -> tuple[np.ndarray, tuple[float, int]]:
+    """The camera's own marks on the picture, and its blur (the Gaussian's sigma and the motion streak's
+    length, in px) for the labels: the evaluation tells blurred frames apart."""
     if dim:
         img = _dim_sensor(img, rng)
     sigma = rng.choice([0, 0, 0.4, 0.7, 1.0, 1.4])
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
+    length = 0
     if rng.random() < 0.15:
         length = rng.randint(3, 9)
         kernel = np.zeros((length, length), np.float32)
@@ -568,4 +575,4 @@ def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: 
         q = rng.randint(35, 95)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return img
+    return img, (float(sigma), length)
