@@ -15,7 +15,8 @@ touching tiles: a box in the wrong place is then flagged instead of read.
 The whole-tile reader sees the tile with a margin (:func:`scorer.vision.reader.tile_crop`), so it
 can find the divider and the tile's ends itself where a box is a few pixels off, and tell a box
 straddling two tiles (a gap where the divider should be) from a tile; its "no tile" crops are boxes
-half a tile off along or across a tile, and table background.
+half a tile off along or across a tile, and table background (with ``--turned-negatives`` also a box
+turned across a tile, over one half and beside it, as the detector draws over tiles lying side by side).
 The crops are cut on both cores; each epoch's weights and ONNX model are written to ``--out``.
 The exported ``reader.onnx`` takes crops standardised by :func:`scorer.vision.reader.standardize`,
 [N, 1, 32, 32] halves -> [N, 9] logits, or [N, 1, 32, 64] whole tiles -> [N, 2, 9]
@@ -41,7 +42,7 @@ sys.path.insert(0, str(HERE.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from scorer.vision.geometry import HALF, rectify  # noqa: E402
+from scorer.vision.geometry import HALF, long_first, rectify  # noqa: E402
 from scorer.vision.reader import BACK, GREY_OF_BGR, NOT_A_HALF, N_CLASSES, standardize, standardize_colour, tile_crop  # noqa: E402
 
 
@@ -68,9 +69,9 @@ def _images(root: Path, split: str, limit: int | None, skip: int) -> list[dict]:
     return [json.loads(line) for line in lines[:limit] if line]
 
 
-def _crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.ndarray], list[int]]:
+def _crops_of_image(args: tuple[Path, dict, int, bool, bool]) -> tuple[list[np.ndarray], list[int]]:
     """One image's half crops and labels (its own seed, so the images can be cut in parallel)."""
-    root, meta, seed, _ = args
+    root, meta, seed, _, _ = args
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
@@ -114,9 +115,32 @@ def _table_boxes(meta: dict, w: int, h: int, rng: random.Random, tries: int):
         yield np.array([[cx - size, cy - size / 2], [cx + size, cy - size / 2], [cx + size, cy + size / 2], [cx - size, cy + size / 2]])
 
 
-def _tile_crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
-    """One image's whole-tile crops [32, 64] (or in colour [32, 64, 3]) with both halves' labels (whole-tile reader)."""
-    root, meta, seed, colour = args
+def _axes(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tile's length and width as vectors: end to end, and side to side."""
+    quad = long_first(corners)
+    return (quad[1] + quad[2] - quad[0] - quad[3]) / 2, (quad[0] + quad[1] - quad[2] - quad[3]) / 2
+
+
+def turned_over_a_half(corners: np.ndarray, end: int, side: int) -> np.ndarray:
+    """A tile-sized box turned square to the tile, over its half at one ``end`` (-1 or 1) and the same
+    square beside it on one ``side`` (-1 or 1).
+
+    Two tiles lying side by side show, end for end, two halves that together pass for a tile turned
+    across them -- pips on both sides of a seam that may not show, and a divider along the box's edge
+    instead of across its middle.  The detector draws such boxes over hands laid out tight (test 20000025:
+    17 of the split's 43 false tiles); the reader must call them no tile.  Where no tile lies beside, the
+    box is half a tile and half table: no tile either."""
+    length, width = _axes(corners)
+    middle = np.asarray(corners, np.float64).mean(0) + end * length / 4 + side * width / 2
+    # Its long sides run with the tile's width (twice as long), its short ones with the tile's length (half).
+    return np.array([middle - width - length / 4, middle + width - length / 4,
+                     middle + width + length / 4, middle - width + length / 4])
+
+
+def _tile_crops_of_image(args: tuple[Path, dict, int, bool, bool]) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+    """One image's whole-tile crops [32, 64] (or in colour [32, 64, 3]) with both halves' labels (whole-tile
+    reader); with ``turned``, also a box turned across one in two face-up tiles (:func:`turned_over_a_half`)."""
+    root, meta, seed, colour, turned = args
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[tuple[int, int]] = []
@@ -136,13 +160,15 @@ def _tile_crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.nd
             ys.append(label)
         if tile["values"] is None:
             continue
-        # A box half a tile off, along the tile (straddling its divider's neighbour or the table) or
-        # across it (straddling two tiles lying side by side): no tile.
-        along = (corners[1] + corners[2] - corners[0] - corners[3]) / 2
-        across = (corners[3] + corners[2] - corners[0] - corners[1]) / 2
-        step = along * rng.uniform(0.4, 0.6) if rng.random() < 0.6 else across * rng.uniform(0.45, 0.65)
+        # A box half a tile off, across the tile (straddling two tiles lying side by side) or along it
+        # (straddling its neighbour in a line, or the table): no tile.
+        length, width = _axes(corners)
+        step = width * rng.uniform(0.4, 0.6) if rng.random() < 0.6 else length * rng.uniform(0.45, 0.65)
         xs.append(tile_crop(image, jitter(corners + step * rng.choice([-1, 1]), rng)))
         ys.append(nothing)
+        if turned and rng.random() < 0.5:
+            xs.append(tile_crop(image, jitter(turned_over_a_half(corners, rng.choice([-1, 1]), rng.choice([-1, 1])), rng)))
+            ys.append(nothing)
     for box in _table_boxes(meta, w, h, rng, 2):
         xs.append(tile_crop(image, box))
         ys.append(nothing)
@@ -150,12 +176,12 @@ def _tile_crops_of_image(args: tuple[Path, dict, int, bool]) -> tuple[list[np.nd
 
 
 def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip: int = 0, workers: int = 2,
-                     whole_tile: bool = False, colour: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                     whole_tile: bool = False, colour: bool = False, turned: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Half crops [N, 32, 32] and their labels [N] (or, ``whole_tile``, tile crops [N, 32, 64] -- ``colour``:
     [N, 32, 64, 3] -- and labels [N, 2]) from a split's labelled tiles, cut on ``workers`` cores."""
     from multiprocessing import Pool
 
-    jobs = [(root, meta, seed * 1_000_003 + i, colour) for i, meta in enumerate(_images(root, split, limit, skip))]
+    jobs = [(root, meta, seed * 1_000_003 + i, colour, turned) for i, meta in enumerate(_images(root, split, limit, skip))]
     xs: list[np.ndarray] = []
     ys: list = []
     with Pool(workers) as pool:
@@ -388,6 +414,9 @@ def main() -> None:
                         help="share of crops shrunk and enlarged again, as a tile 18-40 px long is seen (0.3: about a third)")
     parser.add_argument("--whole-tile", action="store_true",
                         help="train the whole-tile reader ([N, 1, 32, 64] tile crops with a margin -> [N, 2, 9])")
+    parser.add_argument("--turned-negatives", action="store_true",
+                        help="with --whole-tile, also a box turned across one in two tiles, over one half and beside it, "
+                             "as no tile (session 25: fewer false tiles, more questions; not in the shipped reader's recipe)")
     parser.add_argument("--colour", action="store_true",
                         help="with --whole-tile, read the crop in colour ([N, 3, 32, 64]; --init from a grey reader starts as it)")
     args = parser.parse_args()
@@ -408,7 +437,7 @@ def main() -> None:
     if not args.export_only:
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile,
-                                    colour=args.colour)
+                                    colour=args.colour, turned=args.turned_negatives)
         if args.detector_boxes:
             xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile,
                                              tuple(args.detector_sizes), args.colour)
