@@ -130,9 +130,9 @@ def main() -> None:
         by_size[tile_length(meta) >= SMALL_TILE_PX][0] += same_graph
         by_size[tile_length(meta) >= SMALL_TILE_PX][1] += 1
         if "motion_blur_px" in meta:  # (splits made since session 25 say how the camera blurred the frame)
-            for counts in [by_blur[meta["motion_blur_px"] > 0]] + (
-                [as_set_up] if not meta["motion_blur_px"] and tile_length(meta) >= SMALL_TILE_PX else []
-            ):
+            blurred = meta["motion_blur_px"] > 0
+            tallies = [by_blur[blurred]] if blurred or tile_length(meta) < SMALL_TILE_PX else [by_blur[blurred], as_set_up]
+            for counts in tallies:
                 counts[0] += same_graph
                 counts[1] += right_move
                 counts[2] += 1

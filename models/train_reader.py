@@ -422,6 +422,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.colour and not args.whole_tile:
         parser.error("--colour is for the whole-tile reader (--whole-tile)")
+    if args.turned_negatives and not args.whole_tile:
+        parser.error("--turned-negatives is for the whole-tile reader (--whole-tile)")
     channels = 3 if args.colour else 1
     import torch
     import torch.nn as nn
