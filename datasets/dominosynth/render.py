@@ -466,10 +466,10 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
         visible = 1.0 - float((occluder * m).sum()) / max(float(m.sum()), 1.0)
         label.inside = float(min(1.0, inside))
         label.visible = visible
-    blur = (0.0, 0)
+    sigma, streak = 0.0, 0
     if effects:
-        img, blur = _camera_effects(img, rng, cam.px_per_mm, dim)
-    return Scene(img, labels, cam.px_per_mm, H, *blur)
+        img, (sigma, streak) = _camera_effects(img, rng, cam.px_per_mm, dim)
+    return Scene(img, labels, cam.px_per_mm, H, blur_px=sigma, motion_blur_px=streak)
 
 
 def _polygon_area(poly: np.ndarray) -> float:
