@@ -406,10 +406,11 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
 
 def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: random.Random, center_mm: tuple[float, float],
                  style: str = "main", occlude: bool | None = None, show: list[bool] | None = None,
-                 effects: bool = True, dim: bool = False) -> Scene:
+                 effects: bool = True, dim: bool = False, moving: bool = False) -> Scene:
     """Render the tiles on a table.  ``show`` hides tiles while keeping the random stream the same, so
     several states of one table (a game filmed) share the table, the light and every tile's look.
-    ``dim``: a dim room seen by a webcam's sensor (:func:`_dim_sensor`)."""
+    ``dim``: a dim room seen by a webcam's sensor (:func:`_dim_sensor`); ``moving``: every frame
+    blurred by motion (:func:`_camera_effects`), a training style."""
     w, h = cam.w, cam.h
     H = camera_homography(w, h, cam.px_per_mm, center_mm, cam.tilt, cam.yaw, cam.tilt_dir)
     img = render_table(w, h, rng, style)
@@ -468,7 +469,7 @@ def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: r
         label.visible = visible
     sigma, streak = 0.0, 0
     if effects:
-        img, (sigma, streak) = _camera_effects(img, rng, cam.px_per_mm, dim)
+        img, (sigma, streak) = _camera_effects(img, rng, cam.px_per_mm, dim, moving)
     return Scene(img, labels, cam.px_per_mm, H, blur_px=sigma, motion_blur_px=streak)
 
 
@@ -552,17 +553,19 @@ def _dim_sensor(img: np.ndarray, rng: random.Random) -> np.ndarray:
     return img
 
 
-def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: bool = False) -> tuple[np.ndarray, tuple[float, int]]:
+def _camera_effects(img: np.ndarray, rng: random.Random, px_per_mm: float, dim: bool = False,
+                    moving: bool = False) -> tuple[np.ndarray, tuple[float, int]]:
     """The camera's own marks on the picture, and its blur (the Gaussian's sigma and the motion streak's
-    length, in px) for the labels: the evaluation tells blurred frames apart."""
+    length, in px) for the labels: the evaluation tells blurred frames apart.  ``moving``: a streak in
+    every frame, up to 12 px (15 % of frames, 3-9 px, otherwise; the same draws either way)."""
     if dim:
         img = _dim_sensor(img, rng)
     sigma = rng.choice([0, 0, 0.4, 0.7, 1.0, 1.4])
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     length = 0
-    if rng.random() < 0.15:
-        length = rng.randint(3, 9)
+    if rng.random() < (1.0 if moving else 0.15):
+        length = rng.randint(3, 12 if moving else 9)
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)

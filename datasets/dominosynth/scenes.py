@@ -35,8 +35,9 @@ def _random_board(rng: random.Random):
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
     dim = style == "dim"  # only the camera: a dim room
-    tiles_style = "main" if dim else style
-    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim") else style  # these change only the set or camera
+    moving = style == "motion"  # only the camera: every frame blurred by motion
+    tiles_style = "main" if dim or moving else style
+    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion") else style  # these change only the set or camera
     kind = rng.choices(KINDS, [5, 2, 3])[0]
     cam = random_camera(rng, style, size)
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm
@@ -78,6 +79,6 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
             geoms += scatter(rest[:n_up], rng, bounds, [g.corners() for g in geoms], face_up=True, touching=True, role="hand")
     ts = random_tileset(rng, tiles_style)
     occlude = rng.random() < 0.3
-    scene = render_scene(geoms, ts, cam, rng, center, style, occlude, dim=dim)
+    scene = render_scene(geoms, ts, cam, rng, center, style, occlude, dim=dim, moving=moving)
     info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed, board if geoms else None)
     return scene, info

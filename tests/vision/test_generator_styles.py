@@ -95,3 +95,16 @@ def test_the_dim_style_is_the_main_scene_seen_by_a_dim_rooms_sensor(seed: int) -
     # The light falls to 0.15-0.5 and the exposure makes up for part of it, with the sensor's noise.
     difference = dim.image.astype(np.float32) - main.image.astype(np.float32)
     assert dim.image.mean() < main.image.mean() - 1 or difference.std() > 4
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_motion_style_is_the_main_scene_with_every_frame_streaked(seed: int) -> None:
+    from dominosynth.scenes import make_scene
+
+    main, main_info = make_scene(seed, "main")
+    moving, moving_info = make_scene(seed, "motion")
+    assert moving_info == main_info
+    assert [(t.corners.tolist(), t.values) for t in moving.tiles] == [(t.corners.tolist(), t.values) for t in main.tiles]
+    assert 3 <= moving.motion_blur_px <= 12 and moving.blur_px == main.blur_px
+    if main.motion_blur_px == 0:  # (a main frame with a streak of its own may match the moving one's)
+        assert not np.array_equal(moving.image, main.image)
