@@ -16,39 +16,65 @@ EXIT_BAD_INPUT = 2
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules.describe import describe_placement
     from scorer.rules.game import PlayOutcome
-    from scorer.rules.log import LineError
-    from scorer.rules.transcript import narrate, record, score_log
+    from scorer.rules.transcript import narrate, record
+    from scorer.sessions import SessionError, read_session
 
     path = Path(args.log)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        err.write(f"{path}: cannot read the log: {exc}\n")
+        log = read_session(path).log
+    except SessionError as exc:
+        err.write(f"{exc}\n")
         return EXIT_BAD_INPUT
-    try:
-        header, steps = score_log(text.splitlines())
-        if not args.json:
-            kind = "in partnership" if header.partnership else "alone"
-            out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
-        last = None
-        for step in steps:
-            last = step
-            if args.json:
-                out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
-            else:
-                for line in narrate(step):
-                    out.write(line + "\n")
-            if args.describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
-                text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, args.lang)
-                target = err if args.json else out
-                target.write("\n".join("    " + t for t in text.splitlines()) + "\n")
-        if not args.json and last is not None and not last.after.is_over:
-            nxt = last.after.next_player
-            out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
-    except LineError as exc:
+    header = log.header
+    if not args.json:
+        kind = "in partnership" if header.partnership else "alone"
+        out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
+    for step in log.steps:
+        if args.json:
+            out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
+        else:
+            for line in narrate(step):
+                out.write(line + "\n")
+        if args.describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
+            text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, args.lang)
+            target = err if args.json else out
+            target.write("\n".join("    " + t for t in text.split("\n")) + "\n")
+    if log.error is not None:
         out.flush()
-        err.write(f"{path}:{exc.number}: {exc.message}\n")
+        err.write(f"{path}:{log.error.number}: {log.error.message}\n")
         return EXIT_BAD_INPUT
+    if not args.json and log.steps and not log.match.is_over:
+        nxt = log.match.next_player
+        out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
+    return 0
+
+
+def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.sessions import find_session, list_sessions, repair
+
+    folder = Path(args.dir) if args.dir else None
+    if args.sessions_command == "show":
+        ns = argparse.Namespace(log=str(find_session(args.id, folder)), json=args.json, describe=False, lang=args.lang)
+        return _score(ns, out, err)
+    if args.sessions_command == "repair":
+        path = Path(args.file)
+        damage = repair(path)
+        out.write(damage.describe() + "\n" if damage else f"{path}: nothing to repair; every line reads\n")
+        return 0
+    sessions = list_sessions(folder)
+    if args.json:
+        for s in sessions:
+            out.write(json.dumps({"file": str(s.path), "started": s.started, "game": s.header and s.header.game,
+                                  "players": s.header and list(s.header.players), "events": s.events,
+                                  "scores": s.scores, "state": s.state, "problem": s.problem}, ensure_ascii=False) + "\n")
+        return 0
+    if not sessions:
+        out.write("No saved matches yet.\n")
+    for n, s in enumerate(sessions, start=1):
+        who = ", ".join(f"{p} {v}" for p, v in s.scores.items()) if s.header else "(no readable match line)"
+        game = s.header.game if s.header else "?"
+        out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<11} {s.state:<9} {s.events:>4} events  {who}\n")
+        out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
     return 0
 
 
@@ -524,6 +550,18 @@ def build_parser() -> argparse.ArgumentParser:
     mg = csub.add_parser("merge", help="bring in another laptop's database without duplicates")
     mg.add_argument("other", metavar="OTHER.db")
     club.set_defaults(run=_club)
+
+    ses = sub.add_parser("sessions", help="the saved matches, newest first; show one; repair a damaged one")
+    ses.add_argument("--dir", help="a sessions folder (default: the user's data folder)")
+    ses.add_argument("--json", action="store_true")
+    ses.set_defaults(run=_sessions, sessions_command="list")
+    ssub = ses.add_subparsers(dest="sessions_command", metavar="COMMAND")
+    show = ssub.add_parser("show", help="the account of one match, as `score` gives it")
+    show.add_argument("id", metavar="ID", help="its number in the list, the start of its file name, or a path")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--lang", choices=("fi", "en"), default="en")
+    rep = ssub.add_parser("repair", help="cut a torn or damaged tail off (kept beside it as FILE.damaged)")
+    rep.add_argument("file", metavar="FILE")
 
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DatabaseError, OperationalError, SQLAlchemyError
 from scorer.club.schema import matches, moves, players, round_results, seats
 from scorer.errors import ScorerError
 from scorer.rules import PlayOutcome, RoundOutcome
-from scorer.rules.log import LineError
+from scorer.rules.log import LineError, event_to_json
 from scorer.rules.transcript import score_log
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -79,7 +79,7 @@ def open_database(target: str | None = None) -> Engine:
 def match_id(text: str) -> str:
     """The match's identity: its events, without timestamps and comments, hashed."""
     canonical = []
-    for line in text.splitlines():
+    for line in text.split("\n"):
         if not line.strip():
             continue
         try:
@@ -118,7 +118,7 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
     except SQLAlchemyError as exc:
         raise ClubError(f"{source}: the database cannot be read: {exc}") from None
     try:
-        header, steps_iter = score_log(text.splitlines())
+        header, steps_iter = score_log(text.split("\n"))
         steps = list(steps_iter) if known is None else []
     except LineError as exc:
         raise ClubError(f"{source}:{exc.number}: {exc.message}") from None
@@ -136,9 +136,9 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
                 rounds=final.round_no, log=text,
             ))
             counts = {p: [0, 0] for p in header.players}
-            lines = [json.loads(l) for l in text.splitlines()[1:] if l.strip()]
             rows = []
-            for step, data in zip(steps, lines):
+            for step in steps:
+                data = event_to_json(step.event)
                 points = 0
                 player = getattr(step.event, "player", None)
                 if isinstance(step.outcome, PlayOutcome):
@@ -150,7 +150,7 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
                         match_id=ident, round=step.outcome.round_no, blocked=step.outcome.blocked, finisher=step.outcome.finisher,
                     ))
                 rows.append(dict(match_id=ident, line=step.line, round=step.after.round_no, type=data["type"], player=player,
-                                 event=json.dumps(data, ensure_ascii=False), points=points, t=data.get("t")))
+                                 event=json.dumps(data, ensure_ascii=False), points=points, t=step.t))
             if rows:
                 connection.execute(moves.insert(), rows)
             scores = final.scores()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator
 
 from scorer.errors import ScorerError
 from scorer.rules.events import Draw, Event, Pass, RoundStart
 from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
-from scorer.rules.log import LineError, LogLine, MatchHeader, event_to_json, parse_event, parse_header, read_lines
+from scorer.rules.log import (
+    LineError, LogLine, MatchHeader, Undo, event_to_json, parse_event, parse_header, parse_line, read_lines,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,7 @@ class Step:
     before: Match
     after: Match
     outcome: PlayOutcome | RoundOutcome | None
+    t: float | None = None  # seconds into the recording, where the line gives them
 
 
 def record(step: Step) -> dict[str, Any]:
@@ -75,18 +78,89 @@ def score_lines(match: Match, lines: Iterable[LogLine]) -> Iterator[Step]:
         match = after
 
 
-def score_log(text_lines: Iterable[str]) -> tuple[MatchHeader, Iterator[Step]]:
-    """Read the match line, then score the events lazily (earlier steps survive a later error)."""
-    lines = read_lines(text_lines)
+@dataclass(frozen=True, slots=True)
+class LogReading:
+    """A log read up to its end or its first bad line: the events in force (undone ones left out),
+    the undone ones a redo may bring back (the next first), and the error that stopped the reading."""
+
+    header: MatchHeader
+    steps: tuple[Step, ...]
+    undone: tuple[Step, ...]
+    lines: int  # the lines read whole, the match line included
+    error: LineError | None = None
+
+    @property
+    def match(self) -> Match:
+        return self.steps[-1].after if self.steps else self.header.new_match()
+
+
+def _header(lines: Iterator[LogLine]) -> MatchHeader:
     first = next(lines, None)
     if first is None:
         raise LineError(1, "the log is empty: expected a match line first")
     try:
         header = parse_header(first.data)
-        match = header.new_match()
+        header.new_match()
     except ScorerError as exc:
         raise LineError(first.number, str(exc)) from None
-    return header, score_lines(match, lines)
+    return header
+
+
+def withdraw(steps: list[Step], line: int) -> list[Step]:
+    """Take the step of ``line`` and every later one off ``steps``; return them in order."""
+    index = next((i for i, s in enumerate(steps) if s.line == line), None)
+    if index is None:
+        in_force = ", ".join(str(s.line) for s in steps[-5:]) or "none"
+        raise ScorerError(f"an undo of line {line}, which holds no event in force (the last in force: {in_force})")
+    taken = steps[index:]
+    del steps[index:]
+    return taken
+
+
+def read_log(text_lines: Iterable[str]) -> LogReading:
+    """Read a whole log: a bad match line raises :class:`LineError`; a later bad line ends the reading
+    with the steps before it kept (``error`` says which line and why)."""
+    lines = read_lines(text_lines)
+    header = _header(lines)
+    steps: list[Step] = []
+    undone: list[Step] = []
+    read = 1
+    match = header.new_match()
+    try:
+        for line in lines:
+            try:
+                item = parse_line(line.data)
+                if isinstance(item, Undo):
+                    undone[:0] = withdraw(steps, item.line)
+                    match = undone[0].before
+                else:
+                    after, outcome = match.apply(item)
+                    steps.append(Step(line.number, item, match, after, outcome, line.data.get("t")))
+                    match = after
+                    undone = undone[1:] if undone and undone[0].event == item else []
+            except ScorerError as exc:
+                raise LineError(line.number, str(exc)) from None
+            read = line.number
+    except LineError as exc:
+        return LogReading(header, tuple(steps), tuple(undone), read, exc)
+    return LogReading(header, tuple(steps), tuple(undone), read)
+
+
+def score_log(text_lines: Iterable[str]) -> tuple[MatchHeader, Iterator[Step]]:
+    """The match line, and the events in force one by one; a bad line raises :class:`LineError`
+    after the steps before it."""
+    reading = read_log(text_lines)
+
+    def steps() -> Iterator[Step]:
+        yield from reading.steps
+        if reading.error is not None:
+            raise reading.error
+
+    return reading.header, steps()
+
+
+def retimed(step: Step, line: int, t: float | None) -> Step:
+    return replace(step, line=line, t=t)
 
 
 def _scores_text(match: Match) -> str:

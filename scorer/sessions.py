@@ -1,0 +1,379 @@
+"""The session store: every match its own append-only log file, written once and read back always.
+
+One writer (:class:`Session`) and one reader (:func:`read_session`) for the app, ``record``,
+``replay --out`` and the club.  Each line is flushed and fsynced as it is written; a file is made
+exclusively (a new match never touches an old one) and its folder fsynced.  A torn or damaged tail
+is cut off when the file is opened again, the cut bytes kept beside it in ``NAME.damaged``.  Undo is
+an ``undo`` line, so the file only grows (docs/session-log.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Iterable
+
+from scorer.errors import ScorerError
+from scorer.rules.events import Event
+from scorer.rules.game import Match
+from scorer.rules.log import LineError, MatchHeader, decode, dumps, event_to_json, header_to_json, split
+from scorer.rules.transcript import LogReading, Step, read_log, withdraw
+
+try:  # one writer per file: a second window or process on the same match is refused
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
+
+SUFFIX = ".jsonl"
+
+
+class SessionError(ScorerError):
+    """A session file that cannot be made, read, recovered or written."""
+
+
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "domino-scorer"
+
+
+def sessions_dir() -> Path:
+    return data_dir() / "sessions"
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # a folder cannot be opened for fsync on some systems; the file itself is synced
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _slug(text: str, limit: int) -> str:
+    """Letters and digits of any script, others dropped: safe in a file name on every system."""
+    return re.sub(r"[^\w-]+", "", text.replace(" ", "-"), flags=re.UNICODE).strip("-_")[:limit]
+
+
+def file_name(header: MatchHeader, started: datetime) -> str:
+    """``2026-12-03_1402_horse-race_Ann-Ben-Cid``: found by date, time, game and players."""
+    names = "-".join(filter(None, (_slug(p, 16) for p in header.players))) or "players"
+    return f"{started:%Y-%m-%d_%H%M%S}_{header.game}_{names[:60]}"
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReading:
+    """A session file as read: the log read to its end or its first bad line, and the bytes behind it."""
+
+    path: Path
+    log: LogReading
+    size: int  # bytes in the file
+    good_bytes: int  # bytes of the lines read whole (with their line ends)
+    ends_torn: bool  # the last line has no line end (it was cut while written)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot read the log: {exc.strerror or exc}") from None
+
+
+def _texts(raw_lines: list[bytes]) -> Iterable[str]:
+    for number, raw in enumerate(raw_lines, start=1):
+        yield decode(number, raw)
+
+
+def read_session(path: Path) -> SessionReading:
+    """The match in ``path`` up to its first bad line; a file with no readable match line is an error
+    (:class:`SessionError`, whose message names the file and line)."""
+    data = _read_bytes(path)
+    raw_lines = split(data)
+    try:
+        log = read_log(_texts(raw_lines))
+    except LineError as exc:
+        raise SessionError(f"{path}:{exc.number}: {exc.message}") from None
+    good = len(data) if log.error is None else sum(len(raw) + 1 for raw in raw_lines[: log.error.number - 1])
+    return SessionReading(path, log, len(data), good, bool(data) and not data.endswith(b"\n"))
+
+
+# -- recovery -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """What a recovery cut off: from ``line`` to the end, ``cut_bytes`` bytes, kept in ``kept_in``."""
+
+    path: Path
+    line: int
+    reason: str
+    cut_bytes: int
+    kept_in: Path
+    events_kept: int
+
+    def describe(self) -> str:
+        return (f"{self.path.name}: line {self.line} could not be read ({self.reason}); it and the "
+                f"{self.cut_bytes} bytes after it were cut off and kept in {self.kept_in.name}. "
+                f"The {self.events_kept} events before it are kept.")
+
+
+def _damaged_path(path: Path) -> Path:
+    candidate = path.with_name(path.name + ".damaged")
+    n = 2
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.damaged.{n}")
+        n += 1
+    return candidate
+
+
+def repair(path: Path) -> Damage | None:
+    """Cut a torn or damaged tail off ``path`` (kept beside it); None where nothing needed cutting.
+
+    A complete last line that lost only its line end gets it back."""
+    reading = read_session(path)
+    log = reading.log
+    if log.error is None:
+        if reading.ends_torn:
+            with open(path, "ab") as f:
+                f.write(b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+        return None
+    data = _read_bytes(path)
+    kept_in = _damaged_path(path)
+    with open(kept_in, "xb") as f:
+        f.write(data[reading.good_bytes:])
+        f.flush()
+        os.fsync(f.fileno())
+    with open(path, "r+b") as f:
+        f.truncate(reading.good_bytes)
+        f.flush()
+        os.fsync(f.fileno())
+    _fsync_folder(path.parent)
+    return Damage(path, log.error.number, log.error.message, len(data) - reading.good_bytes, kept_in, len(log.steps))
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+class Session:
+    """The match being played: its events in force, what undo took off, and the file they are written to.
+
+    Every change is a line appended (and fsynced) before it counts; nothing else holds the match."""
+
+    def __init__(self, path: Path, reading: LogReading, lines: int) -> None:
+        self.path = path
+        self.header = reading.header
+        self._steps = list(reading.steps)
+        self._undone = list(reading.undone)
+        self._lines = lines
+        self._file = open(path, "ab")
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._file.close()
+                raise SessionError(f"{path}: this match is open in another window or process") from None
+        self.listeners: list[Callable[[Session], None]] = []
+
+    @classmethod
+    def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:
+        """A new file for a new match in ``folder`` (the user's sessions folder by default)."""
+        folder = Path(folder) if folder is not None else sessions_dir()
+        now = now or datetime.now().astimezone()
+        header.new_match()  # a table the game cannot be played at makes no file
+        header = replace(header, id=header.id or uuid.uuid4().hex, started=header.started or now.isoformat(timespec="seconds"))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionError(f"{folder}: cannot make the sessions folder: {exc.strerror or exc}") from None
+        stem = file_name(header, now)
+        line = (dumps(header_to_json(header)) + "\n").encode("utf-8")
+        for n in range(1, 1000):
+            path = folder / (stem + ("" if n == 1 else f"-{n}") + SUFFIX)
+            try:
+                with open(path, "xb") as f:
+                    f.write(line)
+                    f.flush()
+                    os.fsync(f.fileno())
+                break
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise SessionError(f"{path}: cannot write the match: {exc.strerror or exc}") from None
+        else:
+            raise SessionError(f"{folder}: a thousand matches named {stem}: cannot make another")
+        _fsync_folder(folder)
+        return cls(path, LogReading(header, (), (), 1), 1)
+
+    @classmethod
+    def open(cls, path: Path) -> tuple[Session, Damage | None]:
+        """A saved match to go on with: a damaged tail is cut off first (and said in the Damage)."""
+        damage = repair(path)
+        reading = read_session(path)
+        return cls(path, reading.log, len(split(_read_bytes(path)))), damage
+
+    # -- the match ---------------------------------------------------------------------------
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(self._steps)
+
+    @property
+    def undone(self) -> tuple[Step, ...]:
+        """What a redo brings back, the next first."""
+        return tuple(self._undone)
+
+    @property
+    def match(self) -> Match:
+        return self._steps[-1].after if self._steps else self.header.new_match()
+
+    def apply(self, event: Event, t: float | None = None) -> Step:
+        """Apply ``event``; an illegal one raises (nothing written) and changes nothing."""
+        before = self.match
+        after, outcome = before.apply(event)
+        line = self._write({**event_to_json(event), **({} if t is None else {"t": round(t, 2)})})
+        step = Step(line, event, before, after, outcome, None if t is None else round(t, 2))
+        self._steps.append(step)
+        self._undone = self._undone[1:] if self._undone and self._undone[0].event == event else []
+        self._changed()
+        return step
+
+    def rewind(self, count: int, t: float | None = None) -> tuple[Step, ...]:
+        """Withdraw every event after the first ``count`` (one undo line); redo brings them back."""
+        if count >= len(self._steps):
+            return ()
+        self._write({"type": "undo", "line": self._steps[count].line, **({} if t is None else {"t": round(t, 2)})})
+        taken = withdraw(self._steps, self._steps[count].line)
+        self._undone[:0] = taken
+        self._changed()
+        return tuple(taken)
+
+    def undo(self, t: float | None = None) -> Step | None:
+        taken = self.rewind(len(self._steps) - 1, t) if self._steps else ()
+        return taken[0] if taken else None
+
+    def redo(self, t: float | None = None) -> Step | None:
+        return self.apply(self._undone[0].event, t) if self._undone else None
+
+    # -- the file -----------------------------------------------------------------------------
+
+    def _write(self, data: dict) -> int:
+        if self._file.closed:
+            raise SessionError(f"{self.path}: the match is closed")
+        try:
+            self._file.write((dumps(data) + "\n").encode("utf-8"))
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as exc:
+            raise SessionError(f"{self.path}: cannot save the move: {exc.strerror or exc}") from None
+        self._lines += 1
+        return self._lines
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            listener(self)
+
+    def text(self) -> str:
+        """The file's text as written so far (for a club database that keeps the log)."""
+        return _read_bytes(self.path).decode("utf-8")
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- listing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    path: Path
+    header: MatchHeader | None
+    started: str  # ISO date and time (the file's time where the log names none)
+    events: int
+    scores: dict[str, int]
+    state: str  # playing, finished, recovered (a tail was cut), damaged (needs `sessions repair`)
+    problem: str | None = None
+
+    @property
+    def resumable(self) -> bool:
+        return self.header is not None and self.state in ("playing", "recovered")
+
+
+def summarize(path: Path) -> SessionSummary:
+    try:
+        modified = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+    except OSError:
+        modified = ""
+    try:
+        reading = read_session(path)
+    except SessionError as exc:
+        return SessionSummary(path, None, modified, 0, {}, "damaged", str(exc))
+    log = reading.log
+    match = log.match
+    if match.is_over:
+        state = "finished"
+    elif log.error is not None:
+        state = "damaged"
+    elif path.with_name(path.name + ".damaged").exists():
+        state = "recovered"
+    else:
+        state = "playing"
+    problem = None if log.error is None else f"line {log.error.number}: {log.error.message}"
+    return SessionSummary(path, log.header, log.header.started or modified, len(log.steps), match.scores(), state, problem)
+
+
+def list_sessions(folder: Path | None = None) -> list[SessionSummary]:
+    """Every saved match in ``folder``, newest first."""
+    folder = Path(folder) if folder is not None else sessions_dir()
+    if not folder.is_dir():
+        return []
+    found = [summarize(p) for p in folder.glob("*" + SUFFIX) if p.is_file()]
+    return sorted(found, key=lambda s: (_instant(s.started), s.path.name), reverse=True)
+
+
+def _instant(started: str) -> float:
+    try:
+        return datetime.fromisoformat(started).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def find_session(key: str, folder: Path | None = None) -> Path:
+    """A session by path, file name, the start of its name or of its match id, or its place in the
+    list (1 the newest)."""
+    path = Path(key)
+    if path.is_file():
+        return path
+    sessions = list_sessions(folder)
+    if key.isdigit() and 1 <= int(key) <= len(sessions):
+        return sessions[int(key) - 1].path
+    hits = [s.path for s in sessions
+            if s.path.name.startswith(key) or (s.header is not None and (s.header.id or "").startswith(key))]
+    if len(hits) == 1:
+        return hits[0]
+    where = folder or sessions_dir()
+    if not hits:
+        raise SessionError(f"no saved match is named {key!r} in {where} (`sessions` lists them)")
+    raise SessionError(f"{key!r} names {len(hits)} saved matches in {where}: give more of the name")
+
+
+def newest_unfinished(folder: Path | None = None) -> SessionSummary | None:
+    return next((s for s in list_sessions(folder) if s.resumable), None)
