@@ -301,9 +301,7 @@ def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
 
 # A box taken for a back is tried as the double blank where its centre lies this close (in its lengths)
 # to that of a face-up tile showing a blank half: as close as a tile joined to it can lie (a tile joined
-# to a double's short end lies one length away), and a little more.  (Until session 21 a later constant
-# of the same name, GROUP_BESIDE's, replaced it: it ran at 2.5; at 1.15 the held-out layouts read the
-# same on every split.)
+# to a double's short end lies one length away), and a little more (docs/experiments.md, "BLANK_BESIDE").
 BLANK_BESIDE = 1.15
 # ... and taken for it only where it lies as a double laid there would, within this many tile widths:
 # the double blanks taken for backs in `shaded-layouts` lay within 0.18, the backs near a blank end in
@@ -412,9 +410,8 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
 
 
 # An open end of the layout where less than this share of the spot a next tile would take looks like the
-# table around it may hide one.  (Held-out layouts partly under an arm or cut by the frame, `test` /
-# `cross`: wrong without a word 9 / 8 images of 72 / 75 with session 8's check of tiles at the image's
-# edge, 1 / 1 with this one at 0.5, which also asks less about layouts wholly in view.)
+# table around it may hide one: far fewer partly hidden layouts go wrong without a word than with a
+# check of tiles at the image's edge alone (docs/experiments.md, "BARE").
 BARE = 0.5
 # The spot starts this far (in tile widths) beyond the end, clear of the tile's own edge and shadow.
 NEAR = 0.25

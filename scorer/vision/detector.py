@@ -21,12 +21,8 @@ CLASS_FACES: tuple[Face, ...] = ("up", "down")
 # A half read at this probability or more is taken as read; below it the tile is uncertain.
 CERTAIN = 0.9
 # ... except a blank half on a tile shorter than this in the image, which needs SURE_BLANK: there a
-# single pale pip is a speck the reader may miss and still call the half blank at 0.9-0.95 (session 21,
-# the held-out splits' 12,325 faces read: of blank halves read at 0.9-0.97 on tiles under 35 px, 5 of
-# 112 were wrong -- four a one, one a six; of every other half read so, 4 of 18,310).  This bar took 4
-# of the 6 sure misreads off the splits for 84 more tiles asked (0.7 %); in a layout a half it meets
-# read at CERTAIN still confirms such a blank (held-out layouts: 1-3 more images asked per split, one
-# more move right).
+# single pale pip is a speck the reader may miss and still call the half blank at 0.9-0.95; in a layout
+# a half it meets read at CERTAIN still confirms such a blank (docs/experiments.md, "SURE_BLANK").
 SMALL_FOR_A_BLANK_PX = 35
 SURE_BLANK = 0.97
 # The long side of the detector's input where the model takes any size (a multiple of STRIDE): small
@@ -34,28 +30,21 @@ SURE_BLANK = 0.97
 INPUT_SIZE = 544
 STRIDE = 32
 # Live frames (a camera that stays put): the input's long side follows the tiles seen, so that they
-# come to about this length (px) in the model's input -- where the model finds them best.  Measured
-# on the generated game videos' frames (1280x720; tiles found of 3,898, backs among them): tiles about
-# 48 px long 97.77 % at 544, 99.03 % at 704 (26 px in the input), 98.02 % at 800 (30 px); about 39 px
-# 85.76 % at 544, 96.87 % at 704, 97.95 % at 800, 98.15 % at 960; the usual 56-67 px as well at 544
-# (26 px) as larger.  Still images keep INPUT_SIZE: on the held-out splits sized so, `test` found
-# 98.49 -> 98.63 % but `cross` 98.45 -> 98.20 % with 11 more false tiles.
+# come to about this length (px) in the model's input -- where the model finds them best.  Still images
+# keep INPUT_SIZE: sized so, they lost as much as they gained (docs/experiments.md, "TILE_INPUT_PX").
 TILE_INPUT_PX = 26
 LARGEST_INPUT_SIZE = 960
 # ... changed only when the fitted size is this far from the current one (tiles' lengths wander).
 FOLLOW_SLACK = 2 * STRIDE
 # A candidate box this close to one the reader refused is the same box: not read again.
 SAME_BOX = 0.7
-# One still image read with care (the ``board`` command): at two sizes, the boxes merged.  A tile
-# missed at one size is often found at the other (measured on the held-out layouts: whole graph
-# right 64 -> 68 %), at twice the time.  Each tile is also read turned half round (session 11:
-# held-out layouts asked about 29.38 -> 28.12 % on `test`, 44.67 -> 42.00 % on `cross`, one more right
-# there, 89.33 -> 90.00 %; live frames keep one reading -- there the next frames look again).
+# One still image read with care (the ``board`` command): at two sizes, the boxes merged -- a tile
+# missed at one size is often found at the other, at twice the time -- and each tile also read turned
+# half round, which asks less (live frames keep one reading: the next frames look again).
 THOROUGH_SIZES = (544, 704)
 # ... and at each size the model also looks at the picture mirrored, each box's score becoming the
-# mean of the two looks' (session 12: held-out layouts asked about 28.12 -> 27.50 % on `test`, right
-# on `cross` 90.00 -> 90.67 %, partly hidden ones wrong without a word 1 -> 0 on `test`).  Boxes for
-# that are decoded from this lower score, as one look alone must reach twice the threshold.
+# mean of the two looks' (docs/experiments.md, "THOROUGH_SIZES").  Boxes for that are decoded from
+# this lower score, as one look alone must reach twice the threshold.
 MIRROR_LOW = 0.1
 
 
@@ -304,7 +293,7 @@ def _read_boxes(
     The reader checks the detector's call of face or back.  The detector tells faces from backs mostly
     by the pips and a painted divider, so a face showing little (a blank or a one on a half, a divider
     only engraved) can pass for a back: where the reader sees a face on such a box, it is one
-    (:func:`_face_on_a_back`).  A reader with a "back" class (since session 10) also turns a face-up box
+    (:func:`_face_on_a_back`).  A reader with a "back" class (the shipped one) also turns a face-up box
     it reads as a back into one; an older reader, which has never seen a back, is trusted with a back's
     pips only where it sees one or more surely (a blank double then still reads as a back: the pipeline
     looks for its divider where the game allows one)."""
@@ -335,14 +324,12 @@ def _read_boxes(
 
 # A reader that knows backs and gives each half of a box taken for a back at least this probability of
 # being a face (some count of pips, not "back" nor "no tile") makes it a face; its pips may still be
-# unsure, and then the players are asked.  (Measured with session 3's detector on an independent
-# renderer's faces with an engraved divider taken for backs: at 0.9 40 of 50 stay backs, at 0.7 28, at
-# 0.5 20 -- and at 0.5 a back of the held-out test split becomes a face.)
+# unsure, and then the players are asked.  Lower, a real back becomes a face (docs/experiments.md,
+# "FACE_ON_A_BACK and SHOWS_PIPS").
 FACE_ON_A_BACK = 0.7
 # A back shows no pips: a half read as one to six pips at least this likely is on a face, whatever the
-# other half looks like (a [1|0] with an engraved divider: the blank half passes for a back).  Held-out
-# splits (session 16): the backs' likeliest such reading at most 0.63 (test) of 813, the real photos'
-# 0.02 of 29 at every scale; faces taken for backs with a half read so 5 of 36, at 0.71-0.93.
+# other half looks like (a [1|0] with an engraved divider: the blank half passes for a back).  No back
+# in the held-out splits or the real photos reaches it (docs/experiments.md, same section).
 SHOWS_PIPS = 0.7
 
 
@@ -350,7 +337,7 @@ def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool
     """Whether a box the detector took for a back shows a face.  A reader that knows backs says so by
     the probability of pips on both halves (:data:`FACE_ON_A_BACK`), or of one to six pips on one
     (:data:`SHOWS_PIPS`); an older one, which has never seen a back, only by reading one or more pips
-    surely (session 9's reader on the held-out splits' 828 backs: none read so)."""
+    surely (none of the held-out splits' 828 backs read so)."""
     if knows_backs:
         on_both = all(float(p[:NOT_A_HALF].sum()) >= FACE_ON_A_BACK for p in (p_first, p_second))
         return on_both or any(float(p[1:NOT_A_HALF].max()) >= SHOWS_PIPS for p in (p_first, p_second))
@@ -366,9 +353,8 @@ def _settled(tiles: list[TileDetection]) -> list[TileDetection]:
 
 # A box under this share of the median length of the tiles read surely is no tile beside them: the tiles
 # of one set lie at one height, and a camera tilted 30 degrees sees its far ones at most a third smaller
-# than the near ones.  (Held-out splits test / cross / shaded, 900 images: such boxes were 5 / 4 / 0
-# false tiles and 1 / 3 / 0 tiles cut by the frame's edge, no tile wholly in view; under 0.6 they
-# would have been 11 / 4 / 2 and 6 / 11 / 0.)
+# than the near ones.  On the held-out splits such boxes were false tiles or tiles cut by the frame's
+# edge, never a tile wholly in view (docs/experiments.md, "TINY").
 TINY = 0.5
 
 

@@ -13,7 +13,7 @@ from scorer.vision.geometry import HALF, long_first, rectify
 
 N_PIP_CLASSES = 7  # 0..6 pips
 NOT_A_HALF = 7  # background, a box straddling the divider or two tiles
-BACK = 8  # the back of a face-down tile (readers since session 10; older ones have 8 classes)
+BACK = 8  # the back of a face-down tile (the shipped reader's ninth class; older readers have 8)
 N_CLASSES = 9
 
 
@@ -132,7 +132,7 @@ class PipReader:
     def read(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Class probabilities [N, 2, C] for the tiles in ``boxes`` (corners) of an image (BGR or grey),
         the halves in the order of :func:`~scorer.vision.geometry.half_centers`: C = 9 (0-6 pips, no
-        tile, back) or, for a reader from before session 10, 8 (no "back")."""
+        tile, back) or, for an older reader, 8 (no "back")."""
         if len(boxes) == 0:
             return np.zeros((0, 2, self.classes), np.float32)
         image = self.picture(image)
