@@ -88,7 +88,8 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         with as_file(files("scorer") / "data" / "demo.mp4") as video:
             ns = argparse.Namespace(video=str(video), game="horse-race", players="Ann,Ben", partnership=False,
-                                    starter="Ben", calibration=None, json=False, step=2, threads=2, quiet=True)
+                                    starter="Ben", calibration=None, json=False, step=2, threads=2, quiet=True,
+                                    out=None, save=True, table=None)
             return _replay(ns, out, err)
     from scorer.app.start import run_app
 
@@ -337,37 +338,49 @@ def _describe_move(before, placements, problems: list[str], rules, lang: str, ou
     _write_problems(problems, out)
 
 
-def _new_match(args: argparse.Namespace):
+def _new_session(args: argparse.Namespace, source, folder: Path | None):
+    """The match the arguments name, in a new session file in ``folder`` (the user's sessions folder
+    by default); with ``folder`` False, kept in memory only."""
+    from scorer.rules.history import MatchHistory
     from scorer.rules.log import MatchHeader
+    from scorer.sessions import Session
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    header = MatchHeader(args.game, tuple(players), bool(args.partnership))
+    header = MatchHeader(args.game, tuple(players), bool(args.partnership), table=getattr(args, "table", None),
+                         source=source, calibration=args.calibration)
     if args.starter and args.starter not in players:
         from scorer.errors import TableError
 
         raise TableError(f"--starter {args.starter!r} is not one of the players ({', '.join(players)})")
-    return header, header.new_match()
+    header.new_match()
+    return MatchHistory.new(header) if folder is False else Session.create(header, folder)
 
 
-def _pipeline_for(args: argparse.Namespace, match, fps: float, log=None):
+def _pipeline_for(args: argparse.Namespace, history, fps: float):
     from scorer.pipeline.core import PipelineConfig, TablePipeline
     from scorer.vision import TileDetector
     from scorer.vision.calibration import load_profile
 
     profile = load_profile(args.calibration) if args.calibration else None
     config = PipelineConfig(starter=args.starter, profile=profile)
-    return TablePipeline(match, TileDetector.live(threads=args.threads), config, fps=fps, log=log)
+    return TablePipeline(history, TileDetector.live(threads=args.threads), config, fps=fps)
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
     from scorer.pipeline.replay import progress_bar, run
     from scorer.pipeline.sources import open_video
+    from scorer.rules.log import MatchSource
     from scorer.rules.transcript import narrate
+    from scorer.sessions import sessions_dir
 
-    header, match = _new_match(args)
     source = open_video(args.video, step=args.step)
-    pipeline = _pipeline_for(args, match, source.fps / source.step)
+    folder = Path(args.out) if args.out else sessions_dir() if args.save else False
+    where = MatchSource("video", str(Path(args.video).resolve()), args.step)
+    history = _new_session(args, where, folder)
+    if folder is not False:
+        err.write(f"saving the match to {history.path}\n")
+    pipeline = _pipeline_for(args, history, source.fps / source.step)
 
     def on_event(event) -> None:
         if args.json:
@@ -383,7 +396,11 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.flush()
 
     show = progress_bar(source.duration, err) if not args.quiet else None
-    stats = run(source, pipeline, on_event, show)
+    try:
+        stats = run(source, pipeline, on_event, show)
+    finally:
+        if folder is not False:
+            history.close()
     if show is not None:
         err.write("\n")
     if source.ended_early:
@@ -396,15 +413,19 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation
-    from scorer.pipeline.replay import SessionLog, record
+    from scorer.pipeline.replay import record
     from scorer.pipeline.sources import Camera
+    from scorer.rules.log import MatchSource
+    from scorer.sessions import SessionError
 
-    header, match = _new_match(args)
-    folder = Path(args.out)
+    folder = Path(args.out).resolve()
+    if any((folder / "video").glob("*.avi")):
+        raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
     folder.mkdir(parents=True, exist_ok=True)
-    log = SessionLog(folder / "session.jsonl", header)
+    session = _new_session(args, MatchSource("camera", str(args.camera), 1, str(folder)),
+                           Path(args.sessions) if args.sessions else None)
     camera = Camera(args.camera, args.width, args.height, args.fps)
-    pipeline = _pipeline_for(args, match, camera.fps, log=log)
+    pipeline = _pipeline_for(args, session, camera.fps)
 
     def on_event(event) -> None:
         if isinstance(event, MoveEvent) and event.announcement is not None:
@@ -413,11 +434,14 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{event.t:7.1f}s ? {event.reason}\n")
         out.flush()
 
-    out.write(f"recording to {folder} (Ctrl+C to stop)\n")
+    out.write(f"recording to {folder}, the match to {session.path} (Ctrl+C to stop)\n")
+    out.flush()
     try:
-        record(camera, pipeline, folder, log, on_event, args.segment_seconds)
+        record(camera, pipeline, folder, on_event, args.segment_seconds)
     except KeyboardInterrupt:
         out.write("stopped\n")
+    finally:
+        session.close()
     return 0
 
 
@@ -457,11 +481,11 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorer", description="Domino table scorer")
-    parser.set_defaults(run=_app, lang="en")
+    parser.set_defaults(run=_app, lang=None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     app = sub.add_parser("app", help="the desktop app (the default command)")
-    app.add_argument("--lang", choices=("fi", "en"), default="en")
+    app.add_argument("--lang", choices=("fi", "en"), help="the app's language (default: as last chosen in the settings)")
     app.add_argument("--demo", action="store_true", help="play the bundled demo recording even with a camera")
     app.set_defaults(run=_app)
 
@@ -506,6 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step", type=int, default=2, help="read every Nth frame (default 2: 15 fps from 30)")
     replay.add_argument("--threads", type=int, default=2)
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
+    replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
+    replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
+    replay.add_argument("--table", help="which table of a club evening")
     replay.set_defaults(run=_replay)
 
     rec = sub.add_parser("record", help="record a live game: video and session log side by side")
@@ -518,7 +545,9 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--partnership", action="store_true")
     rec.add_argument("--starter")
     rec.add_argument("--calibration", metavar="NAME")
-    rec.add_argument("--out", required=True, help="a folder for session.jsonl and the video segments")
+    rec.add_argument("--out", required=True, help="a new folder for the video segments")
+    rec.add_argument("--sessions", metavar="DIR", help="where the match's session file goes (default: the user's sessions folder)")
+    rec.add_argument("--table", help="which table of a club evening")
     rec.add_argument("--segment-seconds", type=float, default=10.0)
     rec.add_argument("--lang", choices=("fi", "en"), default="en")
     rec.add_argument("--threads", type=int, default=2)

@@ -15,13 +15,12 @@ import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Iterable
 
 from scorer.errors import ScorerError
-from scorer.rules.events import Event
-from scorer.rules.game import Match
-from scorer.rules.log import LineError, MatchHeader, decode, dumps, event_to_json, header_to_json, split
-from scorer.rules.transcript import LogReading, Step, read_log, withdraw
+from scorer.rules.history import MatchHistory
+from scorer.rules.log import LineError, MatchHeader, decode, dumps, header_to_json, split
+from scorer.rules.transcript import LogReading, read_log
 
 try:  # one writer per file: a second window or process on the same match is refused
     import fcntl
@@ -166,16 +165,13 @@ def repair(path: Path) -> Damage | None:
 # -- writing ------------------------------------------------------------------------------------
 
 
-class Session:
-    """The match being played: its events in force, what undo took off, and the file they are written to.
-
-    Every change is a line appended (and fsynced) before it counts; nothing else holds the match."""
+class Session(MatchHistory):
+    """The match being played, written to its file: every change is a line appended (and fsynced)
+    before it counts; nothing else holds the match."""
 
     def __init__(self, path: Path, reading: LogReading, lines: int) -> None:
+        super().__init__(reading)
         self.path = path
-        self.header = reading.header
-        self._steps = list(reading.steps)
-        self._undone = list(reading.undone)
         self._lines = lines
         self._file = open(path, "ab")
         if fcntl is not None:
@@ -184,7 +180,6 @@ class Session:
             except OSError:
                 self._file.close()
                 raise SessionError(f"{path}: this match is open in another window or process") from None
-        self.listeners: list[Callable[[Session], None]] = []
 
     @classmethod
     def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:
@@ -223,52 +218,9 @@ class Session:
         reading = read_session(path)
         return cls(path, reading.log, len(split(_read_bytes(path)))), damage
 
-    # -- the match ---------------------------------------------------------------------------
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        return tuple(self._steps)
-
-    @property
-    def undone(self) -> tuple[Step, ...]:
-        """What a redo brings back, the next first."""
-        return tuple(self._undone)
-
-    @property
-    def match(self) -> Match:
-        return self._steps[-1].after if self._steps else self.header.new_match()
-
-    def apply(self, event: Event, t: float | None = None) -> Step:
-        """Apply ``event``; an illegal one raises (nothing written) and changes nothing."""
-        before = self.match
-        after, outcome = before.apply(event)
-        line = self._write({**event_to_json(event), **({} if t is None else {"t": round(t, 2)})})
-        step = Step(line, event, before, after, outcome, None if t is None else round(t, 2))
-        self._steps.append(step)
-        self._undone = self._undone[1:] if self._undone and self._undone[0].event == event else []
-        self._changed()
-        return step
-
-    def rewind(self, count: int, t: float | None = None) -> tuple[Step, ...]:
-        """Withdraw every event after the first ``count`` (one undo line); redo brings them back."""
-        if count >= len(self._steps):
-            return ()
-        self._write({"type": "undo", "line": self._steps[count].line, **({} if t is None else {"t": round(t, 2)})})
-        taken = withdraw(self._steps, self._steps[count].line)
-        self._undone[:0] = taken
-        self._changed()
-        return tuple(taken)
-
-    def undo(self, t: float | None = None) -> Step | None:
-        taken = self.rewind(len(self._steps) - 1, t) if self._steps else ()
-        return taken[0] if taken else None
-
-    def redo(self, t: float | None = None) -> Step | None:
-        return self.apply(self._undone[0].event, t) if self._undone else None
-
     # -- the file -----------------------------------------------------------------------------
 
-    def _write(self, data: dict) -> int:
+    def _write(self, data: dict[str, Any]) -> int:
         if self._file.closed:
             raise SessionError(f"{self.path}: the match is closed")
         try:
@@ -279,10 +231,6 @@ class Session:
             raise SessionError(f"{self.path}: cannot save the move: {exc.strerror or exc}") from None
         self._lines += 1
         return self._lines
-
-    def _changed(self) -> None:
-        for listener in list(self.listeners):
-            listener(self)
 
     def text(self) -> str:
         """The file's text as written so far (for a club database that keeps the log)."""

@@ -1,8 +1,8 @@
-"""A recording's position slider, marked at every move."""
+"""A recording's position slider, marked at every move: a click or a drag picks a moment."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider
 
@@ -11,11 +11,28 @@ STEPS_PER_SECOND = 10
 
 
 class Timeline(QSlider):
+    picked = Signal(float)  # seconds into the recording, where a person clicked or let go of the handle
+
     def __init__(self, duration: float) -> None:
         super().__init__(Qt.Orientation.Horizontal)
         self.setRange(0, max(1, int(duration * STEPS_PER_SECOND)))
         self.setMinimumHeight(28)
         self._marks: set[int] = set()
+        self.sliderReleased.connect(lambda: self.picked.emit(self.seconds()))
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        """A click on the groove goes to that moment (a plain slider would only step a page)."""
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        handle = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self)
+        if handle.contains(event.position().toPoint()):
+            super().mousePressEvent(event)
+            return
+        groove = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self)
+        x = int(event.position().x()) - groove.left() - handle.width() // 2
+        span = groove.width() - handle.width()
+        self.setValue(QStyle.sliderValueFromPosition(self.minimum(), self.maximum(), x, span))
+        self.picked.emit(self.seconds())
 
     @property
     def marks(self) -> list[float]:

@@ -28,17 +28,16 @@ from PySide6.QtWidgets import (
 
 from scorer.app.liveview import LiveView
 from scorer.app.pegboard import PegBoard, Track
-from scorer.app.session import Autosave
 from scorer.app.speech import Speaker
 from scorer.app.timeline import Timeline
-from scorer.app.worker import PipelineWorker
-from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
-from scorer.pipeline.replay import recorded_move_times
-from scorer.pipeline.sources import FrameSource
+from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.errors import ScorerError
+from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
+from scorer.pipeline.sources import FrameSource
 from scorer.rules import Draw, Event, Match, Pass, Play, Reveal, Tile, describe_board
-from scorer.rules.log import MatchHeader, event_to_json
-from scorer.rules.transcript import narrate
+from scorer.rules.history import MatchHistory
+from scorer.rules.log import event_to_json
+from scorer.rules.transcript import Step, narrate
 
 
 class ConfirmDialog(QDialog):
@@ -153,38 +152,44 @@ class MoveDialog(QDialog):
 
 
 class MainWindow(QMainWindow):
+    """Shows the session the worker keeps (a :class:`Snapshot` after every change) and sends it requests."""
+
     closing = Signal()
 
-    def __init__(self, header: MatchHeader, match: Match, pipeline: TablePipeline, source: FrameSource,
-                 autosave: Autosave, lang: str = "en", realtime: bool = True, speaker: Speaker | None = None) -> None:
+    def __init__(self, session: MatchHistory, pipeline: TablePipeline, source: FrameSource, lang: str = "en",
+                 realtime: bool = True, speaker: Speaker | None = None, start_seconds: float = 0.0) -> None:
         super().__init__()
-        self.header = header
-        self.match = match
+        self.session = session
+        self.header = session.header
+        self.snapshot = Snapshot.of(session)
         self.pipeline = pipeline
-        self.autosave = autosave
         self.lang = lang
         self.speaker = speaker or Speaker(lang)
-        self.redo_stack: list[tuple[Event, float]] = []
-        self._expect_redo = 0
         self.import_to_club = True
-        self.previous_scores = match.scores()
-        self.history_matches: list[Match] = []
-        self.setWindowTitle(f"Domino table scorer — {match.rules.title}: {', '.join(header.players)}")
+        self.review_at: float | None = None
+        self.setWindowTitle(f"Domino table scorer — {self.match.rules.title}: {', '.join(self.header.players)}")
         self.resize(1280, 760)
         self._build()
-        self._refresh_board()
-        self.worker = PipelineWorker(source, pipeline, realtime)
+        self.worker = PipelineWorker(source, pipeline, realtime, start_seconds=start_seconds)
         self.thread = QThread(self)
         self.worker.moveToThread(self.thread)
         self.thread.started.connect(self.worker.run)
         self.worker.frame.connect(self.live.show_frame)
         self.worker.view.connect(self._on_view)
         self.worker.events.connect(self._on_events)
+        self.worker.changed.connect(self._on_changed)
+        self.worker.reviewed.connect(self._on_reviewed)
         self.worker.failed.connect(self._on_failed)
         self.worker.finished.connect(self._on_finished)
         self.finished = False
         if self.worker.seekable:
             self._build_timeline(source)
+        self._on_changed(self.snapshot)
+
+    @property
+    def match(self) -> Match:
+        """The match as the session last reported it."""
+        return self.snapshot.match
 
     # -- layout ------------------------------------------------------------------------
 
@@ -200,6 +205,8 @@ class MainWindow(QMainWindow):
         self.banner.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
         self.pegboard = PegBoard()
         self.log = QListWidget()
+        self.log.setWordWrap(True)
+        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.log.itemClicked.connect(self._show_board_at)
         col.addWidget(self.banner)
         col.addWidget(self.pegboard)
@@ -243,48 +250,86 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Speech: {self.speaker.engine}")
 
     def _build_timeline(self, source) -> None:
-        """For a recording: play/pause, a position slider marked at every move, and seeking."""
+        """For a recording: play/pause, a position slider marked at every move, review and scoring again."""
         bar = QToolBar("Recording")
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
         self.play_button = QPushButton("Pause")
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._toggle_pause)
         self.timeline = Timeline(getattr(source, "duration", 0.0) or 1.0)
-        self.timeline.sliderReleased.connect(lambda: self.seek(self.timeline.seconds()))
-        for t in recorded_move_times(source):
-            self.timeline.mark(t)
+        self.timeline.picked.connect(self.review)
         self.time_label = QLabel("0.0 s")
+        self.live_button = QPushButton("Back to live")
+        self.live_button.clicked.connect(self.back_to_live)
+        self.again_button = QPushButton("Score again from here…")
+        self.again_button.clicked.connect(self._ask_score_again)
         bar.addWidget(self.play_button)
         bar.addWidget(self.timeline)
         bar.addWidget(self.time_label)
+        bar.addWidget(self.live_button)
+        bar.addWidget(self.again_button)
+        self._show_review_buttons(False)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._follow_position)
         self._timer.start(200)
 
+    def _show_review_buttons(self, on: bool) -> None:
+        self.live_button.setVisible(on)
+        self.again_button.setVisible(on)
+
     def _follow_position(self) -> None:
-        self.timeline.show_position(self.worker.position)
-        self.time_label.setText(f"{self.worker.position:.1f} s")
+        if self.review_at is None:
+            self.timeline.show_position(self.worker.position)
+            self.time_label.setText(f"{self.worker.position:.1f} s")
 
     def _toggle_pause(self, paused: bool) -> None:
         self.play_button.setText("Play" if paused else "Pause")
         self.worker.pause(paused)
+        if paused:
+            self.statusBar().showMessage("Paused: corrections, undo and redo still apply at once.")
 
-    def seek(self, seconds: float) -> None:
-        """The match as it stood at ``seconds`` (moves after it are undone), and play on from there."""
-        keep = sum(1 for _, t in self.autosave.events if t <= seconds)
-        while len(self.autosave.events) > keep:
-            self._drop_last()
-        self.worker.seek(seconds, self.match)
-        self.statusBar().showMessage(f"From {seconds:.1f} s: {', '.join(f'{p} {s}' for p, s in self.match.scores().items())}", 5000)
+    # -- review and scoring again ------------------------------------------------------
 
-    def _drop_last(self) -> tuple[Event, float]:
-        event, t = self.autosave.events[-1]
-        self.autosave.truncate(len(self.autosave.events) - 1)
-        self.match = self.history_matches.pop()
-        while self.log.count() and int(self.log.item(self.log.count() - 1).data(Qt.ItemDataRole.UserRole)) > len(self.history_matches):
-            self.log.takeItem(self.log.count() - 1)
+    def review(self, seconds: float) -> None:
+        """The recording and the match as they stood at ``seconds``; the session is not changed."""
+        self.review_at = seconds
+        self.worker.review(seconds)
+        self._show_review_buttons(True)
         self._refresh_board()
-        return event, t
+        count, then = self.snapshot.at(seconds)
+        self.time_label.setText(f"{seconds:.1f} s")
+        self.timeline.show_position(seconds)
+        if count:
+            self.log.setCurrentRow(count - 1)
+        scores = ", ".join(f"{p} {v}" for p, v in then.scores().items())
+        self.statusBar().showMessage(f"Reviewing {seconds:.1f} s: {scores} ({count} of {len(self.snapshot.steps)} moves)")
+
+    def _on_reviewed(self, seconds: float) -> None:
+        self.time_label.setText(f"{seconds:.1f} s")
+
+    def back_to_live(self) -> None:
+        self.review_at = None
+        self.worker.back_to_live()
+        self._show_review_buttons(False)
+        self._refresh_board()
+        self.statusBar().showMessage("Live again.", 3000)
+
+    def _ask_score_again(self) -> None:
+        if self.review_at is None:
+            return
+        count, _ = self.snapshot.at(self.review_at)
+        later = len(self.snapshot.steps) - count
+        answer = QMessageBox.question(
+            self, "Score again from here",
+            f"Withdraw the {later} move(s) after {self.review_at:.1f} s and score the recording again from there?\n\n"
+            "They stay in the session log as undone, and Redo brings them back.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.score_again_from(self.review_at)
+
+    def score_again_from(self, seconds: float) -> None:
+        self.review_at = None
+        self._show_review_buttons(False)
+        self.worker.score_again_from(seconds)
 
     def start(self) -> None:
         self.thread.start()
@@ -296,10 +341,38 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.stop()
+        close = getattr(self.session, "close", None)
+        if close is not None:
+            close()
         self.closing.emit()
         super().closeEvent(event)
 
-    # -- pipeline events -----------------------------------------------------------------
+    # -- the session, as the worker reports it --------------------------------------------
+
+    def _on_changed(self, snapshot: Snapshot) -> None:
+        before = self.snapshot
+        self.snapshot = snapshot
+        lines = [s.line for s in snapshot.steps]
+        kept = 0
+        while kept < min(self.log.count(), len(lines)) and self.log.item(kept).data(Qt.ItemDataRole.UserRole) == lines[kept]:
+            kept += 1
+        while self.log.count() > kept:
+            self.log.takeItem(self.log.count() - 1)
+        for step in snapshot.steps[kept:]:
+            item = QListWidgetItem("\n".join(line.strip() for line in narrate(step)) or _event_text(step.event))
+            item.setData(Qt.ItemDataRole.UserRole, step.line)
+            self.log.addItem(item)
+        if len(snapshot.steps) > kept:
+            self.log.scrollToBottom()
+        if hasattr(self, "timeline"):
+            for step in snapshot.steps:
+                if step.t is not None:
+                    self.timeline.mark(step.t)
+        if len(snapshot.steps) < len(before.steps) and snapshot.undone:
+            self.statusBar().showMessage(f"Undone: {_event_text(snapshot.undone[0].event)} (Redo brings it back)", 6000)
+        self.undo_action.setEnabled(bool(snapshot.steps))
+        self.redo_action.setEnabled(bool(snapshot.undone))
+        self._refresh_board()
 
     def _on_view(self, view) -> None:
         board = self.match.board
@@ -309,13 +382,6 @@ class MainWindow(QMainWindow):
     def _on_events(self, events: list) -> None:
         for e in events:
             if isinstance(e, MoveEvent):
-                self._record(e.step, e.t)
-                if hasattr(self, "timeline"):
-                    self.timeline.mark(e.t)
-                if self._expect_redo:
-                    self._expect_redo -= 1
-                else:
-                    self.redo_stack.clear()  # a new move ends what could be redone
                 if e.announcement is not None:
                     self._announce(e.announcement.text(self.lang))
             elif isinstance(e, NeedsConfirmation):
@@ -326,19 +392,6 @@ class MainWindow(QMainWindow):
                 self.live.set_status(e.status)
                 if e.status == "over" and self.import_to_club:
                     self._import_into_club()
-
-    def _record(self, step, t: float) -> None:
-        event, after = step.event, step.after
-        self.history_matches.append(self.match)
-        self.previous_scores = self.match.scores()
-        self.match = after
-        self.autosave.add(event, t)
-        for line in narrate(step) or [_event_text(event)]:
-            item = QListWidgetItem(line.strip())
-            item.setData(Qt.ItemDataRole.UserRole, len(self.history_matches))
-            self.log.addItem(item)
-        self.log.scrollToBottom()
-        self._refresh_board()
 
     def _announce(self, text: str) -> None:
         self.banner.setText(text)
@@ -360,12 +413,15 @@ class MainWindow(QMainWindow):
 
     def _import_into_club(self) -> None:
         """A finished match goes into the club's history at once (a failure is shown, never fatal)."""
-        try:
-            from scorer.club import import_log, open_database
+        path = getattr(self.session, "path", None)
+        if path is None:
+            return
+        from scorer.club import ClubError, import_log, open_database
 
-            import_log(open_database(), self.autosave.path.read_text(encoding="utf-8"), source=str(self.autosave.path))
+        try:
+            import_log(open_database(), path.read_text(encoding="utf-8"), source=str(path))
             self.statusBar().showMessage("The match is saved in the club's history.", 8000)
-        except Exception as exc:  # the club database is optional; the log stays
+        except (ClubError, OSError) as exc:  # the club database is optional; the session file stays
             self.statusBar().showMessage(f"Club database: {exc}", 15000)
 
     def open_club(self) -> None:
@@ -381,12 +437,18 @@ class MainWindow(QMainWindow):
 
     def _on_finished(self) -> None:
         self.finished = True
-        self.statusBar().showMessage("The recording ended." if not self.match.is_over else "The match is over.")
+        self.statusBar().showMessage("The match is over." if self.match.is_over else
+                                     "The recording ended: corrections, undo and review still work.")
 
     # -- scoreboard ------------------------------------------------------------------------
 
     def _refresh_board(self) -> None:
-        match = self.match
+        if self.review_at is not None:
+            count, match = self.snapshot.at(self.review_at)
+            steps = self.snapshot.steps[:count]
+        else:
+            match, steps = self.match, self.snapshot.steps
+        previous = steps[-1].before.scores() if steps else match.scores()
         table = match.table
         rules = match.rules
         if rules.raw_per_point > 1:
@@ -398,27 +460,31 @@ class MainWindow(QMainWindow):
             name = table.side_name(side)
             seat = table.seats_of(side)[0]
             now = match.scores()[table.players[seat]]
-            before = self.previous_scores.get(table.players[seat], 0)
+            before = previous.get(table.players[seat], 0)
             won = 1 if side in match.winning_sides else 0
             tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won))
         self.pegboard.set_state(title, holes, tracks)
 
+    def _step_of(self, item: QListWidgetItem) -> Step | None:
+        line = item.data(Qt.ItemDataRole.UserRole)
+        return next((s for s in self.snapshot.steps if s.line == line), None)
+
     def _show_board_at(self, item: QListWidgetItem) -> None:
-        index = int(item.data(Qt.ItemDataRole.UserRole))
-        states = self.history_matches[1:] + [self.match]
-        state = states[min(index, len(states)) - 1] if index else self.match
-        board = state.board
+        step = self._step_of(item)
+        if step is None:
+            return
+        board = step.after.board
         text = describe_board(board, self.lang) if board is not None and board.tiles else "(no tiles on the table)"
         QMessageBox.information(self, "The board then", text + f"\n\nEnd sum: {board.end_sum() if board else 0}")
 
-    # -- corrections -------------------------------------------------------------------------
+    # -- corrections: requests to the session ---------------------------------------------------
 
     def _correct(self, events: Sequence[Event]) -> None:
         try:
             state = self.match
             for e in events:
                 state, _ = state.apply(e)
-        except Exception as exc:  # an illegal correction is refused with its reason
+        except ScorerError as exc:  # an illegal correction is refused with its reason
             QMessageBox.warning(self, "Not possible", str(exc))
             return
         self.worker.correct(events)
@@ -454,7 +520,7 @@ class MainWindow(QMainWindow):
         if dialog.exec() == QDialog.DialogCode.Accepted:
             try:
                 self._correct([dialog.event_()])
-            except ValueError as exc:
+            except (ValueError, ScorerError) as exc:
                 QMessageBox.warning(self, "Not a move", str(exc))
 
     def _enter_hands(self) -> None:
@@ -466,19 +532,12 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Not the hands", str(exc))
 
     def undo(self) -> None:
-        if not self.autosave.events:
-            return
-        event, t = self._drop_last()
-        self.redo_stack.append((event, t))
-        self.worker.replace_match(self.match)
-        self.statusBar().showMessage(f"Undone: {_event_text(event)}", 5000)
+        if self.snapshot.steps:
+            self.worker.undo()
 
     def redo(self) -> None:
-        if not self.redo_stack:
-            return
-        event, _ = self.redo_stack.pop()
-        self._expect_redo += 1
-        self._correct([event])
+        if self.snapshot.undone:
+            self.worker.redo()
 
     def _set_lang(self, lang: str) -> None:
         self.lang = lang

@@ -1,19 +1,44 @@
-"""Capture and inference off the GUI thread: a worker that feeds frames to the pipeline."""
+"""Capture and inference off the GUI thread: a worker that feeds frames to the pipeline.
+
+The match lives in the pipeline's session; the window only asks (undo, redo, a correction, a seek)
+and shows the :class:`Snapshot` the worker sends after every change."""
 
 from __future__ import annotations
 
+import inspect
 import queue
 import threading
 import time
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
+from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
 from scorer.pipeline import TablePipeline
 from scorer.pipeline.sources import FrameSource
 from scorer.rules import Event, Match
-from scorer.app.liveview import to_qimage
+from scorer.rules.history import MatchHistory
+from scorer.rules.transcript import Step
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The session as it stands: the events in force, what a redo brings back, the match."""
+
+    steps: tuple[Step, ...]
+    undone: tuple[Step, ...]
+    match: Match
+
+    @classmethod
+    def of(cls, history: MatchHistory) -> Snapshot:
+        return cls(history.steps, history.undone, history.match)
+
+    def at(self, seconds: float) -> tuple[int, Match]:
+        """How many events were in force at ``seconds`` into the recording, and the match then."""
+        count = sum(1 for s in self.steps if s.t is not None and s.t <= seconds + 1e-6)
+        return count, self.steps[count - 1].after if count else (self.steps[0].before if self.steps else self.match)
 
 
 class PipelineWorker(QObject):
@@ -22,43 +47,41 @@ class PipelineWorker(QObject):
     frame = Signal(object)  # QImage
     view = Signal(object)  # TableView
     events = Signal(list)  # list of PipelineEvent
+    changed = Signal(object)  # Snapshot, after every change to the session
+    reviewed = Signal(float)  # a frame of the recording shown for review, at these seconds
     failed = Signal(str)
     finished = Signal()
 
-    def __init__(self, source: FrameSource, pipeline: TablePipeline, realtime: bool = True, display_fps: float = 15.0) -> None:
+    def __init__(self, source: FrameSource, pipeline: TablePipeline, realtime: bool = True, display_fps: float = 15.0,
+                 start_seconds: float = 0.0) -> None:
         super().__init__()
         self.source = source
         self.pipeline = pipeline
         self.realtime = realtime
         self.display_interval = 1.0 / display_fps
-        self._requests: queue.Queue = queue.Queue()
+        self._requests: queue.Queue[tuple[str, Any]] = queue.Queue()
         self._stop = False
         self._running = threading.Event()
         self._running.set()
-        self._seek_to: float | None = None
-        self.position = 0.0  # seconds into the recording
+        self._seek_to: float | None = start_seconds or None
+        self.reviewing = False
+        self.ended = False  # the recording played to its end (requests are still served)
+        self.position = start_seconds  # seconds into the recording
 
     @property
     def seekable(self) -> bool:
-        import inspect
-
         return "start" in inspect.signature(self.source.frames).parameters
 
+    # Requests from the GUI thread (thread-safe).
     def pause(self, paused: bool) -> None:
         if paused:
             self._running.clear()
         else:
             self._running.set()
 
-    def seek(self, seconds: float, match: Match) -> None:
-        """Go to ``seconds`` into the recording with the match as it stood then."""
-        self._requests.put(("match", match))
-        self._seek_to = seconds
-        self._running.set()
-
-    # Requests from the GUI thread (thread-safe).
     def stop(self) -> None:
         self._stop = True
+        self._running.set()
         stop = getattr(self.source, "stop", None)
         if stop is not None:
             stop()
@@ -69,66 +92,125 @@ class PipelineWorker(QObject):
     def correct_tile(self, center: tuple[float, float], tile) -> None:
         self._requests.put(("tile", (center, tile)))
 
-    def replace_match(self, match: Match) -> None:
-        self._requests.put(("match", match))
+    def undo(self) -> None:
+        self._requests.put(("undo", None))
 
-    def _drain(self, t: float) -> None:
+    def redo(self) -> None:
+        self._requests.put(("redo", None))
+
+    def review(self, seconds: float) -> None:
+        """Show the recording at ``seconds`` without changing the match (live play waits)."""
+        self._requests.put(("review", seconds))
+
+    def back_to_live(self) -> None:
+        self._requests.put(("live", None))
+
+    def score_again_from(self, seconds: float) -> None:
+        """Withdraw the events after ``seconds`` (redo brings them back) and play on from there."""
+        self._requests.put(("again", seconds))
+
+    # The worker's own thread.
+    def _drain(self, t: float) -> bool:
+        """Serve the requests waiting; True if a seek was asked for."""
+        served = False
         while True:
             try:
                 kind, payload = self._requests.get_nowait()
             except queue.Empty:
-                return
+                break
+            served = True
             try:
-                if kind == "events":
-                    self.events.emit(self.pipeline.confirm(payload, t))
-                elif kind == "tile":
-                    self.events.emit(self.pipeline.correct_reading(payload[0], payload[1], t))
-                elif kind == "match":
-                    self.pipeline.match = payload
-                    self.pipeline.gate.force_reread()
+                self._serve(kind, payload, t)
             except ScorerError as exc:
                 self.failed.emit(str(exc))
+        if served:
+            self.changed.emit(Snapshot.of(self.pipeline.history))
+        return self._seek_to is not None
+
+    def _serve(self, kind: str, payload: Any, t: float) -> None:
+        history = self.pipeline.history
+        if kind == "events":
+            self.events.emit(self.pipeline.confirm(payload, t))
+        elif kind == "tile":
+            self.events.emit(self.pipeline.correct_reading(payload[0], payload[1], t))
+        elif kind == "undo":
+            if history.undo(t) is not None:
+                self.pipeline.gate.force_reread()
+        elif kind == "redo":
+            if history.undone:
+                self.events.emit(self.pipeline.confirm([history.undone[0].event], t))
+        elif kind == "review":
+            self.reviewing = True
+            self._show_at(payload)
+        elif kind == "live":
+            self.reviewing = False
+        elif kind == "again":
+            count, _ = Snapshot.of(history).at(payload)
+            history.rewind(count, t)
+            self.pipeline.gate.force_reread()
+            self.reviewing = False
+            self._seek_to = payload
+
+    def _show_at(self, seconds: float) -> None:
+        if not self.seekable:
+            return
+        index = int(round(seconds * self.source.fps))
+        frame = next(iter(self.source.frames(index)), None)  # type: ignore[call-arg]
+        if frame is not None:
+            self.frame.emit(to_qimage(frame.image))
+            self.reviewed.emit(frame.t)
+
+    def _hold(self) -> bool:
+        """Wait while paused or reviewing, serving requests; False once stopped."""
+        while not self._stop and (self.reviewing or not self._running.is_set()):
+            self._running.wait(0.05)
+            if self._drain(self.position):
+                return True
+        return not self._stop
 
     def run(self) -> None:
-        start_frame = 0
         try:
-            while True:
-                if not self._play(start_frame):
-                    break
-                # A seek: start again from there.
+            self.changed.emit(Snapshot.of(self.pipeline.history))
+            while not self._stop:
                 start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
                 self._seek_to = None
-            # Corrections made after the last frame still count.
-            self._drain(0.0)
+                self.ended = False
+                if self._play(start_frame):
+                    continue
+                if self._stop:
+                    break
+                self.ended = True
+                self.finished.emit()
+                # The recording ended: corrections, undo, review and scoring again still count.
+                while not self._stop and not self._drain(self.position):
+                    time.sleep(0.05)
         except ScorerError as exc:
             self.failed.emit(str(exc))
-        finally:
             self.finished.emit()
 
     def _play(self, start_frame: int) -> bool:
         """Play frames from ``start_frame``; True if it stopped for a seek."""
         start = time.monotonic() - start_frame / self.source.fps
         last_display = 0.0
-        frames = self.source.frames(start_frame) if start_frame else self.source.frames()
+        frames = self.source.frames(start_frame) if start_frame else self.source.frames()  # type: ignore[call-arg]
         for frame in frames:
             if self._stop:
                 return False
-            if self._seek_to is not None:
+            if self._drain(self.position):
                 return True
-            if not self._running.is_set():
-                paused_at = time.monotonic()
-                while not self._running.wait(0.1):
-                    if self._stop:
-                        return False
-                start += time.monotonic() - paused_at
+            if self.reviewing or not self._running.is_set():
+                held_at = time.monotonic()
+                if not self._hold():
+                    return False
                 if self._seek_to is not None:
                     return True
+                start += time.monotonic() - held_at
             self.position = frame.t
-            self._drain(frame.t)
             events = self.pipeline.feed(frame)
             if events:
                 self.events.emit(events)
                 self.view.emit(self.pipeline.view)
+                self.changed.emit(Snapshot.of(self.pipeline.history))
             now = time.monotonic()
             if now - last_display >= self.display_interval:
                 last_display = now

@@ -13,12 +13,12 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
 
-from scorer.errors import ScorerError
+from scorer.errors import RulesError, ScorerError
 from scorer.layout import Layout, infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.layout.reading import OVERLAP, overlapping_pairs, without_overlaps
@@ -35,7 +35,7 @@ from scorer.pipeline.gating import Gate
 from scorer.pipeline.sources import Frame
 from scorer.pipeline.tracker import Tracker
 from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
-from scorer.rules.transcript import Step
+from scorer.rules.history import MatchHistory
 from scorer.vision.calibration import Profile, default_zones, seat_order
 from scorer.vision.detector import Detector, HalfReading, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
@@ -106,15 +106,15 @@ def _inside(poly: Sequence[Sequence[float]], point: tuple[float, float]) -> bool
 class TablePipeline:
     """Feed frames with :meth:`feed`; it returns the events each frame produced."""
 
-    def __init__(self, match: Match, detector: Detector, config: PipelineConfig | None = None, fps: float = 30.0,
-                 log: Callable[[Event, float], None] | None = None) -> None:
-        self.match = match
+    def __init__(self, match: Match | MatchHistory, detector: Detector, config: PipelineConfig | None = None,
+                 fps: float = 30.0) -> None:
+        # The match lives in its history (a session's file, or memory): every event goes through it.
+        self.history = match if isinstance(match, MatchHistory) else MatchHistory.of(match)
         self.detector = detector
         self.config = config or PipelineConfig()
         self.gate = Gate(fps=fps, still_seconds=self.config.still_seconds)
         self.tracker = Tracker()
         self.view = TableView()
-        self.log = log
         self.status = "waiting"
         self._zones = self.config.profile.zones if self.config.profile else None
         self.boneyard = Boneyard()
@@ -154,6 +154,10 @@ class TablePipeline:
         self._first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         self._loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         self._settled_now: dict[Tile, float] = {}  # when each tile's place last moved, in the state being acted on
+
+    @property
+    def match(self) -> Match:
+        return self.history.match
 
     # -- frames ------------------------------------------------------------------------
 
@@ -628,19 +632,15 @@ class TablePipeline:
         out: list[PipelineEvent] = []
         for event in events:
             try:
-                after, outcome = self.match.apply(event)
-            except ScorerError as exc:
+                step = self.history.apply(event, t)
+            except RulesError as exc:
                 out += self._ask(t, str(exc), (tuple(events),), ())
                 return out
             announcement = None
-            if isinstance(outcome, PlayOutcome):
-                announcement = announce_play(after, outcome)
-            elif isinstance(outcome, RoundOutcome):
-                announcement = announce_round(after, outcome)
-            step = Step(0, event, self.match, after, outcome)
-            self.match = after
-            if self.log is not None:
-                self.log(event, t)
+            if isinstance(step.outcome, PlayOutcome):
+                announcement = announce_play(step.after, step.outcome)
+            elif isinstance(step.outcome, RoundOutcome):
+                announcement = announce_round(step.after, step.outcome)
             out.append(MoveEvent(t, step, announcement))
         self._last_problem = None
         if self.match.is_over:

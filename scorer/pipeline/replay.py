@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -15,8 +13,7 @@ import cv2
 from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
 from scorer.pipeline.sources import Frame, FrameSource, SourceError
-from scorer.rules import Event
-from scorer.rules.log import MatchHeader, dumps, event_to_json, header_to_json
+from scorer.sessions import SessionError, list_sessions, read_session
 
 
 @dataclass
@@ -49,27 +46,6 @@ def run(source: FrameSource, pipeline: TablePipeline, on_event: Callable[[Pipeli
             progress(frame)
     stats.wall_seconds = time.perf_counter() - start
     return stats
-
-
-class SessionLog:
-    """The session log written as events arrive, each line flushed and fsynced: a crash loses nothing."""
-
-    def __init__(self, path: Path, header: MatchHeader) -> None:
-        self.path = path
-        self._file = open(path, "a", encoding="utf-8")
-        if path.stat().st_size == 0:
-            self._write(header_to_json(header))
-
-    def _write(self, data: dict) -> None:
-        self._file.write(dumps(data) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
-    def __call__(self, event: Event, t: float) -> None:
-        self._write({**event_to_json(event), "t": round(t, 2)})
-
-    def close(self) -> None:
-        self._file.close()
 
 
 def progress_bar(total_seconds: float, stream: TextIO = sys.stderr) -> Callable[[Frame], None]:
@@ -126,9 +102,9 @@ class SegmentedWriter:
         self._close()
 
 
-def record(source: FrameSource, pipeline: TablePipeline, folder: Path, log: SessionLog,
+def record(source: FrameSource, pipeline: TablePipeline, folder: Path,
            on_event: Callable[[PipelineEvent], None], segment_seconds: float = 10.0) -> ReplayStats:
-    """Record the video beside the session log while the pipeline keeps the score live."""
+    """Record the video into ``folder`` while the pipeline keeps the score live (in its session)."""
     writer = SegmentedWriter(folder / "video", source.fps, segment_seconds)
     try:
         def keep(frame: Frame) -> None:
@@ -137,30 +113,21 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path, log: Sess
         return run(source, pipeline, on_event, keep)
     finally:
         writer.close()
-        log.close()
 
 
-def recorded_move_times(source: FrameSource) -> list[float]:
-    """Seconds at which the session log beside a recording (``record``'s folder) has an event; [] without one.
-
-    Only for marking a timeline: a damaged log gives the times of its readable lines."""
+def recorded_move_times(source: FrameSource, sessions: Path | None = None) -> list[float]:
+    """Seconds at which the match recorded with ``source`` (a ``record`` folder) has an event in force;
+    [] where no saved match names that recording.  Only for marking a timeline."""
     folder = getattr(source, "folder", None)
     if folder is None:
         return []
-    folder = Path(folder)
-    log = next((p for p in (folder / "session.jsonl", folder.parent / "session.jsonl") if p.is_file()), None)
-    if log is None:
-        return []
-    times = []
-    try:
-        lines = log.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    for line in lines:
-        try:
-            t = json.loads(line).get("t")
-        except (json.JSONDecodeError, AttributeError):
-            continue
-        if isinstance(t, (int, float)):
-            times.append(float(t))
-    return times
+    folder = Path(folder).resolve()
+    for summary in list_sessions(sessions):
+        recording = summary.header.source.recording if summary.header and summary.header.source else None
+        if recording is not None and Path(recording).resolve() in (folder, folder.parent):
+            try:
+                steps = read_session(summary.path).log.steps
+            except SessionError:
+                return []
+            return [s.t for s in steps if s.t is not None]
+    return []

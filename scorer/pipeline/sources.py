@@ -151,9 +151,10 @@ class ImageFolder:
 
 
 class Camera:
-    """A webcam by index; if it drops out, it is reopened (the match goes on) until ``give_up_s``."""
+    """A webcam by index, or a network camera by URL (a phone streaming RTSP or HTTP); if it drops
+    out, it is reopened (the match goes on) until ``give_up_s``."""
 
-    def __init__(self, index: int, width: int = 1280, height: int = 720, fps: float = 30.0, give_up_s: float = 30.0) -> None:
+    def __init__(self, index: int | str, width: int = 1280, height: int = 720, fps: float = 30.0, give_up_s: float = 30.0) -> None:
         self.index = index
         self.width, self.height, self.fps = width, height, fps
         self.give_up_s = give_up_s

@@ -10,13 +10,13 @@ import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
-from scorer.app.session import Autosave, resume
 from scorer.app.speech import Speaker
 from scorer.app.window import ConfirmDialog, MainWindow
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
 from scorer.pipeline.sources import Frame
 from scorer.rules import Play, RoundStart, Tile
 from scorer.rules.log import MatchHeader
+from scorer.sessions import Session, read_session
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "output"
 
@@ -46,13 +46,17 @@ class NoDetector:
         return []
 
 
-def make_window(tmp_path: Path, header: MatchHeader, source, detector) -> MainWindow:
-    match = header.new_match()
-    pipeline = TablePipeline(match, detector, PipelineConfig(), fps=source.fps / getattr(source, "step", 1))
-    autosave = Autosave(tmp_path / "current.jsonl", header)
+def make_window(tmp_path: Path, header: MatchHeader, source, detector, session: Session | None = None) -> MainWindow:
+    session = session or Session.create(header, tmp_path)
+    pipeline = TablePipeline(session, detector, PipelineConfig(), fps=source.fps / getattr(source, "step", 1))
     speaker = Speaker("en")
     speaker.muted = True
-    return MainWindow(header, match, pipeline, source, autosave, realtime=False, speaker=speaker)
+    return MainWindow(session, pipeline, source, realtime=False, speaker=speaker)
+
+
+def saved(window: MainWindow):
+    """The match as its session file holds it, read back."""
+    return read_session(window.session.path).log
 
 
 def test_a_replay_is_scored_on_the_board_as_by_the_engine(qtbot, tmp_path: Path) -> None:
@@ -73,9 +77,8 @@ def test_a_replay_is_scored_on_the_board_as_by_the_engine(qtbot, tmp_path: Path)
     round_one = [s for s in sim.events if s.after.round_no == 1][-1].after
     assert window.match.scores() == round_one.scores()
     assert window.log.count() > 10 and window.banner.text().strip()
-    # The autosave holds the match: it resumes to the same state.
-    _, resumed, events = resume(window.autosave.path)
-    assert resumed.scores() == window.match.scores() and len(events) == len(window.autosave.events)
+    # The session file holds the match: it reads back to the same state.
+    assert saved(window).match.scores() == window.match.scores() and len(saved(window).steps) == window.log.count()
     SCREENSHOTS.mkdir(exist_ok=True)
     assert window.grab().save(str(SCREENSHOTS / "main-window.png"))
     window.stop()
@@ -101,13 +104,16 @@ def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:
     assert window.match.next_player == "Ben"
     window._correct([Play("Ben", Tile(1, 4))])
     qtbot.waitUntil(lambda: window.match.scores()["Ben"] == 1, timeout=10_000)
-    assert len(window.autosave.events) == 2
+    assert len(saved(window).steps) == 2 and window.log.count() == 2
+    assert window.undo_action.isEnabled() and not window.redo_action.isEnabled()
     window.undo()
-    assert window.match.scores()["Ben"] == 0 and len(window.autosave.events) == 1
-    _, resumed, _ = resume(window.autosave.path)
+    qtbot.waitUntil(lambda: window.match.scores()["Ben"] == 0, timeout=10_000)
+    assert len(saved(window).steps) == 1 and window.log.count() == 1 and window.redo_action.isEnabled()
+    resumed = saved(window).match
     assert resumed.round_no == 1 and resumed.current_board().tiles == ()
     window.redo()
     qtbot.waitUntil(lambda: window.match.scores()["Ben"] == 1, timeout=10_000)
+    assert len(saved(window).steps) == 2 and not window.redo_action.isEnabled()
     window.stop()
 
 
@@ -186,24 +192,25 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     assert window.worker.seekable and window.timeline.maximum() > 100
     window.show()
     window.start()
-    qtbot.waitUntil(lambda: len(window.autosave.events) >= 8, timeout=60_000)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 8, timeout=60_000)
     # The timeline is marked where each move was scored.
-    move_times = {round(t, 1) for _, t in window.autosave.events}
+    move_times = {round(s.t, 1) for s in window.snapshot.steps}
     assert move_times <= set(window.timeline.marks) and len(window.timeline.marks) >= 4
     window.play_button.setChecked(True)  # pause
     qtbot.wait(300)
     paused_at = window.worker.position
     qtbot.wait(300)
     assert window.worker.position == paused_at
-    at = window.autosave.events[3][1]
-    window.seek(at)
-    assert len(window.autosave.events) == 4 and window.log.count() >= 4
+    at = window.snapshot.steps[3].t
+    window.score_again_from(at)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 4, timeout=10_000)
+    assert window.log.count() == 4 and len(saved(window).steps) == 4 and len(saved(window).undone) >= 4
     assert move_times <= set(window.timeline.marks)  # the marks stay: they are the recording's
     window.play_button.setChecked(False)
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     # Played on from the seek, the match ends the round exactly as without it.
     truth_events = [l for l in truth.read_text().splitlines()[1:]]
-    assert len(window.autosave.events) == len(truth_events)
+    assert len(window.snapshot.steps) == len(saved(window).steps) == len(truth_events)
     window.stop()
 
 
@@ -243,8 +250,7 @@ def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path)
     pipeline = TablePipeline(before, NoDetector(), PipelineConfig(), fps=30)
     speaker = Speaker("en")
     speaker.muted = True
-    window = MainWindow(sim.header, before, pipeline, StillCamera(), Autosave(tmp_path / "current.jsonl", sim.header),
-                        realtime=False, speaker=speaker)
+    window = MainWindow(pipeline.history, pipeline, StillCamera(), realtime=False, speaker=speaker)
     qtbot.addWidget(window)
     dialog = HandsDialog(window, before)
     hands = dict(reveal.hands)
@@ -253,7 +259,7 @@ def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path)
     assert dialog.event_() == reveal
     window.start()
     window._correct([dialog.event_()])
-    qtbot.waitUntil(lambda: len(window.autosave.events) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
     assert window.match.scores() == sim.events[k].after.scores()
     dialog.fields[0][1].setText("1 2 3")
     with pytest.raises(ValueError, match="pairs of numbers"):

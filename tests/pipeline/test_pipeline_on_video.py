@@ -14,9 +14,10 @@ from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
 from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
-from scorer.pipeline.replay import SessionLog, run
+from scorer.pipeline.replay import run
 from scorer.rules.log import MatchHeader, event_to_json
 from scorer.rules.transcript import score_log
+from scorer.sessions import Session
 
 
 def _key(d: dict) -> tuple:
@@ -36,13 +37,13 @@ def test_replay_gives_the_simulators_events_and_scores(tmp_path: Path, game, pla
     header = MatchHeader(game, names, partnership)
     detector = TruthDetector(labels)
     source = VideoFile(video, step=2)
-    recorded = tmp_path / "session.jsonl"
-    log = SessionLog(recorded, header)
-    pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / 2, log=log)
+    session = Session.create(header, tmp_path)
+    recorded = session.path
+    pipeline = TablePipeline(session, detector, PipelineConfig(), fps=source.fps / 2)
     moves: list[MoveEvent] = []
     asked: list[NeedsConfirmation] = []
     run(detector.follow(source), pipeline, lambda e: moves.append(e) if isinstance(e, MoveEvent) else asked.append(e) if isinstance(e, NeedsConfirmation) else None)
-    log.close()
+    session.close()
     truth = [json.loads(line) for line in truth_log.read_text().splitlines()[1:]]
     # The first round's starter is drawn by lot; with no --starter the arm that opens tells it.
     assert [_key(event_to_json(m.step.event)) for m in moves] == [_key(t) for t in truth]

@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 from dominosynth.truth import TruthDetector
 from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
-from scorer.pipeline.replay import SessionLog, record
+from scorer.pipeline.replay import record
 from scorer.rules.log import MatchHeader
+from scorer.sessions import Session
 
 class Slow:
     # A camera's pace: one frame at a time, in real time (so the recording is killed mid-game).
@@ -43,10 +44,10 @@ class Slow:
 header = MatchHeader("horse-race", ("Ann", "Ben"), False)
 detector = TruthDetector(Path({labels!r}))
 out = Path({out!r})
-log = SessionLog(out / "session.jsonl", header)
-pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30, log=log)
-print("started", flush=True)
-record(detector.follow(Slow(VideoFile({video!r}))), pipeline, out, log, lambda e: None, segment_seconds=2.0)
+session = Session.create(header, out)
+pipeline = TablePipeline(session, detector, PipelineConfig(), fps=30)
+print(session.path, flush=True)
+record(detector.follow(Slow(VideoFile({video!r}))), pipeline, out, lambda e: None, segment_seconds=2.0)
 """
 
 
@@ -58,10 +59,10 @@ def test_a_recording_killed_mid_game_keeps_its_log_and_video(tmp_path: Path) -> 
     out.mkdir()
     script = RECORDER.format(datasets=str(ROOT / "datasets"), root=str(ROOT), labels=str(labels), out=str(out), video=str(video))
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().strip() == "started"
+    log_path = Path(proc.stdout.readline().strip())
+    assert log_path.parent == out
     # Let it record a few moves, then kill it without warning.
     deadline = time.monotonic() + 60
-    log_path = out / "session.jsonl"
     while time.monotonic() < deadline:
         if log_path.exists() and len(log_path.read_text().splitlines()) >= 5:
             break
@@ -83,21 +84,22 @@ def test_replay_of_a_recording_reproduces_its_scores(tmp_path: Path) -> None:
     from dominosynth.truth import TruthDetector
 
     from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
-    from scorer.pipeline.replay import SessionLog, record, run
-    from scorer.rules.log import MatchHeader
+    from scorer.pipeline.replay import record, run
+    from scorer.rules.log import MatchHeader, MatchSource
+    from scorer.sessions import Session, read_session
 
     # Read at every frame of a flickering light (the replay reads every frame too).
     spec = VideoSpec("horse-race", 2, False, 4, size=(480, 270), max_rounds=1, move_seconds=1.3)
     video, truth, labels = tmp_path / "g.mp4", tmp_path / "g.truth.jsonl", tmp_path / "g.labels.jsonl"
     make_video(spec, video, truth, labels)
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
-    out = tmp_path / "session"
+    out = tmp_path / "recording"
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("camera", "0", 1, str(out)))
     detector = TruthDetector(labels)
-    log = SessionLog(out / "session.jsonl" if out.mkdir() is None else out, header)
-    live = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30, log=log)
-    record(detector.follow(VideoFile(video)), live, out, log, lambda e: None, segment_seconds=3.0)
-    _, steps = score_log((out / "session.jsonl").read_text().splitlines())
-    logged = list(steps)[-1].after.scores()
+    session = Session.create(header)  # the user's sessions folder
+    live = TablePipeline(session, detector, PipelineConfig(), fps=30)
+    record(detector.follow(VideoFile(video)), live, out, lambda e: None, segment_seconds=3.0)
+    session.close()
+    logged = read_session(session.path).log.match.scores()
     replayed = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=30)
     run(detector.follow(open_video(out)), replayed, lambda e: None)
     assert replayed.match.scores() == logged == live.match.scores()
@@ -110,7 +112,7 @@ def test_replay_of_a_recording_reproduces_its_scores(tmp_path: Path) -> None:
     for start in (5, recording.counts[0], recording.counts[0] + 17):
         first = next(recording.frames(start))
         assert first.index == start and np.array_equal(first.image, frames[start])
-    logged_times = [json.loads(line)["t"] for line in (out / "session.jsonl").read_text().splitlines()[1:]]
+    logged_times = [json.loads(line)["t"] for line in session.path.read_text().split("\n")[1:] if line]
     assert logged_times and recorded_move_times(recording) == logged_times
     assert recorded_move_times(open_video(video)) == []  # a bare video has no log beside it
     stepped = [f.index for f in open_video(out, step=2).frames()]

@@ -1,0 +1,137 @@
+"""The app on the session store: resume shows the moves, undo after resume, review without changing the log,
+corrections after a recording ended, and a start screen without a camera whose form keeps a mistake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dominosynth.truth import TruthDetector
+from dominosynth.video import VideoSpec, make_video
+from PySide6.QtWidgets import QDialog
+
+from scorer.app.start import DemoMatch, NewMatch, Resume, StartDialog
+from scorer.pipeline import VideoFile
+from scorer.rules.log import MatchHeader
+from scorer.rules.simulate import simulate_match
+from scorer.sessions import Session, list_sessions, read_session
+
+from tests.app.test_app import NoDetector, StillCamera, make_window, saved
+
+
+def test_a_resumed_match_shows_its_moves_and_undo_works_on_them(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=7)
+    first = Session.create(sim.header, tmp_path)
+    for step in sim.events[:25]:
+        first.apply(step.event, 0.0)
+    first.close()
+    session, damage = Session.open(first.path)
+    assert damage is None
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=session)
+    qtbot.addWidget(window)
+    assert window.log.count() == 25 and window.match.scores() == sim.events[24].after.scores()
+    assert window.undo_action.isEnabled() and not window.redo_action.isEnabled()
+    window.start()
+    window.undo()
+    qtbot.waitUntil(lambda: window.log.count() == 24, timeout=10_000)
+    assert window.match.scores() == sim.events[23].after.scores() == saved(window).match.scores()
+    assert len(saved(window).steps) == 24 and window.redo_action.isEnabled()
+    window.close()
+
+
+def _recording(tmp_path: Path):
+    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
+    sim = make_video(spec, video, truth, labels)
+    detector = TruthDetector(labels)
+
+    class Seekable:
+        def __init__(self) -> None:
+            self.inner = VideoFile(video, step=2)
+            self.fps, self.duration, self.step = self.inner.fps, self.inner.duration, 2
+
+        def frames(self, start: int = 0):
+            for f in self.inner.frames(start):
+                detector.frame = f.index
+                yield f
+
+    return sim, Seekable(), detector
+
+
+def sim_scores(sim):
+    return [s for s in sim.events if s.after.round_no == 1][-1].after.scores()
+
+
+def test_review_after_a_seek_leaves_the_log_and_corrections_after_the_end_count(qtbot, tmp_path: Path) -> None:
+    sim, source, detector = _recording(tmp_path)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    window = make_window(tmp_path, header, source, detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 6, timeout=60_000)
+    window.play_button.setChecked(True)
+    qtbot.wait(200)
+    written = window.session.path.read_bytes()
+    at = window.snapshot.steps[2].t
+    window.review(at)
+    qtbot.waitUntil(lambda: window.time_label.text() != "", timeout=5_000)
+    qtbot.wait(300)
+    # The board shows the match as it stood then; the log is untouched.
+    then = window.snapshot.steps[2].after.scores()
+    assert [int(t.label) for t in window.pegboard.tracks] == [then[p] for p in header.players]
+    assert window.live_button.isVisible() and window.session.path.read_bytes() == written
+    assert window.log.currentRow() == 2
+    window.back_to_live()
+    window.play_button.setChecked(False)
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    count = len(window.snapshot.steps)
+    assert read_session(window.session.path).log.steps == window.snapshot.steps
+    # After the recording ended, undo, a move entered by hand and redo still go into the session.
+    last = window.snapshot.steps[-1].event
+    window.undo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == count - 1, timeout=10_000)
+    window._correct([last])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == count, timeout=10_000)
+    window.undo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == count - 1, timeout=10_000)
+    window.redo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == count, timeout=10_000)
+    assert window.match.scores() == sim_scores(sim) and saved(window).match.scores() == window.match.scores()
+    assert len(saved(window).steps) == count
+    window.close()
+
+
+def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_form(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 3, seed=2)
+    older = Session.create(sim.header)
+    for step in sim.events[:9]:
+        older.apply(step.event, 0.0)
+    older.close()
+    dialog = StartDialog(cameras=[], sessions=list_sessions())
+    qtbot.addWidget(dialog)
+    assert dialog.resume_button is not None and "Ann, Ben, Cid" in dialog.resume_button.text()
+    assert dialog.source.currentData() == "file"  # no camera: a recording or a URL
+    dialog.show()
+    dialog.players.setText("Ann")  # one player: no game is played so
+    dialog.location.setText(str(tmp_path))
+    dialog._start_new()
+    assert dialog.isVisible() and dialog.choice is None
+    assert "2" in dialog.problem.text() and "border" in dialog.players.styleSheet()
+    assert dialog.players.text() == "Ann"  # what was typed is kept
+    dialog.players.setText("Ann, Ben")
+    dialog.starter.setText("Cid")
+    dialog._start_new()
+    assert dialog.choice is None and "border" in dialog.starter.styleSheet()
+    dialog.starter.setText("Ben")
+    dialog._start_new()
+    assert isinstance(dialog.choice, NewMatch) and dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.choice.header.players == ("Ann", "Ben") and dialog.choice.starter == "Ben"
+    again = StartDialog(cameras=[0], sessions=list_sessions())
+    qtbot.addWidget(again)
+    again.resume_button.click()
+    assert isinstance(again.choice, Resume) and again.choice.path == older.path
+    demo = StartDialog(cameras=[], sessions=[])
+    qtbot.addWidget(demo)
+    assert demo.resume_button is None
+    demo._demo()
+    assert isinstance(demo.choice, DemoMatch)
