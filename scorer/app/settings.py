@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+import os
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+)
 
 from scorer.vision.calibration import config_dir
 
@@ -36,14 +48,34 @@ class Settings:
     def save(self) -> None:
         path = self.path()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(self), indent=2))
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=2))
+        os.replace(tmp, path)  # a crash mid-write leaves the old settings, not half a file
+
+    @classmethod
+    def remember(cls, **changes) -> Settings:
+        """Load, change some fields (``Settings.remember(lang="fi")``), save; returns the saved settings."""
+        settings = replace(cls.load(), **changes)
+        settings.save()
+        return settings
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings) -> None:
+    """The settings; the voice in use is shown, with a button that says a sample sentence.
+
+    ``speaker`` is the app's :class:`~scorer.app.speech.Speaker`; without one the dialog makes its own
+    (which tries the backends afresh).
+    """
+
+    def __init__(self, settings: Settings, speaker=None) -> None:
         super().__init__()
         self.setWindowTitle("Settings")
         self.settings = settings
+        if speaker is None:
+            from scorer.app.speech import Speaker
+
+            speaker = Speaker(settings.lang, self)
+        self.speaker = speaker
         form = QFormLayout(self)
         self.camera = QSpinBox()
         self.camera.setRange(0, 9)
@@ -52,10 +84,20 @@ class SettingsDialog(QDialog):
         self.resolution.addItems(["1280x720", "1920x1080", "640x480"])
         self.resolution.setCurrentText(f"{settings.width}x{settings.height}")
         self.lang = QComboBox()
-        self.lang.addItems(["en", "fi"])
-        self.lang.setCurrentText(settings.lang)
+        self.lang.addItem("English", "en")
+        self.lang.addItem("suomi (Finnish)", "fi")
+        self.lang.setCurrentIndex(max(0, self.lang.findData(settings.lang)))
         self.voice = QCheckBox("say the announcements aloud")
         self.voice.setChecked(settings.voice)
+        self.backend = QLabel()
+        self.backend.setWordWrap(True)
+        self.test_button = QPushButton("Test the voice")
+        self.test_button.clicked.connect(self.test_voice)
+        voice_row = QHBoxLayout()
+        voice_row.addWidget(self.backend, 1)
+        voice_row.addWidget(self.test_button)
+        self.tested = QLabel("")
+        self.tested.setWordWrap(True)
         self.still = QDoubleSpinBox()
         self.still.setRange(0.2, 3.0)
         self.still.setSingleStep(0.1)
@@ -65,14 +107,45 @@ class SettingsDialog(QDialog):
         form.addRow("Resolution", self.resolution)
         form.addRow("Language", self.lang)
         form.addRow("Voice", self.voice)
+        form.addRow("Speaks with", voice_row)
+        form.addRow("", self.tested)
         form.addRow("Still table for", self.still)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        speaker.backend_chosen.connect(self._show_backend)
+        speaker.failed.connect(self._show_failure)
+        self._show_backend()
+
+    def chosen_lang(self) -> str:
+        return self.lang.currentData() or "en"
+
+    def _show_backend(self, *_args) -> None:
+        engine = self.speaker.engine
+        self.backend.setText(f"<b>{engine}</b>" + (" — announcements are shown, not spoken" if engine == "text only" else ""))
+        tried = "; ".join(f"{name}: {why}" for name, why in self.speaker.rejected)
+        self.backend.setToolTip(f"Tried and not used: {tried}" if tried else "")
+        self.test_button.setEnabled(not self.speaker.choosing)
+
+    def _show_failure(self, message: str) -> None:
+        self.tested.setText(message)
+
+    def test_voice(self) -> None:
+        """Say a sample sentence in the language chosen in the form."""
+        previous = self.speaker.lang
+        self.speaker.lang = self.chosen_lang()
+        engine = self.speaker.test()
+        self.speaker.lang = previous
+        said = self.speaker.said_texts[-1] if self.speaker.said_texts else ""
+        if engine == "text only":
+            self.tested.setText("No voice was found (Qt TextToSpeech and espeak-ng were tried); nothing is said.")
+        else:
+            self.tested.setText(f"Saying with {engine}: “{said}”")
 
     def _save(self) -> None:
         w, h = (int(v) for v in self.resolution.currentText().split("x"))
-        self.settings = Settings(self.camera.value(), w, h, self.lang.currentText(), self.voice.isChecked(), self.still.value())
+        self.settings = replace(self.settings, camera=self.camera.value(), width=w, height=h, lang=self.chosen_lang(),
+                                voice=self.voice.isChecked(), still_seconds=self.still.value())
         self.settings.save()
         self.accept()

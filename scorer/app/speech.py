@@ -1,41 +1,383 @@
-"""Saying the announcements: Qt TextToSpeech where it works, else espeak-ng, else nothing (text only)."""
+"""Saying the announcements aloud, with the first voice that truly works.
+
+The backend is chosen by trying each in turn:
+
+1. Qt TextToSpeech's engines, one by one (Qt's ``mock`` engine, which reports Ready and makes no
+   sound, is skipped).  An engine counts only once it reaches the Ready state; one that reports
+   Error, or is not Ready within ``probe_ms``, is dropped and the next is tried.  An engine that
+   goes to Error later, while speaking, is dropped the same way and the text is said by the next.
+2. ``espeak-ng`` found on PATH.  The text goes to it on stdin, never on the command line, so a
+   player named like an option (``-w/tmp/x``) is read out, not obeyed.
+3. Text only: nothing is said (the banner still shows the announcement).
+
+Nothing here blocks the GUI thread: Qt's engines speak asynchronously, and espeak-ng runs in a
+worker thread that takes the texts in order (when they come faster than they can be said, only the
+newest few wait).  Texts are made fit for the ear first (:func:`scorer.pipeline.announce.speakable`).
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import threading
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from scorer.pipeline.announce import Announcement, speakable
+
+TEXT_ONLY = "text only"
+ESPEAK = "espeak-ng"
+CHOOSING = "choosing a voice…"
+SKIPPED_QT_ENGINES = {"mock"}  # Qt's test engine: Ready at once, silent
+SAMPLES = {
+    "en": "This is the scorer's voice. Ann, three–four. Fifteen, three points.",
+    "fi": "Tämä on pistelaskijan ääni. Ann, kolme–neljä. Viisitoista, kolme pistettä.",
+}
+MAX_WAITING = 3  # espeak-ng texts waiting behind the one being said; older ones are dropped
+_AUTO: Any = object()
 
 
-class Speaker:
-    def __init__(self, lang: str = "en") -> None:
-        self.lang = lang
+def qt_engines() -> list[str]:
+    """Qt TextToSpeech's engines on this machine, in Qt's order (empty when the module is missing)."""
+    try:
+        from PySide6.QtTextToSpeech import QTextToSpeech
+
+        return [str(e) for e in QTextToSpeech.availableEngines()]
+    except Exception:  # QtTextToSpeech absent from this build, or it fails to initialise
+        return []
+
+
+def _qt_factory(name: str) -> Any:
+    from PySide6.QtTextToSpeech import QTextToSpeech
+
+    return QTextToSpeech(name)
+
+
+def _state_name(state: Any) -> str:
+    """``Ready``/``Error``/... for Qt's enum or a fake engine's plain string."""
+    name = getattr(state, "name", state)
+    return str(name).rsplit(".", 1)[-1]
+
+
+def espeak_argv(program: str, lang: str) -> list[str]:
+    """espeak-ng's command line: the voice, and the text read from stdin (never an argument)."""
+    return [program, "-v", "fi" if lang == "fi" else "en", "--stdin"]
+
+
+class Speaker(QObject):
+    """Says texts with the chosen backend; ``engine`` names it for people, ``backend`` for code."""
+
+    backend_chosen = Signal(str)  # the engine's name for people, once chosen (and again if it changes)
+    said = Signal(str)  # each text as handed to the backend (after speakable())
+    failed = Signal(str)  # a backend that stopped working, in words
+
+    def __init__(self, lang: str = "en", parent: QObject | None = None, *, engines: Sequence[str] | None = None,
+                 tts_factory: Callable[[str], Any] | None = None, espeak: str | None = _AUTO,
+                 probe_ms: int = 1500) -> None:
+        super().__init__(parent)
+        self._lang = lang
         self.muted = False
-        self.engine = "text only"
-        self._tts = None
-        try:  # needs the platform's audio libraries; absent on many machines
-            from PySide6.QtCore import QLocale
-            from PySide6.QtTextToSpeech import QTextToSpeech
-
-            if QTextToSpeech.availableEngines():
-                self._tts = QTextToSpeech()
-                self._tts.setLocale(QLocale("fi_FI" if lang == "fi" else "en_GB"))
-                self.engine = "Qt TextToSpeech"
-        except Exception:
-            self._tts = None
-        self._espeak = None if self._tts is not None else shutil.which("espeak-ng")
-        if self._espeak:
-            self.engine = "espeak-ng"
+        self.probe_ms = probe_ms
+        self._factory = tts_factory or _qt_factory
+        names = qt_engines() if engines is None else list(engines)
+        self.rejected: list[tuple[str, str]] = []  # (engine, why) for each backend tried and dropped
+        self._candidates: list[str] = [n for n in names if n not in SKIPPED_QT_ENGINES]
+        for n in names:
+            if n in SKIPPED_QT_ENGINES:
+                self.rejected.append((f"Qt {n}", "Qt's test engine makes no sound"))
+        self._espeak = shutil.which(ESPEAK) if espeak is _AUTO else espeak
+        self._tts: Any = None
+        self._qt_name = ""
+        self._backend = CHOOSING
+        self._pending: list[tuple[str, str]] = []  # (text, lang) said while choosing
+        self._probe: Any = None
+        self._timer: QTimer | None = None
+        self._last: tuple[str, str] | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._waiting: list[tuple[str, str]] = []  # texts for espeak-ng, oldest first
+        self._speaking = False
+        self._worker: threading.Thread | None = None
         self._process: subprocess.Popen | None = None
+        self.last_error = ""  # the last problem a backend reported while speaking
+        self.said_texts: list[str] = []  # everything handed to a backend (or shown only), newest last
+        self._try_next()
+
+    # -- what is in use ------------------------------------------------------------------
+
+    @property
+    def backend(self) -> str:
+        """``qt:<engine>``, ``espeak-ng``, ``text only``, or ``choosing a voice…`` while trying."""
+        return f"qt:{self._qt_name}" if self._backend == "qt" else self._backend
+
+    @property
+    def engine(self) -> str:
+        if self._backend == "qt":
+            return f"Qt TextToSpeech ({self._qt_name})"
+        return self._backend
+
+    @property
+    def choosing(self) -> bool:
+        return self._backend == CHOOSING
+
+    @property
+    def lang(self) -> str:
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self._lang = lang
+        if self._tts is not None:
+            self._set_locale(self._tts)
+
+    # -- choosing the backend ----------------------------------------------------------------
+
+    def _try_next(self) -> None:
+        while self._candidates:
+            name = self._candidates.pop(0)
+            try:
+                tts = self._factory(name)
+            except Exception as exc:  # a plug-in that cannot even be built
+                self.rejected.append((f"Qt {name}", str(exc) or type(exc).__name__))
+                continue
+            state = _state_name(tts.state())
+            if state == "Ready":
+                self._accept_qt(name, tts)
+                return
+            if state == "Error":
+                self.rejected.append((f"Qt {name}", self._error_of(tts)))
+                self._discard(tts)
+                continue
+            # Not decided yet (an engine that starts asynchronously): wait for Ready, a while.
+            self._probe = (name, tts)
+            tts.stateChanged.connect(self._probe_state)
+            self._timer = QTimer(self)
+            self._timer.setSingleShot(True)
+            self._timer.timeout.connect(self._probe_timeout)
+            self._timer.start(self.probe_ms)
+            return
+        if self._espeak and os.access(self._espeak, os.X_OK):
+            self._choose(ESPEAK)
+        else:
+            if self._espeak:
+                self.rejected.append((ESPEAK, f"{self._espeak} is not executable"))
+            self._choose(TEXT_ONLY)
+
+    def _probe_state(self, state: Any) -> None:
+        if self._probe is None:
+            return
+        name, tts = self._probe
+        state = _state_name(state)
+        if state == "Ready":
+            self._end_probe()
+            self._accept_qt(name, tts)
+        elif state == "Error":
+            self._end_probe()
+            self.rejected.append((f"Qt {name}", self._error_of(tts)))
+            self._discard(tts)
+            self._try_next()
+
+    def _probe_timeout(self) -> None:
+        if self._probe is None:
+            return
+        name, tts = self._probe
+        self._end_probe()
+        self.rejected.append((f"Qt {name}", f"not ready within {self.probe_ms} ms"))
+        self._discard(tts)
+        self._try_next()
+
+    def _end_probe(self) -> None:
+        name, tts = self._probe
+        self._probe = None
+        try:
+            tts.stateChanged.disconnect(self._probe_state)
+        except (RuntimeError, TypeError):
+            pass
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    @staticmethod
+    def _error_of(tts: Any) -> str:
+        try:
+            return str(tts.errorString()) or "Error"
+        except Exception:
+            return "Error"
+
+    @staticmethod
+    def _discard(tts: Any) -> None:
+        if hasattr(tts, "deleteLater"):
+            tts.deleteLater()
+
+    def _accept_qt(self, name: str, tts: Any) -> None:
+        self._tts, self._qt_name = tts, name
+        self._set_locale(tts)
+        tts.stateChanged.connect(self._qt_state)
+        self._choose("qt")
+
+    def _choose(self, backend: str) -> None:
+        self._backend = backend
+        self.backend_chosen.emit(self.engine)
+        pending, self._pending = self._pending, []
+        for text, lang in pending:
+            self._dispatch(text, lang)
+
+    def _set_locale(self, tts: Any) -> None:
+        try:
+            from PySide6.QtCore import QLocale
+
+            want = QLocale.Language.Finnish if self._lang == "fi" else QLocale.Language.English
+            for locale in tts.availableLocales():
+                if locale.language() == want:
+                    tts.setLocale(locale)
+                    return
+        except Exception:  # a fake engine, or one without locales
+            pass
+
+    def _qt_has_lang(self) -> bool:
+        try:
+            from PySide6.QtCore import QLocale
+
+            want = QLocale.Language.Finnish if self._lang == "fi" else QLocale.Language.English
+            locales = list(self._tts.availableLocales())
+            return not locales or any(loc.language() == want for loc in locales)
+        except Exception:
+            return True
+
+    def _qt_state(self, state: Any) -> None:
+        if _state_name(state) != "Error" or self._backend != "qt":
+            return
+        # The engine broke while in use: drop it and say the last text with the next backend.
+        why = self._error_of(self._tts)
+        self.rejected.append((f"Qt {self._qt_name}", why))
+        self.failed.emit(f"{self.engine} stopped working: {why}")
+        tts, self._tts = self._tts, None
+        try:
+            tts.stateChanged.disconnect(self._qt_state)
+        except (RuntimeError, TypeError):
+            pass
+        self._discard(tts)
+        self._backend = CHOOSING
+        if self._last is not None:
+            self._pending.append(self._last)
+        self._try_next()
+
+    # -- saying -------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
+        """Say ``text`` (shown text is fine: it is made speakable first); returns at once."""
         if self.muted or not text:
             return
+        spoken = speakable(text, self._lang)
+        if not spoken:
+            return
+        if self.choosing:
+            self._pending.append((spoken, self._lang))
+            return
+        self._dispatch(spoken, self._lang)
+
+    def say_announcement(self, announcement: Announcement) -> None:
+        """An announcement's text for the ear, in the speaker's language."""
+        self.say(announcement.spoken(self._lang))
+
+    def test(self) -> str:
+        """Say a sample sentence in the current language, even when muted; returns the backend's name."""
+        muted, self.muted = self.muted, False
+        try:
+            self.say(SAMPLES.get(self._lang, SAMPLES["en"]))
+        finally:
+            self.muted = muted
+        return self.engine
+
+    def _dispatch(self, text: str, lang: str) -> None:
+        self._last = (text, lang)
+        self.said_texts.append(text)
+        self.said.emit(text)
+        if self._backend == "qt" and self._tts is not None:
+            if self._qt_has_lang() or not self._espeak:
+                enqueue = getattr(self._tts, "enqueue", None)
+                (enqueue or self._tts.say)(text)
+                return
+            self._espeak_say(text, lang)  # this engine has no voice for the language: espeak-ng does
+        elif self._backend == ESPEAK:
+            self._espeak_say(text, lang)
+
+    def _espeak_say(self, text: str, lang: str) -> None:
+        with self._lock:
+            while len(self._waiting) >= MAX_WAITING:
+                self._waiting.pop(0)  # too far behind: the oldest waiting text is dropped
+            self._waiting.append((text, lang))
+            self._wake.notify()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._espeak_loop, name="espeak-ng", daemon=True)
+                self._worker.start()
+
+    def _espeak_loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._wake.wait()
+                text, lang = self._waiting.pop(0)
+                self._speaking = True
+            try:
+                process = subprocess.Popen(espeak_argv(self._espeak, lang), stdin=subprocess.PIPE,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                self._process = process
+                _out, err = process.communicate(text.encode("utf-8"), timeout=120)
+                said = err.decode("utf-8", "replace")
+                # espeak-ng exits 0 even when it found no sound device; it says so on stderr.
+                problem = [line for line in said.splitlines() if line.lower().startswith("error")]
+                if process.returncode not in (0, -15) or problem:  # -15: stopped on purpose
+                    self.last_error = f"espeak-ng could not speak ({process.returncode}): " + (
+                        "; ".join(problem) or said.strip())[:200]
+                    self.failed.emit(self.last_error)
+            except (OSError, subprocess.SubprocessError) as exc:
+                self.last_error = f"espeak-ng could not speak: {exc}"
+                self.failed.emit(self.last_error)
+            finally:
+                with self._lock:
+                    self._process = None
+                    self._speaking = False
+
+    # -- control ---------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop what is being said and forget what waits."""
+        self._pending.clear()
+        with self._lock:
+            self._waiting.clear()
+            process = self._process
+        if process is not None and process.poll() is None:
+            process.terminate()
         if self._tts is not None:
-            self._tts.say(text)
-        elif self._espeak:
-            if self._process is not None and self._process.poll() is None:
-                self._process.terminate()  # the newest announcement wins
-            self._process = subprocess.Popen(
-                [self._espeak, "-v", "fi" if self.lang == "fi" else "en", text],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
+            try:
+                self._tts.stop()
+            except Exception:
+                pass
+
+    def wait_chosen(self, timeout_ms: int = 5000) -> str:
+        """Spin Qt's event loop until a backend is chosen (for tests and scripts); returns its name."""
+        if self.choosing:
+            from PySide6.QtCore import QDeadlineTimer, QEventLoop
+
+            loop = QEventLoop()
+            self.backend_chosen.connect(loop.quit)
+            QTimer.singleShot(timeout_ms, loop.quit)
+            deadline = QDeadlineTimer(timeout_ms)
+            while self.choosing and not deadline.hasExpired():
+                loop.exec()
+        return self.engine
+
+    def wait_idle(self, timeout_s: float = 30.0) -> bool:
+        """Wait until espeak-ng has said everything handed to it (for tests and scripts)."""
+        import time
+
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            with self._lock:
+                if not self._waiting and not self._speaking:
+                    return True
+            time.sleep(0.02)
+        return False
