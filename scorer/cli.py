@@ -422,9 +422,10 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if any((folder / "video").glob("*.avi")):
         raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
     folder.mkdir(parents=True, exist_ok=True)
-    session = _new_session(args, MatchSource("camera", str(args.camera), 1, str(folder)),
+    kind = "camera" if args.camera.isdigit() else "url"
+    session = _new_session(args, MatchSource(kind, args.camera, 1, str(folder)),
                            Path(args.sessions) if args.sessions else None)
-    camera = Camera(args.camera, args.width, args.height, args.fps)
+    camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
     pipeline = _pipeline_for(args, session, camera.fps)
 
     def on_event(event) -> None:
@@ -446,36 +447,57 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    import datetime as dt
+    from scorer import club
 
-    from scorer.club import export_csv, import_files, merge, open_database, player_names, standings
-
-    engine = open_database(args.db)
+    if args.club_command == "merge":  # the source is only read: check it before opening (maybe making) ours
+        club.open_readonly(args.other).dispose()
+    engine = club.open_database(args.db)
     if args.club_command == "import":
-        for result in import_files(engine, [Path(p) for p in args.logs], args.table):
-            state = "imported" if result.new else "already in the database"
-            out.write(f"{result.match_id[:12]} {', '.join(result.players)}: {state}{'' if result.finished else ' (unfinished)'}\n")
-    elif args.club_command == "players":
-        for name in player_names(engine):
+        report = club.import_report(engine, [Path(p) for p in args.logs], args.table)
+        words = {"new": "imported", "updated": "updated (more moves)", "unchanged": "already in the database"}
+        for path, result in report.results:
+            state = words[result.state]
+            out.write(f"{path}: {result.match_id[:12]} {', '.join(result.players)}: {state}{'' if result.finished else ' (unfinished)'}\n")
+        for path, why in report.refused:
+            err.write(f"not imported: {why}\n")
+        left = len(args.logs) - len(report.results) - len(report.refused)
+        out.write(f"{report.count('new')} imported, {report.count('updated')} updated, {report.count('unchanged')} already there, "
+                  f"{len(report.refused)} refused{f', {left} not tried' if left else ''}\n")
+        if report.stopped:
+            err.write(f"error: stopped: {report.stopped} (the files before it were written as listed)\n")
+        return EXIT_BAD_INPUT if report.refused or report.stopped else 0
+    if args.club_command == "players":
+        for name in club.player_names(engine):
             out.write(name + "\n")
     elif args.club_command == "standings":
-        since = dt.date.fromisoformat(args.since) if args.since else None
+        since = club.parse_since(args.since) if args.since else None
         games = [args.game] if args.game else ["horse-race", "seven-rocks"]
         for game in games:
-            rows = standings(engine, since, game)
-            if not rows:
+            rows = club.standings(engine, since, game)
+            playing = club.unfinished_count(engine, since, game)
+            if not rows and not playing:
                 continue
             unit = "points" if game == "horse-race" else "raw points"
             out.write(f"{game} ({unit})\n")
-            out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
+            if rows:
+                out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
             for r in rows:
                 out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
+            if playing:
+                out.write(f"  ({playing} match{'es' if playing != 1 else ''} still playing, not counted until finished)\n")
     elif args.club_command == "export":
-        count = export_csv(engine, Path(args.csv))
+        count = club.export_csv(engine, Path(args.csv))
         out.write(f"wrote {count} rows to {args.csv}\n")
     elif args.club_command == "merge":
-        added, present = merge(engine, args.other)
-        out.write(f"merged {args.other}: {added} new match(es), {present} already here\n")
+        merged = club.merge(engine, args.other, skip_bad=args.skip_bad)
+        out.write(f"merged {args.other}: {merged.added} new match(es), {merged.updated} updated, {merged.present} already here\n")
+        for bad in merged.bad:
+            err.write(f"left out: {bad}\n")
+    elif args.club_command == "serve":
+        from scorer.club.serve import serve
+
+        season = club.parse_since(args.season_start) if args.season_start else None
+        return serve(engine, args.host, args.port, season_since=season, out=out)
     return 0
 
 
@@ -536,7 +558,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_replay)
 
     rec = sub.add_parser("record", help="record a live game: video and session log side by side")
-    rec.add_argument("--camera", type=int, default=0)
+    rec.add_argument("--camera", default="0", help="a camera's index, or a network camera's URL")
     rec.add_argument("--width", type=int, default=1280)
     rec.add_argument("--height", type=int, default=720)
     rec.add_argument("--fps", type=float, default=30.0)
@@ -564,20 +586,28 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
     cal.set_defaults(run=_calibrate)
 
-    club = sub.add_parser("club", help="the club's players, match history and standings")
-    club.add_argument("--db", help="database file or SQLAlchemy URL (default: $SCORER_CLUB_DB or the user's data folder)")
+    club = sub.add_parser("club", help="the club's players, match history and standings; the evening's board")
+    db_help = "database file or SQLAlchemy URL, e.g. postgresql+psycopg://club@server/club (default: $SCORER_CLUB_DB or the user's data folder)"
+    club.add_argument("--db", help=db_help)
+    db_anywhere = argparse.ArgumentParser(add_help=False)  # `club serve --db URL` as well as `club --db URL serve`
+    db_anywhere.add_argument("--db", default=argparse.SUPPRESS, help=db_help)
     csub = club.add_subparsers(dest="club_command", required=True, metavar="COMMAND")
-    imp = csub.add_parser("import", help="import session logs (a match already there is left alone)")
+    imp = csub.add_parser("import", parents=[db_anywhere], help="import session logs (a match already there is left alone, a longer log of it updates it)")
     imp.add_argument("logs", nargs="+", metavar="LOG")
     imp.add_argument("--table", help="which table of the evening the logs come from")
-    csub.add_parser("players", help="list the club's players")
-    st = csub.add_parser("standings", help="wins, shared wins, points for and against, points per move")
-    st.add_argument("--since", metavar="YYYY-MM-DD")
+    csub.add_parser("players", parents=[db_anywhere], help="list the club's players")
+    st = csub.add_parser("standings", parents=[db_anywhere], help="wins, shared wins, points for and against, points per move (finished matches)")
+    st.add_argument("--since", metavar="DATE", help="today, yesterday or a date (YYYY-MM-DD)")
     st.add_argument("--game", choices=("horse-race", "seven-rocks"))
-    ex = csub.add_parser("export", help="one CSV row per player per match")
+    ex = csub.add_parser("export", parents=[db_anywhere], help="one CSV row per player per match")
     ex.add_argument("--csv", required=True, metavar="FILE")
-    mg = csub.add_parser("merge", help="bring in another laptop's database without duplicates")
+    mg = csub.add_parser("merge", parents=[db_anywhere], help="bring in another laptop's database without duplicates (one transaction; the other is only read)")
     mg.add_argument("other", metavar="OTHER.db")
+    mg.add_argument("--skip-bad", action="store_true", help="merge the other matches where some stored logs cannot be read (else nothing is merged)")
+    sv = csub.add_parser("serve", parents=[db_anywhere], help="the evening's board in a browser: every table live, tonight's and the season's standings")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this computer only; 0.0.0.0 for the club's network)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--season-start", metavar="DATE", help="the season's first day (default: 1 January this year)")
     club.set_defaults(run=_club)
 
     ses = sub.add_parser("sessions", help="the saved matches, newest first; show one; repair a damaged one")
