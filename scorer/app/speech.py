@@ -10,6 +10,8 @@ The backend is chosen by trying each in turn:
    player named like an option (``-w/tmp/x``) is read out, not obeyed.
 3. Text only: nothing is said (the banner still shows the announcement).
 
+``SCORER_SPEECH`` narrows the choice: ``off`` (text only), ``espeak-ng`` or ``qt``.
+
 Nothing here blocks the GUI thread: Qt's engines speak asynchronously, and espeak-ng runs in a
 worker thread that takes the texts in order (when they come faster than they can be said, only the
 newest few wait).  Texts are made fit for the ear first (:func:`scorer.pipeline.announce.speakable`).
@@ -81,6 +83,12 @@ class Speaker(QObject):
         self.muted = False
         self.probe_ms = probe_ms
         self._factory = tts_factory or _qt_factory
+        # SCORER_SPEECH=off (or text) speaks nothing, =espeak-ng skips Qt, =qt skips espeak-ng; unset: all.
+        forced = os.environ.get("SCORER_SPEECH", "").strip().lower() if engines is None and espeak is _AUTO else ""
+        if forced in ("off", "text", "none", "espeak-ng", "espeak"):
+            engines = []
+        if forced in ("off", "text", "none", "qt"):
+            espeak = None
         names = qt_engines() if engines is None else list(engines)
         self.rejected: list[tuple[str, str]] = []  # (engine, why) for each backend tried and dropped
         self._candidates: list[str] = [n for n in names if n not in SKIPPED_QT_ENGINES]

@@ -164,6 +164,15 @@ def test_on_this_machine_the_silent_mock_engine_is_never_chosen(qtbot) -> None:
         assert speaker.backend == ESPEAK
 
 
+def test_scorer_speech_narrows_the_choice(qtbot, monkeypatch) -> None:
+    monkeypatch.setenv("SCORER_SPEECH", "off")
+    assert Speaker("en").engine == TEXT_ONLY
+    monkeypatch.setenv("SCORER_SPEECH", "espeak-ng")
+    speaker = Speaker("en")
+    assert not speaker.backend.startswith("qt:")
+    assert speaker.engine == (ESPEAK if shutil.which("espeak-ng") else TEXT_ONLY)
+
+
 def test_muted_says_nothing_but_the_test_button_speaks(qtbot, espeak_standin) -> None:
     script, log = espeak_standin
     speaker = Speaker("fi", engines=[], espeak=script)
