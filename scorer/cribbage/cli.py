@@ -54,7 +54,7 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.app.cribbage import run_cribbage_app
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    return run_cribbage_app(players, args.target, args.muggins)
+    return run_cribbage_app(players, args.target, args.muggins, args.lang)
 
 
 def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -73,4 +73,5 @@ def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser
     app.add_argument("--players", required=True, help="2-4 names, clockwise")
     app.add_argument("--target", type=int, choices=(61, 121), default=121)
     app.add_argument("--muggins", action="store_true", help="missed points go to the next player")
+    app.add_argument("--lang", choices=("en", "fi"), default=None, help="the language (default: the saved setting)")
     app.set_defaults(run=_app)

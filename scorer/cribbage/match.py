@@ -36,7 +36,14 @@ class PegCard:
 
 @dataclass(frozen=True, slots=True)
 class Go:
-    """Nobody can play without passing 31: the count restarts (the last card scores 1)."""
+    """A player cannot play without passing 31 and says "go".
+
+    With ``player`` the turn passes on; once nobody who still holds cards can play, the last card
+    scores 1 and the count restarts.  Without a player (the older form): nobody at the table can
+    play, at once.
+    """
+
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,9 @@ class CribbageGame:
     pegging: PegState = field(default_factory=PegState)
     last_pegger: int | None = None
     pegged: tuple[Card, ...] = ()
+    pegged_by: tuple[int, ...] = ()  # the seat that pegged each card of ``pegged``
+    turn: int | None = None  # whose turn it is to peg (None before the cut and once pegging is over)
+    said_go: tuple[int, ...] = ()  # the seats that said go since the count last restarted
     shown: tuple[str, ...] = ()  # who has shown this deal (the crib as "crib")
     winner: int | None = None
     skunk: int = 0  # games the win is worth (1, 2 skunk, 3 double skunk)
@@ -109,6 +119,56 @@ class CribbageGame:
     def skunk_lines(self) -> tuple[int, int]:
         return (91, 61) if self.target == 121 else (31, 0)
 
+    @property
+    def cards_each(self) -> int:
+        """Cards each player pegs in a deal (the hand after giving to the crib): 4."""
+        dealt, to_crib = HAND_SIZES[len(self.players)]
+        return dealt - to_crib
+
+    def cards_left(self, seat: int) -> int:
+        """Cards the player at ``seat`` still holds to peg this deal."""
+        return self.cards_each - sum(1 for s in self.pegged_by if s == seat)
+
+    @property
+    def count(self) -> int:
+        """The running count of the pegging."""
+        return self.pegging.count
+
+    @property
+    def pegging_over(self) -> bool:
+        return len(self.pegged) >= self.cards_each * len(self.players) or bool(self.shown)
+
+    @property
+    def phase(self) -> str:
+        """``deal``, ``cut``, ``peg``, ``show`` or ``over``: what the table does next."""
+        if self.is_over:
+            return "over"
+        if self.dealer is None or len(self.shown) == len(self.players) + 1:
+            return "deal"
+        if self.starter is None:
+            return "cut"
+        if not self.pegging_over:
+            return "peg"
+        return "show"
+
+    def next_to_show(self) -> str | None:
+        """Whose count comes next in the show ("crib" for the dealer's crib), or None when all are counted."""
+        if self.dealer is None or self.starter is None:
+            return None
+        order = self.counting_order()
+        if len(self.shown) < len(order):
+            return order[len(self.shown)]
+        return "crib" if len(self.shown) == len(order) else None
+
+    def _next_seat(self, after: int, skip_go: bool = True) -> int | None:
+        """The next seat clockwise from ``after`` (``after`` itself last) that holds cards and has not said go."""
+        n = len(self.players)
+        for k in range(1, n + 1):
+            seat = (after + k) % n
+            if self.cards_left(seat) > 0 and not (skip_go and seat in self.said_go):
+                return seat
+        return None
+
     # -- the one verb ----------------------------------------------------------------
 
     def apply(self, event: CribEvent) -> tuple[CribbageGame, list[Scored]]:
@@ -123,7 +183,7 @@ class CribbageGame:
         if isinstance(event, PegCard):
             return self._peg(event)
         if isinstance(event, Go):
-            return self._go()
+            return self._go(event)
         if isinstance(event, Show):
             return self._show(event)
         raise CardError(f"unknown event {event!r}")
@@ -136,7 +196,8 @@ class CribbageGame:
             game = replace(self, scores=zeros, previous=zeros, winner=None, skunk=0)
         elif self.dealer is not None and len(game.shown) < len(self.players) + 1 and (game.starter or game.pegged):
             raise CardError("the deal is not finished: every hand and the crib are shown before the next deal")
-        return replace(game, dealer=dealer, starter=None, pegging=PegState(), last_pegger=None, pegged=(), shown=())
+        return replace(game, dealer=dealer, starter=None, pegging=PegState(), last_pegger=None, pegged=(), pegged_by=(),
+                       turn=None, said_go=(), shown=())
 
     def _add(self, seat: int, points: int) -> CribbageGame:
         if points == 0:
@@ -161,7 +222,7 @@ class CribbageGame:
             raise CardError(f"the starter is already cut ({self.starter})")
         if event.starter.suit is None:
             raise CardError("the starter needs its suit (for flushes and nobs)")
-        game = replace(self, starter=event.starter)
+        game = replace(self, starter=event.starter, turn=(self.dealer + 1) % len(self.players), said_go=())
         heels = his_heels(event.starter)
         out = []
         if heels:
@@ -178,32 +239,69 @@ class CribbageGame:
             raise CardError("the show has begun: pegging is over for this deal")
         if event.card.suit is not None:
             check_distinct((*self.pegged, event.card, self.starter))
-        per_player = HAND_SIZES[len(self.players)][0] - HAND_SIZES[len(self.players)][1]
-        played = sum(1 for c in self.pegged)  # all players' pegged cards
-        if played >= per_player * len(self.players):
+        per_player = self.cards_each
+        if len(self.pegged) >= per_player * len(self.players):
             raise CardError("every card has been pegged")
+        if self.cards_left(seat) <= 0:
+            raise CardError(f"{event.player} has pegged all {per_player} cards")
+        if seat in self.said_go:
+            raise CardError(f"{event.player} said go: the count must restart before {event.player} plays again")
+        if self.turn is not None and seat != self.turn:
+            raise CardError(f"it is {self.players[self.turn]}'s turn to peg, not {event.player}'s")
+        if sum(1 for c in (*self.pegged, self.starter) if c.rank == event.card.rank) >= 4:
+            raise CardError(f"a deck has four cards of each rank; {event.card} is pegged a fifth time")
         state, play = self.pegging.play(event.card)
-        game = replace(self, pegging=state, last_pegger=seat, pegged=self.pegged + (event.card,))
+        game = replace(self, pegging=state, last_pegger=seat, pegged=self.pegged + (event.card,),
+                       pegged_by=self.pegged_by + (seat,))
         out = []
         if play.points:
             game = game._add(seat, play.points)
             out.append(Scored(event.player, play.points, play.items, f"count {play.count}"))
+        if len(game.pegged) == per_player * len(self.players):
+            game = replace(game, pegging=PegState(), turn=None, said_go=())
+            if not game.is_over and play.count != 31:
+                # The last card of all scores one for the go.
+                game = game._add(seat, 1)
+                out.append(Scored(event.player, 1, (Score("last card", (event.card,), 1),)))
+            return game, out
         if play.count == 31:
-            game = replace(game, pegging=PegState())
-        if not game.is_over and len(game.pegged) == per_player * len(self.players) and play.count != 31:
-            # The last card of all scores one for the go.
-            game = replace(game, pegging=PegState())
-            game = game._add(seat, 1)
-            out.append(Scored(event.player, 1, (Score("last card", (event.card,), 1),)))
-        return game, out
+            # The count restarts; the player after the one who made 31 leads.
+            game = replace(game, pegging=PegState(), said_go=())
+            return replace(game, turn=game._next_seat(seat)), out
+        nxt = game._next_seat(seat)
+        if nxt is None:
+            # Everyone else has said go or played out, and so has this player: the go is settled now.
+            return game._settle_go(out)
+        return replace(game, turn=nxt), out
 
-    def _go(self) -> tuple[CribbageGame, list[Scored]]:
+    def _settle_go(self, out: list[Scored]) -> tuple[CribbageGame, list[Scored]]:
+        """Nobody can play: the last card scores 1 (unless it made 31) and the count restarts."""
         state, point = self.pegging.go()
-        game = replace(self, pegging=state)
-        if point is None or self.last_pegger is None:
-            return game, []
-        game = game._add(self.last_pegger, 1)
-        return game, [Scored(self.players[self.last_pegger], 1, (point,))]
+        game = replace(self, pegging=state, said_go=())
+        if point is not None and self.last_pegger is not None:
+            game = game._add(self.last_pegger, 1)
+            out = out + [Scored(self.players[self.last_pegger], 1, (point,))]
+        lead = game._next_seat(self.last_pegger if self.last_pegger is not None else (self.turn or 0))
+        return replace(game, turn=lead), out
+
+    def _go(self, event: Go | None = None) -> tuple[CribbageGame, list[Scored]]:
+        if self.starter is None:
+            raise CardError("cut the starter before pegging")
+        if event is None or event.player is None:
+            # The older form: nobody at the table can play.
+            return self._settle_go([])
+        seat = self.seat(event.player)
+        if self.pegging_over:
+            raise CardError("every card has been pegged: there is no go to say")
+        if self.turn is not None and seat != self.turn:
+            raise CardError(f"it is {self.players[self.turn]}'s turn, not {event.player}'s")
+        if not self.pegging.series:
+            raise CardError(f"the count is 0: {event.player} can play any card, so cannot say go")
+        game = replace(self, said_go=self.said_go + (seat,))
+        nxt = game._next_seat(seat)
+        if nxt is None:
+            return game._settle_go([])
+        return replace(game, turn=nxt), []
 
     def _show(self, event: Show) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is None:
@@ -218,7 +316,7 @@ class CribbageGame:
             raise CardError(f"the crib is the dealer's ({self.players[self.dealer]}), not {event.player}'s")
         check_distinct((*event.cards, self.starter))
         count = count_show(event.cards, self.starter, crib=event.crib)
-        game = replace(self, shown=self.shown + (who,))
+        game = replace(self, shown=self.shown + (who,), turn=None, said_go=())
         out: list[Scored] = []
         claimed = count.total if event.claimed is None else event.claimed
         if claimed > count.total:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorer.app.cribbage import CribbageWindow
+from scorer.app.speech import Speaker
 from scorer.cribbage import parse_card
 from scorer.cribbage.match import Cut, Deal, PegCard
 
 
 def test_a_game_from_deal_to_skunk(qtbot) -> None:
-    window = CribbageWindow(["Ann", "Ben"])
+    window = CribbageWindow(["Ann", "Ben"], speaker=Speaker("en", engines=[], espeak=None))
     qtbot.addWidget(window)
     window.dealer.setCurrentText("Ann")
     assert window.apply(Deal("Ann"))
@@ -36,3 +37,5 @@ def test_a_game_from_deal_to_skunk(qtbot) -> None:
     assert window.pegboard.tracks[1].games_won == 2
     window.undo()
     assert not window.game.is_over
+    assert window.file is not None and window.file.path.exists()  # saved as it went
+    assert any("fifteen" in said.lower() for said in window.speaker.said_texts)  # and said aloud

@@ -1,0 +1,144 @@
+"""What the cribbage app shows and says after each thing done at the table, in Finnish and English.
+
+Pegging is announced as players do it: the card, the running count, what it scored; a go, the
+count starting again and who leads; the show's totals; the win (and a skunk).  Each announcement
+has a shown form and a spoken one (numbers and cards in words), as the domino announcements do.
+"""
+
+from __future__ import annotations
+
+from scorer.cribbage.cards import Card
+from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
+from scorer.pipeline.announce import Announcement, genitive_fi, number_en, number_fi
+
+_RANKS_EN = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+_RANKS_FI = {1: "ässä", 2: "kakkonen", 3: "kolmonen", 4: "nelonen", 5: "vitonen", 6: "kutonen", 7: "seiska",
+             8: "kasi", 9: "ysi", 10: "kymppi", 11: "jätkä", 12: "rouva", 13: "kuningas"}
+_SUITS_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUITS_FI = {"S": "pata", "H": "hertta", "D": "ruutu", "C": "risti"}
+_KINDS_EN = {"pair royal": "three of a kind", "double pair royal": "four of a kind"}
+_KINDS_FI = {"fifteen": "viisitoista", "thirty-one": "kolmekymmentäyksi", "pair": "pari", "pair royal": "kolmoset",
+             "double pair royal": "neloset", "run": "suora", "go": "go", "last card": "viimeinen kortti",
+             "his heels": "jätkä nostona", "flush": "väri", "nobs": "nostokortin maan jätkä"}
+
+
+def card_words(card: Card, lang: str) -> str:
+    """"five of hearts", "jack"; "herttavitonen", "jätkä"."""
+    if lang == "fi":
+        rank = _RANKS_FI[card.rank]
+        return _SUITS_FI[card.suit] + rank if card.suit else rank
+    rank = _RANKS_EN.get(card.rank) or number_en(card.rank)
+    return f"{rank} of {_SUITS_EN[card.suit]}" if card.suit else rank
+
+
+def _points(n: int, lang: str) -> str:
+    if lang == "fi":
+        return f"{number_fi(n)} piste" + ("" if n == 1 else "ttä")
+    return f"{number_en(n)} point" + ("" if n == 1 else "s")
+
+
+def _kind(kind: str, cards: int, lang: str) -> str:
+    if kind == "run":
+        return f"{number_fi(cards)} kortin suora" if lang == "fi" else f"run of {number_en(cards)}"
+    if lang == "fi":
+        return _KINDS_FI.get(kind, kind)
+    return _KINDS_EN.get(kind, kind)
+
+
+def _scored_words(s: Scored, lang: str) -> str:
+    """"fifteen and run of three: five points" for one player's scoring."""
+    kinds = [_kind(i.kind, len(i.cards), lang) for i in s.items] or [s.note]
+    joined = (" ja " if lang == "fi" else " and ").join(kinds)
+    return f"{joined}: {_points(s.points, lang)}"
+
+
+def _scored_shown(s: Scored, lang: str) -> str:
+    """"fifteen +2"; "fifteen 2, run of three 3: +5"."""
+    items = [(_kind(i.kind, len(i.cards), lang), i.points) for i in s.items]
+    if len(items) == 1:
+        return f"{items[0][0]} +{items[0][1]}"
+    return ", ".join(f"{k} {p}" for k, p in items) + f": +{s.points}" if items else f"{s.note} +{s.points}"
+
+
+def _lead_words(game: CribbageGame, lang: str) -> str:
+    if game.turn is None:
+        return ""
+    who = game.players[game.turn]
+    return f"{genitive_fi(who)} vuoro." if lang == "fi" else f"{who} to play."
+
+
+def _both(make) -> Announcement:
+    """``make(lang, spoken)`` -> text; the four forms of one announcement."""
+    return Announcement(make("fi", False), make("en", False), make("fi", True), make("en", True))
+
+
+def announce(before: CribbageGame, event: CribEvent, after: CribbageGame, scored: list[Scored]) -> Announcement:
+    """The announcement for ``event``, applied to ``before`` giving ``after`` and ``scored``."""
+
+    def make(lang: str, spoken: bool) -> str:
+        fi = lang == "fi"
+        num = number_fi if fi else number_en
+        parts: list[str] = []
+        if isinstance(event, Deal):
+            if before.is_over:
+                parts.append("Uusi peli." if fi else "A new game.")
+            parts.append(f"{event.dealer} jakaa." if fi else f"{event.dealer} deals.")
+            cutter = after.players[((after.dealer or 0) + 1) % len(after.players)]
+            parts.append(f"{cutter} nostaa nostokortin." if fi else f"{cutter} cuts the starter.")
+        elif isinstance(event, Cut):
+            card = card_words(event.starter, lang) if spoken else str(event.starter)
+            parts.append(f"Nostokortti: {card}." if fi else f"Starter: {card}.")
+        elif isinstance(event, PegCard):
+            card = card_words(event.card, lang) if spoken else str(event.card)
+            count = before.count + event.card.value
+            count_text = num(count) if spoken else str(count)
+            parts.append(f"{event.player}, {card}. " + (f"Laskenta {count_text}." if fi else f"Count {count_text}."))
+        elif isinstance(event, Go):
+            if event.player is not None:
+                parts.append(f"{event.player}: go.")
+        elif isinstance(event, Show):
+            whose = genitive_fi(event.player) if fi else f"{event.player}'s"
+            what = ("seimi" if event.crib else "käsi") if fi else ("crib" if event.crib else "hand")
+            total = sum(s.points for s in scored if s.player == event.player)
+            parts.append(f"{whose} {what}: {_points(total, lang) if spoken else total}.")
+        for s in scored:
+            kinds = [i.kind for i in s.items]
+            pts = f", {_points(s.points, lang)}" if spoken else f" +{s.points}"
+            if isinstance(event, Show) and s.player == event.player and not s.note.startswith("muggins"):
+                if not spoken and s.items:
+                    parts.append(f"({_scored_shown(s, lang)})")
+            elif s.note.startswith("muggins"):
+                parts.append(f"Muggins: {s.player}{pts}.")
+            elif kinds == ["go"]:
+                parts.append(f"Go-piste: {s.player}{pts}." if fi else f"One for the go: {s.player}{pts}.")
+            elif kinds == ["last card"]:
+                parts.append(f"Viimeinen kortti: {s.player}{pts}." if fi else f"Last card: {s.player}{pts}.")
+            elif kinds == ["his heels"]:
+                parts.append(f"Jätkä nostona: {s.player}{pts}." if fi else f"His heels: {s.player}{pts}.")
+            else:
+                words = _scored_words(s, lang) if spoken else _scored_shown(s, lang)
+                mine = isinstance(event, PegCard) and s.player == event.player
+                parts.append((f"{words[0].upper()}{words[1:]}" if mine else f"{s.player}: {words}") + ".")
+        if after.is_over:
+            winner = after.players[after.winner]
+            parts.append(f"{winner} voitti pelin." if fi else f"{winner} wins the game.")
+            if after.skunk == 2:
+                parts.append("Skunk: kaksi peliä." if fi else "A skunk: two games.")
+            elif after.skunk == 3:
+                parts.append("Tupla-skunk: kolme peliä." if fi else "A double skunk: three games.")
+        elif isinstance(event, (PegCard, Go)):
+            restarted = after.count == 0 and after.turn is not None and before.count != 0
+            if restarted:
+                parts.append("Laskenta alkaa alusta." if fi else "The count starts again.")
+            if after.turn is not None and (restarted or isinstance(event, Go)):
+                parts.append(_lead_words(after, lang))
+            if after.pegging_over and not before.pegging_over:
+                first = after.next_to_show()
+                if first:
+                    parts.append(f"Korttien pelaus on ohi. {genitive_fi(first)} käsi ensin." if fi else
+                                 f"Pegging is over. {first}'s hand first.")
+        elif isinstance(event, Cut):
+            parts.append(_lead_words(after, lang))
+        return " ".join(p for p in parts if p)
+
+    return _both(make)

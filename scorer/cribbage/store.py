@@ -1,0 +1,176 @@
+"""A cribbage game saved as it is played: one append-only JSON-lines file per game, fsynced after every line.
+
+``$XDG_DATA_HOME/domino-scorer/cribbage/<started>.jsonl`` (``~/.local/share`` without it).  The first
+line is the header (players, target, muggins, language); each later line is one thing done at the
+table: an event (``{"event": {...}}``), an undo of the last event (``{"undo": true}``), or the game
+put aside unfinished (``{"abandoned": true}``).  Replaying the lines gives the game back; a last line
+cut short by a crash is skipped.  The newest file whose game is neither won nor put aside is the one
+offered on the next start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorer.cribbage.cards import parse_card
+from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
+from scorer.errors import CardError, ScorerError
+
+FORMAT = "domino-scorer cribbage 1"
+
+
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "domino-scorer" / "cribbage"
+
+
+def event_to_json(event: CribEvent) -> dict[str, Any]:
+    if isinstance(event, Deal):
+        return {"type": "deal", "dealer": event.dealer}
+    if isinstance(event, Cut):
+        return {"type": "cut", "starter": str(event.starter)}
+    if isinstance(event, PegCard):
+        return {"type": "peg", "player": event.player, "card": str(event.card)}
+    if isinstance(event, Go):
+        return {"type": "go", "player": event.player}
+    if isinstance(event, Show):
+        return {"type": "show", "player": event.player, "cards": [str(c) for c in event.cards], "crib": event.crib,
+                "claimed": event.claimed}
+    raise TypeError(f"not a cribbage event: {event!r}")
+
+
+def event_from_json(data: dict[str, Any]) -> CribEvent:
+    kind = data.get("type")
+    if kind == "deal":
+        return Deal(str(data["dealer"]))
+    if kind == "cut":
+        return Cut(parse_card(str(data["starter"])))
+    if kind == "peg":
+        return PegCard(str(data["player"]), parse_card(str(data["card"]), suit_required=False))
+    if kind == "go":
+        player = data.get("player")
+        return Go(None if player is None else str(player))
+    if kind == "show":
+        claimed = data.get("claimed")
+        return Show(str(data["player"]), tuple(parse_card(str(c)) for c in data["cards"]), bool(data.get("crib")),
+                    None if claimed is None else int(claimed))
+    raise CardError(f"unknown cribbage event {kind!r}")
+
+
+@dataclass
+class SavedGame:
+    path: Path
+    header: dict[str, Any]
+    events: list[CribEvent] = field(default_factory=list)  # after undos
+    abandoned: bool = False
+    damaged_lines: int = 0
+
+    @property
+    def players(self) -> list[str]:
+        return [str(p) for p in self.header["players"]]
+
+    def replay(self) -> tuple[CribbageGame, list[CribbageGame], list[tuple[CribEvent, list[Scored]]]]:
+        """The game now, the states before each event (for undo), and each event with what it scored."""
+        game = CribbageGame.start(self.players, int(self.header.get("target", 121)), bool(self.header.get("muggins")))
+        history: list[CribbageGame] = []
+        done: list[tuple[CribEvent, list[Scored]]] = []
+        for event in self.events:
+            after, scored = game.apply(event)
+            history.append(game)
+            done.append((event, scored))
+            game = after
+        return game, history, done
+
+
+def read_game(path: Path) -> SavedGame:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise CardError(f"{path}: an empty game file")
+    header = json.loads(lines[0])
+    if header.get("format") != FORMAT:
+        raise CardError(f"{path}: not a cribbage game file (format {header.get('format')!r})")
+    saved = SavedGame(path, header)
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            if "event" in entry:
+                saved.events.append(event_from_json(entry["event"]))
+            elif entry.get("undo"):
+                if saved.events:
+                    saved.events.pop()
+            elif entry.get("abandoned"):
+                saved.abandoned = True
+        except (ValueError, KeyError, TypeError, CardError):
+            if number != len(lines):
+                raise CardError(f"{path}:{number}: a damaged line in the middle of the game") from None
+            saved.damaged_lines += 1  # the last line, cut short by a crash: what it said was not done
+    return saved
+
+
+class GameFile:
+    """Appends to one game's file; every line is flushed and fsynced before the call returns."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def create(cls, players: list[str], target: int, muggins: bool, lang: str = "en",
+               folder: Path | None = None) -> GameFile:
+        folder = folder or data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"{stamp}-{secrets.token_hex(3)}.jsonl"
+        game = cls(path)
+        game._append({"format": FORMAT, "players": list(players), "target": target, "muggins": muggins,
+                      "lang": lang, "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        try:  # the new file's name is safe on disk too
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+        return game
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def add(self, event: CribEvent) -> None:
+        self._append({"t": round(time.time(), 3), "event": event_to_json(event)})
+
+    def undo(self) -> None:
+        self._append({"t": round(time.time(), 3), "undo": True})
+
+    def abandon(self) -> None:
+        self._append({"t": round(time.time(), 3), "abandoned": True})
+
+
+def find_unfinished(folder: Path | None = None) -> SavedGame | None:
+    """The newest saved game that is neither won nor put aside and has something in it."""
+    folder = folder or data_dir()
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime, p.name), reverse=True):
+        try:
+            saved = read_game(path)
+            if saved.abandoned or not saved.events:
+                continue
+            game, _, _ = saved.replay()
+        except (OSError, ValueError, KeyError, TypeError, ScorerError):
+            continue  # a file that cannot be read is left alone, not offered
+        if not game.is_over:
+            return saved
+    return None
