@@ -130,6 +130,7 @@ class SettingsDialog(QDialog):
 
     def _show_failure(self, message: str) -> None:
         self.tested.setText(message)
+        self.adjustSize()
 
     def test_voice(self) -> None:
         """Say a sample sentence in the language chosen in the form."""
@@ -142,6 +143,7 @@ class SettingsDialog(QDialog):
             self.tested.setText("No voice was found (Qt TextToSpeech and espeak-ng were tried); nothing is said.")
         else:
             self.tested.setText(f"Saying with {engine}: “{said}”")
+        self.adjustSize()
 
     def _save(self) -> None:
         w, h = (int(v) for v in self.resolution.currentText().split("x"))

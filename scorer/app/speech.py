@@ -338,8 +338,11 @@ class Speaker(QObject):
                 # espeak-ng exits 0 even when it found no sound device; it says so on stderr.
                 problem = [line for line in said.splitlines() if line.lower().startswith("error")]
                 if process.returncode not in (0, -15) or problem:  # -15: stopped on purpose
-                    self.last_error = f"espeak-ng could not speak ({process.returncode}): " + (
-                        "; ".join(problem) or said.strip())[:200]
+                    if "snd_pcm" in said or "ALSA" in said or "audio" in said.lower():
+                        why = "no sound device could be opened"
+                    else:
+                        why = ("; ".join(problem) or said.strip() or f"exit status {process.returncode}")[:200]
+                    self.last_error = f"espeak-ng could not speak: {why}"
                     self.failed.emit(self.last_error)
             except (OSError, subprocess.SubprocessError) as exc:
                 self.last_error = f"espeak-ng could not speak: {exc}"

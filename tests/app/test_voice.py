@@ -164,6 +164,19 @@ def test_on_this_machine_the_silent_mock_engine_is_never_chosen(qtbot) -> None:
         assert speaker.backend == ESPEAK
 
 
+def test_espeak_ng_without_a_sound_device_is_reported(qtbot, tmp_path) -> None:
+    # espeak-ng exits 0 when ALSA finds no sound card; it only says so on stderr.
+    script = tmp_path / "espeak-ng"
+    script.write_text("#!/bin/sh\ncat >/dev/null\necho \"ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\" >&2\n"
+                      "echo 'error: No such file or directory' >&2\nexit 0\n")
+    script.chmod(0o755)
+    speaker = Speaker("en", engines=[], espeak=str(script))
+    with qtbot.waitSignal(speaker.failed, timeout=5000) as blocker:
+        speaker.say("Ann, [3|4]")
+    assert blocker.args == ["espeak-ng could not speak: no sound device could be opened"]
+    assert speaker.last_error == blocker.args[0]
+
+
 def test_scorer_speech_narrows_the_choice(qtbot, monkeypatch) -> None:
     monkeypatch.setenv("SCORER_SPEECH", "off")
     assert Speaker("en").engine == TEXT_ONLY
