@@ -34,7 +34,7 @@ from scorer.app.speech import Speaker
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
-from scorer.cribbage.speak import announce
+from scorer.cribbage.speak import announce, kind_words
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
 from scorer.errors import ScorerError
 from scorer.pipeline.announce import genitive_fi
@@ -67,10 +67,10 @@ TEXTS = {
         "cut_box": "Nosto", "starter": "Nostokortti", "starter_hint": "nostokortti, esim. JD", "cut": "Nosta",
         "peg_box": "Pelaus: pelattu kortti", "suit": "maa (valinnainen)", "go": "Go",
         "peg_hint": "tai kirjoita kortti, esim. 5H", "peg": "Pelaa",
-        "show_box": "Laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",
+        "show_box": "Käsien laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",
         "count_button": "Laske",
         "undo": "Peru", "new": "Uusi peli", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
-        "count": "Laskenta", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
+        "count": "Summa", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
         "cuts": "{name} nostaa nostokortin", "shows": "Laske {gen} käsi", "shows_crib": "Laske {gen} seimi",
         "deal_next": "Jaa seuraava käsi", "wins": "{name} voitti", "log": "Mitä tapahtui",
         "voice": "Ääni: {engine}", "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
@@ -415,18 +415,22 @@ class CribbageWindow(QMainWindow):
         return True
 
     def _log_event(self, event: CribEvent, scored: list[Scored]) -> None:
+        fi = self.lang == "fi"
         if isinstance(event, Deal):
-            self.log.addItem(f"{event.dealer} deals")
+            self.log.addItem(f"{event.dealer} jakaa" if fi else f"{event.dealer} deals")
         elif isinstance(event, Cut):
-            self.log.addItem(f"  starter {event.starter}")
+            self.log.addItem(f"  nostokortti {event.starter}" if fi else f"  starter {event.starter}")
         elif isinstance(event, PegCard):
-            self.log.addItem(f"  {event.player} pegs {event.card}")
+            self.log.addItem(f"  {event.player} pelaa {event.card}" if fi else f"  {event.player} pegs {event.card}")
         elif isinstance(event, Go):
-            self.log.addItem(f"  {event.player or 'table'}: go")
+            self.log.addItem(f"  {event.player or ('pöytä' if fi else 'table')}: go")
         elif isinstance(event, Show):
-            self.log.addItem(f"  {event.player} shows {'crib ' if event.crib else ''}{' '.join(map(str, event.cards))}")
+            cards = " ".join(map(str, event.cards))
+            what = ("seimi " if fi else "crib ") if event.crib else ""
+            self.log.addItem(f"  {event.player} näyttää {what}{cards}" if fi else f"  {event.player} shows {what}{cards}")
         for s in scored:
-            what = ", ".join(f"{i.kind} {' '.join(map(str, i.cards))} {i.points}" for i in s.items) or s.note
+            what = ", ".join(f"{kind_words(i.kind, len(i.cards), self.lang)} {' '.join(map(str, i.cards))} {i.points}"
+                             for i in s.items) or s.note
             self.log.addItem(f"    {s.player} +{s.points}: {what}")
         self.log.scrollToBottom()
 
@@ -438,7 +442,7 @@ class CribbageWindow(QMainWindow):
         if self.done:
             self.done.pop()
         self._save(lambda f: f.undo())
-        self.log.addItem("  (undone)")
+        self.log.addItem("  (peruttu)" if self.lang == "fi" else "  (undone)")
         self.message.setText(self.t("undone"))
         self.speaker.say(self.t("undone"))
         self._refresh()

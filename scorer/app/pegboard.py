@@ -68,7 +68,7 @@ class BoardGeometry:
         area_left = self.margin + self.label_w + 8
         area_right = self.width - self.margin - 6
         self.group_gap_units = 0.7
-        self.start_units = 3.2  # two start holes and a gap, left of the first hole
+        self.start_units = 3.4  # two start holes and a gap, left of the first hole
         self.end_units = 1.4  # the turn at the far end
         units = self.per_row + self.group_gap_units * (groups - 1) + self.start_units + self.end_units
         self.pitch = max(2.0, (area_right - area_left) / units)
@@ -114,7 +114,7 @@ class BoardGeometry:
 
     def start_hole(self, track: int, which: int) -> QPointF:
         """The two start holes (0: the front peg's, 1: the back peg's), left of the out row."""
-        return QPointF(self.x0 - (1.6 + which) * self.pitch, self.row_y(track, 0))
+        return QPointF(self.x0 - (1.6 + 1.25 * which) * self.pitch, self.row_y(track, 0))
 
     def game_hole(self, track: int) -> QPointF:
         """Where the track comes home: left of the back row, beside the start."""

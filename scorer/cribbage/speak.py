@@ -14,6 +14,7 @@ from scorer.pipeline.announce import Announcement, genitive_fi, number_en, numbe
 _RANKS_EN = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANKS_FI = {1: "ässä", 2: "kakkonen", 3: "kolmonen", 4: "nelonen", 5: "vitonen", 6: "kutonen", 7: "seiska",
              8: "kasi", 9: "ysi", 10: "kymppi", 11: "jätkä", 12: "rouva", 13: "kuningas"}
+_CARDS_GENITIVE_FI = {3: "kolmen", 4: "neljän", 5: "viiden", 6: "kuuden", 7: "seitsemän"}
 _SUITS_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SUITS_FI = {"S": "pata", "H": "hertta", "D": "ruutu", "C": "risti"}
 _KINDS_EN = {"pair royal": "three of a kind", "double pair royal": "four of a kind"}
@@ -37,9 +38,12 @@ def _points(n: int, lang: str) -> str:
     return f"{number_en(n)} point" + ("" if n == 1 else "s")
 
 
-def _kind(kind: str, cards: int, lang: str) -> str:
+def kind_words(kind: str, cards: int, lang: str) -> str:
+    """A scoring item's name: "run of three", "pair"; "kolmen kortin suora", "pari"."""
     if kind == "run":
-        return f"{number_fi(cards)} kortin suora" if lang == "fi" else f"run of {number_en(cards)}"
+        if lang == "fi":
+            return f"{_CARDS_GENITIVE_FI.get(cards, number_fi(cards))} kortin suora"
+        return f"run of {number_en(cards)}"
     if lang == "fi":
         return _KINDS_FI.get(kind, kind)
     return _KINDS_EN.get(kind, kind)
@@ -47,14 +51,14 @@ def _kind(kind: str, cards: int, lang: str) -> str:
 
 def _scored_words(s: Scored, lang: str) -> str:
     """"fifteen and run of three: five points" for one player's scoring."""
-    kinds = [_kind(i.kind, len(i.cards), lang) for i in s.items] or [s.note]
+    kinds = [kind_words(i.kind, len(i.cards), lang) for i in s.items] or [s.note]
     joined = (" ja " if lang == "fi" else " and ").join(kinds)
     return f"{joined}: {_points(s.points, lang)}"
 
 
 def _scored_shown(s: Scored, lang: str) -> str:
     """"fifteen +2"; "fifteen 2, run of three 3: +5"."""
-    items = [(_kind(i.kind, len(i.cards), lang), i.points) for i in s.items]
+    items = [(kind_words(i.kind, len(i.cards), lang), i.points) for i in s.items]
     if len(items) == 1:
         return f"{items[0][0]} +{items[0][1]}"
     return ", ".join(f"{k} {p}" for k, p in items) + f": +{s.points}" if items else f"{s.note} +{s.points}"
@@ -92,7 +96,7 @@ def announce(before: CribbageGame, event: CribEvent, after: CribbageGame, scored
             card = card_words(event.card, lang) if spoken else str(event.card)
             count = before.count + event.card.value
             count_text = num(count) if spoken else str(count)
-            parts.append(f"{event.player}, {card}. " + (f"Laskenta {count_text}." if fi else f"Count {count_text}."))
+            parts.append(f"{event.player}, {card}. " + (f"Summa {count_text}." if fi else f"Count {count_text}."))
         elif isinstance(event, Go):
             if event.player is not None:
                 parts.append(f"{event.player}: go.")
@@ -129,7 +133,7 @@ def announce(before: CribbageGame, event: CribEvent, after: CribbageGame, scored
         elif isinstance(event, (PegCard, Go)):
             restarted = after.count == 0 and after.turn is not None and before.count != 0
             if restarted:
-                parts.append("Laskenta alkaa alusta." if fi else "The count starts again.")
+                parts.append("Summa alkaa alusta." if fi else "The count starts again.")
             if after.turn is not None and (restarted or isinstance(event, Go)):
                 parts.append(_lead_words(after, lang))
             if after.pegging_over and not before.pegging_over:

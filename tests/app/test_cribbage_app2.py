@@ -215,8 +215,8 @@ def test_a_game_to_the_end_in_finnish_spoken_and_shown(qtbot) -> None:
     assert w.turn_label.text() == "Benin vuoro" and w.game.scores == (2, 0)
     w.peg_rank(5)
     w.peg_rank(10)
-    assert w.speaker.said_texts[-1] == "Ann, kymppi. Laskenta viisitoista. Viisitoista: kaksi pistettä."
-    assert w.count_caption.text() == "Laskenta" and w.go_button.text() == "Go"
+    assert w.speaker.said_texts[-1] == "Ann, kymppi. Summa viisitoista. Viisitoista: kaksi pistettä."
+    assert w.count_caption.text() == "Summa" and w.go_button.text() == "Go"
     w.set_lang("en")
     assert w.turn_label.text() == "Ben to play" and w.count_caption.text() == "Count"
     from scorer.app.settings import Settings
