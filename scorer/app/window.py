@@ -5,156 +5,49 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QThread, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from scorer.app.liveview import LiveView
+from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, event_text, player_menu
+from scorer.app.liveview import LiveView, to_qimage
 from scorer.app.pegboard import PegBoard, Track
+from scorer.app.tablemode import TableMode
+from scorer.app.settings import Settings
 from scorer.app.speech import Speaker
 from scorer.app.timeline import Timeline
 from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.errors import ScorerError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
+from scorer.pipeline.announce import Announcement
 from scorer.pipeline.sources import FrameSource
-from scorer.rules import Draw, Event, Match, Pass, Play, Reveal, Tile, describe_board
+from scorer.rules import Draw, Event, Match, Pass, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import event_to_json
 from scorer.rules.transcript import Step, narrate
-
-
-class ConfirmDialog(QDialog):
-    """The camera is unsure: pick one of the readings, or enter the move by hand."""
-
-    def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]]) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Please confirm")
-        self.choice: Sequence[Event] | None = None
-        layout = QVBoxLayout(self)
-        label = QLabel(reason)
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        for alt in alternatives:
-            text = "; ".join(_event_text(e) for e in alt)
-            button = QPushButton(text)
-            button.clicked.connect(lambda _=False, a=alt: self._pick(a))
-            layout.addWidget(button)
-        later = QPushButton("Not now (fix it by hand)")
-        later.clicked.connect(self.reject)
-        layout.addWidget(later)
-
-    def _pick(self, alt: Sequence[Event]) -> None:
-        self.choice = alt
-        self.accept()
-
-
-def _ok_cancel(dialog: QDialog, form: QFormLayout) -> None:
-    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-    buttons.accepted.connect(dialog.accept)
-    buttons.rejected.connect(dialog.reject)
-    form.addRow(buttons)
-
-
-def _event_text(e: Event) -> str:
-    data = event_to_json(e)
-    if data["type"] == "play":
-        at = f" on [{data['at'][0]}|{data['at'][1]}]" if "at" in data else ""
-        return f"{data['player']} plays [{data['tile'][0]}|{data['tile'][1]}]{at}"
-    if data["type"] == "round":
-        return f"{data.get('starter')} starts the round"
-    if data["type"] == "draw":
-        return f"{data['player']} draws {data['count']}"
-    if data["type"] == "pass":
-        return f"{data['player']} passes"
-    if data["type"] == "reveal":
-        return "hands left: " + "; ".join(
-            f"{name} " + (" ".join(f"[{a}|{b}]" for a, b in tiles) or "none") for name, tiles in data["hands"].items())
-    return data["type"]
-
-
-def parse_tiles(text: str) -> tuple[Tile, ...]:
-    """Tiles typed as pairs of numbers: "1 2, 3 4" or "[1|2] [3|4]"."""
-    values = [int(v) for v in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").split()]
-    if len(values) % 2:
-        raise ValueError(f"{text!r}: tiles are pairs of numbers, like 1 2, 3 4")
-    return tuple(Tile.of(values[i], values[i + 1]) for i in range(0, len(values), 2))
-
-
-class HandsDialog(QDialog):
-    """The hands left at a round's end, entered by hand (when the camera cannot read them)."""
-
-    def __init__(self, parent: QWidget, match: Match) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Round end: the hands left")
-        form = QFormLayout(self)
-        self.fields: list[tuple[str, QLineEdit]] = []
-        for player, count in zip(match.players, match.hand_counts):
-            field = QLineEdit()
-            field.setPlaceholderText(f"{count} tile(s), e.g. 1 2, 3 4" if count else "none")
-            form.addRow(player, field)
-            self.fields.append((player, field))
-        _ok_cancel(self, form)
-
-    def event_(self) -> Reveal:
-        return Reveal(tuple((player, parse_tiles(field.text())) for player, field in self.fields))
-
-
-class MoveDialog(QDialog):
-    """A move entered by hand (when the camera cannot see it)."""
-
-    def __init__(self, parent: QWidget, match: Match) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Enter a move")
-        form = QFormLayout(self)
-        self.player = QComboBox()
-        self.player.addItems(list(match.players))
-        if match.next_player:
-            self.player.setCurrentText(match.next_player)
-        self.tile = QLineEdit()
-        self.tile.setPlaceholderText("e.g. 3 4")
-        self.at = QLineEdit()
-        self.at.setPlaceholderText("the tile it joins, e.g. 4 4 (empty for the opening tile)")
-        form.addRow("Player", self.player)
-        form.addRow("Tile", self.tile)
-        form.addRow("Attached to", self.at)
-        _ok_cancel(self, form)
-
-    def event_(self) -> Play:
-        def tile(text: str) -> Tile | None:
-            parts = [int(p) for p in text.replace("|", " ").replace(",", " ").split()]
-            if not parts:
-                return None
-            if len(parts) != 2:
-                raise ValueError("a tile is two numbers, like 3 4")
-            return Tile.of(*parts)
-
-        t = tile(self.tile.text())
-        if t is None:
-            raise ValueError("which tile was played?")
-        return Play(self.player.currentText(), t, tile(self.at.text()))
 
 
 class MainWindow(QMainWindow):
     """Shows the session the worker keeps (a :class:`Snapshot` after every change) and sends it requests."""
 
     closing = Signal()
+    # Handed to the start screen when the window closes: "start" (new, open, resume) or None (quit).
+    next_action: str | None = None
 
     def __init__(self, session: MatchHistory, pipeline: TablePipeline, source: FrameSource, lang: str = "en",
                  realtime: bool = True, speaker: Speaker | None = None, start_seconds: float = 0.0) -> None:
@@ -167,6 +60,8 @@ class MainWindow(QMainWindow):
         self.speaker = speaker or Speaker(lang)
         self.import_to_club = True
         self.review_at: float | None = None
+        self.pictures: dict[int, QPixmap] = {}  # the live view when each move was scored, by its log line
+        self.last_announcement = ""
         self.setWindowTitle(f"Domino table scorer — {self.match.rules.title}: {', '.join(self.header.players)}")
         self.resize(1280, 760)
         self._build()
@@ -213,7 +108,7 @@ class MainWindow(QMainWindow):
         col.addWidget(QLabel("Moves (click one to see the board then)"))
         col.addWidget(self.log, 1)
         buttons = QHBoxLayout()
-        for text, slot in (("Pass / knock", self._add_pass), ("Draw", self._add_draw), ("Enter move…", self._enter_move),
+        for text, slot in (("Pass / knock…", self._add_pass), ("Draw…", self._add_draw), ("Play…", self._enter_move),
                            ("Round end…", self._enter_hands)):
             b = QPushButton(text)
             b.clicked.connect(slot)
@@ -227,7 +122,11 @@ class MainWindow(QMainWindow):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        self.setCentralWidget(splitter)
+        self.table_mode = TableMode()
+        self.pages = QStackedWidget()
+        self.pages.addWidget(splitter)
+        self.pages.addWidget(self.table_mode)
+        self.setCentralWidget(self.pages)
         bar = QToolBar("Match")
         self.addToolBar(bar)
         self.undo_action = QAction("Undo", self)
@@ -248,6 +147,84 @@ class MainWindow(QMainWindow):
         bar.addWidget(QLabel(" Language "))
         bar.addWidget(self.lang_box)
         self.statusBar().showMessage(f"Speech: {self.speaker.engine}")
+        self.speaker.backend_chosen.connect(lambda name: self.statusBar().showMessage(f"Speech: {name}", 8000))
+        self.speaker.failed.connect(lambda why: self.statusBar().showMessage(why, 15000))
+        self._build_menus(club)
+
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
+        action = menu.addAction(text)
+        action.triggered.connect(slot)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            self.addAction(action)  # its key works while the menu bar is hidden (table mode)
+        return action
+
+    def _build_menus(self, club: QAction) -> None:
+        bar = self.menuBar()
+        match = bar.addMenu("&Match")
+        self._action(match, "&New match…", lambda: self._to_start_screen(), QKeySequence.StandardKey.New)
+        self._action(match, "&Open a recording…", lambda: self._to_start_screen(), QKeySequence.StandardKey.Open)
+        self._action(match, "&Resume a saved match…", lambda: self._to_start_screen(), "Ctrl+R")
+        match.addAction(club)
+        match.addSeparator()
+        self._action(match, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        play = bar.addMenu("&Play")
+        self.pause_action = self._action(play, "&Pause", self._toggle_pause_action, "Space")
+        self.pause_action.setCheckable(True)
+        self._action(play, "P&ass / knock…", self._add_pass, "P")
+        self._action(play, "&Draw…", self._add_draw, "D")
+        self._action(play, "P&lay a tile…", self._enter_move, "T")
+        self._action(play, "Round &end: the hands…", self._enter_hands, "E")
+        play.addSeparator()
+        play.addAction(self.undo_action)
+        play.addAction(self.redo_action)
+        view = bar.addMenu("&View")
+        self.table_action = self._action(view, "&Table mode (full screen, large scores)", self.toggle_table_mode, "F11")
+        self.table_action.setCheckable(True)
+        leave = QAction(self)
+        leave.setShortcut(QKeySequence("Esc"))
+        leave.triggered.connect(lambda: self.table_action.isChecked() and self.toggle_table_mode())
+        self.addAction(leave)
+        languages = view.addMenu("&Language")
+        group = QActionGroup(self)
+        for code, name in (("en", "English"), ("fi", "Suomi")):
+            action = languages.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(code == self.lang)
+            action.triggered.connect(lambda _=False, c=code: self.lang_box.setCurrentText(c))
+            group.addAction(action)
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&How to use…", self._show_help, QKeySequence.StandardKey.HelpContents)
+        self._action(help_menu, "&About…", self._show_about)
+
+    def _to_start_screen(self) -> None:
+        self.next_action = "start"
+        self.close()
+
+    def toggle_table_mode(self) -> None:
+        on = self.pages.currentWidget() is not self.table_mode
+        self.pages.setCurrentWidget(self.table_mode if on else self.pages.widget(0))
+        self.table_action.setChecked(on)
+        for toolbar in self.findChildren(QToolBar):
+            toolbar.setVisible(not on)
+        self.menuBar().setVisible(not on)
+        self.statusBar().setVisible(not on)
+        if on:
+            self._refresh_table_mode()
+            self.showFullScreen()
+        else:
+            self.showNormal()
+
+    def _refresh_table_mode(self) -> None:
+        self.table_mode.show_state(self.match, self.last_announcement)
+
+    def _show_help(self) -> None:
+        QMessageBox.information(self, "How to use", HELP_TEXT)
+
+    def _show_about(self) -> None:
+        QMessageBox.about(self, "About", "Domino table scorer\n\nScores Horse Race and Seven Rocks from a camera over the "
+                          "table, on a cribbage board. Every match is kept in its session file "
+                          f"({getattr(self.session, 'path', 'in memory')}).")
 
     def _build_timeline(self, source) -> None:
         """For a recording: play/pause, a position slider marked at every move, review and scoring again."""
@@ -266,21 +243,27 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.play_button)
         bar.addWidget(self.timeline)
         bar.addWidget(self.time_label)
-        bar.addWidget(self.live_button)
-        bar.addWidget(self.again_button)
+        # A widget in a tool bar is shown and hidden through its action.
+        self.review_actions = (bar.addWidget(self.live_button), bar.addWidget(self.again_button))
         self._show_review_buttons(False)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._follow_position)
         self._timer.start(200)
 
     def _show_review_buttons(self, on: bool) -> None:
-        self.live_button.setVisible(on)
-        self.again_button.setVisible(on)
+        for action in self.review_actions:
+            action.setVisible(on)
 
     def _follow_position(self) -> None:
         if self.review_at is None:
             self.timeline.show_position(self.worker.position)
             self.time_label.setText(f"{self.worker.position:.1f} s")
+
+    def _toggle_pause_action(self) -> None:
+        if hasattr(self, "play_button"):
+            self.play_button.setChecked(self.pause_action.isChecked())
+        else:
+            self.worker.pause(self.pause_action.isChecked())
 
     def _toggle_pause(self, paused: bool) -> None:
         self.play_button.setText("Play" if paused else "Pause")
@@ -359,9 +342,11 @@ class MainWindow(QMainWindow):
         while self.log.count() > kept:
             self.log.takeItem(self.log.count() - 1)
         for step in snapshot.steps[kept:]:
-            item = QListWidgetItem("\n".join(line.strip() for line in narrate(step)) or _event_text(step.event))
+            item = QListWidgetItem("\n".join(line.strip() for line in narrate(step)) or event_text(step.event))
             item.setData(Qt.ItemDataRole.UserRole, step.line)
             self.log.addItem(item)
+            if self.review_at is None and self.live.image is not None and step.line not in self.pictures:
+                self.pictures[step.line] = self.live.grab().scaledToWidth(560, Qt.TransformationMode.SmoothTransformation)
         if len(snapshot.steps) > kept:
             self.log.scrollToBottom()
         if hasattr(self, "timeline"):
@@ -369,10 +354,12 @@ class MainWindow(QMainWindow):
                 if step.t is not None:
                     self.timeline.mark(step.t)
         if len(snapshot.steps) < len(before.steps) and snapshot.undone:
-            self.statusBar().showMessage(f"Undone: {_event_text(snapshot.undone[0].event)} (Redo brings it back)", 6000)
+            self.statusBar().showMessage(f"Undone: {event_text(snapshot.undone[0].event)} (Redo brings it back)", 6000)
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
+        if self.pages.currentWidget() is self.table_mode:
+            self._refresh_table_mode()
 
     def _on_view(self, view) -> None:
         board = self.match.board
@@ -383,7 +370,7 @@ class MainWindow(QMainWindow):
         for e in events:
             if isinstance(e, MoveEvent):
                 if e.announcement is not None:
-                    self._announce(e.announcement.text(self.lang))
+                    self._announce(e.announcement)
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
@@ -393,9 +380,13 @@ class MainWindow(QMainWindow):
                 if e.status == "over" and self.import_to_club:
                     self._import_into_club()
 
-    def _announce(self, text: str) -> None:
+    def _announce(self, announcement: Announcement) -> None:
+        text = announcement.text(self.lang)
+        self.last_announcement = text
         self.banner.setText(text)
-        self.speaker.say(text)
+        self.speaker.say_announcement(announcement)
+        if self.pages.currentWidget() is self.table_mode:
+            self._refresh_table_mode()
 
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
@@ -462,20 +453,51 @@ class MainWindow(QMainWindow):
             now = match.scores()[table.players[seat]]
             before = previous.get(table.players[seat], 0)
             won = 1 if side in match.winning_sides else 0
-            tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won))
-        self.pegboard.set_state(title, holes, tracks)
+            on_turn = match.next_player is not None and table.side_of(table.seat(match.next_player)) == side
+            tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won, on_turn))
+        self.pegboard.set_state(title, holes, tracks, skunk=())  # the domino games know no skunk
 
     def _step_of(self, item: QListWidgetItem) -> Step | None:
         line = item.data(Qt.ItemDataRole.UserRole)
         return next((s for s in self.snapshot.steps if s.line == line), None)
 
+    def _picture_of(self, step: Step) -> QPixmap | None:
+        """The live view as it was when ``step`` was scored; in a recording, else, its frame then."""
+        if step.line in self.pictures:
+            return self.pictures[step.line]
+        if step.t is None or not self.worker.seekable:
+            return None
+        frames = self.worker.source.frames(int(round(step.t * self.worker.source.fps)))  # type: ignore[call-arg]
+        frame = next(frames, None)
+        frames.close()
+        if frame is None:
+            return None
+        return QPixmap.fromImage(to_qimage(frame.image)).scaledToWidth(560, Qt.TransformationMode.SmoothTransformation)
+
     def _show_board_at(self, item: QListWidgetItem) -> None:
+        """The table as the camera saw it when the move was scored, and the board's sum then."""
         step = self._step_of(item)
         if step is None:
             return
+        dialog = QDialog(self)
+        dialog.setWindowTitle("The table then")
+        col = QVBoxLayout(dialog)
+        picture = self._picture_of(step)
+        if picture is not None:
+            shown = QLabel()
+            shown.setPixmap(picture)
+            col.addWidget(shown)
         board = step.after.board
-        text = describe_board(board, self.lang) if board is not None and board.tiles else "(no tiles on the table)"
-        QMessageBox.information(self, "The board then", text + f"\n\nEnd sum: {board.end_sum() if board else 0}")
+        sums = f"End sum {board.end_sum()}" if board is not None and board.tiles else "No tiles on the table"
+        scores = ", ".join(f"{p} {v}" for p, v in step.after.scores().items())
+        caption = QLabel(f"After: {event_text(step.event)}\n{sums}. Scores: {scores}.")
+        caption.setWordWrap(True)
+        col.addWidget(caption)
+        close = QPushButton("Close")
+        close.clicked.connect(dialog.accept)
+        col.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+        self.board_dialog = dialog
+        dialog.open()
 
     # -- corrections: requests to the session ---------------------------------------------------
 
@@ -508,20 +530,22 @@ class MainWindow(QMainWindow):
         self.worker.correct_tile(detection.center, tile)
 
     def _add_pass(self) -> None:
-        if self.match.next_player:
-            self._correct([Pass(self.match.next_player)])
+        self._for_player("passes", Pass)
 
     def _add_draw(self) -> None:
-        if self.match.next_player:
-            self._correct([Draw(self.match.next_player, 1)])
+        self._for_player("draws", lambda p: Draw(p, 1))
+
+    def _for_player(self, verb: str, make) -> None:
+        """A pass or draw for the player chosen (the one on turn offered first)."""
+        menu = player_menu(self, self.match, verb)
+        chosen = menu.exec(self.cursor().pos())
+        if chosen is not None:
+            self._correct([make(chosen.data())])
 
     def _enter_move(self) -> None:
-        dialog = MoveDialog(self, self.match)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
-            try:
-                self._correct([dialog.event_()])
-            except (ValueError, ScorerError) as exc:
-                QMessageBox.warning(self, "Not a move", str(exc))
+        picker = TilePicker(self, self.match)
+        if picker.exec() == QDialog.DialogCode.Accepted and picker.play is not None:
+            self._correct([picker.play])
 
     def _enter_hands(self) -> None:
         dialog = HandsDialog(self, self.match)
@@ -542,3 +566,18 @@ class MainWindow(QMainWindow):
     def _set_lang(self, lang: str) -> None:
         self.lang = lang
         self.speaker.lang = lang
+        Settings.remember(lang=lang)
+
+
+HELP_TEXT = """The camera over the table reads every tile; each move is scored and said aloud.
+
+Seats: players are given clockwise from the seat nearest the camera.
+When the camera is unsure it asks: pick the right reading, or fix it by hand.
+
+Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile,
+then the end it goes on), the hands at a round's end, undo and redo.
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed);
+"Score again from here" withdraws the later moves (Redo brings them back).
+F11: table mode, the scores large for the whole table.
+
+Every move is saved at once in the match's session file; after a crash the start screen offers to go on."""

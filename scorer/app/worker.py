@@ -208,9 +208,9 @@ class PipelineWorker(QObject):
             self.position = frame.t
             events = self.pipeline.feed(frame)
             if events:
+                self.changed.emit(Snapshot.of(self.pipeline.history))
                 self.events.emit(events)
                 self.view.emit(self.pipeline.view)
-                self.changed.emit(Snapshot.of(self.pipeline.history))
             now = time.monotonic()
             if now - last_display >= self.display_interval:
                 last_display = now

@@ -72,6 +72,7 @@ def test_review_after_a_seek_leaves_the_log_and_corrections_after_the_end_count(
     window.play_button.setChecked(True)
     qtbot.wait(200)
     written = window.session.path.read_bytes()
+    assert not window.live_button.isVisible()
     at = window.snapshot.steps[2].t
     window.review(at)
     qtbot.waitUntil(lambda: window.time_label.text() != "", timeout=5_000)
@@ -82,6 +83,7 @@ def test_review_after_a_seek_leaves_the_log_and_corrections_after_the_end_count(
     assert window.live_button.isVisible() and window.session.path.read_bytes() == written
     assert window.log.currentRow() == 2
     window.back_to_live()
+    qtbot.waitUntil(lambda: not window.live_button.isVisible(), timeout=2_000)
     window.play_button.setChecked(False)
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     count = len(window.snapshot.steps)

@@ -1,0 +1,105 @@
+"""The app at the table: the tile picker offers only legal plays, the table mode shows the scores large,
+a pass or draw can be given to any player, and the menus hold every action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorer.app.corrections import TilePicker, player_menu
+from scorer.errors import ScorerError
+from scorer.rules import FULL_SET, Play, Tile
+from scorer.rules.simulate import simulate_match
+
+from tests.app.test_app import NoDetector, StillCamera, make_window
+
+
+def _mid_round(seed: int, game: str = "horse-race", players: int = 2, k: int = 12):
+    sim = simulate_match(game, players, game == "seven-rocks", seed=seed)
+    plays = [i for i, s in enumerate(sim.events) if isinstance(s.event, Play)]
+    i = plays[k]
+    return sim, sim.events[i - 1].after, sim.events[i].event
+
+
+def test_the_tile_picker_offers_only_tiles_and_ends_the_rules_allow(qtbot) -> None:
+    for seed, game, players in ((3, "horse-race", 2), (12, "seven-rocks", 4), (8, "horse-race", 4)):
+        sim, match, actual = _mid_round(seed, game, players)
+        picker = TilePicker(None, match)
+        qtbot.addWidget(picker)
+        assert picker.player.currentText() == match.next_player
+        board = match.current_board()
+        enabled = {t for t, b in picker.tile_buttons.items() if b.isEnabled()}
+        assert actual.tile in enabled and not enabled & set(board.tiles)
+        for tile in FULL_SET:
+            ends = board.placements(tile) if tile not in board.tiles else ()
+            legal = []
+            for p in ends:
+                try:
+                    match.apply(Play(match.next_player, tile, p.tile, p.side))
+                    legal.append(p)
+                except ScorerError:
+                    pass
+            assert (tile in enabled) == bool(legal), tile
+            if tile in enabled:
+                picker.tile_buttons[tile].click()
+                assert len(picker.end_buttons) == len(legal)
+        picker.tile_buttons[actual.tile].click()
+        labels = [b.text() for b in picker.end_buttons]
+        assert all("ends" in text for text in labels)
+        picker.end_buttons[0].click()
+        assert picker.play is not None and picker.play.tile == actual.tile
+        match.apply(picker.play)  # what it gives is legal
+        # Another player: the tiles that player may lay (none, not on turn).
+        other = next(p for p in match.players if p != match.next_player)
+        picker2 = TilePicker(None, match)
+        qtbot.addWidget(picker2)
+        picker2.player.setCurrentText(other)
+        assert not any(b.isEnabled() for b in picker2.tile_buttons.values())
+
+
+def test_the_picker_opens_a_round_with_any_tile(qtbot) -> None:
+    sim = simulate_match("horse-race", 2, seed=3)
+    opening = sim.events[0].after  # the round started, nothing laid
+    picker = TilePicker(None, opening)
+    qtbot.addWidget(picker)
+    assert all(b.isEnabled() for b in picker.tile_buttons.values())
+    picker.tile_buttons[Tile(5, 5)].click()
+    assert [b.text() for b in picker.end_buttons] == ["opens the round: ends 10 = 10, 2 points"]
+
+
+def test_a_pass_or_draw_is_offered_for_every_player_the_one_on_turn_first(qtbot) -> None:
+    _, match, _ = _mid_round(8, "horse-race", 4)
+    menu = player_menu(None, match, "draws")
+    qtbot.addWidget(menu)
+    texts = [a.text() for a in menu.actions()]
+    assert len(texts) == 4 and texts[0] == f"{match.next_player} draws  (on turn)"
+    assert {a.data() for a in menu.actions()} == set(match.players)
+
+
+def test_table_mode_shows_the_scores_large_and_who_is_on_turn(qtbot, tmp_path: Path) -> None:
+    sim, match, _ = _mid_round(8, "horse-race", 4, k=20)
+    from scorer.sessions import Session
+
+    session = Session.create(sim.header, tmp_path)
+    for step in sim.events:
+        if step.after is match:
+            session.apply(step.event)
+            break
+        session.apply(step.event)
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=session)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.last_announcement = "Ben: fifteen, three points"
+    window.toggle_table_mode()
+    view = window.table_mode
+    assert window.pages.currentWidget() is view and window.table_action.isChecked()
+    scores = session.match.scores()
+    assert [int(s.text()) for s in view.scores] == [scores[p] for p in sim.header.players]
+    on_turn = session.match.next_player
+    assert view.turn.text() == f"{on_turn}'s turn"
+    assert view.names[sim.header.players.index(on_turn)].text().startswith("▶")
+    assert view.scores[0].font().pointSize() >= 40 and view.announcement.text().startswith("Ben")
+    window.toggle_table_mode()
+    assert window.pages.currentWidget() is not view and window.menuBar().isVisible()
+    menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert menus == ["Match", "Play", "View", "Help"]
+    window.close()
