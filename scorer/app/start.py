@@ -78,7 +78,7 @@ def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
     scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
     when = s.started[:16].replace("T", " ")
-    return f"{when}  {s.header.game}: {scores}  ({s.events} events{', recovered' if s.state == 'recovered' else ''})"
+    return f"{when}  {s.header.rules.title}: {scores}  ({s.events} events{', recovered' if s.state == 'recovered' else ''})"
 
 
 class StartDialog(QDialog):
@@ -231,16 +231,16 @@ class StartDialog(QDialog):
             field.setStyleSheet("")
         try:
             players = tuple(p.strip() for p in self.players.text().split(",") if p.strip())
-            header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
-                                 source=self.source_spec(),
-                                 calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
-            try:
-                header.new_match()
+            try:  # the table first, as the form reads
+                MatchHeader(self.game.currentData(), players, self.partnership.isChecked()).new_match()
             except ScorerError as exc:
                 raise _FormError(self.players, str(exc)) from None
             starter = self.starter.text().strip() or None
             if starter is not None and starter not in players:
                 raise _FormError(self.starter, f"{starter} is not one of the players ({', '.join(players)}).")
+            header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
+                                 source=self.source_spec(),
+                                 calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
         except _FormError as exc:
             exc.field.setStyleSheet("border: 2px solid #b00020")
             exc.field.setFocus()
@@ -340,29 +340,43 @@ def open_choice(choice: NewMatch | Resume | DemoMatch, lang: str, settings: Sett
 
 
 def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool = False) -> int:
+    """The start screen, then the match's window; the window's Match menu comes back to the start screen."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings = Settings.load()
     lang = lang or settings.lang
-    if demo:
+    first: DemoMatch | None = DemoMatch() if demo else None
+    while True:
+        window = _open_first(first, lang, settings) if first is not None else _start_screen(lang, settings)
+        first = None
+        if window is None:
+            return 0
+        window.show()
+        window.start()
+        code = app.exec()
+        if window.next_action != "start":
+            return code
+        settings = Settings.load()
+        lang = window.lang
+
+
+def _open_first(choice: DemoMatch, lang: str, settings: Settings) -> MainWindow | None:
+    try:
+        return open_choice(choice, lang, settings)
+    except ScorerError as exc:
+        QMessageBox.critical(None, "Cannot start the demo", str(exc))
+        return None
+
+
+def _start_screen(lang: str, settings: Settings) -> MainWindow | None:
+    dialog = StartDialog(settings)
+    while True:
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
+            return None
         try:
-            window = open_demo(lang, settings)
-        except ScorerError as exc:
-            QMessageBox.critical(None, "Cannot start the demo", str(exc))
-            return 2
-    else:
-        dialog = StartDialog(settings)
-        while True:
-            if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
-                return 0
-            try:
-                window = open_choice(dialog.choice, lang, dialog.settings)
-                break
-            except ScorerError as exc:  # the form stays as typed: fix and start again
-                QMessageBox.warning(dialog, "Cannot start", str(exc))
-                dialog.choice = None
-    window.show()
-    window.start()
-    return app.exec()
+            return open_choice(dialog.choice, lang, dialog.settings)
+        except ScorerError as exc:  # the form stays as typed: fix and start again
+            QMessageBox.warning(dialog, "Cannot start", str(exc))
+            dialog.choice = None
 
 
 def has_display() -> bool:
