@@ -168,16 +168,15 @@ def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> N
     assert wizard.profile.lens_model.k == pytest.approx(-0.15, abs=0.03)
 
 
-def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path: Path) -> None:
+def seekable_recording(tmp_path: Path):
+    """A one-round game video as a seekable recording that tells the truth detector which frame is shown:
+    the simulated match, the source and the detector."""
     spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
     video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
-    make_video(spec, video, truth, labels)
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    sim = make_video(spec, video, truth, labels)
     detector = TruthDetector(labels)
 
     class Seekable:
-        """The video, telling the truth detector which frame is shown (a seekable recording)."""
-
         def __init__(self) -> None:
             self.inner = VideoFile(video, step=2)
             self.fps, self.duration, self.step = self.inner.fps, self.inner.duration, 2
@@ -187,7 +186,15 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
                 detector.frame = f.index
                 yield f
 
-    window = make_window(tmp_path, header, Seekable(), detector)
+    return sim, Seekable(), detector
+
+
+def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path: Path) -> None:
+    sim, source, detector = seekable_recording(tmp_path)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    truth = tmp_path / "v.truth.jsonl"
+
+    window = make_window(tmp_path, header, source, detector)
     qtbot.addWidget(window)
     assert window.worker.seekable and window.timeline.maximum() > 100
     window.show()

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dominosynth.truth import TruthDetector
-from dominosynth.video import VideoSpec, make_video
 from PySide6.QtWidgets import QDialog
 
 from scorer.app.start import DemoMatch, NewMatch, Resume, StartDialog
-from scorer.pipeline import VideoFile
 from scorer.rules.log import MatchHeader
 from scorer.rules.simulate import simulate_match
 from scorer.sessions import Session, list_sessions, read_session
 
-from tests.app.test_app import NoDetector, StillCamera, make_window, saved
+from tests.app.test_app import NoDetector, StillCamera, make_window, saved, seekable_recording
 
 
 def test_a_resumed_match_shows_its_moves_and_undo_works_on_them(qtbot, tmp_path: Path) -> None:
@@ -38,31 +35,12 @@ def test_a_resumed_match_shows_its_moves_and_undo_works_on_them(qtbot, tmp_path:
     window.close()
 
 
-def _recording(tmp_path: Path):
-    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
-    video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
-    sim = make_video(spec, video, truth, labels)
-    detector = TruthDetector(labels)
-
-    class Seekable:
-        def __init__(self) -> None:
-            self.inner = VideoFile(video, step=2)
-            self.fps, self.duration, self.step = self.inner.fps, self.inner.duration, 2
-
-        def frames(self, start: int = 0):
-            for f in self.inner.frames(start):
-                detector.frame = f.index
-                yield f
-
-    return sim, Seekable(), detector
-
-
 def sim_scores(sim):
     return [s for s in sim.events if s.after.round_no == 1][-1].after.scores()
 
 
 def test_review_after_a_seek_leaves_the_log_and_corrections_after_the_end_count(qtbot, tmp_path: Path) -> None:
-    sim, source, detector = _recording(tmp_path)
+    sim, source, detector = seekable_recording(tmp_path)
     header = MatchHeader("horse-race", ("Ann", "Ben"), False)
     window = make_window(tmp_path, header, source, detector)
     qtbot.addWidget(window)
