@@ -51,6 +51,10 @@ class VideoSpec:
     # The camera's height over the table against the usual one: everything on the table looks this many
     # times smaller (1: a tile about 62 px long in 1280x720; 1.6: about 39 px, a webcam mounted high).
     distance: float = 1.0
+    # How long the hands laid out at a round's end stay before the table is cleared, and whether the
+    # table is cleared after the last round too (the demo ends on the hands and the totals instead).
+    reveal_seconds: float = 1.5
+    clear_last: bool = True
 
     @property
     def px_per_mm(self) -> float:
@@ -277,12 +281,14 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                         emit(img)
                     current = after
                 t_visible = frame_no / spec.fps
-                hold(current, 1.5)
+                hold(current, spec.reveal_seconds)
             log_lines.append(dumps({**event_to_json(event), "t": round(t_visible or 0.0, 2)}))
             events_done += 1
             if spec.max_events and events_done >= spec.max_events:
                 break
         if spec.max_events and events_done >= spec.max_events:
+            break
+        if not spec.clear_last and round_steps is rounds[-1]:
             break
         # The table is cleared for the next deal.
         for i in range(len(shown)):
