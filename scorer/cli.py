@@ -88,7 +88,7 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         with as_file(files("scorer") / "data" / "demo.mp4") as video:
             ns = argparse.Namespace(video=str(video), game="horse-race", players="Ann,Ben", partnership=False,
-                                    starter="Ben", calibration=None, json=False, step=2, threads=2, quiet=True,
+                                    starter="Ben", calibration=None, json=False, step=1, threads=2, quiet=True,
                                     out=None, save=True, table=None)
             return _replay(ns, out, err)
     from scorer.app.start import run_app
