@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, DateTime, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 metadata = MetaData()
 
@@ -16,7 +16,8 @@ players = Table(
 matches = Table(
     "matches",
     metadata,
-    # A match is identified by its log's content: importing the same log twice changes nothing.
+    # A match is identified by its log's "id" (or, for a log without one, by its content's hash):
+    # importing the same log twice changes nothing; a longer state of it replaces the shorter.
     Column("id", String(64), primary_key=True),
     Column("game", String(20), nullable=False),
     Column("partnership", Boolean, nullable=False),
@@ -26,6 +27,12 @@ matches = Table(
     Column("finished", Boolean, nullable=False),
     Column("rounds", Integer, nullable=False),
     Column("log", Text, nullable=False),  # the source of truth, kept whole
+    # 0002: a match written live grows; these say how far it has come.
+    Column("lines", Integer, nullable=False, server_default="0"),  # lines of the log stored
+    Column("updated_at", DateTime, nullable=True),  # when it last changed
+    Column("started", String(40), nullable=True),  # the log's own start time (ISO 8601, with its offset)
+    Column("board", Text, nullable=True),  # the match as the club's board shows it (JSON, scorer.club.view)
+    Index("ix_matches_played_at", "played_at"),
 )
 
 seats = Table(

@@ -3,57 +3,36 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
-import os
-import shutil
-import socket
-import subprocess
+import re
+import sqlite3
 from pathlib import Path
 
 import pytest
+from club_helpers import expected_standings, log_text, standings_rows, write_evening
 
 from scorer.cli import main
-from scorer.club import ClubError, export_csv, import_files, import_log, merge, open_database, standings
-from scorer.rules.log import dumps, event_to_json, header_to_json
+from scorer.club import ClubError, export_csv, import_files, import_log, merge, open_database, parse_since, standings
+from scorer.club.db import MAX_NAME, csv_cell
+from scorer.rules.log import MatchHeader
 from scorer.rules.simulate import simulate_match
-from scorer.rules.transcript import score_log
 
 
-def write_evening(folder: Path, seeds: range, game: str = "horse-race", names=("Ann", "Ben", "Cid", "Dee")) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for seed in seeds:
-        n = 4 if game == "seven-rocks" else 2 + seed % 3
-        sim = simulate_match(game, n, game == "seven-rocks", seed=seed, names=names)
-        lines = [dumps(header_to_json(sim.header))] + [dumps({**event_to_json(s.event), "t": i * 1.5}) for i, s in enumerate(sim.events)]
-        path = folder / f"{game}-{seed}.jsonl"
-        path.write_text("\n".join(lines) + "\n")
-        paths.append(path)
-    return paths
+def club(db: str, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["club", "--db", db, *args], out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
 
 
-def expected_standings(paths: list[Path]) -> dict[str, tuple[int, int, int]]:
-    """Straight from the logs, with the rules engine: matches, wins, points for."""
-    out: dict[str, list[int]] = {}
-    for path in paths:
-        _, steps = score_log(path.read_text().splitlines())
-        final = list(steps)[-1].after
-        for p in final.players:
-            row = out.setdefault(p, [0, 0, 0])
-            row[0] += 1
-            row[1] += p in final.winners()
-            row[2] += final.scores()[p]
-    return {p: tuple(v) for p, v in out.items()}
-
-
-def test_an_evening_imports_once_and_gives_the_right_standings(tmp_path: Path) -> None:
+def test_an_evening_imports_once_and_gives_the_right_standings(club_url: str, tmp_path: Path) -> None:
     logs = write_evening(tmp_path / "logs", range(6))
-    engine = open_database(str(tmp_path / "club.db"))
+    engine = open_database(club_url)
     assert all(r.new for r in import_files(engine, logs, "table 1"))
-    assert not any(r.new for r in import_files(engine, logs))  # the same match twice changes nothing
-    rows = {s.player: (s.matches, s.wins + s.shared_wins, s.points_for) for s in standings(engine, game="horse-race")}
-    assert rows == expected_standings(logs)
+    assert not any(r.written for r in import_files(engine, logs))  # the same match twice changes nothing
+    assert standings_rows(engine) == expected_standings(logs)
+    export_csv(engine, tmp_path / "x.csv")
 
 
 def test_merge_from_another_laptop_without_duplicates(tmp_path: Path) -> None:
@@ -63,10 +42,9 @@ def test_merge_from_another_laptop_without_duplicates(tmp_path: Path) -> None:
     logs_there = write_evening(tmp_path / "b", range(2, 7))  # 2 and 3 were played at both (same logs)
     import_files(here, logs_here)
     import_files(there, logs_there)
-    added, present = merge(here, str(tmp_path / "there.db"))
-    assert (added, present) == (3, 2)
-    rows = {s.player: (s.matches, s.wins + s.shared_wins, s.points_for) for s in standings(here, game="horse-race")}
-    assert rows == expected_standings(logs_here + logs_there[2:])  # seeds 0-6, each once
+    merged = merge(here, str(tmp_path / "there.db"))
+    assert (merged.added, merged.updated, merged.present, merged.bad) == (3, 0, 2, [])
+    assert standings_rows(here) == expected_standings(logs_here + logs_there[2:])  # seeds 0-6, each once
 
 
 def test_a_timestamp_does_not_make_a_new_match(tmp_path: Path) -> None:
@@ -74,21 +52,43 @@ def test_a_timestamp_does_not_make_a_new_match(tmp_path: Path) -> None:
     engine = open_database(str(tmp_path / "c.db"))
     text = log.read_text()
     assert import_log(engine, text).new
-    retimed = "\n".join(json.dumps({**json.loads(l), "t": 99.0}) if '"type": "match"' not in l else l for l in text.splitlines())
-    assert not import_log(engine, retimed).new
+    retimed = "\n".join(json.dumps({**json.loads(l), "t": 99.0}) if '"type": "match"' not in l else l for l in text.split("\n") if l)
+    assert import_log(engine, retimed).state == "unchanged"
+
+
+def test_a_log_with_an_id_grows_in_place_and_never_goes_back(club_url: str) -> None:
+    sim = simulate_match("horse-race", 2, seed=11)
+    header = MatchHeader(sim.header.game, sim.header.players, False, id="a" * 32, started="2026-03-14T19:30:00+02:00")
+    engine = open_database(club_url)
+    assert import_log(engine, log_text(sim, upto=20, header=header)).state == "new"
+    assert standings(engine) == []  # playing: not counted
+    grown = import_log(engine, log_text(sim, upto=60, header=header))
+    assert (grown.state, grown.finished) == ("updated", False)
+    assert import_log(engine, log_text(sim, upto=40, header=header)).state == "unchanged"  # older than what is there
+    full = log_text(sim, header=header)
+    assert import_log(engine, full).state == "updated"
+    assert standings_rows(engine) == expected_standings([full])
+    other = simulate_match("horse-race", 2, seed=12)
+    with pytest.raises(ClubError, match="different log under this match's id"):
+        import_log(engine, log_text(other, header=header))
+    from sqlalchemy import func, select
+
+    from scorer.club.schema import matches, moves
+
+    with engine.connect() as c:
+        assert c.execute(select(func.count()).select_from(matches)).scalar() == 1
+        assert c.execute(select(func.count()).select_from(moves)).scalar() == len(sim.events)
 
 
 def test_bad_input_changes_nothing(tmp_path: Path) -> None:
     engine = open_database(str(tmp_path / "c.db"))
     (log,) = write_evening(tmp_path, range(1))
-    lines = log.read_text().splitlines()
+    lines = log.read_text().split("\n")
     broken = "\n".join(lines[:10] + ['{"type": "play", "player": "Zed", "tile": [1, 1]}'] + lines[10:])
     with pytest.raises(ClubError, match=r":11: unknown player 'Zed'"):
         import_log(engine, broken, source="broken.jsonl")
     assert standings(engine) == []
     foreign = tmp_path / "foreign.db"
-    import sqlite3
-
     con = sqlite3.connect(foreign)
     con.execute("create table recipes (id integer)")
     con.commit()
@@ -107,73 +107,171 @@ def test_club_commands(tmp_path: Path) -> None:
     logs = write_evening(tmp_path / "logs", range(3))
     db = str(tmp_path / "c.db")
 
-    def run(*args: str) -> str:
-        out, err = io.StringIO(), io.StringIO()
-        assert main(["club", "--db", db, *args], out=out, err=err) == 0, err.getvalue()
-        return out.getvalue()
-
-    assert run("import", *map(str, logs)).count("imported") == 3
-    assert "already in the database" in run("import", str(logs[0]))
-    assert run("players").split() == ["Ann", "Ben", "Cid", "Dee"][: max(2 + s % 3 for s in range(3))]
-    assert "horse-race" in run("standings")
-    run("export", "--csv", str(tmp_path / "x.csv"))
+    code, out, _ = club(db, "import", *map(str, logs))
+    assert code == 0 and out.count(": imported") == 3 and "3 imported, 0 updated, 0 already there, 0 refused" in out
+    assert "already in the database" in club(db, "import", str(logs[0]))[1]
+    assert club(db, "players")[1].split() == ["Ann", "Ben", "Cid", "Dee"][: max(2 + s % 3 for s in range(3))]
+    assert "horse-race" in club(db, "standings")[1]
+    club(db, "export", "--csv", str(tmp_path / "x.csv"))
     rows = list(csv.DictReader(open(tmp_path / "x.csv")))
     assert len(rows) == sum(2 + s % 3 for s in range(3))
-    err = io.StringIO()
-    assert main(["club", "--db", str(tmp_path / "junk.txt"), "players"], out=io.StringIO(), err=err) in (0, 2)
+    assert club(str(tmp_path / "junk.txt"), "players")[0] in (0, 2)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def postgres(tmp_path: Path):
-    """A real PostgreSQL server in a temporary folder, where the binaries exist; skipped cleanly elsewhere."""
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if not initdb or not pg_ctl:
-        pytest.skip("PostgreSQL server binaries are not installed")
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        if not shutil.which("runuser"):
-            pytest.skip("running as root without runuser: cannot start PostgreSQL")
-        try:
-            import pwd
-
-            pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("no postgres user to run the server as")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    import tempfile
-
-    # Outside pytest's private temp folder, which the postgres user cannot enter.
-    base = Path(tempfile.mkdtemp(prefix="scorer-pg-"))
-    data = base / "pg"
-    data.mkdir()
-    if as_user:
-        shutil.chown(base, "postgres")
-        shutil.chown(data, "postgres")
-    port = _free_port()
-    subprocess.run(as_user + [initdb, "-D", str(data), "-A", "trust", "-U", "postgres"], check=True, capture_output=True)
-    # The server's output goes to a file: a pipe held open by the server would never close.
-    subprocess.run(as_user + [pg_ctl, "-D", str(data), "-l", str(base / "server.log"), "-w", "-t", "30",
-                              "-o", f"-p {port} -k {data} -c listen_addresses=127.0.0.1", "start"],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(as_user + [pg_ctl, "-D", str(data), "-m", "immediate", "stop"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=60)
-        shutil.rmtree(base, ignore_errors=True)
-
-
-def test_the_same_club_on_a_shared_postgresql_server(postgres: str, tmp_path: Path) -> None:
+def test_an_import_reports_each_file_and_goes_on_past_a_bad_one(tmp_path: Path) -> None:
     logs = write_evening(tmp_path / "logs", range(4))
-    engine = open_database(postgres)
-    assert all(r.new for r in import_files(engine, logs))
-    assert not any(r.new for r in import_files(engine, logs[:2]))
-    rows = {s.player: (s.matches, s.wins + s.shared_wins, s.points_for) for s in standings(engine, game="horse-race")}
-    assert rows == expected_standings(logs)
-    export_csv(engine, tmp_path / "pg.csv")
+    bad = tmp_path / "logs" / "bad.jsonl"
+    bad.write_text(logs[0].read_text().replace('"Ann"', '"Ann", "Ann"', 1))  # the same player twice
+    db = str(tmp_path / "c.db")
+    code, out, err = club(db, "import", str(logs[0]), str(bad), *map(str, logs[1:]))
+    assert code == 2
+    assert "4 imported, 0 updated, 0 already there, 1 refused" in out
+    assert f"not imported: {bad}:1:" in err
+    assert standings_rows(open_database(db)) == expected_standings(logs)
+
+
+def test_since_takes_words_and_dates_and_says_what_it_takes(tmp_path: Path) -> None:
+    today = dt.date(2026, 3, 14)
+    assert parse_since("today", today) == today
+    assert parse_since("Yesterday", today) == dt.date(2026, 3, 13)
+    assert parse_since("2026-01-02", today) == dt.date(2026, 1, 2)
+    for bad in ("last week", "2026-13-01", "14.3.2026", ""):
+        with pytest.raises(ClubError, match="today, yesterday or a date like|not a date"):
+            parse_since(bad, today)
+    db = str(tmp_path / "c.db")
+    engine = open_database(db)
+    sim = simulate_match("horse-race", 2, seed=4)
+    import_log(engine, log_text(sim), played_at=dt.datetime.now() - dt.timedelta(days=1, hours=1), source="old")
+    sim2 = simulate_match("horse-race", 2, seed=5)
+    import_log(engine, log_text(sim2), played_at=dt.datetime.now(), source="new")
+    assert sum(r.matches for r in standings(engine, parse_since("today"))) == 2  # two players, one match
+    assert sum(r.matches for r in standings(engine, parse_since("yesterday"))) in (2, 4)  # the old one was 25 h ago
+    assert sum(r.matches for r in standings(engine)) == 4
+    code, _, err = club(db, "standings", "--since", "last week")
+    assert code == 2 and "--since takes today, yesterday or a date like" in err and "Traceback" not in err
+    assert club(db, "standings", "--since", "yesterday")[0] == 0
+
+
+def test_unfinished_matches_are_shown_as_playing_not_counted(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    engine = open_database(db)
+    done = simulate_match("horse-race", 2, seed=7)
+    playing = simulate_match("horse-race", 2, seed=8)
+    import_log(engine, log_text(done))
+    result = import_log(engine, log_text(playing, upto=30))
+    assert not result.finished
+    assert standings_rows(engine) == expected_standings([log_text(done)])
+    code, out, _ = club(db, "standings")
+    assert code == 0 and "(1 match still playing, not counted until finished)" in out
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(tmp_path: Path) -> None:
+    names = ("=cmd|' /C calc'!A0", "+SUM(1)", "-2+3", "@A1")
+    sim = simulate_match("horse-race", 4, seed=3, names=names)
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, log_text(sim), table_name="=HYPERLINK(\"x\")")
+    export_csv(engine, tmp_path / "x.csv")
+    rows = list(csv.DictReader(open(tmp_path / "x.csv", encoding="utf-8")))
+    assert sorted(r["player"] for r in rows) == sorted("'" + n for n in names)
+    assert {r["table"] for r in rows} == {"'=HYPERLINK(\"x\")"}
+    assert all(not r["score"].startswith("'") for r in rows)  # numbers stay numbers
+    assert [csv_cell(v) for v in ("\tx", "\rx", "a=b", 5, -5)] == ["'\tx", "'\rx", "a=b", 5, -5]
+
+
+def test_names_are_limited_alike_on_every_backend(club_url: str) -> None:
+    engine = open_database(club_url)
+    longest = "N" * MAX_NAME
+    ok = simulate_match("horse-race", 2, seed=1, names=(longest, "Bo"))
+    assert import_log(engine, log_text(ok)).new
+    for bad, why in (("N" * (MAX_NAME + 1), f"101 characters long \\(the club keeps names of up to {MAX_NAME}\\)"),
+                     ("A\x00B", "control character U\\+0000"), ("A\ud800", "lone surrogate")):
+        sim = simulate_match("horse-race", 2, seed=2, names=(bad, "Bo"))
+        with pytest.raises(ClubError, match=why):
+            import_log(engine, log_text(sim), source="long.jsonl")
+    with pytest.raises(ClubError, match="table's name"):
+        import_log(engine, log_text(simulate_match("horse-race", 2, seed=3)), table_name="T" * (MAX_NAME + 1))
+    assert {s.player for s in standings(engine)} == {longest, "Bo"}
+
+
+def test_a_merge_only_reads_its_source(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    typo = tmp_path / "nowhere" / "typo.db"
+    code, _, err = club(db, "merge", str(typo))
+    assert code == 2 and "no such database file" in err
+    assert not typo.exists() and not typo.parent.exists()
+    typo2 = tmp_path / "typo.db"
+    assert club(db, "merge", str(typo2))[0] == 2 and not typo2.exists()
+    source = tmp_path / "there.db"
+    writer = open_database(str(source))
+    import_files(writer, write_evening(tmp_path / "b", range(3)))
+    writer.dispose()  # its last connection closed: the WAL checkpointed into the file, which no one writes now
+    before = source.read_bytes()
+    assert not source.with_name("there.db-wal").exists()
+    source.chmod(0o444)
+    try:
+        code, out, err = club(db, "merge", str(source))
+    finally:
+        source.chmod(0o644)
+    assert code == 0, err
+    assert "3 new match(es), 0 updated, 0 already here" in out
+    assert source.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("there")) == ["there.db"]  # no -wal, -shm
+
+
+def _tamper(db: Path, count: int) -> None:
+    con = sqlite3.connect(db)
+    ids = [r[0] for r in con.execute("select id from matches order by id")][:count]
+    for ident in ids:
+        con.execute("""update matches set log = log || '{"type": "play", "player": "Zed", "tile": [1, 1]}' || char(10) where id = ?""",
+                    (ident,))
+    con.commit()
+    con.close()
+
+
+def test_a_merge_is_one_transaction_and_a_bad_stored_log_stops_it_whole(tmp_path: Path) -> None:
+    here_db = str(tmp_path / "here.db")
+    here = open_database(here_db)
+    import_files(here, write_evening(tmp_path / "a", range(0, 2)))
+    source = tmp_path / "there.db"
+    logs = write_evening(tmp_path / "b", range(10, 16))
+    import_files(open_database(str(source)), logs)
+    _tamper(source, 1)
+    code, out, err = club(here_db, "merge", str(source))
+    assert code == 2 and "1 of its 6 stored logs cannot be read; nothing was merged" in err
+    assert re.search(r"there\.db: match [0-9a-f]{12}:\d+: the match is over", err)  # which match, which line, why
+    assert sum(r.matches for r in standings(here)) == sum(2 + s % 3 for s in range(0, 2))  # unchanged
+    code, out, err = club(here_db, "merge", str(source), "--skip-bad")
+    assert code == 0 and "5 new match(es)" in out and "left out:" in err
+    # One transaction: a match the target refuses (the same id, another log) rolls back the whole merge.
+    third = tmp_path / "third.db"
+    sim = simulate_match("horse-race", 2, seed=30)
+    header = MatchHeader("horse-race", sim.header.players, False, id="b" * 32)
+    third_engine = open_database(str(third))
+    import_files(third_engine, write_evening(tmp_path / "c", range(20, 23)))
+    import_log(third_engine, log_text(sim, header=header))
+    import_log(here, log_text(simulate_match("horse-race", 2, seed=31), header=header))
+    count = sum(r.matches for r in standings(here))
+    with pytest.raises(ClubError, match="different log under this match's id"):
+        merge(here, str(third))
+    assert sum(r.matches for r in standings(here)) == count
+
+
+def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    engine = open_database(str(db))
+    import_files(engine, write_evening(tmp_path / "logs", range(12)))
+    engine.dispose()
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = con.execute("PRAGMA page_size").fetchone()[0]
+    pages = con.execute("PRAGMA page_count").fetchone()[0]
+    con.close()
+    data = bytearray(db.read_bytes())
+    for n in range(2, pages, 3):  # bytes flipped in the header and cell pointers of every third page
+        for i in range(8, 24):
+            data[n * page + i] ^= 0x5A
+    db.write_bytes(bytes(data))
+    code, out, err = club(str(db), "standings")
+    assert code == 2 and out == ""
+    assert "the club database is damaged" in err and "import the logs again" in err and "mv " in err
+

@@ -1,0 +1,137 @@
+"""The evening on one board: every table's match on the cribbage board's scale, and the standings.
+
+Plain data (dicts of JSON types) built from the club database; ``club serve`` sends it to the page
+and gives it as ``/api/tables.json`` and ``/api/standings.json``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from dataclasses import asdict
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from scorer.club.db import standings, unfinished_count
+from scorer.club.view import board_scale, view_of  # noqa: F401 (board_scale: the board's scale, for callers)
+from scorer.club.schema import matches
+from scorer.rules.log import GAMES
+from scorer.rules.transcript import read_log
+
+EVENING_STARTS = dt.time(6, 0)  # a club evening runs past midnight: the day turns at 06:00
+GAMES_SHOWN = ("horse-race", "seven-rocks")
+
+
+def evening_start(now: dt.datetime) -> dt.datetime:
+    """The start of the club evening ``now`` is in (local time): 06:00 today, or yesterday before 06:00."""
+    day = now.date() if now.time() >= EVENING_STARTS else now.date() - dt.timedelta(days=1)
+    return dt.datetime.combine(day, EVENING_STARTS)
+
+
+def season_start(now: dt.datetime) -> dt.date:
+    """The default season: the calendar year."""
+    return dt.date(now.year, 1, 1)
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return None if value is None else value.isoformat(timespec="seconds")
+
+
+def match_view(log: str) -> dict[str, Any]:
+    """The view of a stored log written before the view was stored with it (schema 0001)."""
+    reading = read_log(log.split("\n"))
+    if reading.error is not None:
+        raise reading.error
+    return view_of(reading.header, reading.steps)
+
+
+class BoardData:
+    """Builds the board's data; a match's view is computed once per state (cached by its id and lines)."""
+
+    def __init__(self, engine: Engine, season_since: dt.date | None = None) -> None:
+        self.engine = engine
+        self.season_since = season_since
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def token(self, now: dt.datetime | None = None) -> tuple:
+        """Changes whenever anything on the board may have changed (a line written, a match added)."""
+        now = now or dt.datetime.now()
+        with self.engine.connect() as c:
+            row = c.execute(select(func.count(), func.coalesce(func.sum(matches.c.lines), 0), func.max(matches.c.updated_at),
+                                   func.sum(func.cast(matches.c.finished, matches.c.lines.type)))).first()
+        return (evening_start(now), tuple(row))
+
+    def tables(self, now: dt.datetime | None = None) -> dict[str, Any]:
+        now = now or dt.datetime.now()
+        start = evening_start(now)
+        when = func.coalesce(matches.c.played_at, matches.c.imported_at)
+        with self.engine.connect() as c:
+            rows = list(c.execute(
+                select(matches.c.id, matches.c.table_name, matches.c.lines, when, matches.c.updated_at, matches.c.started)
+                .where(when >= start).order_by(when, matches.c.id)
+            ))
+            stale = [r[0] for r in rows if self._views.get(r[0], (None,))[0] != r[2]]
+            fresh: dict[str, tuple[int, dict[str, Any]]] = {}
+            for chunk in range(0, len(stale), 500):
+                found = c.execute(select(matches.c.id, matches.c.lines, matches.c.board)
+                                  .where(matches.c.id.in_(stale[chunk:chunk + 500])))
+                for ident, lines, board in found:
+                    if board is not None:
+                        fresh[ident] = (lines, json.loads(board))
+                    else:  # written before the board was kept with the match: read its log once
+                        log = c.execute(select(matches.c.log).where(matches.c.id == ident)).scalar()
+                        try:
+                            fresh[ident] = (lines, match_view(log))
+                        except Exception as exc:  # a stored log the rules cannot read: shown, not fatal
+                            fresh[ident] = (lines, {"status": "unreadable", "error": str(exc), "sides": [], "game": "?",
+                                                    "title": "?", "holes": 61, "per_hole": 1, "last_move": str(exc)})
+        with self._lock:
+            self._views.update(fresh)
+            tables: dict[str, dict[str, Any]] = {}
+            for ident, table_name, lines, played, updated, started in rows:
+                if ident not in self._views:
+                    continue
+                view = dict(self._views[ident][1], id=ident, lines=self._views[ident][0], played_at=_iso(played), updated_at=_iso(updated),
+                            started=started)
+                key = table_name or f"match {ident[:8]}"
+                entry = tables.setdefault(key, {"table": key, "named": table_name is not None, "matches": []})
+                entry["matches"].append(view)
+        out = []
+        for entry in tables.values():
+            ordered = sorted(entry["matches"], key=lambda m: (m["status"] == "playing", m["played_at"] or "", m["id"]))
+            current = ordered[-1]
+            earlier = [{"id": m["id"], "game": m["game"], "status": m["status"], "winners": m.get("winners", []),
+                        "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1]]
+            out.append({"table": entry["table"], "named": entry["named"], "match": current, "earlier": earlier})
+        out.sort(key=lambda t: (not t["named"], _natural(t["table"])))
+        return {"evening_start": _iso(start), "generated": _iso(now.replace(microsecond=0)), "tables": out}
+
+    def standings(self, now: dt.datetime | None = None) -> dict[str, Any]:
+        now = now or dt.datetime.now()
+        tonight = evening_start(now)
+        season = self.season_since or season_start(now)
+
+        def block(since: dt.datetime | dt.date) -> dict[str, Any]:
+            games = {}
+            for game in GAMES_SHOWN:
+                rows = standings(self.engine, since, game)
+                if rows:
+                    games[game] = {
+                        "title": GAMES[game].title,
+                        "unit": "points" if GAMES[game].raw_per_point > 1 else "raw points",
+                        "rows": [dict(asdict(r), points_per_move=round(r.points_per_move, 2)) for r in rows],
+                    }
+            return {"since": since.isoformat(), "games": games, "playing": unfinished_count(self.engine, since)}
+
+        return {"generated": _iso(now.replace(microsecond=0)), "tonight": block(tonight), "season": block(season)}
+
+
+def _natural(name: str) -> tuple:
+    """'Table 2' before 'Table 10'."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name))

@@ -1,0 +1,64 @@
+"""One match as the club's board shows it: plain JSON data, computed from the steps in force when the
+match is written (and kept with it), so the board never has to score a log again."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from scorer.rules.game import GameRules, Match
+from scorer.rules.log import MatchHeader
+from scorer.rules.transcript import Step, narrate
+
+
+def board_scale(rules: GameRules) -> tuple[int, int, str]:
+    """(holes, game points a hole, title) -- as the app's cribbage board (scorer/app/window.py) shows it."""
+    if rules.raw_per_point > 1:
+        return 61, 1, f"{rules.title}: first to 61"
+    return rules.target_raw // 5, 5, f"{rules.title}: first to {rules.target_raw} (5 a hole)"
+
+
+def view_of(header: MatchHeader, steps: Sequence[Step]) -> dict[str, Any]:
+    """One match on the board: each side's score, the score before its last change (the back peg),
+    the holes they stand at, the round, whose turn, the last move told in words."""
+    match: Match = steps[-1].after if steps else header.new_match()
+    rules = match.rules
+    table = match.table
+    holes, per_hole, title = board_scale(rules)
+    before = [0] * table.n_sides
+    current = [0] * table.n_sides
+    for step in steps:
+        for side in range(table.n_sides):
+            now = rules.game_points(step.after.raw_scores[side])
+            if now != current[side]:
+                before[side], current[side] = current[side], now
+    sides = []
+    for side in range(table.n_sides):
+        score = rules.game_points(match.raw_scores[side])
+        sides.append({
+            "name": table.side_name(side),
+            "players": [table.players[s] for s in table.seats_of(side)],
+            "score": score,
+            "before": before[side],
+            "hole": max(0, min(holes, score // per_hole)),
+            "back_hole": max(0, min(holes, before[side] // per_hole)),
+            "won": side in match.winning_sides,
+            "to_play": match.next_player in [table.players[s] for s in table.seats_of(side)] if not match.is_over else False,
+        })
+    last = steps[-1] if steps else None
+    told = [line.strip() for line in narrate(last)] if last is not None else []
+    # The scores are on the board itself: the move, and what it led to, told without them.
+    last_move = " · ".join(t for t in told if not t.startswith("Scores:")) or "waiting for the first move"
+    return {
+        "game": header.game,
+        "title": title,
+        "holes": holes,
+        "per_hole": per_hole,
+        "target": rules.game_points(rules.target_raw),
+        "round": match.round_no,
+        "status": "finished" if match.is_over else "playing",
+        "winners": list(match.winners()) if match.is_over else [],
+        "next": None if match.is_over else match.next_player,
+        "sides": sides,
+        "last_move": last_move,
+        "events": len(steps),
+    }
