@@ -451,9 +451,12 @@ def _player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
     return {name: int(pid) for name, pid in rows}
 
 
-def _move_rows(parsed: ParsedLog) -> dict[int, dict]:
+def _move_rows(parsed: ParsedLog, lines: set[int] | None = None) -> dict[int, dict]:
+    """The moves table's rows of the steps in force (of ``lines`` only, where given)."""
     rows = {}
     for step in parsed.steps:
+        if lines is not None and step.line not in lines:
+            continue
         data = event_to_json(step.event)
         points = step.outcome.raw_points if isinstance(step.outcome, PlayOutcome) else 0
         rows[step.line] = dict(match_id=parsed.ident, line=step.line, round=step.after.round_no, type=data["type"],
@@ -468,15 +471,17 @@ def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool) -> N
     ident = parsed.ident
     final = parsed.final
     table = final.table
-    wanted = _move_rows(parsed)
-    if not fresh:
+    if fresh:
+        wanted = _move_rows(parsed)
+    else:
         connection.execute(delete(seats).where(seats.c.match_id == ident))
         connection.execute(delete(round_results).where(round_results.c.match_id == ident))
         stored = {int(r[0]) for r in connection.execute(select(moves.c.line).where(moves.c.match_id == ident))}
-        gone = sorted(stored - wanted.keys())
+        in_force = {step.line for step in parsed.steps}
+        gone = sorted(stored - in_force)
         if gone:
             connection.execute(delete(moves).where(moves.c.match_id == ident, moves.c.line.in_(gone)))
-        wanted = {line: row for line, row in wanted.items() if line not in stored}
+        wanted = _move_rows(parsed, in_force - stored)
     if wanted:
         connection.execute(moves.insert(), [wanted[line] for line in sorted(wanted)])
     results = [dict(match_id=ident, round=s.outcome.round_no, blocked=s.outcome.blocked, finisher=s.outcome.finisher)
