@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout
 
+from scorer.app.i18n import decimal, translate
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
 from scorer.vision.calibration import PAGE_MM, Profile, View, calibrate_views, find_target, save_profile
@@ -30,55 +31,58 @@ def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
     for i, seat in enumerate(profile.zones.seats):
         cv2.polylines(out, [np.asarray(seat, np.int32)], True, (255, 0, 255), 1, cv2.LINE_AA)
         c = np.asarray(seat).mean(0).astype(int)
-        cv2.putText(out, f"seat {i + 1}", tuple(c), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2, cv2.LINE_AA)
+        #: Drawn into the picture by OpenCV, whose font has only ASCII letters (write "a" for "ä").
+        label = translate("CalibrationWizard", "seat {number}").format(number=i + 1)
+        cv2.putText(out, label, tuple(c), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 0, 255), 2, cv2.LINE_AA)
     return out
 
 
 class CalibrationWizard(QDialog):
     def __init__(self) -> None:
         super().__init__()
-        self.setWindowTitle("Calibrate the table")
+        self.setWindowTitle(self.tr("Calibrate the table"))
         self.profile: Profile | None = None
         col = QVBoxLayout(self)
-        col.addWidget(QLabel("1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.\n"
-                             "2. Take a picture with the camera, or open a photo or a video of it.\n"
-                             "   For a wide-angle camera, lay the target near each corner too and take a picture each time:\n"
-                             "   the views measure the lens (the grid then bends with the table's lines).\n"
-                             "3. Check the red outline and the grid lie on the table, then name the profile."))
+        col.addWidget(QLabel(self.tr(
+            "1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.\n"
+            "2. Take a picture with the camera, or open a photo or a video of it.\n"
+            "   For a wide-angle camera, lay the target near each corner too and take a picture each time:\n"
+            "   the views measure the lens (the grid then bends with the table's lines).\n"
+            "3. Check the red outline and the grid lie on the table, then name the profile.")))
         self.views: list[View] = []
         self.size: tuple[int, int] | None = None
         row = QHBoxLayout()
         self.camera = QSpinBox()
         self.camera.setRange(0, 9)
-        grab = QPushButton("Take a picture")
+        grab = QPushButton(self.tr("Take a picture"))
         grab.clicked.connect(self._from_camera)
-        open_file = QPushButton("Open a photo or video…")
+        open_file = QPushButton(self.tr("Open a photo or video…"))
         open_file.clicked.connect(self._from_file)
-        row.addWidget(QLabel("Camera"))
+        row.addWidget(QLabel(self.tr("Camera")))
         row.addWidget(self.camera)
-        restart = QPushButton("Start over")
+        restart = QPushButton(self.tr("Start over"))
         restart.clicked.connect(self._start_over)
         row.addWidget(grab)
         row.addWidget(open_file)
         row.addWidget(restart)
         col.addLayout(row)
-        self.view = QLabel("no picture yet")
+        self.view = QLabel(self.tr("no picture yet"))
         self.view.setMinimumSize(640, 360)
         col.addWidget(self.view)
         self.result = QLabel("")
         col.addWidget(self.result)
         row2 = QHBoxLayout()
         self.name = QLineEdit("kitchen")
-        save = QPushButton("Save profile")
+        save = QPushButton(self.tr("Save profile"))
         save.clicked.connect(self._save)
-        row2.addWidget(QLabel("Name"))
+        row2.addWidget(QLabel(self.tr("Name")))
         row2.addWidget(self.name)
         row2.addWidget(save)
         col.addLayout(row2)
 
     def _start_over(self) -> None:
         self.views, self.size, self.profile = [], None, None
-        self.result.setText("views cleared")
+        self.result.setText(self.tr("views cleared"))
 
     def _add_view(self, view: View, size: tuple[int, int]) -> None:
         """A view of the target in a new place is added; one where an earlier view lay replaces it."""
@@ -104,11 +108,13 @@ class CalibrationWizard(QDialog):
         else:
             p = self.profile
             fit = p.lens_fit or {}
-            lens = (f"lens corrected (k = {fit['k']:+.3f})" if p.lens is not None
-                    else "no lens distortion measured")
-            self.result.setText(f"{p.markers} of 6 markers, fit error {p.error_mm:.2f} mm, "
-                                f"{p.px_per_mm:.2f} px/mm: a tile will look {p.tile_px[0]:.0f} x {p.tile_px[1]:.0f} px; "
-                                f"{len(self.views)} view(s), {lens}")
+            lens = (self.tr("lens corrected (k = {k})").format(k=decimal(fit["k"], 3, signed=True))
+                    if p.lens is not None else self.tr("no lens distortion measured"))
+            self.result.setText(self.tr(
+                "{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; "
+                "{views} view(s), {lens}").format(
+                    markers=p.markers, error=decimal(p.error_mm, 2), scale=decimal(p.px_per_mm, 2),
+                    w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens))
             shown = draw_profile(image, p)
         from PySide6.QtCore import Qt
         from PySide6.QtGui import QPixmap
@@ -121,12 +127,13 @@ class CalibrationWizard(QDialog):
         ok, frame = cap.read() if cap.isOpened() else (False, None)
         cap.release()
         if not ok:
-            self.result.setText(f"camera {self.camera.value()}: no picture (not connected?)")
+            self.result.setText(self.tr("camera {number}: no picture (not connected?)").format(number=self.camera.value()))
             return
         self.use_image(frame)
 
     def _from_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "A photo or video of the target", "", "Images and videos (*.jpg *.png *.mp4 *.avi)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("A photo or video of the target"), "",
+                                              self.tr("Images and videos (*.jpg *.png *.mp4 *.avi)"))
         if not path:
             return
         cap = cv2.VideoCapture(path)
@@ -135,11 +142,11 @@ class CalibrationWizard(QDialog):
         if ok:
             self.use_image(frame)
         else:
-            self.result.setText(f"{path}: cannot be read")
+            self.result.setText(self.tr("{path}: cannot be read").format(path=path))
 
     def _save(self) -> None:
         if self.profile is None:
-            self.result.setText("find the target first")
+            self.result.setText(self.tr("find the target first"))
             return
         self.profile.name = self.name.text().strip() or "default"
         try:
@@ -147,5 +154,5 @@ class CalibrationWizard(QDialog):
         except ScorerError as exc:
             self.result.setText(str(exc))
             return
-        self.result.setText(f"saved {path}")
+        self.result.setText(self.tr("saved {path}").format(path=path))
         self.accept()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorer.app.i18n import language, translate
 from scorer.errors import ScorerError
 from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, Tile
 from scorer.rules.log import event_to_json
@@ -60,29 +61,45 @@ def tile_pixmap(tile: Tile, half: int = 28, enabled: bool = True) -> QPixmap:
     return pixmap
 
 
+def _tile(pair) -> str:
+    return f"[{pair[0]}|{pair[1]}]"
+
+
 def event_text(e: Event) -> str:
+    """One event in a line, in the current language (a question's alternatives, what an undo took back)."""
     data = event_to_json(e)
-    if data["type"] == "play":
-        at = f" on [{data['at'][0]}|{data['at'][1]}]" if "at" in data else ""
-        return f"{data['player']} plays [{data['tile'][0]}|{data['tile'][1]}]{at}"
-    if data["type"] == "round":
-        return f"{data.get('starter')} starts the round"
-    if data["type"] == "draw":
-        return f"{data['player']} draws {data['count']}"
-    if data["type"] == "pass":
-        return f"{data['player']} passes"
-    if data["type"] == "reveal":
-        return "hands left: " + "; ".join(
-            f"{name} " + (" ".join(f"[{a}|{b}]" for a, b in tiles) or "none") for name, tiles in data["hands"].items())
-    return data["type"]
+    kind = data["type"]
+    if kind == "play":
+        if "at" in data:
+            return translate("Events", "{name} plays {tile} on {at}").format(
+                name=data["player"], tile=_tile(data["tile"]), at=_tile(data["at"]))
+        return translate("Events", "{name} plays {tile}").format(name=data["player"], tile=_tile(data["tile"]))
+    if kind == "round":
+        return translate("Events", "{name} starts the round").format(name=data.get("starter"))
+    if kind == "draw":
+        if data["count"] == 1:
+            return translate("Events", "{name} draws 1").format(name=data["player"])
+        return translate("Events", "{name} draws {count}").format(name=data["player"], count=data["count"])
+    if kind == "pass":
+        return translate("Events", "{name} passes").format(name=data["player"])
+    if kind == "reveal":
+        hands = "; ".join(
+            f"{name} " + (" ".join(_tile(t) for t in tiles) or translate("Events", "none", "no tiles left in a hand"))
+            for name, tiles in data["hands"].items())
+        return translate("Events", "hands left: {hands}").format(hands=hands)
+    return kind
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Tiles typed as pairs of numbers: "1 2, 3 4" or "[1|2] [3|4]"."""
-    values = [int(v) for v in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").split()]
-    if len(values) % 2:
-        raise ValueError(f"{text!r}: tiles are pairs of numbers, like 1 2, 3 4")
-    return tuple(Tile.of(values[i], values[i + 1]) for i in range(0, len(values), 2))
+    problem = translate("HandsDialog", "{text}: tiles are pairs of numbers from 0 to 6, like 1 2, 3 4")
+    try:
+        values = [int(v) for v in text.replace("[", " ").replace("]", " ").replace("|", " ").replace(",", " ").split()]
+        if len(values) % 2:
+            raise ValueError
+        return tuple(Tile.of(values[i], values[i + 1]) for i in range(0, len(values), 2))
+    except (ValueError, ScorerError):
+        raise ValueError(problem.format(text=repr(text))) from None
 
 
 def _ok_cancel(dialog: QDialog, form: QFormLayout) -> None:
@@ -97,9 +114,12 @@ class ConfirmDialog(QDialog):
 
     def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]]) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Please confirm")
+        self.setWindowTitle(self.tr("Please confirm"))
         self.choice: Sequence[Event] | None = None
         layout = QVBoxLayout(self)
+        ask = QLabel(self.tr("The camera is not sure what happened. Pick what was played:"))
+        ask.setWordWrap(True)
+        layout.addWidget(ask)
         label = QLabel(reason)
         label.setWordWrap(True)
         layout.addWidget(label)
@@ -107,7 +127,7 @@ class ConfirmDialog(QDialog):
             button = QPushButton("; ".join(event_text(e) for e in alt))
             button.clicked.connect(lambda _=False, a=alt: self._pick(a))
             layout.addWidget(button)
-        later = QPushButton("Not now (fix it by hand)")
+        later = QPushButton(self.tr("Not now (fix it by hand)"))
         later.clicked.connect(self.reject)
         layout.addWidget(later)
 
@@ -121,12 +141,19 @@ class HandsDialog(QDialog):
 
     def __init__(self, parent: QWidget, match: Match) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Round end: the hands left")
+        self.setWindowTitle(self.tr("Round end: the hands left"))
         form = QFormLayout(self)
         self.fields: list[tuple[str, QLineEdit]] = []
         for player, count in zip(match.players, match.hand_counts):
             field = QLineEdit()
-            field.setPlaceholderText(f"{count} tile(s), e.g. 1 2, 3 4" if count else "none")
+            if count == 1:
+                hint = self.tr("1 tile, e.g. 3 4")
+            elif count:
+                hint = self.tr("{count} tiles, e.g. 1 2, 3 4").format(count=count)
+            else:
+                hint = self.tr("none", "no tiles left in a hand")
+            field.setPlaceholderText(hint)
+            field.setMinimumWidth(field.fontMetrics().horizontalAdvance(hint) + 24)
             form.addRow(player, field)
             self.fields.append((player, field))
         _ok_cancel(self, form)
@@ -152,11 +179,24 @@ def legal_plays(match: Match, player: str, tile: Tile) -> list[tuple[Play, PlayO
 
 
 def end_text(play: Play, outcome: PlayOutcome, rules: GameRules) -> str:
-    where = "opens the round" if play.at is None else f"on [{play.at.a}|{play.at.b}], its {play.side.value if play.side else ''} side"
+    """Where a tile may go and what it scores there: "on [4|4], its line B: ends 5 + 10 = 15, 3 points"."""
+    from scorer.rules.describe import side_name
+
+    if play.at is None:
+        where = translate("TilePicker", "opens the round")
+    else:
+        side = side_name(play.side, "fi" if language() == "fi" else "en") if play.side else ""
+        where = translate("TilePicker", "on {tile} ({side})").format(tile=f"[{play.at.a}|{play.at.b}]", side=side)
     terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
     points = rules.game_points(outcome.raw_points)
-    scored = f"{points} point{'' if points == 1 else 's'}" if points else "no points"
-    return f"{where}: ends {terms} = {outcome.sum}, {scored}"
+    if points == 1:
+        scored = translate("TilePicker", "1 point")
+    elif points:
+        scored = translate("TilePicker", "{count} points").format(count=points)
+    else:
+        scored = translate("TilePicker", "no points")
+    return translate("TilePicker", "{where}: ends {terms} = {sum}, {scored}").format(
+        where=where, terms=terms, sum=outcome.sum, scored=scored)
 
 
 class TilePicker(QDialog):
@@ -164,12 +204,12 @@ class TilePicker(QDialog):
 
     def __init__(self, parent: QWidget | None, match: Match) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Enter a play")
+        self.setWindowTitle(self.tr("Enter a play"))
         self.match = match
         self.play: Play | None = None
         col = QVBoxLayout(self)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Player"))
+        row.addWidget(QLabel(self.tr("Player")))
         self.player = QComboBox()
         self.player.addItems(list(match.players))
         if match.next_player:
@@ -177,7 +217,7 @@ class TilePicker(QDialog):
         self.player.currentTextChanged.connect(self._refresh)
         row.addWidget(self.player, 1)
         col.addLayout(row)
-        col.addWidget(QLabel("The tile laid:"))
+        col.addWidget(QLabel(self.tr("The tile laid:")))
         grid = QGridLayout()
         self.tile_buttons: dict[Tile, QToolButton] = {}
         for tile in FULL_SET:
@@ -190,11 +230,11 @@ class TilePicker(QDialog):
             grid.addWidget(button, tile.a, tile.b - tile.a)  # one row per low half, as a set is laid out
             self.tile_buttons[tile] = button
         col.addLayout(grid)
-        self.ends_label = QLabel("Pick a tile.")
+        self.ends_label = QLabel(self.tr("Pick a tile."))
         col.addWidget(self.ends_label)
         self.ends = QVBoxLayout()
         col.addLayout(self.ends)
-        cancel = QPushButton("Cancel")
+        cancel = QPushButton(self.tr("Cancel"))
         cancel.clicked.connect(self.reject)
         col.addWidget(cancel, 0, Qt.AlignmentFlag.AlignRight)
         self.end_buttons: list[QPushButton] = []
@@ -220,9 +260,10 @@ class TilePicker(QDialog):
             button.deleteLater()
         self.end_buttons = []
         if not ways:
-            self.ends_label.setText("Pick a tile." if self.match.phase is Phase.IN_ROUND else "No round is being played.")
+            self.ends_label.setText(self.tr("Pick a tile.") if self.match.phase is Phase.IN_ROUND
+                                    else self.tr("No round is being played."))
             return
-        self.ends_label.setText("Where it goes:")
+        self.ends_label.setText(self.tr("Where it goes:"))
         for play, outcome in ways:
             button = QPushButton(end_text(play, outcome, self.match.rules))
             button.clicked.connect(lambda _=False, p=play: self._choose(p))
@@ -234,12 +275,25 @@ class TilePicker(QDialog):
         self.accept()
 
 
+# The menu entries for a pass, a knock or a draw, by the verb the caller gives.
+_VERBS = {
+    "passes": QT_TRANSLATE_NOOP("Events", "{name} passes"),
+    "knocks": QT_TRANSLATE_NOOP("Events", "{name} knocks"),
+    "draws": QT_TRANSLATE_NOOP("Events", "{name} draws"),
+}
+
+
 def player_menu(parent: QWidget, match: Match, verb: str) -> QMenu:
-    """A menu of the players, the one on turn first and marked, for a pass or a draw."""
+    """A menu of the players, the one on turn first and marked, for a pass (``verb`` "passes"), a knock
+    ("knocks") or a draw ("draws")."""
     menu = QMenu(parent)
     on_turn = match.next_player
     players = sorted(match.players, key=lambda p: p != on_turn)
     for player in players:
-        action = menu.addAction(f"{player} {verb}" + ("  (on turn)" if player == on_turn else ""))
+        template = translate("Events", _VERBS[verb]) if verb in _VERBS else "{name} " + verb
+        text = template.format(name=player)
+        if player == on_turn:
+            text += "  " + translate("Events", "(on turn)")
+        action = menu.addAction(text)
         action.setData(player)
     return menu

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app.pegboard import PegBoard, Track
-from scorer.app.speech import Speaker
+from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
@@ -54,7 +54,8 @@ TEXTS = {
         "count": "Count", "to_play": "{name} to play", "choose_dealer": "Who deals? (the lowest cut deals)",
         "cuts": "{name} cuts the starter", "shows": "Count {whose} hand", "shows_crib": "Count {whose} crib",
         "deal_next": "Deal the next hand", "wins": "{name} wins", "log": "What happened",
-        "voice": "Voice: {engine}", "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
+        "voice": "Voice: {engine}", "text_only": "text only", "choosing": "choosing a voice…",
+        "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
         "undone": "Undone.", "nothing_to_undo": "Nothing to undo.",
         "resume_title": "An unfinished game", "new_confirm": "Put this game aside and start a new one?",
         "resume": "An unfinished cribbage game of {players} (to {target}) was saved on {when}:\n{scores}\n\nResume it?",
@@ -69,12 +70,13 @@ TEXTS = {
         "peg_hint": "tai kirjoita kortti, esim. 5H", "peg": "Pelaa",
         "show_box": "Käsien laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",
         "count_button": "Laske",
-        "undo": "Peru", "new": "Uusi peli", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
+        "undo": "Kumoa", "new": "Uusi peli", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
         "count": "Summa", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
         "cuts": "{name} nostaa nostokortin", "shows": "Laske {gen} käsi", "shows_crib": "Laske {gen} seimi",
         "deal_next": "Jaa seuraava käsi", "wins": "{name} voitti", "log": "Mitä tapahtui",
-        "voice": "Ääni: {engine}", "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
-        "undone": "Peruttu.", "nothing_to_undo": "Ei mitään peruttavaa.",
+        "voice": "Ääni: {engine}", "text_only": "vain teksti", "choosing": "valitaan ääntä…",
+        "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
+        "undone": "Kumottu.", "nothing_to_undo": "Ei mitään kumottavaa.",
         "resume_title": "Kesken jäänyt peli", "new_confirm": "Jätetäänkö tämä peli kesken ja aloitetaan uusi?",
         "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen) tallennettiin {when}:\n{scores}\n\n"
                   "Jatketaanko sitä?",
@@ -131,6 +133,10 @@ class CribbageWindow(QMainWindow):
     def t(self, key: str, **kw) -> str:
         text = TEXTS[self.lang][key]
         return text.format(**kw) if kw else text
+
+    def _engine_name(self, engine: str) -> str:
+        """The voice's name in this window's language (the engines' own names are kept)."""
+        return {TEXT_ONLY: self.t("text_only"), CHOOSING: self.t("choosing")}.get(engine, engine)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -315,7 +321,8 @@ class CribbageWindow(QMainWindow):
     def _show_status(self) -> None:
         where = self.t("not_saved", error=self.save_error) if self.save_error else (
             self.t("saved", path=self.file.path) if self.file else "")
-        self.statusBar().showMessage(self.t("voice", engine=self.speaker.engine) + ("  ·  " + where if where else ""))
+        voice = self.t("voice", engine=self._engine_name(self.speaker.engine))
+        self.statusBar().showMessage(voice + ("  ·  " + where if where else ""))
 
     # -- saving ------------------------------------------------------------------------------
 
@@ -442,7 +449,7 @@ class CribbageWindow(QMainWindow):
         if self.done:
             self.done.pop()
         self._save(lambda f: f.undo())
-        self.log.addItem("  (peruttu)" if self.lang == "fi" else "  (undone)")
+        self.log.addItem("  (kumottu)" if self.lang == "fi" else "  (undone)")
         self.message.setText(self.t("undone"))
         self.speaker.say(self.t("undone"))
         self._refresh()
@@ -466,7 +473,7 @@ class CribbageWindow(QMainWindow):
 
     def test_voice(self) -> None:
         engine = self.speaker.test()
-        self.statusBar().showMessage(self.t("voice", engine=engine), 8000)
+        self.statusBar().showMessage(self.t("voice", engine=self._engine_name(engine)), 8000)
 
     # -- showing the state ---------------------------------------------------------------------
 
@@ -567,8 +574,10 @@ def run_cribbage_app(players: list[str], target: int = 121, muggins: bool = Fals
     from scorer.app.settings import Settings
 
     CribbageGame.start(players, target, muggins)  # a wrong table is refused before a window opens
+    from scorer.app.i18n import set_language
+
     app = QApplication.instance() or QApplication([])
-    lang = lang or Settings.load().lang
+    lang = set_language(lang or Settings.load().lang)  # Qt's own texts too (the Yes and No of the resume question)
     window = open_cribbage(players, target, muggins, lang=lang, ask_resume=_ask_with_a_box(lang))
     window.show()
     return app.exec()

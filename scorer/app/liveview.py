@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from scorer.app.i18n import translate
+
+# The state, shown over the picture (translated when painted, in the context "LiveView").
 STATUS_TEXT = {
-    "waiting": ("waiting for a still table", "#6c757d"),
-    "reading": ("reading", "#0d6efd"),
-    "confirm": ("needs your confirmation", "#dc3545"),
-    "over": ("match over", "#198754"),
+    "waiting": (QT_TRANSLATE_NOOP("LiveView", "waiting for a still table"), "#6c757d"),
+    "reading": (QT_TRANSLATE_NOOP("LiveView", "reading"), "#0d6efd"),
+    "confirm": (QT_TRANSLATE_NOOP("LiveView", "needs your confirmation"), "#dc3545"),
+    "over": (QT_TRANSLATE_NOOP("LiveView", "match over"), "#198754"),
 }
 
 
@@ -45,6 +48,20 @@ class LiveView(QWidget):
     def set_status(self, status: str) -> None:
         self.status = status
         self.update()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self.update()  # the texts are translated as they are painted
+        super().changeEvent(event)
+
+    def status_text(self) -> str:
+        """The state as shown, in the current language."""
+        text, _ = STATUS_TEXT.get(self.status, (self.status, ""))
+        return translate("LiveView", text)
+
+    def end_sum_text(self) -> str:
+        #: The sum of the scoring ends on the table, shown over the picture.
+        return self.tr("end sum {sum}").format(sum=self.end_sum)
 
     def _to_image(self, x: float, y: float) -> tuple[float, float] | None:
         if self.image is None:
@@ -99,17 +116,21 @@ class LiveView(QWidget):
                         p.fillRect(QRectF(x - 7, y - 8, 14, 16), QColor(0, 0, 0, 160))
                         p.setPen(colour)
                         p.drawText(QRectF(x - 7, y - 8, 14, 16), Qt.AlignmentFlag.AlignCenter, str(half.pips))
-        text, colour = STATUS_TEXT.get(self.status, (self.status, "#6c757d"))
+        _, colour = STATUS_TEXT.get(self.status, (self.status, "#6c757d"))
+        text = self.status_text()
         p.setFont(QFont("DejaVu Sans", 11, QFont.Weight.Bold))
+        width = max(250, p.fontMetrics().horizontalAdvance(text) + 24)  # the box fits the words of either language
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QBrush(QColor(colour)))
-        p.drawRoundedRect(QRectF(10, 10, 250, 28), 6, 6)
+        p.drawRoundedRect(QRectF(10, 10, width, 28), 6, 6)
         p.setPen(QColor("white"))
-        p.drawText(QRectF(10, 10, 250, 28), Qt.AlignmentFlag.AlignCenter, text)
+        p.drawText(QRectF(10, 10, width, 28), Qt.AlignmentFlag.AlignCenter, text)
         if self.end_sum is not None:
+            text = self.end_sum_text()
+            width = max(140, p.fontMetrics().horizontalAdvance(text) + 24)
             p.setBrush(QBrush(QColor(0, 0, 0, 170)))
             p.setPen(Qt.PenStyle.NoPen)
-            p.drawRoundedRect(QRectF(self.width() - 150, 10, 140, 28), 6, 6)
+            p.drawRoundedRect(QRectF(self.width() - width - 10, 10, width, 28), 6, 6)
             p.setPen(QColor("white"))
-            p.drawText(QRectF(self.width() - 150, 10, 140, 28), Qt.AlignmentFlag.AlignCenter, f"end sum {self.end_sum}")
+            p.drawText(QRectF(self.width() - width - 10, 10, width, 28), Qt.AlignmentFlag.AlignCenter, text)
         p.end()

@@ -69,7 +69,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: Settings, speaker=None) -> None:
         super().__init__()
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
         if speaker is None:
             from scorer.app.speech import Speaker
@@ -87,11 +87,12 @@ class SettingsDialog(QDialog):
         self.lang.addItem("English", "en")
         self.lang.addItem("suomi (Finnish)", "fi")
         self.lang.setCurrentIndex(max(0, self.lang.findData(settings.lang)))
-        self.voice = QCheckBox("say the announcements aloud")
+        self.voice = QCheckBox(self.tr("say the announcements aloud"))
         self.voice.setChecked(settings.voice)
         self.backend = QLabel()
         self.backend.setWordWrap(True)
-        self.test_button = QPushButton("Test the voice")
+        self.backend.setMinimumWidth(280)  # wide enough for the engine and its note (a narrow wrapped label gets cut)
+        self.test_button = QPushButton(self.tr("Test the voice"))
         self.test_button.clicked.connect(self.test_voice)
         voice_row = QHBoxLayout()
         voice_row.addWidget(self.backend, 1)
@@ -102,14 +103,14 @@ class SettingsDialog(QDialog):
         self.still.setRange(0.2, 3.0)
         self.still.setSingleStep(0.1)
         self.still.setValue(settings.still_seconds)
-        self.still.setSuffix(" s")
-        form.addRow("Camera", self.camera)
-        form.addRow("Resolution", self.resolution)
-        form.addRow("Language", self.lang)
-        form.addRow("Voice", self.voice)
-        form.addRow("Speaks with", voice_row)
+        self.still.setSuffix(self.tr(" s", "seconds"))
+        form.addRow(self.tr("Camera"), self.camera)
+        form.addRow(self.tr("Resolution"), self.resolution)
+        form.addRow(self.tr("Language"), self.lang)
+        form.addRow(self.tr("Voice"), self.voice)
+        form.addRow(self.tr("Speaks with"), voice_row)
         form.addRow("", self.tested)
-        form.addRow("Still table for", self.still)
+        form.addRow(self.tr("Still table for"), self.still)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
         buttons.rejected.connect(self.reject)
@@ -122,10 +123,13 @@ class SettingsDialog(QDialog):
         return self.lang.currentData() or "en"
 
     def _show_backend(self, *_args) -> None:
+        from scorer.app.speech import TEXT_ONLY, engine_name
+
         engine = self.speaker.engine
-        self.backend.setText(f"<b>{engine}</b>" + (" — announcements are shown, not spoken" if engine == "text only" else ""))
+        self.backend.setText(f"<b>{engine_name(engine)}</b>" + (
+            self.tr(" — announcements are shown, not spoken") if engine == TEXT_ONLY else ""))
         tried = "; ".join(f"{name}: {why}" for name, why in self.speaker.rejected)
-        self.backend.setToolTip(f"Tried and not used: {tried}" if tried else "")
+        self.backend.setToolTip(self.tr("Tried and not used: {tried}").format(tried=tried) if tried else "")
         self.test_button.setEnabled(not self.speaker.choosing)
 
     def _show_failure(self, message: str) -> None:
@@ -140,9 +144,9 @@ class SettingsDialog(QDialog):
         self.speaker.lang = previous
         said = self.speaker.said_texts[-1] if self.speaker.said_texts else ""
         if engine == "text only":
-            self.tested.setText("No voice was found (Qt TextToSpeech and espeak-ng were tried); nothing is said.")
+            self.tested.setText(self.tr("No voice was found (Qt TextToSpeech and espeak-ng were tried); nothing is said."))
         else:
-            self.tested.setText(f"Saying with {engine}: “{said}”")
+            self.tested.setText(self.tr("Saying with {engine}: “{text}”").format(engine=engine, text=said))
         self.adjustSize()
 
     def _save(self) -> None:

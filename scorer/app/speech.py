@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from scorer.app.i18n import translate
 from scorer.pipeline.announce import Announcement, speakable
 
 TEXT_ONLY = "text only"
@@ -39,6 +40,15 @@ SAMPLES = {
 }
 MAX_WAITING = 3  # espeak-ng texts waiting behind the one being said; older ones are dropped
 _AUTO: Any = object()
+
+
+def engine_name(engine: str) -> str:
+    """:attr:`Speaker.engine` for people, in the current language (the engines' own names are kept)."""
+    if engine == TEXT_ONLY:
+        return translate("Speaker", "text only")
+    if engine == CHOOSING:
+        return translate("Speaker", "choosing a voice…")
+    return engine
 
 
 def qt_engines() -> list[str]:
@@ -94,7 +104,7 @@ class Speaker(QObject):
         self._candidates: list[str] = [n for n in names if n not in SKIPPED_QT_ENGINES]
         for n in names:
             if n in SKIPPED_QT_ENGINES:
-                self.rejected.append((f"Qt {n}", "Qt's test engine makes no sound"))
+                self.rejected.append((f"Qt {n}", translate("Speaker", "Qt's test engine makes no sound")))
         self._espeak = shutil.which(ESPEAK) if espeak is _AUTO else espeak
         self._tts: Any = None
         self._qt_name = ""
@@ -170,7 +180,7 @@ class Speaker(QObject):
             self._choose(ESPEAK)
         else:
             if self._espeak:
-                self.rejected.append((ESPEAK, f"{self._espeak} is not executable"))
+                self.rejected.append((ESPEAK, translate("Speaker", "{path} is not executable").format(path=self._espeak)))
             self._choose(TEXT_ONLY)
 
     def _probe_state(self, state: Any) -> None:
@@ -192,7 +202,7 @@ class Speaker(QObject):
             return
         name, tts = self._probe
         self._end_probe()
-        self.rejected.append((f"Qt {name}", f"not ready within {self.probe_ms} ms"))
+        self.rejected.append((f"Qt {name}", translate("Speaker", "not ready within {ms} ms").format(ms=self.probe_ms)))
         self._discard(tts)
         self._try_next()
 
@@ -260,7 +270,7 @@ class Speaker(QObject):
         # The engine broke while in use: drop it and say the last text with the next backend.
         why = self._error_of(self._tts)
         self.rejected.append((f"Qt {self._qt_name}", why))
-        self.failed.emit(f"{self.engine} stopped working: {why}")
+        self.failed.emit(translate("Speaker", "{engine} stopped working: {why}").format(engine=self.engine, why=why))
         tts, self._tts = self._tts, None
         try:
             tts.stateChanged.disconnect(self._qt_state)
@@ -339,13 +349,14 @@ class Speaker(QObject):
                 problem = [line for line in said.splitlines() if line.lower().startswith("error")]
                 if process.returncode not in (0, -15) or problem:  # -15: stopped on purpose
                     if "snd_pcm" in said or "ALSA" in said or "audio" in said.lower():
-                        why = "no sound device could be opened"
+                        why = translate("Speaker", "no sound device could be opened")
                     else:
-                        why = ("; ".join(problem) or said.strip() or f"exit status {process.returncode}")[:200]
-                    self.last_error = f"espeak-ng could not speak: {why}"
+                        why = ("; ".join(problem) or said.strip()
+                               or translate("Speaker", "exit status {code}").format(code=process.returncode))[:200]
+                    self.last_error = translate("Speaker", "espeak-ng could not speak: {why}").format(why=why)
                     self.failed.emit(self.last_error)
             except (OSError, subprocess.SubprocessError) as exc:
-                self.last_error = f"espeak-ng could not speak: {exc}"
+                self.last_error = translate("Speaker", "espeak-ng could not speak: {why}").format(why=exc)
                 self.failed.emit(self.last_error)
             finally:
                 with self._lock:

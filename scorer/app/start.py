@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorer.app import i18n
+from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
 from scorer.app.window import MainWindow
 from scorer.errors import ScorerError
@@ -78,7 +80,12 @@ def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
     scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
     when = s.started[:16].replace("T", " ")
-    return f"{when}  {s.header.rules.title}: {scores}  ({s.events} events{', recovered' if s.state == 'recovered' else ''})"
+    if s.state == "recovered":
+        #: A saved match: when it began, the game, the scores, how many events its file holds; it was recovered after a crash.
+        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events, recovered)")
+    else:
+        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
+    return text.format(when=when, game=s.header.rules.title, scores=scores, count=s.events)
 
 
 class StartDialog(QDialog):
@@ -87,41 +94,93 @@ class StartDialog(QDialog):
     def __init__(self, settings: Settings | None = None, cameras: list[int] | None = None,
                  sessions: list[SessionSummary] | None = None) -> None:
         super().__init__()
-        self.setWindowTitle("Domino table scorer")
         self.settings = settings or Settings.load()
         self.choice: NewMatch | Resume | DemoMatch | None = None
         outer = QVBoxLayout(self)
         self.unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
+        self.cameras = cameras if cameras is not None else cameras_found()
         outer.addWidget(self._resume_box())
-        outer.addWidget(self._new_match_box(cameras if cameras is not None else cameras_found()))
+        outer.addWidget(self._new_match_box(self.cameras))
         row = QHBoxLayout()
-        demo = QPushButton("Play the demo")
-        demo.clicked.connect(self._demo)
-        settings_button = QPushButton("Settings…")
-        settings_button.clicked.connect(self._edit_settings)
-        row.addWidget(demo)
-        row.addWidget(settings_button)
+        self.demo_button = QPushButton()
+        self.demo_button.clicked.connect(self._demo)
+        self.settings_button = QPushButton()
+        self.settings_button.clicked.connect(self._edit_settings)
+        row.addWidget(self.demo_button)
+        row.addWidget(self.settings_button)
         row.addStretch(1)
-        quit_button = QPushButton("Quit")
-        quit_button.clicked.connect(self.reject)
-        row.addWidget(quit_button)
+        self.quit_button = QPushButton()
+        self.quit_button.clicked.connect(self.reject)
+        row.addWidget(self.quit_button)
         outer.addLayout(row)
+        self.retranslate()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "quit_button"):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """The start screen's texts in the current language (also on Qt's LanguageChange)."""
+        self.setWindowTitle(self.tr("Domino table scorer"))
+        self.demo_button.setText(self.tr("Play the demo"))
+        self.settings_button.setText(self.tr("Settings…"))
+        self.quit_button.setText(self.tr("Quit"))
+        self.resume_group.setTitle(self.tr("Go on with a saved match"))
+        if self.resume_button is None:
+            self.no_resume.setText(self.tr("No unfinished match is saved."))
+        else:
+            newest = self.unfinished[0]
+            self.resume_button.setText(self.tr("Resume the last match: {players}").format(
+                players=", ".join(newest.header.players)))  # type: ignore[union-attr]
+            self.newest_label.setText(_summary_text(newest))
+            for i, summary in enumerate(self.unfinished[1:]):
+                self.others.setItemText(i, _summary_text(summary))  # type: ignore[union-attr]
+            if self.other_button is not None:
+                self.other_button.setText(self.tr("Resume this one"))
+                self.others_label.setText(self.tr("Other unfinished matches:"))
+        self.new_group.setTitle(self.tr("New match"))
+        self.partnership.setText(self.tr("two pairs (partners sit opposite)"))
+        self.starter.setPlaceholderText(self.tr("who starts round 1 (empty: the camera sees who opens)"))
+        for i in range(self.source.count()):
+            data = self.source.itemData(i)
+            if isinstance(data, int):
+                self.source.setItemText(i, self.tr("Camera {number}").format(number=data))
+            elif data == "file":
+                self.source.setItemText(i, self.tr("A video file or recorded session…"))
+            elif data == "url":
+                self.source.setItemText(i, self.tr("A network camera (URL)…"))
+        self.location.setPlaceholderText(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
+        self.browse_button.setText(self.tr("Open video file…"))
+        self.browse_folder_button.setText(self.tr("Open recorded session…"))
+        self.calibration.setItemText(0, self.tr("(none)", "no calibration"))
+        self.wizard_button.setText(self.tr("Calibrate the table…"))
+        self.game_label.setText(self.tr("Game"))
+        self.players_label.setText(self.tr("Players (clockwise from the seat nearest the camera)"))
+        self.starter_label.setText(self.tr("Starter"))
+        self.source_label.setText(self.tr("Source"))
+        self.calibration_label.setText(self.tr("Calibration"))
+        self.start_button.setText(self.tr("Start the match"))
+        self.problem.setText("")
 
     # -- resume ------------------------------------------------------------------------------
 
     def _resume_box(self) -> QWidget:
-        box = QGroupBox("Go on with a saved match")
+        box = self.resume_group = QGroupBox()
         col = QVBoxLayout(box)
+        self.other_button: QPushButton | None = None
         if not self.unfinished:
-            col.addWidget(QLabel("No unfinished match is saved."))
+            self.no_resume = QLabel()
+            col.addWidget(self.no_resume)
             self.resume_button = None
             self.others = None
             return box
         newest = self.unfinished[0]
-        self.resume_button = QPushButton(f"Resume the last match: {', '.join(newest.header.players)}")  # type: ignore[union-attr]
+        self.resume_button = QPushButton()
         self.resume_button.setToolTip(str(newest.path))
         self.resume_button.clicked.connect(lambda: self._resume(newest))
-        col.addWidget(QLabel(_summary_text(newest)))
+        self.newest_label = QLabel()
+        col.addWidget(self.newest_label)
         col.addWidget(self.resume_button)
         self.others = QComboBox()
         for s in self.unfinished[1:]:
@@ -129,10 +188,11 @@ class StartDialog(QDialog):
         if self.unfinished[1:]:
             row = QHBoxLayout()
             row.addWidget(self.others, 1)
-            other = QPushButton("Resume this one")
-            other.clicked.connect(lambda: self._resume_path(Path(self.others.currentData())))  # type: ignore[union-attr]
-            row.addWidget(other)
-            col.addWidget(QLabel("Other unfinished matches:"))
+            self.other_button = QPushButton()
+            self.other_button.clicked.connect(lambda: self._resume_path(Path(self.others.currentData())))  # type: ignore[union-attr]
+            row.addWidget(self.other_button)
+            self.others_label = QLabel()
+            col.addWidget(self.others_label)
             col.addLayout(row)
         return box
 
@@ -146,8 +206,8 @@ class StartDialog(QDialog):
     # -- new match ------------------------------------------------------------------------------
 
     def _new_match_box(self, cameras: list[int]) -> QWidget:
-        box = QGroupBox("New match")
-        form = QFormLayout(box)
+        box = self.new_group = QGroupBox()
+        form = self.form = QFormLayout(box)
         self.game = QComboBox()
         self.game.addItem("Horse Race", "horse-race")
         self.game.addItem("Seven Rocks", "seven-rocks")
@@ -162,49 +222,53 @@ class StartDialog(QDialog):
             self.players.setCompleter(completer)
         except ScorerError:
             pass
-        self.partnership = QCheckBox("two pairs (partners sit opposite)")
+        self.partnership = QCheckBox()
         self.starter = QLineEdit()
-        self.starter.setPlaceholderText("who starts round 1 (empty: the camera sees who opens)")
         self.source = QComboBox()
         for i in cameras:
-            self.source.addItem(f"Camera {i}", i)
-        self.source.addItem("A video file or recorded session…", "file")
-        self.source.addItem("A network camera (URL)…", "url")
+            self.source.addItem("", i)
+        self.source.addItem("", "file")
+        self.source.addItem("", "url")
         if self.settings.camera in cameras:
             self.source.setCurrentIndex(cameras.index(self.settings.camera))
         self.location = QLineEdit()
-        self.location.setPlaceholderText("a video file, a record folder, or rtsp:// / http:// for a phone over the table")
-        browse = QPushButton("Open video file…")
+        browse = self.browse_button = QPushButton()
         browse.clicked.connect(self._browse)
-        browse_folder = QPushButton("Open recorded session…")
+        browse_folder = self.browse_folder_button = QPushButton()
         browse_folder.clicked.connect(self._browse_folder)
         self.source.currentIndexChanged.connect(self._source_changed)
         self.calibration = QComboBox()
-        self.calibration.addItem("(none)")
+        self.calibration.addItem("")
         for p in sorted((config_dir() / "calibration").glob("*.json")):
             self.calibration.addItem(p.stem)
-        wizard = QPushButton("Calibrate the table…")
+        wizard = self.wizard_button = QPushButton()
         wizard.clicked.connect(self._calibrate)
         self.problem = QLabel("")
         self.problem.setStyleSheet("color:#b00020")
         self.problem.setWordWrap(True)
-        form.addRow("Game", self.game)
-        form.addRow("Players (clockwise from the seat nearest the camera)", self.players)
+        self.game_label, self.players_label, self.starter_label, self.source_label, self.calibration_label = (
+            QLabel() for _ in range(5))
+        form.addRow(self.game_label, self.game)
+        form.addRow(self.players_label, self.players)
         form.addRow("", self.partnership)
-        form.addRow("Starter", self.starter)
-        form.addRow("Source", self.source)
+        form.addRow(self.starter_label, self.starter)
+        form.addRow(self.source_label, self.source)
         form.addRow("", self.location)
         row = QHBoxLayout()
         row.addWidget(browse)
         row.addWidget(browse_folder)
         form.addRow("", row)
-        cal = QHBoxLayout()
+        self.calibration_row = QWidget()
+        cal = QHBoxLayout(self.calibration_row)
+        cal.setContentsMargins(0, 0, 0, 0)
         cal.addWidget(self.calibration, 1)
         cal.addWidget(wizard)
-        form.addRow("Calibration", cal)
+        form.addRow(self.calibration_label, self.calibration_row)
         form.addRow(self.problem)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start the match")
+        buttons = QDialogButtonBox()
+        # Not the standard OK: Qt would set that button's text back to its own "OK" on a change of language.
+        self.start_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setDefault(True)
         buttons.accepted.connect(self._start_new)
         form.addRow(buttons)
         self._source_changed()
@@ -219,11 +283,11 @@ class StartDialog(QDialog):
             return MatchSource("camera", str(data))
         where = self.location.text().strip()
         if not where:
-            raise _FormError(self.location, "Give the video file, the recorded session's folder or the camera's URL.")
+            raise _FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))
         if data == "url" or "://" in where:
             return MatchSource("url", where)
         if not Path(where).exists():
-            raise _FormError(self.location, f"{where}: no such file or folder.")
+            raise _FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))
         return MatchSource("video", str(Path(where).resolve()), 2)
 
     def _start_new(self) -> None:
@@ -237,7 +301,8 @@ class StartDialog(QDialog):
                 raise _FormError(self.players, str(exc)) from None
             starter = self.starter.text().strip() or None
             if starter is not None and starter not in players:
-                raise _FormError(self.starter, f"{starter} is not one of the players ({', '.join(players)}).")
+                raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
+                    name=starter, players=", ".join(players)))
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
                                  source=self.source_spec(),
                                  calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
@@ -255,14 +320,14 @@ class StartDialog(QDialog):
         self.accept()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a recording", "", "Videos (*.mp4 *.avi *.mkv)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a recording"), "", self.tr("Videos (*.mp4 *.avi *.mkv)"))
         if path:
             self.source.setCurrentIndex(self.source.findData("file"))
             self.location.setText(path)
 
     def _browse_folder(self) -> None:
         """A folder written by ``record`` (its video segments)."""
-        path = QFileDialog.getExistingDirectory(self, "Open a recorded session")
+        path = QFileDialog.getExistingDirectory(self, self.tr("Open a recorded session"))
         if path:
             self.source.setCurrentIndex(self.source.findData("file"))
             self.location.setText(path)
@@ -280,6 +345,9 @@ class StartDialog(QDialog):
         dialog = SettingsDialog(self.settings)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.settings = dialog.settings
+            if self.settings.lang != i18n.language():
+                i18n.set_language(self.settings.lang)  # this screen and what follows, in the language chosen
+                self.retranslate()
 
 
 class _FormError(Exception):
@@ -300,7 +368,7 @@ def source_of(spec: MatchSource | None, settings: Settings) -> FrameSource:
     if spec.kind == "url":
         return Camera(spec.location, settings.width, settings.height)
     if spec.kind == "demo":
-        return open_video(demo_video(), step=2)
+        return open_video(demo_video(), step=spec.step)
     return open_video(spec.location, step=spec.step)
 
 
@@ -322,7 +390,7 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
 
 
 def open_demo(lang: str, settings: Settings) -> MainWindow:
-    header = MatchHeader(DEMO["game"], DEMO["players"], DEMO["partnership"], source=MatchSource("demo", "", 2))
+    header = MatchHeader(DEMO["game"], DEMO["players"], DEMO["partnership"], source=MatchSource("demo", "", 1))
     return open_window(Session.create(header), DEMO["starter"], lang, settings)
 
 
@@ -333,7 +401,7 @@ def open_choice(choice: NewMatch | Resume | DemoMatch, lang: str, settings: Sett
     if isinstance(choice, Resume):
         session, damage = Session.open(choice.path)
         if damage is not None:
-            QMessageBox.information(parent, "The saved match was damaged", damage.describe())
+            QMessageBox.information(parent, translate("StartDialog", "The saved match was damaged"), damage.describe())
         return open_window(session, None, lang, settings)
     source = source_of(choice.header.source, settings)  # a bad video fails before a file is made
     return open_window(Session.create(choice.header), choice.starter, lang, settings, source=source)
@@ -343,7 +411,7 @@ def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool =
     """The start screen, then the match's window; the window's Match menu comes back to the start screen."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings = Settings.load()
-    lang = lang or settings.lang
+    lang = i18n.set_language(lang or settings.lang)  # before the first widget: every text in that language
     first: DemoMatch | None = DemoMatch() if demo else None
     while True:
         window = _open_first(first, lang, settings) if first is not None else _start_screen(lang, settings)
@@ -363,7 +431,7 @@ def _open_first(choice: DemoMatch, lang: str, settings: Settings) -> MainWindow 
     try:
         return open_choice(choice, lang, settings)
     except ScorerError as exc:
-        QMessageBox.critical(None, "Cannot start the demo", str(exc))
+        QMessageBox.critical(None, translate("StartDialog", "Cannot start the demo"), str(exc))
         return None
 
 
@@ -373,9 +441,9 @@ def _start_screen(lang: str, settings: Settings) -> MainWindow | None:
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
             return None
         try:
-            return open_choice(dialog.choice, lang, dialog.settings)
+            return open_choice(dialog.choice, i18n.language(), dialog.settings)  # the settings may have changed it
         except ScorerError as exc:  # the form stays as typed: fix and start again
-            QMessageBox.warning(dialog, "Cannot start", str(exc))
+            QMessageBox.warning(dialog, translate("StartDialog", "Cannot start"), str(exc))
             dialog.choice = None
 
 

@@ -3,10 +3,11 @@ turn, and the last announcement."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
+from scorer.app.i18n import names
 from scorer.rules import Match
 
 ON_TURN_COLOUR = "#ffd54a"
@@ -27,7 +28,7 @@ class TableMode(QWidget):
         self.announcement = QLabel("")
         self.announcement.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.announcement.setWordWrap(True)
-        self.hint = QLabel("F11 or Esc: back to the full view")
+        self.hint = QLabel()
         self.hint.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.hint.setStyleSheet("color:#7f97a8")
         col.addWidget(self.title)
@@ -37,8 +38,22 @@ class TableMode(QWidget):
         col.addWidget(self.hint)
         self.names: list[QLabel] = []
         self.scores: list[QLabel] = []
+        self.shown: tuple[Match, str] | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The texts in the current language (also on Qt's LanguageChange)."""
+        self.hint.setText(self.tr("F11 or Esc: back to the full view"))
+        if self.shown is not None:
+            self.show_state(*self.shown)
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def show_state(self, match: Match, announcement: str) -> None:
+        self.shown = (match, announcement)
         table = match.table
         while len(self.names) < table.n_sides:
             name, score = QLabel(""), QLabel("")
@@ -58,11 +73,21 @@ class TableMode(QWidget):
             colour = ON_TURN_COLOUR if marked else "white"
             self.names[side].setStyleSheet(f"color:{colour}")
             self.scores[side].setStyleSheet(f"color:{colour}")
-        self.title.setText(f"{match.rules.title} — round {match.round_no}" if match.round_no else match.rules.title)
-        if match.is_over:
-            self.turn.setText("Match over: " + " and ".join(match.winners()))
+        if match.round_no:
+            self.title.setText(self.tr("{game} — round {round}").format(game=match.rules.title, round=match.round_no))
         else:
-            self.turn.setText(f"{on_turn}'s turn" if on_turn else "Waiting for the next round")
+            self.title.setText(match.rules.title)
+        if match.is_over:
+            winners = match.winners()
+            #: {names}: the winners joined by "and"; {names_fi}: joined by "ja".
+            text = self.tr("Match over: {names}", "one winner") if len(winners) == 1 else \
+                self.tr("Match over: {names}", "several winners")
+            self.turn.setText(text.format(names=" and ".join(winners), names_fi=" ja ".join(winners)))
+        elif on_turn:
+            #: Whose turn it is; {name_gen}: the name in the Finnish genitive ("Benin vuoro").
+            self.turn.setText(self.tr("{name}'s turn").format(**names(on_turn)))
+        else:
+            self.turn.setText(self.tr("Waiting for the next round"))
         self.announcement.setText(announcement)
         self._fit_fonts()
 

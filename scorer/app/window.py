@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QThread, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QThread, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,12 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorer.app import i18n
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, event_text, player_menu
 from scorer.app.liveview import LiveView, to_qimage
 from scorer.app.pegboard import PegBoard, Track
 from scorer.app.tablemode import TableMode
 from scorer.app.settings import Settings
-from scorer.app.speech import Speaker
+from scorer.app.speech import Speaker, engine_name
 from scorer.app.timeline import Timeline
 from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.errors import ScorerError
@@ -56,13 +57,16 @@ class MainWindow(QMainWindow):
         self.header = session.header
         self.snapshot = Snapshot.of(session)
         self.pipeline = pipeline
-        self.lang = lang
-        self.speaker = speaker or Speaker(lang)
+        self.lang = i18n.known(lang)
+        if i18n.language() != self.lang:
+            i18n.set_language(self.lang)
+        self.speaker = speaker or Speaker(self.lang)
         self.import_to_club = True
         self.review_at: float | None = None
         self.pictures: dict[int, QPixmap] = {}  # the live view when each move was scored, by its log line
+        self.announcement: Announcement | None = None  # the last one, shown again in a new language
         self.last_announcement = ""
-        self.setWindowTitle(f"Domino table scorer — {self.match.rules.title}: {', '.join(self.header.players)}")
+        self.finished = False
         self.resize(1280, 760)
         self._build()
         self.worker = PipelineWorker(source, pipeline, realtime, start_seconds=start_seconds)
@@ -76,9 +80,9 @@ class MainWindow(QMainWindow):
         self.worker.reviewed.connect(self._on_reviewed)
         self.worker.failed.connect(self._on_failed)
         self.worker.finished.connect(self._on_finished)
-        self.finished = False
         if self.worker.seekable:
             self._build_timeline(source)
+        self.retranslate()
         self._on_changed(self.snapshot)
 
     @property
@@ -105,15 +109,17 @@ class MainWindow(QMainWindow):
         self.log.itemClicked.connect(self._show_board_at)
         col.addWidget(self.banner)
         col.addWidget(self.pegboard)
-        col.addWidget(QLabel("Moves (click one to see the board then)"))
+        self.moves_label = QLabel()
+        col.addWidget(self.moves_label)
         col.addWidget(self.log, 1)
         buttons = QHBoxLayout()
-        for text, slot in (("Pass / knock…", self._add_pass), ("Draw…", self._add_draw), ("Play…", self._enter_move),
-                           ("Round end…", self._enter_hands)):
-            b = QPushButton(text)
+        self.correction_buttons: list[QPushButton] = []
+        for slot in (self._add_pass, self._add_draw, self._enter_move, self._enter_hands):
+            b = QPushButton()
             b.clicked.connect(slot)
             buttons.addWidget(b)
-        self.mute = QCheckBox("Mute")
+            self.correction_buttons.append(b)
+        self.mute = QCheckBox()
         self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))
         buttons.addWidget(self.mute)
         col.addLayout(buttons)
@@ -127,75 +133,153 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(splitter)
         self.pages.addWidget(self.table_mode)
         self.setCentralWidget(self.pages)
-        bar = QToolBar("Match")
-        self.addToolBar(bar)
-        self.undo_action = QAction("Undo", self)
+        self.match_bar = QToolBar()
+        self.addToolBar(self.match_bar)
+        self.undo_action = QAction(self)
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
         self.undo_action.triggered.connect(self.undo)
-        self.redo_action = QAction("Redo", self)
+        self.redo_action = QAction(self)
         self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
         self.redo_action.triggered.connect(self.redo)
-        bar.addAction(self.undo_action)
-        bar.addAction(self.redo_action)
-        club = QAction("Club", self)
-        club.triggered.connect(self.open_club)
-        bar.addAction(club)
+        self.match_bar.addAction(self.undo_action)
+        self.match_bar.addAction(self.redo_action)
+        self.club_action = QAction(self)
+        self.club_action.triggered.connect(self.open_club)
+        self.match_bar.addAction(self.club_action)
         self.lang_box = QComboBox()
-        self.lang_box.addItems(["en", "fi"])
-        self.lang_box.setCurrentText(self.lang)
-        self.lang_box.currentTextChanged.connect(self._set_lang)
-        bar.addWidget(QLabel(" Language "))
-        bar.addWidget(self.lang_box)
-        self.statusBar().showMessage(f"Speech: {self.speaker.engine}")
-        self.speaker.backend_chosen.connect(lambda name: self.statusBar().showMessage(f"Speech: {name}", 8000))
+        for code, name in i18n.LANGS.items():  # each language named in itself
+            self.lang_box.addItem(name, code)
+        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(self.lang)))
+        self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
+        self.lang_label = QLabel()
+        self.match_bar.addWidget(self.lang_label)
+        self.match_bar.addWidget(self.lang_box)
+        self.speaker.backend_chosen.connect(lambda _name: self.statusBar().showMessage(self._speech_text(), 8000))
         self.speaker.failed.connect(lambda why: self.statusBar().showMessage(why, 15000))
-        self._build_menus(club)
+        self._build_menus()
+        self.statusBar().showMessage(self._speech_text())
 
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
-        action = menu.addAction(text)
+    def _speech_text(self) -> str:
+        return self.tr("Speech: {engine}").format(engine=engine_name(self.speaker.engine))
+
+    def _action(self, menu, slot, shortcut=None) -> QAction:
+        action = menu.addAction("")
         action.triggered.connect(slot)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
             self.addAction(action)  # its key works while the menu bar is hidden (table mode)
         return action
 
-    def _build_menus(self, club: QAction) -> None:
+    def _build_menus(self) -> None:
         bar = self.menuBar()
-        match = bar.addMenu("&Match")
-        self._action(match, "&New match…", lambda: self._to_start_screen(), QKeySequence.StandardKey.New)
-        self._action(match, "&Open a recording…", lambda: self._to_start_screen(), QKeySequence.StandardKey.Open)
-        self._action(match, "&Resume a saved match…", lambda: self._to_start_screen(), "Ctrl+R")
-        match.addAction(club)
-        match.addSeparator()
-        self._action(match, "&Quit", self.close, QKeySequence.StandardKey.Quit)
-        play = bar.addMenu("&Play")
-        self.pause_action = self._action(play, "&Pause", self._toggle_pause_action, "Space")
+        self.match_menu = bar.addMenu("")
+        self.new_action = self._action(self.match_menu, lambda: self._to_start_screen(), QKeySequence.StandardKey.New)
+        self.open_action = self._action(self.match_menu, lambda: self._to_start_screen(), QKeySequence.StandardKey.Open)
+        self.resume_action = self._action(self.match_menu, lambda: self._to_start_screen(), "Ctrl+R")
+        self.match_menu.addAction(self.club_action)
+        self.match_menu.addSeparator()
+        self.quit_action = self._action(self.match_menu, self.close, QKeySequence.StandardKey.Quit)
+        self.play_menu = bar.addMenu("")
+        self.pause_action = self._action(self.play_menu, self._toggle_pause_action, "Space")
         self.pause_action.setCheckable(True)
-        self._action(play, "P&ass / knock…", self._add_pass, "P")
-        self._action(play, "&Draw…", self._add_draw, "D")
-        self._action(play, "P&lay a tile…", self._enter_move, "T")
-        self._action(play, "Round &end: the hands…", self._enter_hands, "E")
-        play.addSeparator()
-        play.addAction(self.undo_action)
-        play.addAction(self.redo_action)
-        view = bar.addMenu("&View")
-        self.table_action = self._action(view, "&Table mode (full screen, large scores)", self.toggle_table_mode, "F11")
+        self.pass_action = self._action(self.play_menu, self._add_pass, "P")
+        self.draw_action = self._action(self.play_menu, self._add_draw, "D")
+        self.tile_action = self._action(self.play_menu, self._enter_move, "T")
+        self.hands_action = self._action(self.play_menu, self._enter_hands, "E")
+        self.play_menu.addSeparator()
+        self.play_menu.addAction(self.undo_action)
+        self.play_menu.addAction(self.redo_action)
+        self.view_menu = bar.addMenu("")
+        self.table_action = self._action(self.view_menu, self.toggle_table_mode, "F11")
         self.table_action.setCheckable(True)
         leave = QAction(self)
         leave.setShortcut(QKeySequence("Esc"))
         leave.triggered.connect(lambda: self.table_action.isChecked() and self.toggle_table_mode())
         self.addAction(leave)
-        languages = view.addMenu("&Language")
+        self.language_menu = self.view_menu.addMenu("")
         group = QActionGroup(self)
-        for code, name in (("en", "English"), ("fi", "Suomi")):
-            action = languages.addAction(name)
+        self.language_actions: dict[str, QAction] = {}
+        for code, name in i18n.LANGS.items():
+            action = self.language_menu.addAction(name)
             action.setCheckable(True)
             action.setChecked(code == self.lang)
-            action.triggered.connect(lambda _=False, c=code: self.lang_box.setCurrentText(c))
+            action.triggered.connect(lambda _=False, c=code: self.lang_box.setCurrentIndex(self.lang_box.findData(c)))
             group.addAction(action)
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&How to use…", self._show_help, QKeySequence.StandardKey.HelpContents)
-        self._action(help_menu, "&About…", self._show_about)
+            self.language_actions[code] = action
+        self.help_menu = bar.addMenu("")
+        self.help_action = self._action(self.help_menu, self._show_help, QKeySequence.StandardKey.HelpContents)
+        self.about_action = self._action(self.help_menu, self._show_about)
+
+    # -- the texts, in the language chosen ------------------------------------------------------
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "worker"):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """Every text of the window in the current language: menus, buttons, labels, the status, the
+        move list, the board's title, the banner and the table mode (on Qt's LanguageChange too)."""
+        self.setWindowTitle(self.tr("Domino table scorer — {game}: {players}").format(
+            game=self.match.rules.title, players=", ".join(self.header.players)))
+        self.moves_label.setText(self.tr("Moves (click one to see the board then)"))
+        for button, text in zip(self.correction_buttons, (self.tr("Pass / knock…"), self.tr("Draw…"), self.tr("Play…"),
+                                                          self.tr("Round end…"))):
+            button.setText(text)
+        self.mute.setText(self.tr("Mute"))
+        self.match_bar.setWindowTitle(self.tr("Match"))
+        self.undo_action.setText(self.tr("Undo"))
+        self.redo_action.setText(self.tr("Redo"))
+        self.club_action.setText(self.tr("Club"))
+        self.lang_label.setText(self.tr(" Language "))
+        self.match_menu.setTitle(self.tr("&Match"))
+        self.new_action.setText(self.tr("&New match…"))
+        self.open_action.setText(self.tr("&Open a recording…"))
+        self.resume_action.setText(self.tr("&Resume a saved match…"))
+        self.quit_action.setText(self.tr("&Quit"))
+        self.play_menu.setTitle(self.tr("&Play"))
+        self.pause_action.setText(self.tr("&Pause"))
+        self.pass_action.setText(self.tr("P&ass / knock…"))
+        self.draw_action.setText(self.tr("&Draw…"))
+        self.tile_action.setText(self.tr("P&lay a tile…"))
+        self.hands_action.setText(self.tr("Round &end: the hands…"))
+        self.view_menu.setTitle(self.tr("&View"))
+        self.table_action.setText(self.tr("&Table mode (full screen, large scores)"))
+        self.language_menu.setTitle(self.tr("&Language"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.help_action.setText(self.tr("&How to use…"))
+        self.about_action.setText(self.tr("&About…"))
+        if hasattr(self, "play_button"):
+            self.recording_bar.setWindowTitle(self.tr("Recording"))
+            self.play_button.setText(self.tr("Play") if self.play_button.isChecked() else self.tr("Pause"))
+            self.live_button.setText(self.tr("Back to live"))
+            self.again_button.setText(self.tr("Score again from here…"))
+            self.time_label.setText(self.tr("{seconds} s").format(
+                seconds=i18n.decimal(self.review_at if self.review_at is not None else self.worker.position)))
+        if self.announcement is not None:
+            self.last_announcement = self.announcement.text(self.lang)
+            self.banner.setText(self.last_announcement)
+        self._renarrate()
+        self._refresh_board()
+        if self.pages.currentWidget() is self.table_mode:
+            self._refresh_table_mode()
+        if self.finished:
+            self._show_finished()
+        else:
+            self.statusBar().showMessage(self._speech_text())
+        self.live.update()
+
+    def _item_text(self, step: Step) -> str:
+        return "\n".join(line.strip() for line in narrate(step, self.lang)) or event_text(step.event)
+
+    def _renarrate(self) -> None:
+        """The move list again, in the current language."""
+        by_line = {s.line: s for s in self.snapshot.steps}
+        for row in range(self.log.count()):
+            item = self.log.item(row)
+            step = by_line.get(item.data(Qt.ItemDataRole.UserRole))
+            if step is not None:
+                item.setText(self._item_text(step))
 
     def _to_start_screen(self) -> None:
         self.next_action = "start"
@@ -219,26 +303,28 @@ class MainWindow(QMainWindow):
         self.table_mode.show_state(self.match, self.last_announcement)
 
     def _show_help(self) -> None:
-        QMessageBox.information(self, "How to use", HELP_TEXT)
+        QMessageBox.information(self, self.tr("How to use"), i18n.translate("MainWindow", HELP_TEXT))
 
     def _show_about(self) -> None:
-        QMessageBox.about(self, "About", "Domino table scorer\n\nScores Horse Race and Seven Rocks from a camera over the "
-                          "table, on a cribbage board. Every match is kept in its session file "
-                          f"({getattr(self.session, 'path', 'in memory')}).")
+        path = getattr(self.session, "path", None)
+        QMessageBox.about(self, self.tr("About"), self.tr(
+            "Domino table scorer\n\nScores Horse Race and Seven Rocks from a camera over the table, on a cribbage "
+            "board. Every match is kept in its session file ({path}).").format(
+                path=path if path is not None else self.tr("in memory")))
 
     def _build_timeline(self, source) -> None:
         """For a recording: play/pause, a position slider marked at every move, review and scoring again."""
-        bar = QToolBar("Recording")
+        bar = self.recording_bar = QToolBar()
         self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
-        self.play_button = QPushButton("Pause")
+        self.play_button = QPushButton()
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._toggle_pause)
         self.timeline = Timeline(getattr(source, "duration", 0.0) or 1.0)
         self.timeline.picked.connect(self.review)
-        self.time_label = QLabel("0.0 s")
-        self.live_button = QPushButton("Back to live")
+        self.time_label = QLabel()
+        self.live_button = QPushButton()
         self.live_button.clicked.connect(self.back_to_live)
-        self.again_button = QPushButton("Score again from here…")
+        self.again_button = QPushButton()
         self.again_button.clicked.connect(self._ask_score_again)
         bar.addWidget(self.play_button)
         bar.addWidget(self.timeline)
@@ -257,7 +343,7 @@ class MainWindow(QMainWindow):
     def _follow_position(self) -> None:
         if self.review_at is None:
             self.timeline.show_position(self.worker.position)
-            self.time_label.setText(f"{self.worker.position:.1f} s")
+            self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(self.worker.position)))
 
     def _toggle_pause_action(self) -> None:
         if hasattr(self, "play_button"):
@@ -266,10 +352,10 @@ class MainWindow(QMainWindow):
             self.worker.pause(self.pause_action.isChecked())
 
     def _toggle_pause(self, paused: bool) -> None:
-        self.play_button.setText("Play" if paused else "Pause")
+        self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
         self.worker.pause(paused)
         if paused:
-            self.statusBar().showMessage("Paused: corrections, undo and redo still apply at once.")
+            self.statusBar().showMessage(self.tr("Paused: corrections, undo and redo still apply at once."))
 
     # -- review and scoring again ------------------------------------------------------
 
@@ -280,32 +366,37 @@ class MainWindow(QMainWindow):
         self._show_review_buttons(True)
         self._refresh_board()
         count, then = self.snapshot.at(seconds)
-        self.time_label.setText(f"{seconds:.1f} s")
+        self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
         self.timeline.show_position(seconds)
         if count:
             self.log.setCurrentRow(count - 1)
         scores = ", ".join(f"{p} {v}" for p, v in then.scores().items())
-        self.statusBar().showMessage(f"Reviewing {seconds:.1f} s: {scores} ({count} of {len(self.snapshot.steps)} moves)")
+        self.statusBar().showMessage(self.tr("Reviewing {seconds} s: {scores} (move {count} of {total})").format(
+            seconds=i18n.decimal(seconds), scores=scores, count=count, total=len(self.snapshot.steps)))
 
     def _on_reviewed(self, seconds: float) -> None:
-        self.time_label.setText(f"{seconds:.1f} s")
+        self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
 
     def back_to_live(self) -> None:
         self.review_at = None
         self.worker.back_to_live()
         self._show_review_buttons(False)
         self._refresh_board()
-        self.statusBar().showMessage("Live again.", 3000)
+        self.statusBar().showMessage(self.tr("Live again."), 3000)
 
     def _ask_score_again(self) -> None:
         if self.review_at is None:
             return
         count, _ = self.snapshot.at(self.review_at)
         later = len(self.snapshot.steps) - count
-        answer = QMessageBox.question(
-            self, "Score again from here",
-            f"Withdraw the {later} move(s) after {self.review_at:.1f} s and score the recording again from there?\n\n"
-            "They stay in the session log as undone, and Redo brings them back.")
+        if later == 1:
+            ask = self.tr("Withdraw the move after {seconds} s and score the recording again from there?\n\n"
+                          "It stays in the session log as undone, and Redo brings it back.")
+        else:
+            ask = self.tr("Withdraw the {count} moves after {seconds} s and score the recording again from there?\n\n"
+                          "They stay in the session log as undone, and Redo brings them back.")
+        answer = QMessageBox.question(self, self.tr("Score again from here"),
+                                      ask.format(count=later, seconds=i18n.decimal(self.review_at)))
         if answer == QMessageBox.StandardButton.Yes:
             self.score_again_from(self.review_at)
 
@@ -342,7 +433,7 @@ class MainWindow(QMainWindow):
         while self.log.count() > kept:
             self.log.takeItem(self.log.count() - 1)
         for step in snapshot.steps[kept:]:
-            item = QListWidgetItem("\n".join(line.strip() for line in narrate(step)) or event_text(step.event))
+            item = QListWidgetItem(self._item_text(step))
             item.setData(Qt.ItemDataRole.UserRole, step.line)
             self.log.addItem(item)
             if self.review_at is None and self.live.image is not None and step.line not in self.pictures:
@@ -354,7 +445,8 @@ class MainWindow(QMainWindow):
                 if step.t is not None:
                     self.timeline.mark(step.t)
         if len(snapshot.steps) < len(before.steps) and snapshot.undone:
-            self.statusBar().showMessage(f"Undone: {event_text(snapshot.undone[0].event)} (Redo brings it back)", 6000)
+            self.statusBar().showMessage(self.tr("Undone: {move} (Redo brings it back)").format(
+                move=event_text(snapshot.undone[0].event)), 6000)
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
@@ -381,6 +473,7 @@ class MainWindow(QMainWindow):
                     self._import_into_club()
 
     def _announce(self, announcement: Announcement) -> None:
+        self.announcement = announcement
         text = announcement.text(self.lang)
         self.last_announcement = text
         self.banner.setText(text)
@@ -411,9 +504,9 @@ class MainWindow(QMainWindow):
 
         try:
             import_log(open_database(), path.read_text(encoding="utf-8"), source=str(path))
-            self.statusBar().showMessage("The match is saved in the club's history.", 8000)
+            self.statusBar().showMessage(self.tr("The match is saved in the club's history."), 8000)
         except (ClubError, OSError) as exc:  # the club database is optional; the session file stays
-            self.statusBar().showMessage(f"Club database: {exc}", 15000)
+            self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)
 
     def open_club(self) -> None:
         from scorer.app.club import ClubWindow
@@ -422,14 +515,17 @@ class MainWindow(QMainWindow):
         try:
             self.club_window = ClubWindow(open_database())
         except ClubError as exc:
-            QMessageBox.warning(self, "Club", str(exc))
+            QMessageBox.warning(self, self.tr("Club"), str(exc))
             return
         self.club_window.show()
 
     def _on_finished(self) -> None:
         self.finished = True
-        self.statusBar().showMessage("The match is over." if self.match.is_over else
-                                     "The recording ended: corrections, undo and review still work.")
+        self._show_finished()
+
+    def _show_finished(self) -> None:
+        self.statusBar().showMessage(self.tr("The match is over.") if self.match.is_over else
+                                     self.tr("The recording ended: corrections, undo and review still work."))
 
     # -- scoreboard ------------------------------------------------------------------------
 
@@ -443,9 +539,11 @@ class MainWindow(QMainWindow):
         table = match.table
         rules = match.rules
         if rules.raw_per_point > 1:
-            holes, per_hole, title = 61, 1, f"{rules.title}: first to 61"
+            holes, per_hole = 61, 1
+            title = self.tr("{game}: first to {target}").format(game=rules.title, target=holes)
         else:
-            holes, per_hole, title = rules.target_raw // 5, 5, f"{rules.title}: first to {rules.target_raw} (5 a hole)"
+            holes, per_hole = rules.target_raw // 5, 5
+            title = self.tr("{game}: first to {target} (5 a hole)").format(game=rules.title, target=rules.target_raw)
         tracks = []
         for side in range(table.n_sides):
             name = table.side_name(side)
@@ -480,7 +578,7 @@ class MainWindow(QMainWindow):
         if step is None:
             return
         dialog = QDialog(self)
-        dialog.setWindowTitle("The table then")
+        dialog.setWindowTitle(self.tr("The table then"))
         col = QVBoxLayout(dialog)
         picture = self._picture_of(step)
         if picture is not None:
@@ -488,12 +586,16 @@ class MainWindow(QMainWindow):
             shown.setPixmap(picture)
             col.addWidget(shown)
         board = step.after.board
-        sums = f"End sum {board.end_sum()}" if board is not None and board.tiles else "No tiles on the table"
+        if board is not None and board.tiles:
+            sums = self.tr("End sum {sum}").format(sum=board.end_sum())
+        else:
+            sums = self.tr("No tiles on the table")
         scores = ", ".join(f"{p} {v}" for p, v in step.after.scores().items())
-        caption = QLabel(f"After: {event_text(step.event)}\n{sums}. Scores: {scores}.")
+        told = "\n".join(line.strip() for line in narrate(step, self.lang)) or event_text(step.event)
+        caption = QLabel(self.tr("After: {move}\n{sums}. Scores: {scores}.").format(move=told, sums=sums, scores=scores))
         caption.setWordWrap(True)
         col.addWidget(caption)
-        close = QPushButton("Close")
+        close = QPushButton(self.tr("Close"))
         close.clicked.connect(dialog.accept)
         col.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
         self.board_dialog = dialog
@@ -507,7 +609,7 @@ class MainWindow(QMainWindow):
             for e in events:
                 state, _ = state.apply(e)
         except ScorerError as exc:  # an illegal correction is refused with its reason
-            QMessageBox.warning(self, "Not possible", str(exc))
+            QMessageBox.warning(self, self.tr("Not possible"), str(exc))
             return
         self.worker.correct(events)
 
@@ -516,7 +618,8 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QInputDialog
 
         a, b = detection.pips
-        text, ok = QInputDialog.getText(self, "Correct the tile", "Its pips (two numbers 0-6):", text=f"{a} {b}")
+        text, ok = QInputDialog.getText(self, self.tr("Correct the tile"), self.tr("Its pips (two numbers 0-6):"),
+                                        text=f"{a} {b}")
         if not ok:
             return
         try:
@@ -525,12 +628,13 @@ class MainWindow(QMainWindow):
                 raise ValueError
             tile = Tile.of(*values)
         except (ValueError, ScorerError):
-            QMessageBox.warning(self, "Not a tile", f"{text!r} is not a tile: give two numbers from 0 to 6, like 3 4")
+            QMessageBox.warning(self, self.tr("Not a tile"), self.tr(
+                "{text} is not a tile: give two numbers from 0 to 6, like 3 4").format(text=repr(text)))
             return
         self.worker.correct_tile(detection.center, tile)
 
     def _add_pass(self) -> None:
-        self._for_player("passes", Pass)
+        self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)
 
     def _add_draw(self) -> None:
         self._for_player("draws", lambda p: Draw(p, 1))
@@ -553,7 +657,7 @@ class MainWindow(QMainWindow):
             try:
                 self._correct([dialog.event_()])
             except (ValueError, ScorerError) as exc:
-                QMessageBox.warning(self, "Not the hands", str(exc))
+                QMessageBox.warning(self, self.tr("Not the hands"), str(exc))
 
     def undo(self) -> None:
         if self.snapshot.steps:
@@ -564,20 +668,29 @@ class MainWindow(QMainWindow):
             self.worker.redo()
 
     def _set_lang(self, lang: str) -> None:
-        self.lang = lang
-        self.speaker.lang = lang
-        Settings.remember(lang=lang)
+        """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""
+        lang = i18n.known(lang)
+        if self.lang_box.currentData() != lang:
+            self.lang_box.setCurrentIndex(self.lang_box.findData(lang))  # comes back here
+            return
+        self.lang = i18n.set_language(lang)
+        self.speaker.lang = self.lang
+        self.language_actions[self.lang].setChecked(True)
+        try:
+            Settings.remember(lang=self.lang)
+        except OSError as exc:  # not remembered, but switched
+            self.statusBar().showMessage(str(exc), 8000)
+        self.retranslate()
 
 
-HELP_TEXT = """The camera over the table reads every tile; each move is scored and said aloud.
+# Translated where shown (MainWindow._show_help).
+HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand.
 
-Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile,
-then the end it goes on), the hands at a round's end, undo and redo.
-Space pauses a recording; a click on its timeline shows that moment (the match is not changed);
-"Score again from here" withdraws the later moves (Redo brings them back).
+Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round's end, undo and redo.
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back).
 F11: table mode, the scores large for the whole table.
 
-Every move is saved at once in the match's session file; after a crash the start screen offers to go on."""
+Every move is saved at once in the match's session file; after a crash the start screen offers to go on.""")

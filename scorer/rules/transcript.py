@@ -176,8 +176,10 @@ def _points_text(match: Match, raw: int) -> str:
     return f"{raw} raw = {game} point" + ("" if game == 1 else "s")
 
 
-def narrate(step: Step) -> list[str]:
-    """A readable account of one event, in English."""
+def narrate(step: Step, lang: str = "en") -> list[str]:
+    """A readable account of one event, in English (``lang="fi"``: in Finnish)."""
+    if lang == "fi":
+        return _narrate_fi(step)
     event, after, outcome = step.event, step.after, step.outcome
     table = after.table
     lines: list[str] = []
@@ -221,3 +223,73 @@ def narrate(step: Step) -> list[str]:
         lines.append(f"Match over: {'shared win for ' if shared else ''}{names} ({_scores_text(after)})")
     return lines
 
+
+# -- in Finnish, in the words of the original rule texts (../shared/seeds/) ---------------------
+
+
+def _count_fi(n: int, one: str, many: str) -> str:
+    """A number and its noun: the nominative after one ("1 piste"), the partitive after any other ("5 pistettä")."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def _points_text_fi(match: Match, raw: int) -> str:
+    if match.rules.raw_per_point == 1:
+        return _count_fi(raw, "piste", "pistettä")
+    game = match.rules.game_points(raw)
+    return f"{_count_fi(raw, 'raakapiste', 'raakapistettä')} = {_count_fi(game, 'piste', 'pistettä')}"
+
+
+def _blocked_fi(match: Match) -> str:
+    # Horse Race's text says a round "lukkiutuu", Seven Rocks' (no boneyard) that it "tukkeutuu".
+    return "lukkiutui" if match.rules.has_boneyard else "tukkeutui"
+
+
+def _narrate_fi(step: Step) -> list[str]:
+    from scorer.rules.describe import side_name
+
+    event, after, outcome = step.event, step.after, step.outcome
+    table = after.table
+    lines: list[str] = []
+    if step.before.round_no != after.round_no and after.starter is not None:
+        lines.append(f"Kierros {after.round_no}: {table.players[after.starter]} aloittaa")
+    if isinstance(outcome, PlayOutcome):
+        where = "avaukseksi" if outcome.at is None else f"laattaan {outcome.at.tile} ({side_name(outcome.at.side, 'fi')})"
+        terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
+        scored = f"saa {_points_text_fi(after, outcome.raw_points)}" if outcome.raw_points else "ei pisteitä"
+        lines.append(f"  {outcome.player} pelaa {outcome.tile} {where}: päät {terms} = {outcome.sum}, {scored}")
+        if outcome.raw_points:
+            lines.append(f"    Pisteet: {_scores_text(after)}")
+        if outcome.continues:
+            lines.append(f"    {outcome.player} jatkaa vuoroaan")
+        if after.phase is Phase.ROUND_OVER:
+            lines.append(f"  {outcome.player} pelasi viimeisen laattansa: kierros {after.round_no} päättyi")
+    elif isinstance(event, Draw):
+        lines.append(f"  {event.player} nostaa {_count_fi(event.count, 'laatan', 'laattaa')} "
+                     f"(nostokasassa {after.boneyard})")
+    elif isinstance(event, Pass):
+        lines.append(f"  {event.player} " + ("koputtaa" if not after.rules.has_boneyard else "ohittaa vuoronsa"))
+        if after.phase is Phase.ROUND_OVER:
+            lines.append(f"  Kukaan ei voi pelata: kierros {after.round_no} {_blocked_fi(after)}")
+    elif isinstance(outcome, RoundOutcome):
+        hands = ", ".join(
+            f"{p} {pips}" + (f"→{tot}" if tot != pips else "")
+            for p, pips, tot in zip(table.players, outcome.hand_pips, outcome.hand_totals)
+        )
+        lines.append(f"  Kädet: {hands}")
+        gained = [
+            f"{table.side_name(side)} {'+' if change >= 0 else ''}{after.rules.game_points(change)}"
+            for side, change in enumerate(outcome.raw_changes)
+            if change
+        ]
+        how = _blocked_fi(after) if outcome.blocked else f"{outcome.finisher} pelasi kätensä tyhjäksi"
+        lines.append(f"  Kierros {outcome.round_no} ({how}): {', '.join(gained) or 'ei pisteitä'}")
+        lines.append(f"    Pisteet: {_scores_text(after)}")
+    if after.is_over and not step.before.is_over:
+        winners = after.winners()
+        names = " ja ".join(winners)
+        if len(after.winning_sides) > 1:
+            won = f"jaettu voitto: {names}"
+        else:
+            won = f"{names} " + ("voitti" if len(winners) == 1 else "voittivat")
+        lines.append(f"Ottelu päättyi: {won} ({_scores_text(after)})")
+    return lines

@@ -1,0 +1,96 @@
+"""The app's languages, through Qt's translation system.
+
+Every text the app shows is written in English in the code, passed through ``self.tr()`` (in a
+widget class: the class's name is the context) or ``translate("Context", ...)`` (elsewhere), and
+translated in ``translations/scorer_fi.ts``; ``scorer_fi.qm`` is what Qt loads.  After changing a
+text, run ``scripts/update_translations.sh``: it extracts the texts with ``pyside6-lupdate``
+(new and changed ones come out unfinished), and, once they are translated (Qt Linguist, or the
+.ts by hand), compiles the .qm with ``pyside6-lrelease``.  ``tests/app/test_translations.py``
+fails while a text has no finished Finnish or the .qm is older than the .ts.
+
+Texts with a number or a name are ``str.format`` templates: ``{name}``, ``{count}`` ...  The
+Finnish needs some names in the genitive ("Benin vuoro"), so such templates are also given
+``{name_gen}`` (:func:`scorer.pipeline.announce.genitive_fi`), which only the Finnish uses.  A
+count picks one of two texts in the code (``1 point`` / ``{count} points``): English and
+Finnish both have one form for one and another for every other number ("1 piste", "5 pistettä",
+"0 pistettä").
+
+The language is chosen at start (``--lang``, else the saved setting) and switched in the window:
+:func:`set_language` swaps the translators on the running application, and Qt sends every widget
+a LanguageChange event, on which the app's widgets set their texts again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from scorer.pipeline.announce import genitive_fi
+
+LANGS = {"en": "English", "fi": "suomi"}
+DOMAIN = "scorer"  # translations/scorer_<lang>.qm
+
+translate = QCoreApplication.translate
+
+_installed: list[QTranslator] = []
+_lang = "en"
+
+
+def translations_dir() -> Path:
+    return Path(__file__).resolve().parent / "translations"
+
+
+def language() -> str:
+    """The language whose translators are installed now ("en": none)."""
+    return _lang
+
+
+def known(lang: str | None) -> str:
+    """``lang`` if the app speaks it, else English."""
+    return lang if lang in LANGS else "en"
+
+
+def set_language(lang: str | None) -> str:
+    """Install the translators for ``lang`` on the running application, removing those of the
+    language before; returns the language now in use (English where no translation loads).
+
+    Besides the app's own texts, Qt's (the OK and Cancel of dialogs, Yes and No) are translated
+    from Qt's own ``qtbase_<lang>.qm`` where PySide6 ships it, and widgets made from now on write
+    numbers as the language does (0,4 s in Finnish).
+    """
+    global _lang
+    app = QCoreApplication.instance()
+    lang = known(lang)
+    if app is None:
+        _lang = lang
+        return lang
+    for old in _installed:
+        app.removeTranslator(old)
+    _installed.clear()
+    if lang != "en":
+        ours = QTranslator(app)
+        if not ours.load(f"{DOMAIN}_{lang}", str(translations_dir())):
+            _lang = "en"
+            return "en"
+        qt = QTranslator(app)
+        if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            app.installTranslator(qt)
+            _installed.append(qt)
+        app.installTranslator(ours)  # installed last: looked up first
+        _installed.append(ours)
+    QLocale.setDefault(QLocale(QLocale.Language.Finnish, QLocale.Country.Finland) if lang == "fi"
+                       else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    _lang = lang
+    return lang
+
+
+def names(name: str) -> dict[str, str]:
+    """The fields a template with a player's name may use: ``{name}`` and ``{name_gen}`` (genitive, for Finnish)."""
+    return {"name": name, "name_gen": genitive_fi(name)}
+
+
+def decimal(value: float, digits: int = 1, signed: bool = False) -> str:
+    """A decimal number as the language writes it: 12.5 in English, 12,5 in Finnish (``signed``: +0.25)."""
+    text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    return text.replace(".", ",") if _lang == "fi" else text

@@ -1,0 +1,840 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fi" sourcelanguage="en">
+<context>
+    <name>CalibrationWizard</name>
+    <message>
+        <source>seat {number}</source>
+        <extracomment>Drawn into the picture by OpenCV, whose font has only ASCII letters (write &quot;a&quot; for &quot;ä&quot;).</extracomment>
+        <translation>paikka {number}</translation>
+    </message>
+    <message>
+        <source>Calibrate the table</source>
+        <translation>Pöydän kalibrointi</translation>
+    </message>
+    <message>
+        <source>1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.
+2. Take a picture with the camera, or open a photo or a video of it.
+   For a wide-angle camera, lay the target near each corner too and take a picture each time:
+   the views measure the lens (the grid then bends with the table&apos;s lines).
+3. Check the red outline and the grid lie on the table, then name the profile.</source>
+        <translation>1. Tulosta calibration/target.pdf 100 %:n koossa ja aseta arkki tasaisesti pöydän keskelle.
+2. Ota arkista kuva kameralla tai avaa siitä valokuva tai video.
+   Laajakulmakameralla aseta arkki myös jokaisen kulman lähelle ja ota joka kerta kuva:
+   kuvista mitataan objektiivi (ruudukko taipuu silloin pöydän viivojen mukana).
+3. Tarkista, että punainen ääriviiva ja ruudukko ovat pöydän pinnassa, ja anna profiilille nimi.</translation>
+    </message>
+    <message>
+        <source>Take a picture</source>
+        <translation>Ota kuva</translation>
+    </message>
+    <message>
+        <source>Open a photo or video…</source>
+        <translation>Avaa valokuva tai video…</translation>
+    </message>
+    <message>
+        <source>Camera</source>
+        <translation>Kamera</translation>
+    </message>
+    <message>
+        <source>Start over</source>
+        <translation>Aloita alusta</translation>
+    </message>
+    <message>
+        <source>no picture yet</source>
+        <translation>ei vielä kuvaa</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>Tallenna profiili</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nimi</translation>
+    </message>
+    <message>
+        <source>views cleared</source>
+        <translation>kuvat poistettu</translation>
+    </message>
+    <message>
+        <source>lens corrected (k = {k})</source>
+        <translation>objektiivin vääristymä korjattu (k = {k})</translation>
+    </message>
+    <message>
+        <source>no lens distortion measured</source>
+        <translation>objektiivin vääristymää ei mitattu</translation>
+    </message>
+    <message>
+        <source>{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; {views} view(s), {lens}</source>
+        <translation>merkkejä {markers}/6, sovitusvirhe {error} mm, {scale} px/mm: laatan koko kuvassa {w} × {h} px; kuvia {views}, {lens}</translation>
+    </message>
+    <message>
+        <source>camera {number}: no picture (not connected?)</source>
+        <translation>kamera {number}: ei kuvaa (onko kamera kytketty?)</translation>
+    </message>
+    <message>
+        <source>A photo or video of the target</source>
+        <translation>Valokuva tai video kalibrointiarkista</translation>
+    </message>
+    <message>
+        <source>Images and videos (*.jpg *.png *.mp4 *.avi)</source>
+        <translation>Kuvat ja videot (*.jpg *.png *.mp4 *.avi)</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be read</source>
+        <translation>{path}: tiedostoa ei voi lukea</translation>
+    </message>
+    <message>
+        <source>find the target first</source>
+        <translation>ota ensin kuva kalibrointiarkista</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>tallennettu: {path}</translation>
+    </message>
+</context>
+<context>
+    <name>ConfirmDialog</name>
+    <message>
+        <source>Please confirm</source>
+        <translation>Vahvista siirto</translation>
+    </message>
+    <message>
+        <source>The camera is not sure what happened. Pick what was played:</source>
+        <translation>Kamera ei ole varma, mitä tapahtui. Valitse, mitä pelattiin:</translation>
+    </message>
+    <message>
+        <source>Not now (fix it by hand)</source>
+        <translation>Ei nyt (korjaan käsin)</translation>
+    </message>
+</context>
+<context>
+    <name>Events</name>
+    <message>
+        <source>{name} plays {tile} on {at}</source>
+        <translation>{name} pelaa {tile} laattaan {at}</translation>
+    </message>
+    <message>
+        <source>{name} plays {tile}</source>
+        <translation>{name} pelaa {tile}</translation>
+    </message>
+    <message>
+        <source>{name} starts the round</source>
+        <translation>{name} aloittaa kierroksen</translation>
+    </message>
+    <message>
+        <source>{name} draws 1</source>
+        <translation>{name} nostaa 1 laatan</translation>
+    </message>
+    <message>
+        <source>{name} draws {count}</source>
+        <translation>{name} nostaa {count} laattaa</translation>
+    </message>
+    <message>
+        <source>{name} passes</source>
+        <translation>{name} ohittaa vuoronsa</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>no tiles left in a hand</comment>
+        <translation>ei laattoja</translation>
+    </message>
+    <message>
+        <source>hands left: {hands}</source>
+        <translation>jäljelle jääneet kädet: {hands}</translation>
+    </message>
+    <message>
+        <source>{name} knocks</source>
+        <translation>{name} koputtaa</translation>
+    </message>
+    <message>
+        <source>{name} draws</source>
+        <translation>{name} nostaa</translation>
+    </message>
+    <message>
+        <source>(on turn)</source>
+        <translation>(vuorossa)</translation>
+    </message>
+</context>
+<context>
+    <name>HandsDialog</name>
+    <message>
+        <source>{text}: tiles are pairs of numbers from 0 to 6, like 1 2, 3 4</source>
+        <translation>{text}: anna laatat lukupareina väliltä 0–6, esimerkiksi 1 2, 3 4</translation>
+    </message>
+    <message>
+        <source>Round end: the hands left</source>
+        <translation>Kierroksen loppu: jäljelle jääneet kädet</translation>
+    </message>
+    <message>
+        <source>1 tile, e.g. 3 4</source>
+        <translation>1 laatta, esim. 3 4</translation>
+    </message>
+    <message>
+        <source>{count} tiles, e.g. 1 2, 3 4</source>
+        <translation>{count} laattaa, esim. 1 2, 3 4</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>no tiles left in a hand</comment>
+        <translation>ei laattoja</translation>
+    </message>
+</context>
+<context>
+    <name>LiveView</name>
+    <message>
+        <source>waiting for a still table</source>
+        <translation>odotetaan liikkumatonta pöytää</translation>
+    </message>
+    <message>
+        <source>reading</source>
+        <translation>luetaan pöytää</translation>
+    </message>
+    <message>
+        <source>needs your confirmation</source>
+        <translation>odottaa vahvistustasi</translation>
+    </message>
+    <message>
+        <source>match over</source>
+        <translation>ottelu päättyi</translation>
+    </message>
+    <message>
+        <source>end sum {sum}</source>
+        <extracomment>The sum of the scoring ends on the table, shown over the picture.</extracomment>
+        <translation>päiden summa {sum}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Speech: {engine}</source>
+        <translation>Puhe: {engine}</translation>
+    </message>
+    <message>
+        <source>Domino table scorer — {game}: {players}</source>
+        <translation>Dominopöydän pistelaskija — {game}: {players}</translation>
+    </message>
+    <message>
+        <source>Moves (click one to see the board then)</source>
+        <translation>Siirrot (napsauta siirtoa nähdäksesi pöydän sillä hetkellä)</translation>
+    </message>
+    <message>
+        <source>Pass / knock…</source>
+        <translation>Ohita / koputa…</translation>
+    </message>
+    <message>
+        <source>Draw…</source>
+        <translation>Nosta…</translation>
+    </message>
+    <message>
+        <source>Play…</source>
+        <translation>Pelaa…</translation>
+    </message>
+    <message>
+        <source>Round end…</source>
+        <translation>Kierroksen loppu…</translation>
+    </message>
+    <message>
+        <source>Mute</source>
+        <translation>Äänetön</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>Ottelu</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Kumoa</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Tee uudelleen</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>Kerho</translation>
+    </message>
+    <message>
+        <source> Language </source>
+        <translation> Kieli </translation>
+    </message>
+    <message>
+        <source>&amp;Match</source>
+        <translation>&amp;Ottelu</translation>
+    </message>
+    <message>
+        <source>&amp;New match…</source>
+        <translation>&amp;Uusi ottelu…</translation>
+    </message>
+    <message>
+        <source>&amp;Open a recording…</source>
+        <translation>&amp;Avaa tallenne…</translation>
+    </message>
+    <message>
+        <source>&amp;Resume a saved match…</source>
+        <translation>&amp;Jatka tallennettua ottelua…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Lopeta</translation>
+    </message>
+    <message>
+        <source>&amp;Play</source>
+        <translation>&amp;Peli</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>&amp;Tauko</translation>
+    </message>
+    <message>
+        <source>P&amp;ass / knock…</source>
+        <translation>O&amp;hita / koputa…</translation>
+    </message>
+    <message>
+        <source>&amp;Draw…</source>
+        <translation>&amp;Nosta…</translation>
+    </message>
+    <message>
+        <source>P&amp;lay a tile…</source>
+        <translation>Pelaa &amp;laatta…</translation>
+    </message>
+    <message>
+        <source>Round &amp;end: the hands…</source>
+        <translation>&amp;Kierroksen loppu: kädet…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Näytä</translation>
+    </message>
+    <message>
+        <source>&amp;Table mode (full screen, large scores)</source>
+        <translation>&amp;Pöytätila (koko näyttö, isot pisteet)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Kieli</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>O&amp;hje</translation>
+    </message>
+    <message>
+        <source>&amp;How to use…</source>
+        <translation>&amp;Käyttöohje…</translation>
+    </message>
+    <message>
+        <source>&amp;About…</source>
+        <translation>&amp;Tietoja…</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>Tallenne</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Toista</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Tauko</translation>
+    </message>
+    <message>
+        <source>Back to live</source>
+        <translation>Takaisin nykyhetkeen</translation>
+    </message>
+    <message>
+        <source>Score again from here…</source>
+        <translation>Pisteytä uudelleen tästä…</translation>
+    </message>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} s</translation>
+    </message>
+    <message>
+        <source>How to use</source>
+        <translation>Käyttöohje</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>Tietoja</translation>
+    </message>
+    <message>
+        <source>Domino table scorer
+
+Scores Horse Race and Seven Rocks from a camera over the table, on a cribbage board. Every match is kept in its session file ({path}).</source>
+        <translation>Dominopöydän pistelaskija
+
+Laskee Horse Racen ja Seven Rocksin pisteet pöydän yllä olevan kameran kuvasta ja merkitsee ne cribbage-laudalle. Jokainen ottelu säilyy omassa istuntotiedostossaan ({path}).</translation>
+    </message>
+    <message>
+        <source>in memory</source>
+        <translation>vain muistissa</translation>
+    </message>
+    <message>
+        <source>Paused: corrections, undo and redo still apply at once.</source>
+        <translation>Tauko: korjaukset, kumoaminen ja uudelleen tekeminen tulevat voimaan heti.</translation>
+    </message>
+    <message>
+        <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
+        <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
+    </message>
+    <message>
+        <source>Live again.</source>
+        <translation>Taas nykyhetkessä.</translation>
+    </message>
+    <message>
+        <source>Withdraw the move after {seconds} s and score the recording again from there?
+
+It stays in the session log as undone, and Redo brings it back.</source>
+        <translation>Kumotaanko kohdan {seconds} s jälkeinen siirto ja pisteytetään tallenne uudelleen siitä alkaen?
+
+Se jää istuntolokiin kumottuna, ja Tee uudelleen palauttaa sen.</translation>
+    </message>
+    <message>
+        <source>Withdraw the {count} moves after {seconds} s and score the recording again from there?
+
+They stay in the session log as undone, and Redo brings them back.</source>
+        <translation>Kumotaanko {count} siirtoa kohdan {seconds} s jälkeen ja pisteytetään tallenne uudelleen siitä alkaen?
+
+Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translation>
+    </message>
+    <message>
+        <source>Score again from here</source>
+        <translation>Pisteytä uudelleen tästä</translation>
+    </message>
+    <message>
+        <source>Undone: {move} (Redo brings it back)</source>
+        <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
+    </message>
+    <message>
+        <source>The match is saved in the club&apos;s history.</source>
+        <translation>Ottelu on tallennettu kerhon historiaan.</translation>
+    </message>
+    <message>
+        <source>Club database: {error}</source>
+        <translation>Kerhon tietokanta: {error}</translation>
+    </message>
+    <message>
+        <source>The match is over.</source>
+        <translation>Ottelu on päättynyt.</translation>
+    </message>
+    <message>
+        <source>The recording ended: corrections, undo and review still work.</source>
+        <translation>Tallenne päättyi: korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
+    </message>
+    <message>
+        <source>{game}: first to {target}</source>
+        <translation>{game}: ensin {target} pisteeseen</translation>
+    </message>
+    <message>
+        <source>{game}: first to {target} (5 a hole)</source>
+        <translation>{game}: ensin {target} pisteeseen (reikä = 5 pistettä)</translation>
+    </message>
+    <message>
+        <source>The table then</source>
+        <translation>Pöytä silloin</translation>
+    </message>
+    <message>
+        <source>End sum {sum}</source>
+        <translation>Päiden summa {sum}</translation>
+    </message>
+    <message>
+        <source>No tiles on the table</source>
+        <translation>Pöydällä ei ole laattoja</translation>
+    </message>
+    <message>
+        <source>After: {move}
+{sums}. Scores: {scores}.</source>
+        <translation>Siirron jälkeen: {move}
+{sums}. Pisteet: {scores}.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Sulje</translation>
+    </message>
+    <message>
+        <source>Not possible</source>
+        <translation>Ei mahdollista</translation>
+    </message>
+    <message>
+        <source>Correct the tile</source>
+        <translation>Korjaa laatta</translation>
+    </message>
+    <message>
+        <source>Its pips (two numbers 0-6):</source>
+        <translation>Laatan silmäluvut (kaksi lukua 0–6):</translation>
+    </message>
+    <message>
+        <source>Not a tile</source>
+        <translation>Ei laatta</translation>
+    </message>
+    <message>
+        <source>{text} is not a tile: give two numbers from 0 to 6, like 3 4</source>
+        <translation>{text} ei ole laatta: anna kaksi lukua väliltä 0–6, esimerkiksi 3 4</translation>
+    </message>
+    <message>
+        <source>Not the hands</source>
+        <translation>Kädet eivät kelpaa</translation>
+    </message>
+    <message>
+        <source>The camera over the table reads every tile; each move is scored and said aloud.
+
+Seats: players are given clockwise from the seat nearest the camera.
+When the camera is unsure it asks: pick the right reading, or fix it by hand.
+
+Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back).
+F11: table mode, the scores large for the whole table.
+
+Every move is saved at once in the match&apos;s session file; after a crash the start screen offers to go on.</source>
+        <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
+
+Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
+Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
+
+Peli-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
+Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
+F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
+
+Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen aloitusnäkymä tarjoaa ottelun jatkamista.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>Asetukset</translation>
+    </message>
+    <message>
+        <source>say the announcements aloud</source>
+        <translation>sano ilmoitukset ääneen</translation>
+    </message>
+    <message>
+        <source>Test the voice</source>
+        <translation>Kokeile ääntä</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <comment>seconds</comment>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Camera</source>
+        <translation>Kamera</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>Tarkkuus</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Kieli</translation>
+    </message>
+    <message>
+        <source>Voice</source>
+        <translation>Ääni</translation>
+    </message>
+    <message>
+        <source>Speaks with</source>
+        <translation>Puhemoottori</translation>
+    </message>
+    <message>
+        <source>Still table for</source>
+        <translation>Pöytä liikkumatta vähintään</translation>
+    </message>
+    <message>
+        <source> — announcements are shown, not spoken</source>
+        <translation> — ilmoitukset vain näytetään</translation>
+    </message>
+    <message>
+        <source>Tried and not used: {tried}</source>
+        <translation>Kokeiltu, ei käytössä: {tried}</translation>
+    </message>
+    <message>
+        <source>No voice was found (Qt TextToSpeech and espeak-ng were tried); nothing is said.</source>
+        <translation>Ääntä ei löytynyt (Qt TextToSpeech ja espeak-ng kokeiltiin); mitään ei sanota ääneen.</translation>
+    </message>
+    <message>
+        <source>Saying with {engine}: “{text}”</source>
+        <translation>Puhemoottori {engine} sanoo: ”{text}”</translation>
+    </message>
+</context>
+<context>
+    <name>Speaker</name>
+    <message>
+        <source>text only</source>
+        <translation>vain teksti</translation>
+    </message>
+    <message>
+        <source>choosing a voice…</source>
+        <translation>valitaan ääntä…</translation>
+    </message>
+    <message>
+        <source>Qt&apos;s test engine makes no sound</source>
+        <translation>Qt:n testimoottori ei tuota ääntä</translation>
+    </message>
+    <message>
+        <source>{path} is not executable</source>
+        <translation>{path} ei ole suoritettava ohjelma</translation>
+    </message>
+    <message>
+        <source>not ready within {ms} ms</source>
+        <translation>ei valmiina {ms} ms:n kuluessa</translation>
+    </message>
+    <message>
+        <source>{engine} stopped working: {why}</source>
+        <translation>{engine} lakkasi toimimasta: {why}</translation>
+    </message>
+    <message>
+        <source>no sound device could be opened</source>
+        <translation>äänilaitetta ei voitu avata</translation>
+    </message>
+    <message>
+        <source>exit status {code}</source>
+        <translation>paluuarvo {code}</translation>
+    </message>
+    <message>
+        <source>espeak-ng could not speak: {why}</source>
+        <translation>espeak-ng ei pystynyt puhumaan: {why}</translation>
+    </message>
+</context>
+<context>
+    <name>StartDialog</name>
+    <message>
+        <source>{when}  {game}: {scores}  ({count} events, recovered)</source>
+        <extracomment>A saved match: when it began, the game, the scores, how many events its file holds; it was recovered after a crash.</extracomment>
+        <translation>{when}  {game}: {scores}  (tapahtumia {count}, palautettu)</translation>
+    </message>
+    <message>
+        <source>{when}  {game}: {scores}  ({count} events)</source>
+        <translation>{when}  {game}: {scores}  (tapahtumia {count})</translation>
+    </message>
+    <message>
+        <source>Domino table scorer</source>
+        <translation>Dominopöydän pistelaskija</translation>
+    </message>
+    <message>
+        <source>Play the demo</source>
+        <translation>Toista esittely</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Asetukset…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Lopeta</translation>
+    </message>
+    <message>
+        <source>Go on with a saved match</source>
+        <translation>Jatka tallennettua ottelua</translation>
+    </message>
+    <message>
+        <source>No unfinished match is saved.</source>
+        <translation>Keskeneräisiä otteluita ei ole tallennettu.</translation>
+    </message>
+    <message>
+        <source>Resume the last match: {players}</source>
+        <translation>Jatka viimeisintä ottelua: {players}</translation>
+    </message>
+    <message>
+        <source>Resume this one</source>
+        <translation>Jatka tätä</translation>
+    </message>
+    <message>
+        <source>Other unfinished matches:</source>
+        <translation>Muut keskeneräiset ottelut:</translation>
+    </message>
+    <message>
+        <source>New match</source>
+        <translation>Uusi ottelu</translation>
+    </message>
+    <message>
+        <source>two pairs (partners sit opposite)</source>
+        <translation>paripeli (parin jäsenet istuvat vastakkain)</translation>
+    </message>
+    <message>
+        <source>who starts round 1 (empty: the camera sees who opens)</source>
+        <translation>kuka aloittaa 1. kierroksen (tyhjä: kamera näkee, kuka avaa)</translation>
+    </message>
+    <message>
+        <source>Camera {number}</source>
+        <translation>Kamera {number}</translation>
+    </message>
+    <message>
+        <source>A video file or recorded session…</source>
+        <translation>Videotiedosto tai tallennettu istunto…</translation>
+    </message>
+    <message>
+        <source>A network camera (URL)…</source>
+        <translation>Verkkokamera (URL)…</translation>
+    </message>
+    <message>
+        <source>a video file, a record folder, or rtsp:// / http:// for a phone over the table</source>
+        <translation>videotiedosto, tallennekansio tai rtsp:// / http:// pöydän yllä olevalle puhelimelle</translation>
+    </message>
+    <message>
+        <source>Open video file…</source>
+        <translation>Avaa videotiedosto…</translation>
+    </message>
+    <message>
+        <source>Open recorded session…</source>
+        <translation>Avaa tallennettu istunto…</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <comment>no calibration</comment>
+        <translation>(ei kalibrointia)</translation>
+    </message>
+    <message>
+        <source>Calibrate the table…</source>
+        <translation>Kalibroi pöytä…</translation>
+    </message>
+    <message>
+        <source>Game</source>
+        <translation>Peli</translation>
+    </message>
+    <message>
+        <source>Players (clockwise from the seat nearest the camera)</source>
+        <translation>Pelaajat (myötäpäivään kameraa lähimmästä paikasta)</translation>
+    </message>
+    <message>
+        <source>Starter</source>
+        <translation>Aloittaja</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Kuvalähde</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>Kalibrointi</translation>
+    </message>
+    <message>
+        <source>Start the match</source>
+        <translation>Aloita ottelu</translation>
+    </message>
+    <message>
+        <source>Give the video file, the recorded session&apos;s folder or the camera&apos;s URL.</source>
+        <translation>Anna videotiedosto, tallennetun istunnon kansio tai kameran URL-osoite.</translation>
+    </message>
+    <message>
+        <source>{path}: no such file or folder.</source>
+        <translation>{path}: tiedostoa tai kansiota ei ole.</translation>
+    </message>
+    <message>
+        <source>{name} is not one of the players ({players}).</source>
+        <translation>Pelaajissa ({players}) ei ole nimeä {name}.</translation>
+    </message>
+    <message>
+        <source>Open a recording</source>
+        <translation>Avaa tallenne</translation>
+    </message>
+    <message>
+        <source>Videos (*.mp4 *.avi *.mkv)</source>
+        <translation>Videot (*.mp4 *.avi *.mkv)</translation>
+    </message>
+    <message>
+        <source>Open a recorded session</source>
+        <translation>Avaa tallennettu istunto</translation>
+    </message>
+    <message>
+        <source>The saved match was damaged</source>
+        <translation>Tallennettu ottelu oli vioittunut</translation>
+    </message>
+    <message>
+        <source>Cannot start the demo</source>
+        <translation>Esittelyä ei voi aloittaa</translation>
+    </message>
+    <message>
+        <source>Cannot start</source>
+        <translation>Ottelua ei voi aloittaa</translation>
+    </message>
+</context>
+<context>
+    <name>TableMode</name>
+    <message>
+        <source>F11 or Esc: back to the full view</source>
+        <translation>F11 tai Esc: takaisin täyteen näkymään</translation>
+    </message>
+    <message>
+        <source>{game} — round {round}</source>
+        <translation>{game} — kierros {round}</translation>
+    </message>
+    <message>
+        <source>Match over: {names}</source>
+        <comment>one winner</comment>
+        <extracomment>{names}: the winners joined by &quot;and&quot;; {names_fi}: joined by &quot;ja&quot;.</extracomment>
+        <translation>Ottelu päättyi: {names_fi} voitti</translation>
+    </message>
+    <message>
+        <source>Match over: {names}</source>
+        <comment>several winners</comment>
+        <translation>Ottelu päättyi: {names_fi} voittivat</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s turn</source>
+        <extracomment>Whose turn it is; {name_gen}: the name in the Finnish genitive (&quot;Benin vuoro&quot;).</extracomment>
+        <translation>{name_gen} vuoro</translation>
+    </message>
+    <message>
+        <source>Waiting for the next round</source>
+        <translation>Odotetaan seuraavaa kierrosta</translation>
+    </message>
+</context>
+<context>
+    <name>TilePicker</name>
+    <message>
+        <source>opens the round</source>
+        <translation>avaa kierroksen</translation>
+    </message>
+    <message>
+        <source>on {tile} ({side})</source>
+        <translation>laattaan {tile} ({side})</translation>
+    </message>
+    <message>
+        <source>1 point</source>
+        <translation>1 piste</translation>
+    </message>
+    <message>
+        <source>{count} points</source>
+        <translation>{count} pistettä</translation>
+    </message>
+    <message>
+        <source>no points</source>
+        <translation>ei pisteitä</translation>
+    </message>
+    <message>
+        <source>{where}: ends {terms} = {sum}, {scored}</source>
+        <translation>{where}: päät {terms} = {sum}, {scored}</translation>
+    </message>
+    <message>
+        <source>Enter a play</source>
+        <translation>Syötä siirto</translation>
+    </message>
+    <message>
+        <source>Player</source>
+        <translation>Pelaaja</translation>
+    </message>
+    <message>
+        <source>The tile laid:</source>
+        <translation>Pelattu laatta:</translation>
+    </message>
+    <message>
+        <source>Pick a tile.</source>
+        <translation>Valitse laatta.</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Peruuta</translation>
+    </message>
+    <message>
+        <source>No round is being played.</source>
+        <translation>Kierrosta ei ole käynnissä.</translation>
+    </message>
+    <message>
+        <source>Where it goes:</source>
+        <translation>Mihin se pelataan:</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,298 @@
+"""Every text of the desktop app in Finnish through Qt's translation system: each string passed to tr() or
+translate() in scorer/app has a finished Finnish translation in the .ts, the .qm is the .ts compiled, and a
+window switched to Finnish shows Finnish (and English again after switching back)."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import string
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTranslator
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QAbstractButton, QApplication, QGroupBox, QLabel, QMenu
+
+from scorer.app import i18n
+from scorer.pipeline.announce import Announcement, genitive_fi
+from scorer.rules.simulate import simulate_match
+from scorer.rules.transcript import narrate
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "scorer" / "app"
+TS = APP / "translations" / "scorer_fi.ts"
+QM = APP / "translations" / "scorer_fi.qm"
+BIN = Path(sys.executable).parent
+# Fields only the Finnish uses: a name in the genitive, names joined by "ja" (see scorer/app/i18n.py).
+FINNISH_ONLY = {"name_gen": "name", "names_fi": "names"}
+
+
+# -- the strings in the code ----------------------------------------------------------------------
+
+
+def _literal(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _call_name(node: ast.Call) -> str:
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def source_messages(folder: Path = APP) -> set[tuple[str, str, str]]:
+    """(context, text, disambiguation) of every self.tr("..."), translate("Context", "...") and
+    QT_TRANSLATE_NOOP("Context", "...") with literal texts in ``folder``'s Python files."""
+    found: set[tuple[str, str, str]] = set()
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+        def visit(node: ast.AST, cls: str) -> None:
+            if isinstance(node, ast.ClassDef):
+                cls = node.name
+            if isinstance(node, ast.Call):
+                name, args = _call_name(node), node.args
+                if name == "tr" and args and _literal(args[0]) is not None:
+                    found.add((cls, _literal(args[0]), _literal(args[1]) or "" if len(args) > 1 else ""))
+                elif name in ("translate", "QT_TRANSLATE_NOOP") and len(args) >= 2 \
+                        and _literal(args[0]) is not None and _literal(args[1]) is not None:
+                    found.add((_literal(args[0]), _literal(args[1]), _literal(args[2]) or "" if len(args) > 2 else ""))
+            for child in ast.iter_child_nodes(node):
+                visit(child, cls)
+
+        visit(tree, "")
+    return found
+
+
+def ts_messages(path: Path = TS) -> dict[tuple[str, str, str], tuple[str | None, str]]:
+    """(context, source, comment) -> (the translation's type attribute, its text)."""
+    out = {}
+    for context in ET.parse(path).getroot().iter("context"):
+        name = context.findtext("name")
+        for m in context.iter("message"):
+            translation = m.find("translation")
+            key = (name, m.findtext("source") or "", m.findtext("comment") or "")
+            out[key] = (translation.get("type"), translation.text or "")
+    return out
+
+
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_the_code_has_its_texts_in_tr_calls() -> None:
+    found = source_messages()
+    contexts = {c for c, _, _ in found}
+    assert {"MainWindow", "StartDialog", "TableMode", "LiveView", "TilePicker", "Events", "SettingsDialog"} <= contexts
+    assert ("MainWindow", "&Match", "") in found and ("LiveView", "waiting for a still table", "") in found
+    assert len(found) > 150
+
+
+def test_every_text_in_the_code_has_a_finished_finnish_translation() -> None:
+    messages = ts_messages()
+    missing = sorted(m for m in source_messages() if m not in messages)
+    assert not missing, f"not in {TS.name} (run scripts/update_translations.sh): {missing}"
+    unfinished = sorted(k for k, (kind, text) in messages.items() if kind is not None or not text.strip())
+    assert not unfinished, f"unfinished or obsolete in {TS.name}: {unfinished}"
+    stale = sorted(k for k in messages if k not in source_messages())
+    assert not stale, f"in {TS.name} but no longer in the code: {stale}"
+
+
+def test_the_finnish_keeps_the_placeholders_and_shortcut_keys() -> None:
+    for (context, source, _), (_, text) in ts_messages().items():
+        en, fi = _fields(source), _fields(text)
+        assert fi <= en | set(FINNISH_ONLY), (context, source, text)
+        for field in en:
+            assert field in fi or any(fi_only in fi for fi_only, of in FINNISH_ONLY.items() if of == field), \
+                (context, source, text, field)
+        assert source.count("&") == text.count("&"), (context, source, text)
+
+
+def test_the_finnish_is_grammatical_where_names_and_numbers_meet() -> None:
+    messages = {(c, s, d): t for (c, s, d), (_, t) in ts_messages().items()}
+    turn = messages[("TableMode", "{name}'s turn", "")]
+    assert turn.format(name="Ben", name_gen=genitive_fi("Ben")) == "Benin vuoro"
+    assert turn.format(name="Ann", name_gen=genitive_fi("Ann")) == "Annin vuoro"
+    assert turn.format(name="Cid", name_gen=genitive_fi("Cid")) == "Cidin vuoro"
+    assert messages[("TilePicker", "1 point", "")] == "1 piste"
+    assert messages[("TilePicker", "{count} points", "")].format(count=5) == "5 pistettä"
+    assert messages[("HandsDialog", "{count} tiles, e.g. 1 2, 3 4", "")].startswith("{count} laattaa")
+
+
+def test_the_qm_is_the_ts_compiled(qapp) -> None:
+    translator = QTranslator()
+    assert translator.load(str(QM))
+    for (context, source, comment), (_, text) in ts_messages().items():
+        assert translator.translate(context, source, comment or None) == text, (context, source)
+    if (BIN / "pyside6-lrelease").exists():
+        made = QM.parent / "check.qm.tmp"
+        try:
+            subprocess.run([str(BIN / "pyside6-lrelease"), str(TS), "-qm", str(made)], check=True, capture_output=True)
+            assert made.read_bytes() == QM.read_bytes(), "the .qm is older than the .ts: run scripts/update_translations.sh"
+        finally:
+            made.unlink(missing_ok=True)
+
+
+@pytest.mark.skipif(not (BIN / "pyside6-lupdate").exists(), reason="PySide6's lupdate is not installed")
+def test_lupdate_finds_nothing_new_or_unfinished(tmp_path: Path) -> None:
+    copy = tmp_path / "scorer_fi.ts"
+    shutil.copy(TS, copy)
+    sources = sorted(str(p) for p in APP.glob("*.py"))
+    subprocess.run([str(BIN / "pyside6-lupdate"), "-no-obsolete", "-locations", "none", *sources, "-ts", str(copy)],
+                   check=True, capture_output=True)
+    after = ts_messages(copy)
+    assert set(after) == set(ts_messages()), "lupdate finds texts the .ts lacks: run scripts/update_translations.sh"
+    assert not [k for k, (kind, _) in after.items() if kind is not None]
+
+
+def test_the_move_list_in_finnish() -> None:
+    sim = simulate_match("horse-race", 2, seed=5)
+    lines: list[str] = []
+    match = sim.header.new_match()
+    from scorer.rules.transcript import Step
+
+    for i, item in enumerate(sim.events[:60]):
+        after, outcome = match.apply(item.event)
+        lines += narrate(Step(i + 2, item.event, match, after, outcome), "fi")
+        match = after
+    text = "\n".join(lines)
+    assert text.startswith("Kierros 1: ") and " pelaa [" in text and "päät" in text
+    assert not any(word in text for word in (" plays ", " draws ", "Scores", "Round ", " ends "))
+
+
+# -- the app, switched ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def english_after():
+    yield
+    i18n.set_language("en")
+
+
+def _english_texts() -> set[str]:
+    """The English texts the .ts translates to something else (what must not show in Finnish)."""
+    return {s.replace("&", "") for (_, s, _), (_, t) in ts_messages().items() if t != s}
+
+
+def _shown_texts(widget) -> list[str]:
+    """The texts of the labels, buttons, group boxes, actions and menus in ``widget``."""
+    texts = [w.text() for w in widget.findChildren(QLabel) + widget.findChildren(QAbstractButton)]
+    texts += [w.title() for w in widget.findChildren(QGroupBox) + widget.findChildren(QMenu)]
+    texts += [a.text() for a in widget.findChildren(QAction)]
+    return [t.replace("&", "") for t in texts if t]
+
+
+def _window(qtbot, tmp_path: Path):
+    from scorer.sessions import Session
+
+    from tests.app.test_app import NoDetector, StillCamera, make_window
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    session = Session.create(sim.header, tmp_path)
+    for step in sim.events[:12]:
+        session.apply(step.event)
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=session)
+    qtbot.addWidget(window)
+    return window, session
+
+
+def test_a_window_switched_to_finnish_shows_finnish_and_back(qtbot, tmp_path: Path, english_after) -> None:
+    from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
+    from scorer.app.settings import Settings
+
+    window, session = _window(qtbot, tmp_path)
+    window._announce(Announcement(fi="Ben, [5|5]: kymmenen, kaksi pistettä", en="Ben, [5|5]: ten, two points"))
+    assert [a.text() for a in window.menuBar().actions()] == ["&Match", "&Play", "&View", "&Help"]
+    window.lang_box.setCurrentIndex(window.lang_box.findData("fi"))
+    QApplication.processEvents()  # Qt's LanguageChange reaches every widget
+    assert window.lang == "fi" and i18n.language() == "fi" and Settings.load().lang == "fi"
+    assert [a.text() for a in window.menuBar().actions()] == ["&Ottelu", "&Peli", "&Näytä", "O&hje"]
+    assert [b.text() for b in window.correction_buttons] == ["Ohita / koputa…", "Nosta…", "Pelaa…", "Kierroksen loppu…"]
+    assert window.undo_action.text() == "Kumoa" and window.mute.text() == "Äänetön"
+    assert window.moves_label.text().startswith("Siirrot")
+    assert window.windowTitle().startswith("Dominopöydän pistelaskija — Horse Race")
+    assert window.statusBar().currentMessage().startswith("Puhe: ")
+    assert window.banner.text() == "Ben, [5|5]: kymmenen, kaksi pistettä"
+    assert window.pegboard.title == "Horse Race: ensin 61 pisteeseen"
+    assert window.log.item(0).text().startswith("Kierros 1: ")
+    assert window.live.status_text() == "odotetaan liikkumatonta pöytää"
+    window.live.end_sum = 15
+    assert window.live.end_sum_text() == "päiden summa 15"
+    assert window.language_actions["fi"].isChecked()
+    left = set(_shown_texts(window)) & _english_texts()
+    assert not left, f"still English: {left}"
+    # Table mode.
+    window.toggle_table_mode()
+    on_turn = session.match.next_player
+    assert window.table_mode.turn.text() == f"{genitive_fi(on_turn)} vuoro"
+    assert window.table_mode.hint.text().startswith("F11 tai Esc")
+    assert " — kierros " in window.table_mode.title.text()
+    window.toggle_table_mode()
+    # Dialogs opened now are Finnish.
+    assert ConfirmDialog(window, "?", []).windowTitle() == "Vahvista siirto"
+    picker = TilePicker(window, session.match)
+    assert picker.windowTitle() == "Syötä siirto" and picker.ends_label.text() == "Valitse laatta."
+    assert HandsDialog(window, session.match).windowTitle().startswith("Kierroksen loppu")
+    menu = player_menu(window, session.match, "draws")
+    assert menu.actions()[0].text() == f"{on_turn} nostaa  (vuorossa)"
+    # And back.
+    window.lang_box.setCurrentIndex(window.lang_box.findData("en"))
+    QApplication.processEvents()
+    assert [a.text() for a in window.menuBar().actions()] == ["&Match", "&Play", "&View", "&Help"]
+    assert window.log.item(0).text().startswith("Round 1: ") and window.banner.text().startswith("Ben, [5|5]: ten")
+    assert window.pegboard.title == "Horse Race: first to 61" and Settings.load().lang == "en"
+    assert [a for a in window.findChildren(QAction) if a.text() == "&Ottelu"] == []
+    window.stop()
+
+
+def test_the_start_screen_and_settings_in_finnish(qtbot, english_after) -> None:
+    from scorer.app.settings import Settings, SettingsDialog
+    from scorer.app.speech import Speaker
+    from scorer.app.start import StartDialog
+
+    assert i18n.set_language("fi") == "fi"
+    dialog = StartDialog(Settings(), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Dominopöydän pistelaskija"
+    assert dialog.demo_button.text() == "Toista esittely" and dialog.start_button.text() == "Aloita ottelu"
+    assert dialog.form.labelForField(dialog.players).text().startswith("Pelaajat")
+    left = set(_shown_texts(dialog)) & _english_texts()
+    assert not left, f"still English: {left}"
+    dialog.players.setText("Ann, Ben")
+    dialog.starter.setText("Cid")
+    dialog.location.setText("/nonexistent")
+    dialog._start_new()
+    assert dialog.problem.text() == "Pelaajissa (Ann, Ben) ei ole nimeä Cid."
+    settings = SettingsDialog(Settings(), Speaker("fi", engines=[], espeak=None))
+    qtbot.addWidget(settings)
+    assert settings.windowTitle() == "Asetukset" and "vain teksti" in settings.backend.text()
+    # Switched back, the same screen speaks English again.
+    i18n.set_language("en")
+    QApplication.processEvents()
+    assert dialog.demo_button.text() == "Play the demo" and dialog.start_button.text() == "Start the match"
+    assert dialog.form.labelForField(dialog.players).text().startswith("Players")
+
+
+def test_the_tile_picker_says_where_a_tile_goes_in_finnish(qtbot, english_after) -> None:
+    from scorer.app.corrections import TilePicker
+    from scorer.rules import Tile
+
+    i18n.set_language("fi")
+    sim = simulate_match("horse-race", 2, seed=3)
+    picker = TilePicker(None, sim.events[0].after)
+    qtbot.addWidget(picker)
+    picker.tile_buttons[Tile(5, 5)].click()
+    assert [b.text() for b in picker.end_buttons] == ["avaa kierroksen: päät 10 = 10, 2 pistettä"]
+
+
+def test_the_cribbage_window_has_every_text_in_both_languages() -> None:
+    # The cribbage window keeps its texts in a table per language (its language is the window's own).
+    from scorer.app.cribbage import TEXTS
+
+    assert set(TEXTS["fi"]) == set(TEXTS["en"])
+    for key, en in TEXTS["en"].items():
+        fi = TEXTS["fi"][key]
+        assert fi and (set(fi) == set(en) if isinstance(en, dict) else _fields(fi) <= _fields(en) | {"gen"}), key
