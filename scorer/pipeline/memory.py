@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scorer.layout import Layout
+from scorer.pipeline.explain import with_pips
 from scorer.pipeline.places import CHANGED, place_box, unlike
 from scorer.rules import Tile
 from scorer.vision.detector import HalfReading, TileDetection
@@ -50,6 +52,15 @@ class LayoutMemory:
             if box is not None:
                 x0, y0, x1, y1 = box
                 self.tiles[Tile.of(*d.pips)] = _Remembered(d, box, grey[y0:y1, x0:x1].copy())
+
+    def keep(self, tiles: list[TileDetection], layout: Layout, on_board: set[Tile], grey: np.ndarray) -> None:
+        """Keep the layout's tiles for their places, as the layout read them (a half read again at a join).
+        Only the joined layout's: a loose box read as a played tile (a new tile misread, a box beside
+        the layout) must not move that tile's remembered place to where it is not."""
+        if len(layout.tiles) == len(tiles):
+            tiles = [tiles[i] if tiles[i].pips == layout.tiles[i].pips else with_pips(tiles[i], layout.tiles[i].pips)
+                     for i in layout.component]
+        self.remember(tiles, on_board, grey)
 
     def _still_there(self, r: _Remembered, grey: np.ndarray) -> TileDetection | None:
         """The remembered tile where it lies now, if its picture is found at its place or a nudge away."""

@@ -1,0 +1,197 @@
+"""The arms that reach in over the table, and who laid which tile.
+
+Each motion that ends in a still table is an :class:`Arm`: the regions of it that reach in from a
+table edge.  A tile is laid by the arm after which its place was still -- not the latest one, where a
+question held the move up and other players' arms moved since -- and of several regions, by the one
+that reached the tile.  :class:`Arms` keeps the arms of late with what each read saw, where each tile
+of the state acted on lies, when its place settled and when it was first seen.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from scorer.layout import Layout
+from scorer.layout.moves import Placement
+from scorer.pipeline.sequences import SETTLE_GAP, put_down_apart
+from scorer.rules import Tile
+from scorer.vision.calibration import seat_order
+from scorer.vision.detector import TileDetection
+from scorer.vision.geometry import long_side
+
+Point = tuple[float, float]
+
+# Still moments whose arm is remembered: a move held up by a question is still told by its own arm
+# after a few more turns have been made.
+ARMS_KEPT = 32
+
+
+@dataclass(frozen=True)
+class Arm:
+    """The motion that ended in a still table: each region of it reaching in from a table edge."""
+
+    at: float  # the gate's clock when the table was still again
+    reaches: tuple[tuple[int, np.ndarray], ...] = ()  # (edge, the region's pixels in the gate's small frame), largest first
+
+    @property
+    def side(self) -> int | None:
+        """The edge the largest region reached in from (None: no region reached in)."""
+        return self.reaches[0][0] if self.reaches else None
+
+    def side_over(self, place: Point | None, frame_size: tuple[int, int] | None) -> int | None:
+        """The edge of the region that reached the place (frame pixels) -- the arm that laid a tile
+        there, not a player shifting in a seat at another edge -- else of the largest."""
+        if place is not None and frame_size is not None:
+            for side, region in self.reaches:
+                h, w = region.shape
+                x, y = int(place[0] * w / frame_size[0]), int(place[1] * h / frame_size[1])
+                if region[max(0, y - 2) : y + 3, max(0, x - 2) : x + 3].any():
+                    return side
+        return self.side
+
+
+def reaches_of_motion(mask: np.ndarray | None) -> tuple[tuple[int, np.ndarray], ...]:
+    """Where the motion (the gate's mask) reached in from the table's edges: each moving region that
+    crosses an edge, with that edge (the one it crosses most), largest first -- an arm is one big region
+    reaching in.  Flicker on a bright patch or noise makes small specks, which are left out."""
+    if mask is None or not mask.any():
+        return ()
+    h, w = mask.shape
+    # An arm whose colour is near the table's moves in patches: close the gaps first.
+    closed = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    reaches = []
+    for k in range(1, n):
+        area = stats[k, cv2.CC_STAT_AREA]
+        if area <= 0.004 * h * w:
+            continue
+        region = labels == k
+        border = [region[h - 1, :].sum(), region[:, 0].sum(), region[0, :].sum(), region[:, w - 1].sum()]
+        if max(border) > 0:
+            reaches.append((area, int(np.argmax(border)), region))
+    reaches.sort(key=lambda r: -r[0])
+    return tuple((side, region) for _, side, region in reaches)
+
+
+def moved_near(mask: np.ndarray | None, frame_size: tuple[int, int] | None, place: Point) -> bool:
+    """Whether the motion (the gate's mask) reached the place (frame pixels)."""
+    if mask is None or frame_size is None:
+        return False
+    h, w = mask.shape
+    x, y = place
+    cx, cy = int(x * w / frame_size[0]), int(y * h / frame_size[1])
+    r = 3
+    return bool(mask[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].any())
+
+
+def settle_order(placements: Sequence[Placement], settled: dict[Tile, float]) -> list[Placement] | None:
+    """The placements in the order their places settled (``settled``: when), where each one's time is
+    known and they were put down apart (:func:`put_down_apart`)."""
+    times = [settled.get(p.tile) for p in placements]
+    if None in times or not put_down_apart(times):
+        return None
+    return [p for _, p in sorted(zip(times, placements), key=lambda pair: pair[0])]  # type: ignore[arg-type, return-value]
+
+
+def player_at(side: int | None, players: Sequence[str]) -> str | None:
+    """The player sitting at the table edge (None: nobody, or no edge)."""
+    if side is None:
+        return None
+    order = seat_order(len(players))
+    return players[order.index(side)] if side in order else None
+
+
+class Arms:
+    """The arms of late and what was read after each, and the tiles of the state acted on: where
+    each lies, when its place last moved, when it was first seen this round."""
+
+    def __init__(self, settled_at: Callable[[tuple[float, float, float, float]], float | None]) -> None:
+        # When the picture last changed over a box (as fractions of the frame): the gate's answer.
+        self.settled_at = settled_at
+        self.frame_size: tuple[int, int] | None = None  # (width, height) of the frames
+        self.arms: deque[Arm] = deque(maxlen=ARMS_KEPT)
+        # Each read of late: when (the gate's clock), and where its boxes lay (with their lengths).
+        self.reads: deque[tuple[float, list[tuple[float, float, float]]]] = deque(maxlen=4 * ARMS_KEPT)
+        self.places: dict[Tile, Point] = {}  # where each tile of the state acted on lies
+        self.settled: dict[Tile, float] = {}  # when each tile's place last moved, in the state acted on
+        self.first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
+
+    def moved(self, at: float, mask: np.ndarray | None) -> None:
+        """A motion ended in a still table at ``at`` (the gate's clock)."""
+        self.arms.append(Arm(at, reaches_of_motion(mask)))
+
+    def read(self, at: float, tiles: Sequence[TileDetection]) -> None:
+        """A read at ``at`` saw these boxes."""
+        self.reads.append((at, [(*d.center, long_side(d.corners)) for d in tiles]))
+
+    def note_places(self, tiles: Sequence[TileDetection], layout: Layout) -> None:
+        """Where each tile lies and when its place last moved, by the tile it is read as -- as the
+        layout reads it: its tiles are the boxes', in order, some read again at a join."""
+        read = [s.pips for s in layout.tiles] if len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
+        self.settled, self.places = {}, {}
+        for d, pips in zip(tiles, read):
+            if pips is not None:
+                self.places[Tile.of(*pips)] = d.center
+                if self.frame_size is not None:
+                    w, h = self.frame_size
+                    c = np.asarray(d.corners)
+                    (x0, y0), (x1, y1) = c.min(0), c.max(0)
+                    if (when := self.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))) is not None:
+                        self.settled[Tile.of(*pips)] = when
+
+    def side_that_laid(self, tile: Tile) -> int | None:
+        """The table edge of the arm that put the tile down: the motion after which its place was
+        still, not the latest one -- where a question held the move up, other players' arms have moved since."""
+        settled, place = self.settled.get(tile), self.places.get(tile)
+        if not self.arms:
+            return None
+        arm = self.arms[-1]
+        if settled is not None:
+            stills = list(self.arms)
+            for k, still in enumerate(stills):
+                until = stills[k + 1].at if k + 1 < len(stills) else float("inf")
+                # (A tile that barely moved the picture -- black on a dark cloth -- seems to have settled
+                # with the move before; the table read then shows no box where it lies.)
+                if still.at >= settled and (place is None or self._box_read_at(place, still.at, until)):
+                    arm = still
+                    break
+        return arm.side_over(place, self.frame_size)
+
+    def side_over(self, place: Point) -> int | None:
+        """The table edge of the last arm's region that reached the place (else of its largest)."""
+        return self.arms[-1].side_over(place, self.frame_size) if self.arms else None
+
+    def _box_read_at(self, place: Point, start: float, until: float) -> bool:
+        """Whether a read between the two times (the gate's clock) saw a box at ``place``."""
+        return any(float(np.hypot(x - place[0], y - place[1])) < length / 2
+                   for when, boxes in self.reads if start <= when < until for x, y, length in boxes)
+
+    def seen(self, tiles: Sequence[Tile], t: float) -> None:
+        """These tiles were read at ``t``: each one's first sight is kept."""
+        for tile in tiles:
+            self.first_seen.setdefault(tile, t)
+
+    def forget_but(self, kept: set[Tile]) -> None:
+        """The round's tiles are gone: forget when they were first seen, all but ``kept``."""
+        self.first_seen = {tile: when for tile, when in self.first_seen.items() if tile in kept}
+
+    def opening_tile(self, layout: Layout) -> Tile | None:
+        """Of the layout's tiles, the one seen first, if it was seen before all the others."""
+        tiles = [layout.tiles[i].tile for i in layout.component]
+        times = {t: self.first_seen[t] for t in tiles if t in self.first_seen}
+        if not times:
+            return None
+        earliest = min(times.values())
+        first = [t for t, when in times.items() if when == earliest]
+        if len(first) > 1 and all(t in self.settled for t in first):
+            # Several seen first at once (put down before the table was still): the one whose place
+            # settled clearly before the others' was put down first.
+            first.sort(key=self.settled.__getitem__)
+            if self.settled[first[1]] - self.settled[first[0]] >= SETTLE_GAP:
+                return first[0]
+        return first[0] if len(first) == 1 else None

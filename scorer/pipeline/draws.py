@@ -1,0 +1,52 @@
+"""Tiles drawn from the boneyard, as the still tables show them: a face-down tile taken from where it
+lay is a draw (:class:`~scorer.pipeline.boneyard.Boneyard` follows the backs place by place)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.layout import Layout
+from scorer.pipeline.boneyard import Boneyard
+from scorer.pipeline.still import StillTable
+from scorer.rules import Match
+from scorer.vision.detector import TileDetection
+
+
+class Draws:
+    """The boneyard followed from one still table acted on to the next."""
+
+    def __init__(self) -> None:
+        self.boneyard = Boneyard()
+        # A draw was entered by hand: the boneyard as seen next is taken as it is, not as drawn from again.
+        self.told = False
+        # The table as last seen with no layout and no tile face up: the round's boneyard as dealt,
+        # where the opening tile is read only after tiles were drawn.
+        self.before_opening: StillTable | None = None
+
+    def since(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
+        """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none
+        of them where the layout's tiles lie now)."""
+        if not match.rules.has_boneyard:
+            return 0
+        if self.told:
+            self.told = False
+            self.boneyard.reset(*still.boneyard)
+            return 0
+        played = [np.asarray(tiles[i].corners) for i in layout.component]
+        return min(self.boneyard.update(*still.boneyard, played), match.boneyard)
+
+    def dealt(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
+        """A round opened on this table: the boneyard as dealt.  Returns the tiles drawn before its
+        opening tile was read (surely), where the table before it showed the whole boneyard."""
+        now = still.boneyard
+        self.boneyard.reset(*now)
+        before, self.before_opening = self.before_opening, None
+        if before is not None and match.rules.has_boneyard and len(before.backs) > len(self.boneyard):
+            # Fewer backs than on the table before the opening: where that table showed the whole
+            # boneyard as dealt, tiles were drawn before the opening tile was read (surely) -- counted,
+            # after it.  (Any other count: the table then was not yet the dealt one.)
+            self.boneyard.reset(*before.boneyard)
+            if len(self.boneyard) == match.boneyard:
+                return self.since(match, still, tiles, layout)
+            self.boneyard.reset(*now)
+        return 0

@@ -1,0 +1,344 @@
+"""The questions put to the players, each a value with its own key.
+
+A question is put once: the same question (the same key) is not put again until something else
+happened (a move was scored, a reading corrected, another question put).  A key holds what the
+players are told -- the kind of question and the tiles, places and players it names -- so two
+questions that read alike are the same question; what is offered as the answers is not part of it.
+A place is keyed as it is told, to the pixel.
+
+Some questions stay open while play goes on, and the camera settles them where no answer comes
+(:class:`Asked`): who opened the round, which tile a box is, who laid a tile, the order of new tiles,
+and the boxes the players were asked to name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable
+
+from scorer.layout.moves import Placement
+from scorer.pipeline.events import NeedsConfirmation
+from scorer.rules import Event, Reveal, RoundStart, Tile
+
+Place = tuple[float, float]  # a box's centre, frame pixels
+Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequence of rules events
+
+
+def _at(place: Place) -> tuple[int, int]:
+    """A place as the players are told it (to the pixel)."""
+    return round(place[0]), round(place[1])
+
+
+def _said(place: Place) -> str:
+    return f"({place[0]:.0f}, {place[1]:.0f})"
+
+
+def _tiles(tiles: tuple[Tile, ...]) -> str:
+    return ", ".join(map(str, tiles))
+
+
+def _unfit(problems: tuple[str, ...]) -> str:
+    return "the table does not match the game: " + "; ".join(problems[:3])
+
+
+# -- the round ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhoOpened:
+    """The camera missed the arm that laid the round's opening tile."""
+
+    players: tuple[str, ...]
+    key = ("who-opened",)
+    reason = "who started the round? (drawn by lot; the camera did not see the arm)"
+    problems = ()
+
+    @property
+    def alternatives(self) -> Alternatives:
+        return tuple((RoundStart(p),) for p in self.players)
+
+
+@dataclass(frozen=True)
+class HandsLeft:
+    """The round is over and the hands laid out were not read surely (``guess``: as best read)."""
+
+    guess: Reveal | None = None
+    key = ("hands-left",)
+    reason = "the hands left at the round's end were not read surely: which were they?"
+    problems = ()
+
+    @property
+    def alternatives(self) -> Alternatives:
+        return ((self.guess,),) if self.guess is not None else ()
+
+
+@dataclass(frozen=True)
+class OpeningUnfit:
+    """The round's first tiles do not fit the rules."""
+
+    problems: tuple[str, ...]
+    alternatives: Alternatives = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("opening-unfit", self.problems[:3])
+
+    @property
+    def reason(self) -> str:
+        return "the first tiles of the round do not fit: " + "; ".join(self.problems[:3])
+
+
+# -- the reading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableUnfit:
+    """The table as read does not fit the game (``boxes``: those read as a played tile where it does not lie)."""
+
+    problems: tuple[str, ...]
+    boxes: tuple[Place, ...] = ()
+    alternatives: Alternatives = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("unfit", self.problems[:3])
+
+    @property
+    def reason(self) -> str:
+        return _unfit(self.problems)
+
+
+@dataclass(frozen=True)
+class PlayedTileAgain:
+    """Nothing new fits, but boxes against the layout read as tiles already played: most likely the
+    new tile misread.  Which tiles are they?"""
+
+    boxes: tuple[tuple[Place, Tile], ...]
+    alternatives: Alternatives = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("played-again", tuple((_at(place), tile) for place, tile in self.boxes[:3]))
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return tuple(f"the tile at {_said(place)} against the layout reads {tile}, which is already played: which tile is it?"
+                     for place, tile in self.boxes)
+
+    @property
+    def reason(self) -> str:
+        return _unfit(self.problems)
+
+
+@dataclass(frozen=True)
+class SeenTwoWays:
+    """Two boxes over one place read differently, and either fits the game."""
+
+    readings: tuple[tuple[Tile, ...], ...]
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("two-ways", self.readings)
+
+    @property
+    def reason(self) -> str:
+        return f"one new tile is seen two ways: {' or '.join(map(_tiles, self.readings))}"
+
+
+@dataclass(frozen=True)
+class SeenInTwoPlaces:
+    """Two boxes read as one tile, and the table fits the game with either one left out."""
+
+    moves: tuple[tuple[Placement, ...], ...]
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("two-places", tuple(tuple((p.tile,) if p.at is None else (p.tile, p.at.tile, p.at.side) for p in move)
+                                    for move in self.moves))
+
+    @property
+    def reason(self) -> str:
+        def placed(p: Placement) -> str:
+            return str(p.tile) if p.at is None else f"{p.tile} at {p.at.tile} {p.at.side.value}"
+
+        places = " or ".join(", ".join(placed(p) for p in move) for move in self.moves)
+        return f"a tile is seen in two places, and either fits the game: {places}"
+
+
+@dataclass(frozen=True)
+class WhichReading:
+    """A new tile still read unsurely, and more than one of its likely readings fits the game
+    (``drawn_first``: tiles seen drawn before it was laid)."""
+
+    place: Place
+    readings: tuple[tuple[Tile, ...], ...]
+    drawn_first: int = 0
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def tiles(self) -> frozenset[Tile]:
+        """The tiles it may be."""
+        return frozenset(t for reading in self.readings for t in reading)
+
+    @property
+    def key(self) -> Hashable:
+        return ("reading", _at(self.place), self.readings)
+
+    @property
+    def reason(self) -> str:
+        return f"the new tile at {_said(self.place)} is read unsurely: {' or '.join(map(_tiles, self.readings))}"
+
+
+# -- the turn -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhoLaid:
+    """A tile laid with no arm seen, where a later player may have laid it, those between passing
+    (the alternatives: each way it can have been laid, the player on turn's first)."""
+
+    tile: Tile
+    on_turn: str
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("who-laid", self.tile, self.on_turn)
+
+    @property
+    def reason(self) -> str:
+        return f"who laid {self.tile}? the camera saw no arm, and it is {self.on_turn}'s turn"
+
+
+@dataclass(frozen=True)
+class WhoseArm:
+    """The arm came from a player who cannot have played now (the players between may not pass)."""
+
+    tiles: tuple[Tile, ...]
+    arm: str | None  # the player at the edge the arm came from (None: several tiles, and draws)
+    on_turn: str
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("whose-arm", self.tiles, self.arm, self.on_turn)
+
+    @property
+    def reason(self) -> str:
+        who = self.on_turn
+        return f"{_tiles(self.tiles)} was laid by an arm from {self.arm}'s side, but it is {who}'s turn: was it {who}'s?"
+
+
+@dataclass(frozen=True)
+class NotPlayable:
+    """The new tiles cannot be played by the player on turn (nor by those after, passing)."""
+
+    tiles: tuple[Tile, ...]
+    on_turn: str
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("not-playable", self.tiles, self.on_turn)
+
+    @property
+    def reason(self) -> str:
+        return f"{_tiles(self.tiles)} cannot be played here by {self.on_turn} under the rules"
+
+
+@dataclass(frozen=True)
+class WhichOrder:
+    """New tiles that can have been played in orders that score differently."""
+
+    tiles: frozenset[Tile]
+    alternatives: Alternatives = ()
+    key = ("order",)
+    reason = "the new tiles can have been played in orders that score differently"
+    problems = ()
+
+
+@dataclass(frozen=True)
+class LaidAtOnce:
+    """New tiles whose places stopped moving at one moment: one motion, most likely one tile seen as two boxes."""
+
+    tiles: tuple[Tile, ...]
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("at-once", self.tiles)
+
+    @property
+    def reason(self) -> str:
+        return f"{_tiles(self.tiles)} appeared at once, as if laid by one hand: were they played so?"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The rules refused an event of a sequence the pipeline took (``message``: the rules' words)."""
+
+    message: str
+    alternatives: Alternatives = ()
+    problems = ()
+
+    @property
+    def key(self) -> Hashable:
+        return ("refused", self.message)
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+
+Question = (WhoOpened | HandsLeft | OpeningUnfit | TableUnfit | PlayedTileAgain | SeenTwoWays | SeenInTwoPlaces
+            | WhichReading | WhoLaid | WhoseArm | NotPlayable | WhichOrder | LaidAtOnce | Refused)
+
+
+def needs_confirmation(t: float, question: Question) -> NeedsConfirmation:
+    """The question as the pipeline emits it."""
+    return NeedsConfirmation(t, question.reason, tuple(question.alternatives), tuple(question.problems))
+
+
+@dataclass
+class Asked:
+    """The questions put and not answered that play depends on, and the last one put."""
+
+    last: Hashable | None = None  # the key of the question put last
+    opener: WhoOpened | None = None
+    reading: WhichReading | None = None
+    who_laid: WhoLaid | None = None
+    order: WhichOrder | None = None
+    boxes: tuple[Place, ...] = ()  # boxes the players were asked to name
+
+    def put(self, question: Question) -> bool:
+        """Keep the question, where play depends on its answer; whether it is to be put to the
+        players (False: it was the last one put)."""
+        if isinstance(question, WhoOpened):
+            self.opener = question
+        elif isinstance(question, WhichReading):
+            self.reading = question
+        elif isinstance(question, WhoLaid):
+            self.who_laid = question
+        elif isinstance(question, WhichOrder):
+            self.order = question
+        elif isinstance(question, TableUnfit):
+            self.boxes = question.boxes
+        elif isinstance(question, PlayedTileAgain):
+            self.boxes = tuple(place for place, _ in question.boxes)
+        if question.key == self.last:
+            return False
+        self.last = question.key
+        return True
+
+    def moved_on(self) -> None:
+        """Something happened since the last question: it may be put again."""
+        self.last = None
