@@ -356,14 +356,11 @@ def _new_session(args: argparse.Namespace, source, folder: Path | None):
     return MatchHistory.new(header) if folder is False else Session.create(header, folder)
 
 
-def _pipeline_for(args: argparse.Namespace, history, fps: float):
-    from scorer.pipeline.core import PipelineConfig, TablePipeline
-    from scorer.vision import TileDetector
-    from scorer.vision.calibration import load_profile
+def _pipeline_for(args: argparse.Namespace, history, source):
+    """The pipeline scoring ``history``'s match from ``source``, seen through the calibration its header names."""
+    from scorer.pipeline.session import open_table
 
-    profile = load_profile(args.calibration) if args.calibration else None
-    config = PipelineConfig(starter=args.starter, profile=profile)
-    return TablePipeline(history, TileDetector.live(threads=args.threads), config, fps=fps)
+    return open_table(history, source, starter=args.starter, threads=args.threads)
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -380,7 +377,7 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     history = _new_session(args, where, folder)
     if folder is not False:
         err.write(f"saving the match to {history.path}\n")
-    pipeline = _pipeline_for(args, history, source.fps / source.step)
+    pipeline = _pipeline_for(args, history, source)
 
     def on_event(event) -> None:
         if args.json:
@@ -426,7 +423,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     session = _new_session(args, MatchSource(kind, args.camera, 1, str(folder)),
                            Path(args.sessions) if args.sessions else None)
     camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
-    pipeline = _pipeline_for(args, session, camera.fps)
+    pipeline = _pipeline_for(args, session, camera)
 
     def on_event(event) -> None:
         if isinstance(event, MoveEvent) and event.announcement is not None:

@@ -2,9 +2,10 @@
 
 from scorer.pipeline.core import PipelineConfig, TablePipeline
 from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice, PipelineEvent, StatusChange, TableView
+from scorer.pipeline.session import open_table
 from scorer.pipeline.sources import Camera, Frame, FrameSource, ImageFolder, SourceError, VideoFile
 
 __all__ = [
-    "PipelineConfig", "TablePipeline", "MoveEvent", "NeedsConfirmation", "Notice", "PipelineEvent", "StatusChange",
-    "TableView", "Camera", "Frame", "FrameSource", "ImageFolder", "SourceError", "VideoFile",
+    "PipelineConfig", "TablePipeline", "open_table", "MoveEvent", "NeedsConfirmation", "Notice", "PipelineEvent",
+    "StatusChange", "TableView", "Camera", "Frame", "FrameSource", "ImageFolder", "SourceError", "VideoFile",
 ]
