@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
 )
@@ -31,6 +32,8 @@ class Settings:
     lang: str = "en"
     voice: bool = True
     still_seconds: float = 0.4
+    club_db: str = ""  # the club database's file or URL, where each move is written live; empty: none
+    table: str = ""  # this table's name on the club's board
 
     @classmethod
     def path(cls) -> Path:
@@ -104,6 +107,10 @@ class SettingsDialog(QDialog):
         self.still.setSingleStep(0.1)
         self.still.setValue(settings.still_seconds)
         self.still.setSuffix(self.tr(" s", "seconds"))
+        self.club_db = QLineEdit(settings.club_db)
+        self.club_db.setPlaceholderText(self.tr("empty: no club board; a file, or postgresql+psycopg://user:password@host/club"))
+        self.table = QLineEdit(settings.table)
+        self.table.setPlaceholderText(self.tr("e.g. Table 3"))
         form.addRow(self.tr("Camera"), self.camera)
         form.addRow(self.tr("Resolution"), self.resolution)
         form.addRow(self.tr("Language"), self.lang)
@@ -111,6 +118,8 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Speaks with"), voice_row)
         form.addRow("", self.tested)
         form.addRow(self.tr("Still table for"), self.still)
+        form.addRow(self.tr("Club database"), self.club_db)
+        form.addRow(self.tr("This table's name"), self.table)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._save)
         buttons.rejected.connect(self.reject)
@@ -152,6 +161,7 @@ class SettingsDialog(QDialog):
     def _save(self) -> None:
         w, h = (int(v) for v in self.resolution.currentText().split("x"))
         self.settings = replace(self.settings, camera=self.camera.value(), width=w, height=h, lang=self.chosen_lang(),
-                                voice=self.voice.isChecked(), still_seconds=self.still.value())
+                                voice=self.voice.isChecked(), still_seconds=self.still.value(),
+                                club_db=self.club_db.text().strip(), table=self.table.text().strip())
         self.settings.save()
         self.accept()

@@ -304,7 +304,7 @@ class StartDialog(QDialog):
                 raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
                     name=starter, players=", ".join(players)))
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
-                                 source=self.source_spec(),
+                                 table=self.settings.table or None, source=self.source_spec(),
                                  calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
         except _FormError as exc:
             exc.field.setStyleSheet("border: 2px solid #b00020")
@@ -386,6 +386,11 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
     window = MainWindow(session, pipeline, source, lang=lang, realtime=realtime, start_seconds=start)
     window.speaker.muted = not settings.voice
     window.mute.setChecked(not settings.voice)
+    if settings.club_db and (header.source is None or header.source.kind != "demo"):
+        from scorer.club import LiveTable
+
+        window.attach_club(LiveTable(settings.club_db, header.table or settings.table or None,
+                                     on_status=window.club_status.emit))
     return window
 
 

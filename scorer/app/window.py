@@ -47,6 +47,8 @@ class MainWindow(QMainWindow):
     """Shows the session the worker keeps (a :class:`Snapshot` after every change) and sends it requests."""
 
     closing = Signal()
+    club_status = Signal(object)  # the club board's LiveStatus, from its worker thread
+    live_table = None  # the club's LiveTable, where the match is written move by move
     # Handed to the start screen when the window closes: "start" (new, open, resume) or None (quit).
     next_action: str | None = None
 
@@ -418,8 +420,26 @@ class MainWindow(QMainWindow):
         close = getattr(self.session, "close", None)
         if close is not None:
             close()
+        if self.live_table is not None:
+            self.live_table.close(timeout=5)  # a last try to bring the club up to date
         self.closing.emit()
         super().closeEvent(event)
+
+    def attach_club(self, live) -> None:
+        """Write the match into the club's database move by move (``live``: a scorer.club LiveTable)."""
+        self.live_table = live
+        self.import_to_club = False  # the live table holds the match already
+        self.session.listeners.append(live)
+        self.club_status.connect(self._on_club_status)
+        live(self.session)  # the match as it stands, at once (a resumed one too)
+
+    def _on_club_status(self, status) -> None:
+        if status.behind:
+            self.statusBar().showMessage(
+                self.tr("Club board: not reached ({error}); the match is kept here and sent when it is back")
+                .format(error=status.error or "…"), 15000)
+        else:
+            self.statusBar().showMessage(self.tr("Club board: up to date"), 5000)
 
     # -- the session, as the worker reports it --------------------------------------------
 

@@ -115,3 +115,31 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
     assert demo.resume_button is None
     demo._demo()
     assert isinstance(demo.choice, DemoMatch)
+
+
+def test_a_table_with_a_club_database_writes_each_move_to_the_board(qtbot, tmp_path: Path) -> None:
+    from scorer.club import LiveTable, open_database
+    from scorer.club.board import BoardData
+
+    sim = simulate_match("horse-race", 2, seed=7)
+    session = Session.create(sim.header, tmp_path)
+    for step in sim.events[:5]:
+        session.apply(step.event, 0.0)
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=session)
+    qtbot.addWidget(window)
+    target = str(tmp_path / "club.db")
+    window.attach_club(LiveTable(target, "Table 3", on_status=window.club_status.emit))
+    window.start()
+    window._correct([sim.events[5].event])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 6, timeout=10_000)
+
+    def on_board():
+        tables = BoardData(open_database(target)).tables()["tables"]
+        return tables[0] if tables else None
+
+    qtbot.waitUntil(lambda: on_board() is not None and on_board()["match"]["lines"] == 7, timeout=20_000)
+    table = on_board()
+    assert table["table"] == "Table 3" and table["match"]["status"] == "playing"
+    scores = {s["name"]: s["score"] for s in table["match"]["sides"]}
+    assert scores == sim.events[5].after.scores()
+    window.close()

@@ -403,6 +403,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>Pisteytä uudelleen tästä</translation>
     </message>
     <message>
+        <source>Club board: not reached ({error}); the match is kept here and sent when it is back</source>
+        <translation>Kerhon taulu ei vastaa ({error}); ottelu säilyy täällä ja lähetetään, kun yhteys palaa</translation>
+    </message>
+    <message>
+        <source>Club board: up to date</source>
+        <translation>Kerhon taulu on ajan tasalla</translation>
+    </message>
+    <message>
         <source>Undone: {move} (Redo brings it back)</source>
         <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
     </message>
@@ -519,6 +527,14 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation> s</translation>
     </message>
     <message>
+        <source>empty: no club board; a file, or postgresql+psycopg://user:password@host/club</source>
+        <translation>tyhjä: ei kerhon taulua; tiedosto tai postgresql+psycopg://käyttäjä:salasana@palvelin/kerho</translation>
+    </message>
+    <message>
+        <source>e.g. Table 3</source>
+        <translation>esim. Pöytä 3</translation>
+    </message>
+    <message>
         <source>Camera</source>
         <translation>Kamera</translation>
     </message>
@@ -541,6 +557,14 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Still table for</source>
         <translation>Pöytä liikkumatta vähintään</translation>
+    </message>
+    <message>
+        <source>Club database</source>
+        <translation>Kerhon tietokanta</translation>
+    </message>
+    <message>
+        <source>This table&apos;s name</source>
+        <translation>Tämän pöydän nimi</translation>
     </message>
     <message>
         <source> — announcements are shown, not spoken</source>
