@@ -4,7 +4,7 @@ turn, and the last announcement."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from scorer.app.i18n import names
@@ -23,6 +23,8 @@ class TableMode(QWidget):
         self.title = QLabel("")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.grid = QGridLayout()
+        self.grid.setColumnStretch(0, 3)  # names three fifths of the width, scores two
+        self.grid.setColumnStretch(1, 2)
         self.turn = QLabel("")
         self.turn.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.announcement = QLabel("")
@@ -96,12 +98,27 @@ class TableMode(QWidget):
         self._fit_fonts()
 
     def _fit_fonts(self) -> None:
-        """Sizes follow the window: the scores share about two fifths of its height."""
-        h = max(self.height(), 300)
+        """Sizes follow the window: the scores share about two fifths of its height, and no text is
+        wider than its room (a long name or a narrow window makes the font smaller, never cut)."""
+        h, w = max(self.height(), 300), max(self.width(), 300)
         rows = max(len(self.names), 2)
-        big = QFont("DejaVu Sans", max(12, int(h * 0.42 / rows / 1.6)), QFont.Weight.Bold)
+        size = max(12, int(h * 0.42 / rows / 1.6))
+        size = min([size] + [_fitting(label.text(), size, 0.55 * w, bold=True) for label in self.names]
+                   + [_fitting(label.text(), size, 0.35 * w, bold=True) for label in self.scores])
+        big = QFont("DejaVu Sans", size, QFont.Weight.Bold)
         for label in self.names + self.scores:
             label.setFont(big)
-        self.title.setFont(QFont("DejaVu Sans", max(10, h // 30)))
-        self.turn.setFont(QFont("DejaVu Sans", max(10, h // 18), QFont.Weight.Bold))
+        self.title.setFont(QFont("DejaVu Sans", _fitting(self.title.text(), max(10, h // 30), 0.95 * w)))
+        turn = _fitting(self.turn.text(), max(10, h // 18), 0.95 * w, bold=True)
+        self.turn.setFont(QFont("DejaVu Sans", turn, QFont.Weight.Bold))
         self.announcement.setFont(QFont("DejaVu Sans", max(10, h // 22)))
+
+
+def _fitting(text: str, size: int, width: float, bold: bool = False) -> int:
+    """The largest point size up to ``size`` at which ``text`` is at most ``width`` pixels wide."""
+    while size > 8:
+        font = QFont("DejaVu Sans", size, QFont.Weight.Bold if bold else QFont.Weight.Normal)
+        if QFontMetrics(font).horizontalAdvance(text) <= width:
+            break
+        size = int(size * 0.9)
+    return size
