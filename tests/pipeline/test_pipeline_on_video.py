@@ -394,13 +394,13 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     # Each hand laid in front of its seat (two players sit bottom and top); a tile seen with two boxes counts once.
     seats = {0: laid(hands[players[0]], 600, twice=True), 1: laid(hands[players[1]], 10)}
-    events = pipe._try_reveal(1.0, seats)
+    events = pipe.rounds.reveal(1.0, seats)
     assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [step.event]
     # Read unsurely, it waits; the table cleared before a sure reading, the players are asked.
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     unsure = {0: laid(hands[players[0]], 600, sure=0.6), 1: laid(hands[players[1]], 10, sure=0.6)}
-    assert pipe._try_reveal(1.0, unsure) == []
-    asked = [e for e in pipe._try_reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
+    assert pipe.rounds.reveal(1.0, unsure) == []
+    asked = [e for e in pipe.rounds.reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
     assert asked and asked[0].alternatives == ((step.event,),)
 
 
@@ -436,7 +436,7 @@ def test_a_hand_tile_read_as_one_on_the_board_is_taken_as_its_one_likely_reading
     # Read as the tile on the board, with its true count the likely other reading: the rules leave that one.
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     seats = {0: laid(hands[players[0]], 600, ((misread_as, 0.3),)), 1: laid(hands[players[1]], 10, ((misread_as, 0.3),))}
-    events = pipe._try_reveal(1.0, seats)
+    events = pipe.rounds.reveal(1.0, seats)
     (revealed,) = [e.step.event for e in events if isinstance(e, MoveEvent)]
     assert {p: sorted(h) for p, h in revealed.hands} == {p: sorted(h) for p, h in step.event.hands}
     assert any(isinstance(e, Notice) and "the rules allow" in e.message for e in events)
@@ -445,7 +445,7 @@ def test_a_hand_tile_read_as_one_on_the_board_is_taken_as_its_one_likely_reading
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     odd_one = ((misread_as, 0.3), (spare, 0.05))
     seats = {0: laid(hands[players[0]], 600, odd_one), 1: laid(hands[players[1]], 10, odd_one)}
-    assert pipe._try_reveal(1.0, seats) == []
+    assert pipe.rounds.reveal(1.0, seats) == []
 
 
 def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next_tile_open_a_round() -> None:
@@ -557,6 +557,7 @@ def test_a_tile_asked_about_and_left_unanswered_is_taken_with_the_passes_the_nex
 def test_a_tile_asked_about_and_left_unanswered_is_told_by_the_hands_laid_out_at_the_rounds_end() -> None:
     from scorer.layout.moves import Placement
     from scorer.pipeline import Notice
+    from scorer.pipeline.questions import WhoLaid
     from scorer.pipeline.sequences import laid_after_passes, sequence_for
     from scorer.rules import Pass, Phase, Reveal
     from scorer.rules.simulate import simulate_match
@@ -575,8 +576,7 @@ def test_a_tile_asked_about_and_left_unanswered_is_told_by_the_hands_laid_out_at
                  if p.tile == played.at and p.value in (played.tile.a, played.tile.b) and played.side in (None, p.side))
     placement = Placement(played.tile, point)
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
-    pipe._asked_who_laid = played.tile
-    pipe._who_laid_offered = (tuple(sequence_for(before, [], [placement])),) + laid_after_passes(before, placement)
+    pipe.asked.put(WhoLaid(played.tile, "Ann", (tuple(sequence_for(before, [], [placement])),) + laid_after_passes(before, placement)))
 
     def laid_out(hands, sure: float = 0.99) -> dict[int, list[TileDetection]]:
         return {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
@@ -585,8 +585,8 @@ def test_a_tile_asked_about_and_left_unanswered_is_told_by_the_hands_laid_out_at
                        for i, t in enumerate(tiles)]
                 for seat, (_, tiles) in enumerate(hands)}
 
-    assert pipe._who_laid_by_hands(1.0, laid_out(reveal.hands, sure=0.6)) == []  # read unsurely: it waits
-    events = pipe._who_laid_by_hands(2.0, laid_out(reveal.hands))
+    assert pipe.rounds.who_laid_by_hands(1.0, laid_out(reveal.hands, sure=0.6)) == []  # read unsurely: it waits
+    events = pipe.rounds.who_laid_by_hands(2.0, laid_out(reveal.hands))
     moves = [e.step.event for e in events if isinstance(e, MoveEvent)]
     assert [(type(e), getattr(e, "player", None), getattr(e, "tile", None)) for e in moves] == [
         (Pass, "Ann", None), (type(played), "Ben", played.tile), (Reveal, None, None)]
@@ -866,7 +866,7 @@ def test_a_tile_that_barely_moved_the_picture_is_not_given_to_the_arm_before_it(
 def test_a_back_in_a_seats_strip_read_as_a_double_blank_is_no_tile_of_the_hand() -> None:
     import numpy as np
 
-    from scorer.pipeline.core import off_backs
+    from scorer.pipeline.still import off_backs
 
     back = _up((0, 0), 20, 200)  # a plain back, read face up as [0|0], where the boneyard lies
     hand = [_up((2, 5), 120, 200), _up((1, 6), 170, 200)]
@@ -933,7 +933,7 @@ def test_a_double_blank_taken_for_a_back_in_a_revealed_hand_is_read_by_its_divid
     from scorer.pipeline import MoveEvent
     from scorer.rules import Reveal, Tile
     from scorer.rules.simulate import simulate_match
-    from scorer.vision.calibration import default_zones
+    from scorer.pipeline.still import StillTable
     from scorer.vision.detector import HalfReading, TileDetection
 
     sim, k = next(
@@ -959,8 +959,7 @@ def test_a_double_blank_taken_for_a_back_in_a_revealed_hand_is_read_by_its_divid
     image[300:324, 700:748] = 225
     down.append(TileDetection(_rect(700.0, 300.0, 48.0, 24.0), "down", 0.8))
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
-    pipe._zones, pipe._image_now = default_zones(800, 640), image
-    events = pipe._act(1.0, up, down)
+    events = pipe.act(StillTable.of(1.0, 0.0, image, up, down, [], colour=False))
     revealed = [e.step.event for e in events if isinstance(e, MoveEvent)]
     assert len(revealed) == 1 and {p: sorted(h) for p, h in revealed[0].hands} == {p: sorted(h) for p, h in step.event.hands}
 

@@ -1,0 +1,226 @@
+"""Rounds: opened by a tile put down, cleared away, ended by the hands laid out.
+
+A round opens with a tile put down by a hand on a cleared table (by the player the rules name, else
+the one whose arm reached it).  Its end is counted from the tiles laid face up in front of each seat,
+once every hand is there and read surely -- or, where a tile read unsurely cannot be what it was read
+as, as the one likely reading the rules allow.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Sequence
+
+import numpy as np
+
+from scorer.errors import ScorerError
+from scorer.layout import Layout, infer_placements
+from scorer.layout.reading import OVERLAP
+from scorer.pipeline.arms import Arms, moved_near, player_at
+from scorer.pipeline.draws import Draws
+from scorer.pipeline.events import Notice, PipelineEvent
+from scorer.pipeline.explain import other_readings, pips
+from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.questions import Asked, HandsLeft, OpeningUnfit, WhoOpened
+from scorer.pipeline.sequences import played_as, state_after
+from scorer.pipeline.still import Seats, Sight, StillTable
+from scorer.pipeline.tracker import Tracker
+from scorer.pipeline.turns import Table, Turns
+from scorer.rules import Event, Phase, Reveal, RoundStart, Tile
+from scorer.vision.detector import TileDetection
+from scorer.vision.geometry import polygon_iou
+
+# A round-end count with more tiles read unsurely than this is not settled by the rules (each has up to
+# five likely readings): the players are asked.
+REVEAL_UNSURE_MAX = 4
+
+Hands = list[list[TileDetection]]  # the tiles laid out in front of each seat, in seat order
+
+
+class Rounds:
+    """The life of the rounds at the table."""
+
+    def __init__(self, table: Table, turns: Turns, arms: Arms, asked: Asked, draws: Draws, memory: LayoutMemory,
+                 tracker: Tracker, starter: str | None = None) -> None:
+        self.table, self.turns, self.arms, self.asked, self.draws = table, turns, arms, asked, draws
+        self.memory, self.tracker = memory, tracker
+        self.starter = starter  # who starts round 1, where known
+        self.cleared = False  # the last round's tiles were cleared away: the next tile put down opens a round
+        self.reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
+        self.loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
+        # At the last read, where no layout was seen: the face-up tiles.  (Kept for an answer that ends
+        # the round after the table was seen cleared.)
+        self.seen_now: set[Tile] | None = None
+
+    def looked(self, sight: Sight) -> None:
+        """A still table was read."""
+        self.loose_before = {s.tile for s in sight.seen}
+        self.seen_now = None if sight.layout.component else {s.tile for s in sight.seen}
+
+    # -- opened ------------------------------------------------------------------------------------
+
+    def before_round(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
+        """A still table between rounds: cleared, or the next round opened."""
+        tiles, layout = sight.tiles, sight.layout
+        if not layout.component:
+            self.cleared_away(self.seen_now or set())
+            if not sight.seen:  # (no tile face up: not an opening misread)
+                self.draws.before_opening = still
+        elif (self.cleared or self.table.match.round_no == 0) and any(
+                moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
+            # A round opens with a tile put down by a hand, not with something the camera misread at rest.
+            events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center)
+            self.turns.remember(still, tiles, layout)
+            return events
+        return []
+
+    def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
+             opening: tuple[float, float]) -> list[PipelineEvent]:
+        """A round opened with the tile at ``opening`` (frame pixels): by the player the rules name,
+        else the one whose arm reached it."""
+        match = self.table.match
+        starter: str | None
+        if match.next_starter is not None:
+            starter = match.players[match.next_starter]
+        elif match.round_no == 0 and self.starter:
+            starter = self.starter
+        elif self.asked.opener is not None:
+            return []  # the players were asked who opened the round: the next player's arm is no answer
+        else:
+            starter = player_at(self.arms.side_over(opening), match.players)
+        if starter is None:
+            return self.table.put(t, WhoOpened(tuple(match.players)))
+        self.cleared = False
+        self.asked.boxes = ()
+        events = self.table.apply(t, [RoundStart(starter)])
+        self.memory.clear()
+        draws = self.draws.dealt(self.table.match, still, tiles, layout)
+        return events + self._first_tiles(t, layout, draws)
+
+    def _first_tiles(self, t: float, layout: Layout, draws: int) -> list[PipelineEvent]:
+        """The layout's tiles not yet played, played (``draws``: tiles drawn since the opening tile)."""
+        opening = self.arms.opening_tile(layout)
+        change = infer_placements(self.table.match.current_board(), layout, opening)
+        if change.placements and draws and opening is not None:
+            # The opening tile, then the draws of the player on turn after it, then the tiles laid since.
+            first = [p for p in change.placements if p.tile == opening]
+            later = [p for p in change.placements if p.tile != opening]
+            if first and not change.problems:
+                events = self.turns.lay(t, first, 0)
+                if opening not in self.table.match.current_board().tiles:
+                    return events  # (asked)
+                return events + self.turns.drawn_then_laid(t, draws, later)
+        if change.placements and not change.problems:
+            return self.turns.lay(t, change.placements, 0)
+        if change.problems:
+            return self.table.put(t, OpeningUnfit(tuple(change.problems)))
+        return []
+
+    # -- cleared -----------------------------------------------------------------------------------
+
+    def cleared_away(self, now: set[Tile]) -> None:
+        """The last round's tiles are gone: the next tile put down opens a round.  Forget the last
+        round's tiles, not a tile lying alone now (it may be the next opening)."""
+        self.cleared = True
+        if not now:
+            self.asked.opener = None  # (nothing left face up: whatever the question was about is gone)
+        self.arms.forget_but(now)
+        self.tracker.reset()
+
+    # -- hands revealed ----------------------------------------------------------------------------
+
+    def hands_in_round(self, t: float, seats: Seats) -> list[PipelineEvent]:
+        """Hands laid out while the round is on: a blocked round (its passes are not seen), or a round
+        ended by the tile the players were asked who laid.  Anything else in a seat's strip (a misread
+        boneyard tile, a hand put down) must not hold up play: nothing."""
+        if self.asked.who_laid is not None and (told := self.who_laid_by_hands(t, seats)):
+            return told
+        return self.reveal(t, seats)
+
+    def reveal(self, t: float, seats: Seats, cleared: bool = False) -> list[PipelineEvent]:
+        """The round-end count from the tiles laid face up in front of each seat, once every hand is
+        there and surely read.  Where the layout is cleared away before that, the players are asked
+        (with the hands as best read, if they make a whole reveal)."""
+        match = self.table.match
+        boxes = self._laid_out(seats)
+        complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
+        as_read = self._reveal_of(boxes, {})
+        sure = all(d.certain for ds in seats.values() for d in ds)
+        if complete and sure:
+            self.reveal_guess = None
+            return self.table.apply(t, [as_read])
+        if complete and (settled := self._reveal_by_rules(boxes, as_read)) is not None:
+            # The tiles read unsurely can be only these (where every tile is dealt, the hands hold
+            # exactly the tiles not played).
+            self.reveal_guess = None
+            told = "; ".join(f"{player} {' '.join(map(str, tiles)) or '-'}" for player, tiles in settled.hands)
+            return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {told}")] + self.table.apply(t, [settled])
+        if complete:
+            self.reveal_guess = as_read  # wait for a better look
+        if cleared and match.phase is Phase.ROUND_OVER:
+            return self.table.put(t, HandsLeft(self.reveal_guess))
+        return []
+
+    def who_laid_by_hands(self, t: float, seats: Seats) -> list[PipelineEvent]:
+        """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
+        offered after which the round is over with exactly these hands (all read surely) -- the player
+        who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
+        asked = self.asked.who_laid
+        boxes = self._laid_out(seats)
+        if asked is None or not all(d.certain for seen in boxes for d in seen):
+            return []
+        reveal = self._reveal_of(boxes, {})
+        fitting = []
+        for way in asked.alternatives:
+            try:
+                after = state_after(self.table.match, way)
+                if after.phase is not Phase.ROUND_OVER or any(len(seen) != n for seen, n in zip(boxes, after.hand_counts)):
+                    continue
+                after.apply(reveal)
+            except ScorerError:
+                continue
+            fitting.append(way)
+        if len(fitting) != 1:
+            return []
+        (way,) = fitting
+        self.asked.who_laid = None
+        said = Notice(t, f"no answer about who laid {asked.tile}: the hands laid out tell -- taken as {played_as(way)} -- correct it if it is not")
+        return [said] + self.table.apply(t, [*way, reveal])
+
+    def _laid_out(self, seats: Seats) -> Hands:
+        """The face-up tiles in front of each seat, in seat order, each tile once."""
+        return [[d for d in one_box_per_tile(seats.get(seat, [])) if d.pips is not None] for seat in range(len(self.table.match.players))]
+
+    def _reveal_by_rules(self, boxes: Hands, as_read: Reveal) -> Reveal | None:
+        """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
+        the one reveal the rules allow among the likely readings of the unsure tiles, if one.  Hands
+        read unsurely that the rules allow as read wait for a surer look (or the players' word)."""
+        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not d.certain]
+        if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(as_read):
+            return None
+        choices = [[pips(boxes[seat][k]), *other_readings(boxes[seat][k])] for seat, k in unsure]
+        allowed = {reveal for combination in itertools.product(*choices)
+                   if self._allows(reveal := self._reveal_of(boxes, dict(zip(unsure, combination))))}
+        return allowed.pop() if len(allowed) == 1 else None
+
+    def _reveal_of(self, boxes: Hands, read_as: dict[tuple[int, int], tuple[int, int]]) -> Reveal:
+        """The hands the boxes in front of each seat show, some of them read as ``read_as`` says."""
+        return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), pips(d))) for k, d in enumerate(seen)))
+                            for seat, (player, seen) in enumerate(zip(self.table.match.players, boxes))))
+
+    def _allows(self, event: Event) -> bool:
+        try:
+            self.table.match.apply(event)
+        except ScorerError:
+            return False
+        return True
+
+
+def one_box_per_tile(detections: Sequence[TileDetection]) -> list[TileDetection]:
+    """Of boxes overlapping like no two tiles can, the best read one."""
+    ranked = sorted(detections, key=lambda d: (d.read_confidence, d.confidence), reverse=True)
+    kept: list[TileDetection] = []
+    for d in ranked:
+        if all(polygon_iou(np.asarray(d.corners), np.asarray(k.corners)) < OVERLAP for k in kept):
+            kept.append(d)
+    return kept

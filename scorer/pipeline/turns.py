@@ -1,0 +1,225 @@
+"""Turns: the new tiles of a still table made rules events -- who laid which, in which order, who
+drew and who passed -- or a question where the camera cannot tell.
+
+:func:`turn_for` decides (a pure function of the game, the placements and what the camera saw of
+them); :class:`Turns` reads a still table of a round in play, settles its reading
+(:mod:`scorer.pipeline.explain`) and applies what it decided.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from scorer.layout import Layout, reconstruct, seen_from_detections
+from scorer.layout.moves import Placement
+from scorer.pipeline.arms import Arms, player_at, settle_order
+from scorer.pipeline.draws import Draws
+from scorer.pipeline.events import Notice, PipelineEvent
+from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
+from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.questions import Asked, LaidAtOnce, NotPlayable, Question, WhichOrder, WhichReading, WhoLaid, WhoseArm
+from scorer.pipeline.sequences import (
+    MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
+    score_of, sequence_by_arms, sequence_for,
+)
+from scorer.pipeline.still import Sight, StillTable, ToTable
+from scorer.pipeline.tracker import Tracker
+from scorer.rules import Event, Match, Play, Tile
+from scorer.vision.detector import TileDetection
+from scorer.vision.geometry import long_side
+
+
+class Table(Protocol):
+    """What the parts of the pipeline may do to the match."""
+
+    @property
+    def match(self) -> Match: ...
+
+    def apply(self, t: float, events: Sequence[Event]) -> list[PipelineEvent]:
+        """Apply the events through the match's history, each announced (a refused one is asked about)."""
+
+    def put(self, t: float, question: Question) -> list[PipelineEvent]:
+        """Put the question to the players (unless it was the last one put)."""
+
+    def tell(self, t: float, notes: Sequence[Note]) -> list[PipelineEvent]:
+        """Say the notes (each key once)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """The rules events that explain the new tiles, and what was taken without an answer (said)."""
+
+    events: tuple[Event, ...]
+    said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Laying:
+    """What the camera saw of the new tiles being laid."""
+
+    laid_by: dict[Tile, str | None]  # the player whose arm laid each (None: no arm seen)
+    settled: dict[Tile, float]  # when each one's place last moved
+    new_now: bool  # all of them first seen in this look
+
+
+def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: Laying, asked: Asked) -> Move | Question:
+    """The ``draws`` of the player on turn, then the placements played by whom the rules and the arms
+    tell -- or the question to ask."""
+    on = on_turn(match)
+    tiles = tuple(p.tile for p in placements)
+    arm = seen.laid_by[placements[0].tile] if len(placements) == 1 else None
+    prefix = drawn_on_turn(match, draws)
+    if not draws and arm is not None and arm != on and len(placements) == 1:
+        prefix += passes_until(match, arm)  # the next seat played: the players between passed (knocked)
+    orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
+    candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
+    if not candidates and prefix:
+        # The arm came from a player who cannot have played now (the players between may not pass):
+        # someone reached across for the player on turn -- or the camera missed moves.  Asked.
+        on_turn_plays = [seq for order in orders if (seq := sequence_for(match, [], order)) is not None]
+        if on_turn_plays:
+            return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in on_turn_plays))
+    if not candidates:
+        return NotPlayable(tiles, on)
+    if arm is None and not draws and len(placements) == 1 and (others := laid_after_passes(match, placements[0])):
+        # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
+        # laid it, the players between passing: not for the camera to guess.  (Should play go on
+        # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
+        return WhoLaid(tiles[0], on, (tuple(candidates[0]),) + others)
+    if len(placements) > 1:
+        # Several new tiles: who laid which is told by the arms that laid them, where seen.
+        agreeing = [seq for seq in candidates if all(seen.laid_by[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
+        candidates = agreeing or candidates
+    return _chosen(match, placements, candidates, seen, asked)
+
+
+def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list[Event]], seen: Laying, asked: Asked) -> Move | Question:
+    """Of the sequences the rules allow, the one played (several tiles: in the order they settled)."""
+    placed = frozenset(p.tile for p in placements)
+    offered = tuple(tuple(c) for c in candidates)
+    unanswered = []
+    if len({score_of(match, seq) for seq in candidates}) > 1:
+        if asked.order is None or not asked.order.tiles < placed:
+            return WhichOrder(placed, offered)
+        # Asked, and play went on unanswered (more tiles now): the order their places settled in is
+        # taken, so that the game does not stall -- said, and open to correction.
+        unanswered.append("the order the new tiles were played in")
+    if seen.new_now and not put_down_apart([seen.settled.get(p.tile) for p in placements]):
+        # Several tiles new to this look whose places stopped moving at one moment were laid in one
+        # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
+        return LaidAtOnce(tuple(p.tile for p in placements), offered)
+    chosen = in_order_put_down(candidates, seen.settled)
+    if asked.who_laid is not None and asked.who_laid.tile in placed:
+        unanswered.append(f"who laid {asked.who_laid.tile}")
+    plays = [e for e in chosen if isinstance(e, Play)]
+    if unanswered and (settled := settle_order(placements, seen.settled)) and (
+            [e.tile for e in plays] != [p.tile for p in settled] or any(seen.laid_by[e.tile] not in (None, e.player) for e in plays)):
+        # Asked, unanswered, and no sequence of turns in a row plays the tiles in the order they were
+        # put down by the arms that laid them: a player passed between them (a continued turn ended
+        # by a pass, a knock).  Taken as the arms tell, those between passing.
+        chosen = sequence_by_arms(match, settled, seen.laid_by) or chosen
+    return Move(tuple(chosen), tuple(f"no answer about {what}: taken as {played_as(chosen)} -- correct it if it is not"
+                                     for what in unanswered))
+
+
+class Turns:
+    """The still tables of a round in play, turned into moves."""
+
+    def __init__(self, table: Table, arms: Arms, asked: Asked, draws: Draws, memory: LayoutMemory, tracker: Tracker,
+                 to_table: ToTable) -> None:
+        self.table, self.arms, self.asked, self.draws = table, arms, asked, draws
+        self.memory, self.tracker, self.to_table = memory, tracker, to_table
+
+    def fit(self) -> Fit:
+        """What a reading of the table is checked against now."""
+        return Fit(self.table.match.current_board(), self.to_table, self.arms.opening_tile, self.memory.is_remembered)
+
+    def play(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
+        """The still table of a round in play: the move it shows, or a question."""
+        match, fit = self.table.match, self.fit()
+        tiles, layout, events = sight.tiles, sight.layout, list[PipelineEvent]()
+        if still.down and Tile(0, 0) not in fit.board.tiles and any(p.value == 0 for p in fit.board.free_points()):
+            if (blank := blank_double_played(fit, tiles, layout, still.down)) is not None:
+                tiles, d = blank
+                layout = reconstruct(seen_from_detections(tiles, self.to_table), known=fit.board.tiles)
+                x, y = d.center
+                events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
+        notes, reading = explain(fit, match, tiles, layout, self.asked.boxes)
+        events += self.table.tell(t, notes)
+        if not isinstance(reading, Explained):
+            return events + self.table.put(t, reading)
+        tiles, layout, change = reading.tiles, reading.layout, reading.change
+        if change.placements and (unsure := unsure_new_tile(fit, tiles, layout, change, self.tracker.read_surely)) is not None:
+            # Still unsure of a new tile after reading it again, and another likely reading of it fits
+            # the game too: the players say which (where the rules leave one reading, it is taken).
+            return events + self._unsure(t, still, reading, *unsure)
+        if change.placements and (asked := self.asked.reading) is not None and any(p.tile in asked.tiles for p in change.placements):
+            # The tile asked about, read surely now (no answer came): laid before what was drawn since.
+            self.asked.reading = None
+            return events + self.after_question(t, still, reading, asked)
+        draws = self.draws.since(match, still, tiles, layout)
+        if change.placements:
+            self.arms.note_places(tiles, layout)  # (the boxes as finally read)
+        events += self.drawn_then_laid(t, draws, change.placements)
+        self.remember(still, tiles, layout)
+        return events
+
+    def _unsure(self, t: float, still: StillTable, reading: Explained, d: TileDetection, outcomes: list[Outcome]) -> list[PipelineEvent]:
+        """A new tile read unsurely that more than one reading fits: asked -- or, asked already and play
+        went on without an answer, its likeliest reading taken, so that the game does not stall (said,
+        and still open to correction)."""
+        readings = tuple(tuple(p.tile for p in c.placements) for _, _, c in outcomes)
+        x, y = d.center
+        asked = self.asked.reading
+        if asked is None or np.hypot(asked.place[0] - x, asked.place[1] - y) > long_side(d.corners) / 2:
+            # (Tiles drawn by now were drawn before it was laid; those drawn while the question is
+            # open come after it.)
+            drawn_first = self.draws.since(self.table.match, still, reading.tiles, reading.layout)
+            return self.table.put(t, WhichReading(d.center, readings, drawn_first, alternatives(self.table.match, outcomes, drawn_first)))
+        self.asked.reading = None
+        said = Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(map(str, readings[0]))}"
+                         " -- correct it if it is not")
+        return [said] + self.after_question(t, still, reading, asked)
+
+    def after_question(self, t: float, still: StillTable, reading: Explained, asked: WhichReading) -> list[PipelineEvent]:
+        """The move asked about, unanswered, taken once play went on.  Where tiles were drawn while the
+        question was open, the tile asked about is laid first, as offered (after the draws seen with it),
+        then those draws and any tile laid since -- as it happened; else the tiles as one move, as any."""
+        tiles, layout, placements = reading.tiles, reading.layout, reading.change.placements
+        self.arms.note_places(tiles, layout)  # (the boxes as finally read)
+        drawn_later = self.draws.since(self.table.match, still, tiles, layout)
+        first = [p for p in placements if p.tile in asked.tiles]
+        later = [p for p in placements if p.tile not in asked.tiles]
+        prefix = drawn_on_turn(self.table.match, asked.drawn_first)
+        laid_first = sequence_for(self.table.match, prefix, first) if drawn_later and first else None
+        if laid_first is None:
+            events = self.lay(t, placements, asked.drawn_first + drawn_later)
+        else:
+            events = self.table.apply(t, laid_first) + self.drawn_then_laid(t, drawn_later, later)
+        self.remember(still, tiles, layout)
+        return events
+
+    def drawn_then_laid(self, t: float, draws: int, placements: list[Placement]) -> list[PipelineEvent]:
+        """The ``draws`` of the player on turn, then the tiles laid (by whom the rules and arms tell)."""
+        if placements:
+            return self.lay(t, placements, draws)
+        return self.table.apply(t, drawn_on_turn(self.table.match, draws)) if draws else []
+
+    def lay(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
+        """The placements (after ``draws``) as rules events, applied -- or the question asked."""
+        match = self.table.match
+        seen = Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), match.players) for p in placements},
+                      self.arms.settled, all(self.arms.first_seen.get(p.tile) == t for p in placements))
+        turn = turn_for(match, placements, draws, seen, self.asked)
+        if not isinstance(turn, Move):
+            return self.table.put(t, turn)
+        self.asked.order = self.asked.who_laid = None
+        return [Notice(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+
+    def remember(self, still: StillTable, tiles: list[TileDetection], layout: Layout) -> None:
+        """Keep the layout's tiles for their places (:meth:`LayoutMemory.keep`)."""
+        self.memory.keep(tiles, layout, set(self.table.match.current_board().tiles), still.grey)

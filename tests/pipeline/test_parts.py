@@ -1,0 +1,155 @@
+"""The pipeline's parts on their own: questions and their keys, the explanation of a still table,
+the decision of a turn, and the one function that builds a running table session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scorer.layout import infer_placements, reconstruct, seen_from_detections
+from scorer.layout.moves import Placement
+from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, open_table
+from scorer.pipeline.explain import Explained, Fit, explain
+from scorer.pipeline.questions import (
+    Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, needs_confirmation,
+)
+from scorer.pipeline.still import StillTable
+from scorer.pipeline.turns import Laying, Move, turn_for
+from scorer.rules import Match, Pass, Play, RoundStart, Tile
+from scorer.rules.history import MatchHistory
+from scorer.rules.log import MatchHeader
+from scorer.vision.detector import HalfReading, TileDetection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _box(pips: tuple[int, int], x: float, y: float = 120.0, sure: float = 0.99) -> TileDetection:
+    corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+    return TileDetection(corners, "up", 0.9, (HalfReading(pips[0], (x + 12, y + 12), sure), HalfReading(pips[1], (x + 36, y + 12), sure)))
+
+
+def _opened(tile: Tile = Tile(1, 3), game: str = "seven-rocks", players=("Ann", "Ben", "Cid", "Dee")) -> Match:
+    match = MatchHeader(game, players, len(players) == 4).new_match()
+    match, _ = match.apply(RoundStart("Ann"))
+    match, _ = match.apply(Play("Ann", tile))
+    return match
+
+
+# -- questions ----------------------------------------------------------------------------------
+
+
+def test_a_question_is_put_once_until_something_else_happens() -> None:
+    asked = Asked()
+    opener = WhoOpened(("Ann", "Ben"))
+    assert asked.put(opener) and not asked.put(WhoOpened(("Ann", "Ben")))
+    assert asked.put(HandsLeft()) and asked.put(opener)  # another question came between
+    asked.moved_on()
+    assert asked.put(opener)
+
+
+def test_a_questions_key_is_what_the_players_are_told_not_what_is_offered() -> None:
+    # A place is told to the pixel: a box that moved a fraction of one is the same question.
+    a = WhichReading((100.2, 50.4), ((Tile(1, 3),), (Tile(1, 5),)))
+    b = WhichReading((99.8, 49.6), ((Tile(1, 3),), (Tile(1, 5),)), drawn_first=1, alternatives=((Pass("Ann"),),))
+    c = WhichReading((102.0, 50.0), ((Tile(1, 3),), (Tile(1, 5),)))
+    assert a.key == b.key and a.key != c.key
+    assert a.reason == "the new tile at (100, 50) is read unsurely: [1|3] or [1|5]"
+    # The order question names no tiles: any order question is the same one.
+    assert WhichOrder(frozenset({Tile(1, 3)})).key == WhichOrder(frozenset({Tile(2, 3), Tile(3, 3)})).key
+    ask = needs_confirmation(2.0, PlayedTileAgain((((10.0, 20.0), Tile(2, 2)),)))
+    assert ask == NeedsConfirmation(2.0, "the table does not match the game: the tile at (10, 20) against the layout reads [2|2],"
+                                         " which is already played: which tile is it?",
+                                    (), ("the tile at (10, 20) against the layout reads [2|2], which is already played: which tile is it?",))
+
+
+def test_the_questions_play_waits_on_are_kept_open() -> None:
+    asked = Asked()
+    who = WhoLaid(Tile(3, 6), "Ben", ((Play("Ben", Tile(3, 6)),),))
+    asked.put(who)
+    asked.put(TableUnfit(("a problem",), boxes=((1.0, 2.0),)))
+    asked.put(WhichReading((5.0, 5.0), ((Tile(1, 1),),)))
+    assert asked.who_laid is who and asked.boxes == ((1.0, 2.0),) and asked.reading is not None
+    assert asked.reading.tiles == {Tile(1, 1)} and asked.opener is None and asked.order is None
+
+
+# -- the explanation of a still table (no pictures) --------------------------------------------------
+
+
+def _fit(match: Match) -> Fit:
+    return Fit(match.current_board(), None, lambda layout: None, lambda d: False)
+
+
+def test_a_new_tile_that_fits_is_the_move_and_a_played_tile_misread_is_the_one_seen_nowhere_else() -> None:
+    match = _opened()
+    tiles = [_box((1, 3), 140), _box((3, 6), 188)]
+    layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
+    notes, reading = explain(_fit(match), match, tiles, layout, ())
+    assert not notes and isinstance(reading, Explained) and [p.tile for p in reading.change.placements] == [Tile(3, 6)]
+    # The played [1|3] read as [1|2], nothing new: it is the played tile seen nowhere else.
+    tiles = [_box((1, 2), 140)]
+    layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
+    notes, reading = explain(_fit(match), match, tiles, layout, ())
+    assert notes == [(None, "the tile at (164, 132) read as [1, 2] is taken as [1, 3]: a played tile seen nowhere else")]
+    assert isinstance(reading, Explained) and not reading.change.placements
+    # [2|6] against the 3 fits nowhere, and no other likely reading makes it fit: asked.
+    tiles = [_box((1, 3), 140), _box((2, 6), 188)]
+    layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
+    _, question = explain(_fit(match), match, tiles, layout, ())
+    assert isinstance(question, TableUnfit) and question.boxes == ((164.0, 132.0),)
+    assert question.reason == ("the table does not match the game: pips do not match at a join: [2|6] at (212, 132)"
+                               " shows 2 where [1|3] at (164, 132) shows 3")
+
+
+# -- turns ----------------------------------------------------------------------------------------
+
+
+def _placement(match: Match, tile: Tile, on: Tile) -> Placement:
+    point = next(p for p in match.current_board().free_points() if p.tile == on and p.value in (tile.a, tile.b))
+    return Placement(tile, point)
+
+
+def test_a_tile_laid_by_the_arm_of_a_later_player_is_played_after_the_passes_between() -> None:
+    match = _opened()
+    laid = _placement(match, Tile(3, 6), Tile(1, 3))
+    turn = turn_for(match, [laid], 0, Laying({laid.tile: "Cid"}, {}, False), Asked())
+    assert turn == Move((Pass("Ben"), Play("Cid", Tile(3, 6), Tile(1, 3), laid.at.side)))
+    # No arm seen: who laid it is asked, the player on turn's way first.
+    turn = turn_for(match, [laid], 0, Laying({laid.tile: None}, {}, False), Asked())
+    assert isinstance(turn, WhoLaid) and turn.on_turn == "Ben" and turn.alternatives[0] == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
+
+
+# -- a running table session -------------------------------------------------------------------------
+
+
+class _Source:
+    fps, step = 30.0, 2
+
+    def frames(self):
+        return iter(())
+
+
+class _Detector:
+    def detect(self, image):
+        return []
+
+
+def test_open_table_builds_the_pipeline_from_the_history_a_source_and_the_headers_calibration() -> None:
+    profile = str(ROOT / "calibration" / "example-profile.json")
+    history = MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False, calibration=profile))
+    detector = _Detector()
+    pipeline = open_table(history, _Source(), starter="Ben", detector=detector, still_seconds=0.6)
+    assert isinstance(pipeline, TablePipeline) and pipeline.history is history and pipeline.detector is detector
+    assert pipeline.config.starter == "Ben" and pipeline.config.still_seconds == 0.6
+    assert pipeline.config.profile is not None and pipeline.zones == pipeline.config.profile.zones
+    assert pipeline.gate.fps == 15.0  # one frame in two is read
+    bare = open_table(MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False)), _Source(), detector=detector)
+    assert bare.config.profile is None and bare.config.still_seconds == PipelineConfig().still_seconds
+
+
+def test_a_still_table_given_whole_is_acted_on() -> None:
+    pipeline = TablePipeline(MatchHeader("horse-race", ("Ann", "Ben"), False).new_match(), _Detector(), PipelineConfig(starter="Ann"))
+    image = np.full((240, 320, 3), 60, np.uint8)
+    events = pipeline.act(StillTable.of(1.0, 1.0, image, [], [], [], colour=True))
+    assert events == [] and pipeline.zones is not None and pipeline.view.t == 1.0
+    assert infer_placements(pipeline.match.current_board(), reconstruct([])).placements == []
