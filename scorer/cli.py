@@ -17,11 +17,11 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules.describe import describe_placement
     from scorer.rules.game import PlayOutcome
     from scorer.rules.transcript import narrate, record
-    from scorer.sessions import SessionError, read_session
+    from scorer.sessions import SessionError, read_bytes, read_session
 
     path = Path(args.log)
     try:
-        log = read_session(path).log
+        log = (read_bytes(sys.stdin.buffer.read(), Path("<stdin>")) if args.log == "-" else read_session(path)).log
     except SessionError as exc:
         err.write(f"{exc}\n")
         return EXIT_BAD_INPUT
@@ -108,12 +108,16 @@ def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.errors import TableError
     from scorer.rules.log import dumps, event_to_json, header_to_json
     from scorer.rules.simulate import simulate_match
 
     names = args.names.split(",") if args.names else None
-    n = len(names) if names else args.players
-    sim = simulate_match(args.game, n, args.partnership, seed=args.seed, **({"names": names} if names else {}))
+    if names and args.players is not None and args.players != len(names):
+        raise TableError(f"--players {args.players} but --names gives {len(names)}: {', '.join(names)}")
+    n = len(names) if names else args.players or 4
+    partnership = args.partnership or args.game == "seven-rocks"  # Seven Rocks is always played in pairs
+    sim = simulate_match(args.game, n, partnership, seed=args.seed, **({"names": names} if names else {}))
     out.write(dumps(header_to_json(sim.header)) + "\n")
     for step in sim.events:
         out.write(dumps(event_to_json(step.event)) + "\n")
@@ -513,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     score = sub.add_parser("score", help="score a session log move by move")
-    score.add_argument("log", help="session log (JSON Lines)")
+    score.add_argument("log", help="session log (JSON Lines); - for the standard input (simulate | score -)")
     score.add_argument("--json", action="store_true", help="one JSON object per event line")
     score.add_argument("--describe", action="store_true", help="describe the board after each placement")
     score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of --describe")
@@ -621,7 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
-    sim.add_argument("--players", type=int, default=4, help="number of players (2-4)")
+    sim.add_argument("--players", type=int, default=None, help="number of players (2-4; default 4)")
     sim.add_argument("--names", help="comma-separated player names, clockwise (overrides --players)")
     sim.add_argument("--partnership", action="store_true")
     sim.add_argument("--seed", type=int, default=None)

@@ -96,7 +96,11 @@ def _texts(raw_lines: list[bytes]) -> Iterable[str]:
 def read_session(path: Path) -> SessionReading:
     """The match in ``path`` up to its first bad line; a file with no readable match line is an error
     (:class:`SessionError`, whose message names the file and line)."""
-    data = _read_bytes(path)
+    return read_bytes(_read_bytes(path), path)
+
+
+def read_bytes(data: bytes, path: Path) -> SessionReading:
+    """A log's bytes read as :func:`read_session` reads a file (``path`` names it in messages)."""
     raw_lines = split(data)
     try:
         log = read_log(_texts(raw_lines))

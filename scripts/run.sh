@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# The main job, from a fresh clone: make .venv/, install the project, start the scorer.
+# The main job, from a fresh clone: make .venv/, install the project (once, and again only when
+# pyproject.toml changes, so a table without internet still starts), start the scorer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q -e .
+stamp=.venv/.installed-from
+want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import scorer" 2>/dev/null; then
+    .venv/bin/python -m pip install -q -e .
+    echo "$want" > "$stamp"
+fi
 exec .venv/bin/python -m scorer "$@"

@@ -107,7 +107,8 @@ def test_a_torn_tail_is_cut_and_every_complete_event_resumes(tmp_path_factory, d
     else:
         assert damage is not None and damage.kept_in.read_bytes() == whole[torn_from:cut]
     assert resumed.path.read_bytes() == whole[: ends[complete - 1] + 1]
-    resumed.apply(session.steps[complete - 1].event, 99.0)  # and play goes on
+    if complete - 1 < len(session.steps):
+        resumed.apply(session.steps[complete - 1].event, 99.0)  # and play goes on
     resumed.close()
 
 

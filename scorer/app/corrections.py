@@ -280,6 +280,7 @@ _VERBS = {
     "passes": QT_TRANSLATE_NOOP("Events", "{name} passes"),
     "knocks": QT_TRANSLATE_NOOP("Events", "{name} knocks"),
     "draws": QT_TRANSLATE_NOOP("Events", "{name} draws"),
+    "starts": QT_TRANSLATE_NOOP("Events", "{name} starts the round"),
 }
 
 

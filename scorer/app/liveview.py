@@ -15,6 +15,8 @@ STATUS_TEXT = {
     "reading": (QT_TRANSLATE_NOOP("LiveView", "reading"), "#0d6efd"),
     "confirm": (QT_TRANSLATE_NOOP("LiveView", "needs your confirmation"), "#dc3545"),
     "over": (QT_TRANSLATE_NOOP("LiveView", "match over"), "#198754"),
+    "ended": (QT_TRANSLATE_NOOP("LiveView", "the recording ended"), "#6c757d"),
+    "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
 }
 
 

@@ -32,12 +32,11 @@ from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
 from scorer.app.window import MainWindow
 from scorer.errors import ScorerError
-from scorer.pipeline import PipelineConfig, TablePipeline
+from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, open_video
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import Session, SessionSummary, list_sessions
-from scorer.vision import TileDetector
-from scorer.vision.calibration import config_dir, load_profile
+from scorer.vision.calibration import config_dir
 
 DEMO = {"game": "horse-race", "players": ("Ann", "Ben"), "partnership": False, "starter": "Ben"}
 CAMERAS_PROBED = 4
@@ -299,7 +298,7 @@ class StartDialog(QDialog):
                 MatchHeader(self.game.currentData(), players, self.partnership.isChecked()).new_match()
             except ScorerError as exc:
                 raise _FormError(self.players, str(exc)) from None
-            starter = self.starter.text().strip() or None
+            starter = _as_player(self.starter.text().strip(), players) or None
             if starter is not None and starter not in players:
                 raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
                     name=starter, players=", ".join(players)))
@@ -350,6 +349,11 @@ class StartDialog(QDialog):
                 self.retranslate()
 
 
+def _as_player(name: str, players: tuple[str, ...]) -> str:
+    """``name`` as the players list spells it, if it is one of them whatever its case ("ann": Ann)."""
+    return next((p for p in players if p.casefold() == name.casefold()), name)
+
+
 class _FormError(Exception):
     def __init__(self, field: QWidget, message: str) -> None:
         super().__init__(message)
@@ -378,9 +382,7 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
     settings = settings or Settings.load()
     header = session.header
     source = source or source_of(header.source, settings)
-    profile = load_profile(header.calibration) if header.calibration else None
-    config = PipelineConfig(starter=starter, profile=profile, still_seconds=settings.still_seconds)
-    pipeline = TablePipeline(session, TileDetector.live(), config, fps=getattr(source, "fps", 30.0) / getattr(source, "step", 1))
+    pipeline = open_table(session, source, starter=starter, still_seconds=settings.still_seconds)
     recorded = header.source is not None and header.source.kind in ("video", "demo")
     start = max((s.t for s in session.steps if s.t is not None), default=0.0) if recorded else 0.0
     window = MainWindow(session, pipeline, source, lang=lang, realtime=realtime, start_seconds=start)

@@ -45,6 +45,13 @@ class Timeline(QSlider):
             self._marks.add(step)
             self.update()
 
+    def set_marks(self, seconds: list[float]) -> None:
+        """Exactly these moments marked (the moves in force: an undone move loses its mark)."""
+        marks = {int(round(t * STEPS_PER_SECOND)) for t in seconds}
+        if marks != self._marks:
+            self._marks = marks
+            self.update()
+
     def seconds(self) -> float:
         return self.value() / STEPS_PER_SECOND
 

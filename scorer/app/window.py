@@ -37,7 +37,7 @@ from scorer.errors import ScorerError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.sources import FrameSource
-from scorer.rules import Draw, Event, Match, Pass, Tile
+from scorer.rules import Draw, Event, Match, Pass, RoundStart, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import event_to_json
 from scorer.rules.transcript import Step, narrate
@@ -184,6 +184,7 @@ class MainWindow(QMainWindow):
         self.play_menu = bar.addMenu("")
         self.pause_action = self._action(self.play_menu, self._toggle_pause_action, "Space")
         self.pause_action.setCheckable(True)
+        self.round_action = self._action(self.play_menu, self._start_round, "N")
         self.pass_action = self._action(self.play_menu, self._add_pass, "P")
         self.draw_action = self._action(self.play_menu, self._add_draw, "D")
         self.tile_action = self._action(self.play_menu, self._enter_move, "T")
@@ -198,6 +199,7 @@ class MainWindow(QMainWindow):
         leave.setShortcut(QKeySequence("Esc"))
         leave.triggered.connect(lambda: self.table_action.isChecked() and self.toggle_table_mode())
         self.addAction(leave)
+        self.settings_action = self._action(self.view_menu, self._edit_settings)
         self.language_menu = self.view_menu.addMenu("")
         group = QActionGroup(self)
         self.language_actions: dict[str, QAction] = {}
@@ -241,12 +243,14 @@ class MainWindow(QMainWindow):
         self.quit_action.setText(self.tr("&Quit"))
         self.play_menu.setTitle(self.tr("&Play"))
         self.pause_action.setText(self.tr("&Pause"))
+        self.round_action.setText(self.tr("Start the &next round…"))
         self.pass_action.setText(self.tr("P&ass / knock…"))
         self.draw_action.setText(self.tr("&Draw…"))
         self.tile_action.setText(self.tr("P&lay a tile…"))
         self.hands_action.setText(self.tr("Round &end: the hands…"))
         self.view_menu.setTitle(self.tr("&View"))
         self.table_action.setText(self.tr("&Table mode (full screen, large scores)"))
+        self.settings_action.setText(self.tr("&Settings…"))
         self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.help_action.setText(self.tr("&How to use…"))
@@ -355,6 +359,7 @@ class MainWindow(QMainWindow):
 
     def _toggle_pause(self, paused: bool) -> None:
         self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
+        self.pause_action.setChecked(paused)
         self.worker.pause(paused)
         if paused:
             self.statusBar().showMessage(self.tr("Paused: corrections, undo and redo still apply at once."))
@@ -366,6 +371,8 @@ class MainWindow(QMainWindow):
         self.review_at = seconds
         self.worker.review(seconds)
         self._show_review_buttons(True)
+        self.live.show_reading([], set(), None)  # the live readings are not that moment's
+        self.live.set_status("review")
         self._refresh_board()
         count, then = self.snapshot.at(seconds)
         self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
@@ -383,6 +390,8 @@ class MainWindow(QMainWindow):
         self.review_at = None
         self.worker.back_to_live()
         self._show_review_buttons(False)
+        self.log.clearSelection()
+        self.live.set_status("ended" if self.finished else "waiting")
         self._refresh_board()
         self.statusBar().showMessage(self.tr("Live again."), 3000)
 
@@ -405,7 +414,11 @@ class MainWindow(QMainWindow):
     def score_again_from(self, seconds: float) -> None:
         self.review_at = None
         self._show_review_buttons(False)
+        self.log.clearSelection()
+        self.live.set_status("waiting")
         self.worker.score_again_from(seconds)
+        if hasattr(self, "play_button"):
+            self.play_button.setChecked(False)  # scoring again means playing on from there
 
     def start(self) -> None:
         self.thread.start()
@@ -422,6 +435,9 @@ class MainWindow(QMainWindow):
             close()
         if self.live_table is not None:
             self.live_table.close(timeout=5)  # a last try to bring the club up to date
+        club = getattr(self, "club_window", None)
+        if club is not None:
+            club.close()
         self.closing.emit()
         super().closeEvent(event)
 
@@ -461,12 +477,18 @@ class MainWindow(QMainWindow):
         if len(snapshot.steps) > kept:
             self.log.scrollToBottom()
         if hasattr(self, "timeline"):
-            for step in snapshot.steps:
-                if step.t is not None:
-                    self.timeline.mark(step.t)
-        if len(snapshot.steps) < len(before.steps) and snapshot.undone:
-            self.statusBar().showMessage(self.tr("Undone: {move} (Redo brings it back)").format(
-                move=event_text(snapshot.undone[0].event)), 6000)
+            self.timeline.set_marks([step.t for step in snapshot.steps if step.t is not None])
+        withdrawn = len(before.steps) - len(snapshot.steps)
+        if withdrawn > 0 and snapshot.undone:
+            if withdrawn == 1:
+                said = self.tr("Undone: {move} (Redo brings it back)").format(move=event_text(snapshot.undone[0].event))
+            else:
+                said = self.tr("Withdrawn: {count} moves from {move} on (Redo brings them back one by one)").format(
+                    count=withdrawn, move=event_text(snapshot.undone[0].event))
+            self.statusBar().showMessage(said, 8000)
+            self.banner.setText(said)
+            self.announcement = None
+        self._show_end_sum()
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
@@ -474,9 +496,18 @@ class MainWindow(QMainWindow):
             self._refresh_table_mode()
 
     def _on_view(self, view) -> None:
+        if self.review_at is None:
+            self.live.show_reading(view.detections, *self._scoring())
+
+    def _scoring(self) -> tuple[set, int | None]:
+        """The board's scoring ends and their sum, as the session holds it now."""
         board = self.match.board
         scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
-        self.live.show_reading(view.detections, scoring, board.end_sum() if board is not None and board.tiles else None)
+        return scoring, board.end_sum() if board is not None and board.tiles else None
+
+    def _show_end_sum(self) -> None:
+        if self.review_at is None:
+            self.live.show_reading(self.live.detections, *self._scoring())
 
     def _on_events(self, events: list) -> None:
         for e in events:
@@ -541,6 +572,8 @@ class MainWindow(QMainWindow):
 
     def _on_finished(self) -> None:
         self.finished = True
+        if self.live.status != "over":
+            self.live.set_status("ended")
         self._show_finished()
 
     def _show_finished(self) -> None:
@@ -652,6 +685,19 @@ class MainWindow(QMainWindow):
                 "{text} is not a tile: give two numbers from 0 to 6, like 3 4").format(text=repr(text)))
             return
         self.worker.correct_tile(detection.center, tile)
+
+    def _start_round(self) -> None:
+        self._for_player("starts", RoundStart)
+
+    def _edit_settings(self) -> None:
+        from scorer.app.settings import SettingsDialog
+
+        dialog = SettingsDialog(Settings.load(), speaker=self.speaker)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.speaker.muted = not dialog.settings.voice
+            self.mute.setChecked(not dialog.settings.voice)
+            if dialog.settings.lang != self.lang:
+                self.lang_box.setCurrentIndex(self.lang_box.findData(dialog.settings.lang))
 
     def _add_pass(self) -> None:
         self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)

@@ -65,6 +65,7 @@ class PipelineWorker(QObject):
         self._running.set()
         self._seek_to: float | None = start_seconds or None
         self.reviewing = False
+        self._live_image = None  # the last frame shown live, shown again after a review
         self.ended = False  # the recording played to its end (requests are still served)
         self.position = start_seconds  # seconds into the recording
 
@@ -144,6 +145,9 @@ class PipelineWorker(QObject):
             self._show_at(payload)
         elif kind == "live":
             self.reviewing = False
+            if self._live_image is not None:
+                self.frame.emit(self._live_image)  # the table as it is now, not the moment reviewed
+                self.view.emit(self.pipeline.view)
         elif kind == "again":
             count, _ = Snapshot.of(history).at(payload)
             history.rewind(count, t)
@@ -214,7 +218,8 @@ class PipelineWorker(QObject):
             now = time.monotonic()
             if now - last_display >= self.display_interval:
                 last_display = now
-                self.frame.emit(to_qimage(frame.image))
+                self._live_image = to_qimage(frame.image)
+                self.frame.emit(self._live_image)
             if self.realtime:
                 # A recording plays at its own pace (a camera gives frames at its pace anyway).
                 ahead = frame.t - (time.monotonic() - start)

@@ -130,7 +130,7 @@ def read_lines(lines: Iterable[str]) -> Iterator[LogLine]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise LineError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise LineError(number, f"not valid JSON: {exc.msg} (column {exc.colno})") from None
         except RecursionError:
             raise LineError(number, "not a session-log line: nested deeper than any event is") from None
         except ValueError as exc:  # a number too long to convert

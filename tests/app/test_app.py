@@ -208,13 +208,15 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     paused_at = window.worker.position
     qtbot.wait(300)
     assert window.worker.position == paused_at
-    at = window.snapshot.steps[3].t
-    window.score_again_from(at)
-    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 4, timeout=10_000)
-    assert window.log.count() == 4 and len(saved(window).steps) == 4 and len(saved(window).undone) >= 4
-    assert move_times <= set(window.timeline.marks)  # the marks stay: they are the recording's
-    window.play_button.setChecked(False)
+    first = window.snapshot.steps[:4]
+    at = first[-1].t
+    window.score_again_from(at)  # one undo line withdraws the later moves; play goes on from there
+    qtbot.waitUntil(lambda: '"type": "undo"' in window.session.path.read_text(), timeout=10_000)
+    assert not window.play_button.isChecked()
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert window.snapshot.steps[:4] == first and saved(window).undone == ()
+    # The timeline marks the moves in force.
+    assert set(window.timeline.marks) == {round(s.t, 1) for s in window.snapshot.steps}
     # Played on from the seek, the match ends the round exactly as without it.
     truth_events = [l for l in truth.read_text().splitlines()[1:]]
     assert len(window.snapshot.steps) == len(saved(window).steps) == len(truth_events)

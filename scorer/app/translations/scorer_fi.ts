@@ -199,6 +199,14 @@
         <translation>ottelu päättyi</translation>
     </message>
     <message>
+        <source>the recording ended</source>
+        <translation>tallenne päättyi</translation>
+    </message>
+    <message>
+        <source>reviewing the recording</source>
+        <translation>tallennetta katsellaan</translation>
+    </message>
+    <message>
         <source>end sum {sum}</source>
         <extracomment>The sum of the scoring ends on the table, shown over the picture.</extracomment>
         <translation>päiden summa {sum}</translation>
@@ -287,6 +295,10 @@
         <translation>&amp;Tauko</translation>
     </message>
     <message>
+        <source>Start the &amp;next round…</source>
+        <translation>Aloita &amp;seuraava kierros…</translation>
+    </message>
+    <message>
         <source>P&amp;ass / knock…</source>
         <translation>O&amp;hita / koputa…</translation>
     </message>
@@ -309,6 +321,10 @@
     <message>
         <source>&amp;Table mode (full screen, large scores)</source>
         <translation>&amp;Pöytätila (koko näyttö, isot pisteet)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Asetukset…</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -413,6 +429,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>Undone: {move} (Redo brings it back)</source>
         <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
+    </message>
+    <message>
+        <source>Withdrawn: {count} moves from {move} on (Redo brings them back one by one)</source>
+        <translation>Kumottu {count} siirtoa, alkaen: {move} (Tee uudelleen palauttaa ne yksi kerrallaan)</translation>
     </message>
     <message>
         <source>The match is saved in the club&apos;s history.</source>
