@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence, TextIO
@@ -428,6 +429,18 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                            Path(args.sessions) if args.sessions else None)
     camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
     pipeline = _pipeline_for(args, session, camera)
+    live = None
+    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
+    if club_db:  # the club's board sees the match move by move
+        from scorer.club import LiveTable
+
+        def behind(status) -> None:
+            if status.behind:
+                err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
+
+        live = LiveTable(club_db, args.table, on_status=behind)
+        session.listeners.append(live)
+        live(session)
 
     def on_event(event) -> None:
         if isinstance(event, MoveEvent) and event.announcement is not None:
@@ -444,6 +457,8 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("stopped\n")
     finally:
         session.close()
+        if live is not None:
+            live.close(timeout=5)
     return 0
 
 
@@ -571,6 +586,8 @@ def build_parser() -> argparse.ArgumentParser:
     rec.add_argument("--out", required=True, help="a new folder for the video segments")
     rec.add_argument("--sessions", metavar="DIR", help="where the match's session file goes (default: the user's sessions folder)")
     rec.add_argument("--table", help="which table of a club evening")
+    rec.add_argument("--club-db", metavar="URL", help="write the match into this club database move by move "
+                     "(default: $SCORER_CLUB_DB where set; else not)")
     rec.add_argument("--segment-seconds", type=float, default=10.0)
     rec.add_argument("--lang", choices=("fi", "en"), default="en")
     rec.add_argument("--threads", type=int, default=2)
