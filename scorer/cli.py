@@ -97,6 +97,14 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_app(lang=args.lang, demo=getattr(args, "demo", False))
 
 
+def _cribbage_app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``cribbage app``: the desktop board (started here, at the top, so scorer.cribbage stays below the app)."""
+    from scorer.app.cribbage import run_cribbage_app
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    return run_cribbage_app(players, args.target, args.muggins, args.lang)
+
+
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """A recorded match's session log, scored move by move in the terminal."""
     from importlib.resources import as_file, files
@@ -650,7 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from scorer.cribbage.cli import add_cribbage_parser
 
-    add_cribbage_parser(sub)
+    add_cribbage_parser(sub, _cribbage_app)
 
     return parser
 

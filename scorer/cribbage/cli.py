@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import TextIO
+from typing import Callable, TextIO
 
 from scorer.cribbage.cards import Card, check_distinct, parse_card
 from scorer.cribbage.pegging import PegPlay, PegSequence, check_rank_counts
@@ -50,14 +50,12 @@ def _peg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from scorer.app.cribbage import run_cribbage_app
-
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    return run_cribbage_app(players, args.target, args.muggins, args.lang)
+Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
 
 
-def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", run_app: Handler) -> None:
+    """The ``cribbage`` commands; ``run_app`` starts the desktop board (given by the top-level CLI,
+    the only place below the app that may reach it: this package stays below the app)."""
     crib = sub.add_parser("cribbage", help="cribbage counting: the show and pegging")
     csub = crib.add_subparsers(dest="cribbage_command", required=True, metavar="COMMAND")
     show = csub.add_parser("show", help="count a hand or crib with the starter, explained")
@@ -74,4 +72,4 @@ def add_cribbage_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser
     app.add_argument("--target", type=int, choices=(61, 121), default=121)
     app.add_argument("--muggins", action="store_true", help="missed points go to the next player")
     app.add_argument("--lang", choices=("en", "fi"), default=None, help="the language (default: the saved setting)")
-    app.set_defaults(run=_app)
+    app.set_defaults(run=run_app)
