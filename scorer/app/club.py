@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
+from scorer.app.i18n import translate
 from scorer.club import player_names, standings
+from scorer.rules.log import GAMES
 from scorer.club.schema import matches, players, seats
 
 
@@ -42,7 +44,8 @@ def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
                 .select_from(seats.join(players, seats.c.player_id == players.c.id))
                 .where(seats.c.match_id == mid).order_by(seats.c.seat)
             )
-            text = ", ".join(f"{n} {s}{' (won)' if w else ''}" for n, s, w in scores)
+            won = translate("ClubWindow", " (won)")
+            text = ", ".join(f"{n} {s}{won if w else ''}" for n, s, w in scores)
             out.append((table or "-", game, text, bool(finished)))
     return out
 
@@ -80,7 +83,7 @@ class ResultsChart(QWidget):
         p.setPen(QPen(QColor("#999999"), 1))
         p.drawLine(QPointF(30, mid), QPointF(w - 10, mid))
         if not self.data:
-            p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, "no matches yet")
+            p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, self.tr("no matches yet"))
             return
         margins = [s - a for _, s, a, _ in self.data]
         top = max(1, max(abs(m) for m in margins))
@@ -92,7 +95,7 @@ class ResultsChart(QWidget):
             p.drawRect(QRectF(30 + i * bar + 1, mid - max(height, 0), max(2, bar - 2), abs(height)))
         p.setPen(QColor("#333333"))
         p.setFont(QFont("DejaVu Sans", 8))
-        p.drawText(QRectF(2, 2, w, 14), Qt.AlignmentFlag.AlignLeft, f"margin over the best opponent, {len(self.data)} matches (±{top})")
+        p.drawText(QRectF(2, 2, w, 14), Qt.AlignmentFlag.AlignLeft, self.tr("margin over the best opponent, {count} matches (±{top})").format(count=len(self.data), top=top))
         p.end()
 
 
@@ -100,25 +103,27 @@ class ClubWindow(QMainWindow):
     def __init__(self, engine: Engine, day: dt.date | None = None) -> None:
         super().__init__()
         self.engine = engine
-        self.setWindowTitle("Club")
+        self.setWindowTitle(self.tr("Club"))
         self.resize(900, 560)
         tabs = QTabWidget()
         self.evening_list = QListWidget()
-        tabs.addTab(self.evening_list, "Tonight")
+        tabs.addTab(self.evening_list, self.tr("Tonight"))
         self.game = QComboBox()
-        self.game.addItems(["horse-race", "seven-rocks"])
-        self.game.currentTextChanged.connect(self.refresh)
+        for key, rules in GAMES.items():
+            self.game.addItem(rules.title, key)
+        self.game.currentIndexChanged.connect(self.refresh)
         self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels(["player", "matches", "wins", "shared", "for", "against", "per move"])
+        self.table.setHorizontalHeaderLabels([self.tr("player"), self.tr("matches"), self.tr("wins"), self.tr("shared"),
+                                              self.tr("for"), self.tr("against"), self.tr("per move")])
         box = QWidget()
         col = QVBoxLayout(box)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Game"))
+        row.addWidget(QLabel(self.tr("Game")))
         row.addWidget(self.game)
         row.addStretch(1)
         col.addLayout(row)
         col.addWidget(self.table)
-        tabs.addTab(box, "Standings")
+        tabs.addTab(box, self.tr("Standings"))
         page = QWidget()
         pcol = QVBoxLayout(page)
         self.player = QComboBox()
@@ -128,16 +133,18 @@ class ClubWindow(QMainWindow):
         pcol.addWidget(self.player)
         pcol.addWidget(self.summary)
         pcol.addWidget(self.chart, 1)
-        tabs.addTab(page, "Player")
+        tabs.addTab(page, self.tr("Player"))
         self.setCentralWidget(tabs)
         self.day = day or dt.date.today()
         self.refresh()
 
     def refresh(self) -> None:
         self.evening_list.clear()
+        playing = self.tr(" (playing)")
         for table, game, text, finished in evening(self.engine, self.day):
-            self.evening_list.addItem(f"{table}: {game} — {text}{'' if finished else ' (playing)'}")
-        rows = standings(self.engine, game=self.game.currentText())
+            title = GAMES[game].title if game in GAMES else game
+            self.evening_list.addItem(f"{table}: {title} — {text}{'' if finished else playing}")
+        rows = standings(self.engine, game=self.game.currentData())
         self.table.setRowCount(len(rows))
         for r, s in enumerate(rows):
             for c, value in enumerate([s.player, s.matches, s.wins, s.shared_wins, s.points_for, s.points_against, f"{s.points_per_move:.2f}"]):
@@ -154,5 +161,6 @@ class ClubWindow(QMainWindow):
     def _show_player(self, name: str) -> None:
         data = results_over_time(self.engine, name) if name else []
         wins = sum(1 for d in data if d[3])
-        self.summary.setText(f"{name}: {len(data)} matches, {wins} won" if name else "")
+        self.summary.setText(self.tr("{name}: {count} matches, {wins} won").format(name=name, count=len(data), wins=wins)
+                             if name else "")
         self.chart.set_data(data)

@@ -75,6 +75,10 @@ class DemoMatch:
     """The bundled demo recording, scored as a new match."""
 
 
+def _is_demo(s: SessionSummary) -> bool:
+    return s.header is not None and s.header.source is not None and s.header.source.kind == "demo"
+
+
 def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
     scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
@@ -84,7 +88,8 @@ def _summary_text(s: SessionSummary) -> str:
         text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events, recovered)")
     else:
         text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
-    return text.format(when=when, game=s.header.rules.title, scores=scores, count=s.events)
+    game = s.header.rules.title + (translate("StartDialog", " (the demo)") if _is_demo(s) else "")
+    return text.format(when=when, game=game, scores=scores, count=s.events)
 
 
 class StartDialog(QDialog):
@@ -96,7 +101,9 @@ class StartDialog(QDialog):
         self.settings = settings or Settings.load()
         self.choice: NewMatch | Resume | DemoMatch | None = None
         outer = QVBoxLayout(self)
-        self.unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
+        unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
+        # The last real match is the one offered first; demos played are listed after, newest first.
+        self.unfinished = sorted(unfinished, key=_is_demo)
         self.cameras = cameras if cameras is not None else cameras_found()
         outer.addWidget(self._resume_box())
         outer.addWidget(self._new_match_box(self.cameras))

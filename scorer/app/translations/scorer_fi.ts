@@ -94,6 +94,69 @@
     </message>
 </context>
 <context>
+    <name>ClubWindow</name>
+    <message>
+        <source> (won)</source>
+        <translation> (voitti)</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>Kerho</translation>
+    </message>
+    <message>
+        <source>Tonight</source>
+        <translation>Tänä iltana</translation>
+    </message>
+    <message>
+        <source>player</source>
+        <translation>pelaaja</translation>
+    </message>
+    <message>
+        <source>matches</source>
+        <translation>otteluita</translation>
+    </message>
+    <message>
+        <source>wins</source>
+        <translation>voittoja</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>jaettuja</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>omat pisteet</translation>
+    </message>
+    <message>
+        <source>against</source>
+        <translation>vastustajan</translation>
+    </message>
+    <message>
+        <source>per move</source>
+        <translation>per siirto</translation>
+    </message>
+    <message>
+        <source>Game</source>
+        <translation>Peli</translation>
+    </message>
+    <message>
+        <source>Standings</source>
+        <translation>Sarjataulukko</translation>
+    </message>
+    <message>
+        <source>Player</source>
+        <translation>Pelaaja</translation>
+    </message>
+    <message>
+        <source> (playing)</source>
+        <translation> (kesken)</translation>
+    </message>
+    <message>
+        <source>{name}: {count} matches, {wins} won</source>
+        <translation>{name}: {count} ottelua, {wins} voittoa</translation>
+    </message>
+</context>
+<context>
     <name>ConfirmDialog</name>
     <message>
         <source>Please confirm</source>
@@ -528,6 +591,17 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
 </context>
 <context>
+    <name>ResultsChart</name>
+    <message>
+        <source>no matches yet</source>
+        <translation>ei vielä otteluita</translation>
+    </message>
+    <message>
+        <source>margin over the best opponent, {count} matches (±{top})</source>
+        <translation>ero parhaaseen vastustajaan, {count} ottelua (±{top})</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -652,6 +726,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>{when}  {game}: {scores}  ({count} events)</source>
         <translation>{when}  {game}: {scores}  (tapahtumia {count})</translation>
+    </message>
+    <message>
+        <source> (the demo)</source>
+        <translation> (esittely)</translation>
     </message>
     <message>
         <source>Domino table scorer</source>
