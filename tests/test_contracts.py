@@ -26,3 +26,9 @@ def test_the_import_contracts_hold() -> None:
     done = _run(args + ["--no-cache"], timeout=300)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "0 broken" in done.stdout, done.stdout[-6000:]
+
+
+def test_the_types_check() -> None:
+    pytest.importorskip("mypy", reason="pip install -e '.[dev]' installs mypy")
+    done = _run([sys.executable, "-m", "mypy"], timeout=600)  # the files and strictness: pyproject.toml [tool.mypy]
+    assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-2000:]

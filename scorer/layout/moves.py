@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 import numpy as np
 
 from scorer.errors import IllegalMove
 from scorer.layout.reading import (
-    _beside_problems, _confirmed_by_joins, _open_end_problems, read_again, read_board, reading_likelihood, unsure_problem,
+    _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, read_again, read_board, reading_likelihood, unsure_problem,
 )
 from scorer.layout.reconstruct import Layout, SeenTile, attach_points, reconstruct
 from scorer.rules import Board, FreePoint, Tile
+
+if TYPE_CHECKING:
+    from scorer.vision.detector import TileDetection
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
     board = before
     if not before.tiles and new:
         if len(new) == 1 or opening in new:
-            first = new[0] if len(new) == 1 else opening
+            first = new[0] if len(new) == 1 else cast(Tile, opening)  # (opening is among the new here)
             board = board.place(first)
             change.placements.append(Placement(first, None))
             new = [t for t in new if t != first]
@@ -104,7 +107,7 @@ class MoveReading:
         return not self.problems
 
 
-def read_move(before: Board, detections: Sequence, *, to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: Callable[[np.ndarray], np.ndarray] | None = None,
               image: np.ndarray | None = None) -> MoveReading:
     """The tile(s) laid since ``before`` (the board the engine holds) that one image's detections show,
     and the free point each was attached at, as engine moves.
@@ -120,7 +123,7 @@ def read_move(before: Board, detections: Sequence, *, to_table: Callable[[np.nda
     notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
     for i, pips in reread.items():
         x, y = up[i].center
-        notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(up[i].pips)} is taken as {list(pips)}: so the table fits the board before")
+        notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(_pips(up[i]))} is taken as {list(pips)}: so the table fits the board before")
     if not change.placements:
         # No new tile found: the move may be one of the tiles read unsurely, anywhere.
         return MoveReading(change, layout, reading.problems + change.problems, notes)
@@ -137,7 +140,7 @@ def read_move(before: Board, detections: Sequence, *, to_table: Callable[[np.nda
     return MoveReading(change, layout, problems, notes)
 
 
-def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence) -> tuple[Layout, Change, dict[int, tuple[int, int]]]:
+def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence[TileDetection]) -> tuple[Layout, Change, dict[int, tuple[int, int]]]:
     """The layout the tiles give with the board before known, and the change from it -- where that does
     not fit the board cleanly, with tiles read unsurely read again (:func:`read_again`), as a played tile
     seen nowhere else too, never so that a new tile is lost.  Returns the tiles read again too."""

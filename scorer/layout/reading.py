@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -27,17 +27,18 @@ from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
 
 
-def seen_from_detections(detections: Iterable, to_table: Callable[[np.ndarray], np.ndarray] | None = None,
+def seen_from_detections(detections: Iterable[TileDetection], to_table: Callable[[np.ndarray], np.ndarray] | None = None,
                          min_confidence: float = 0.0) -> list[SeenTile]:
     """Face-up detections as :class:`SeenTile`, optionally mapped to table millimetres by ``to_table``
     (a calibration profile's, which undoes the lens and the perspective)."""
-    out = []
+    out: list[SeenTile] = []
     for d in _read_faces(detections):
         corners = np.asarray(d.corners, np.float64)
         if to_table is not None:
             corners = np.asarray(to_table(corners), np.float64).reshape(4, 2)
-        alternatives = tuple(tuple(v for v, _ in h.alternatives) for h in d.halves)
-        out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence, alternatives))
+        assert d.halves is not None and d.pips is not None  # (face up, read: _read_faces)
+        first, second = (tuple(v for v, _ in h.alternatives) for h in d.halves)
+        out.append(SeenTile(tuple((float(x), float(y)) for x, y in corners), d.pips, d.read_confidence, (first, second)))
     return out
 
 
@@ -53,14 +54,14 @@ class BoardReading:
     # spot it would take, covered or outside the picture): each is among the problems too, in words.
     unseen_ends: list[tuple[float, float]] = field(default_factory=list)
     # The face-up detections the layout's tiles were read from, in the layout's order.
-    faces: list = field(default_factory=list)
+    faces: list[TileDetection] = field(default_factory=list)
 
     @property
     def sure(self) -> bool:
         return not self.problems
 
 
-def read_board(detections: Sequence, every_double_spins: bool,
+def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
                to_table: Callable[[np.ndarray], np.ndarray] | None = None,
                image: np.ndarray | None = None) -> BoardReading:
     """The board that one image's detections show.  A face-up tile read unsurely is a problem too:
@@ -89,7 +90,7 @@ def read_board(detections: Sequence, every_double_spins: bool,
         layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
         for i, pips in reread.items():
             x, y = up[i].center
-            notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(up[i].pips)} is taken as {list(pips)}: so the layout fits together")
+            notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(_pips(up[i]))} is taken as {list(pips)}: so the layout fits together")
     problems = layout.problems + problems
     if blank is not None:
         problems.append(f"the tile at ({back.center[0]:.0f}, {back.center[1]:.0f}) looks face down, yet lies in the layout"
@@ -140,7 +141,9 @@ def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
     are far less likely (:data:`LIKELIER`) -- up to :data:`MAX_REREAD` tiles, one at a time.  Returns
     the tiles, the result for them and the tiles read again (index -> pips)."""
     tiles = list(tiles)
-    badness, result = fit(tiles, None)  # (no current result: the first fit is always taken)
+    first = fit(tiles, None)
+    assert first is not None  # (no current result: the first fit is always taken)
+    badness, result = first
     reread: dict[int, tuple[int, int]] = {}
     for _ in range(MAX_REREAD):
         if not badness:
@@ -164,6 +167,7 @@ def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
             best = [b for b in best if (b[0], b[1]) in proposed][:1] or best
         settled_by_odds = len(best) > 1 and likelihood is not None
         if settled_by_odds:
+            assert likelihood is not None
             odds = sorted(((likelihood(i, pips) / likelihood(i, tiles[i].pips), k) for k, (i, pips, *_) in enumerate(best)), reverse=True)
             best = [best[odds[0][1]]] if odds[0][0] >= LIKELIER * odds[1][0] else best
         if len(best) != 1:
@@ -176,13 +180,13 @@ def read_again(tiles: Sequence[SeenTile], unsure: Sequence[bool],
     return tiles, result, reread
 
 
-def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence, every_double_spins: bool
+def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence[TileDetection], every_double_spins: bool
                        ) -> tuple[Layout, Board, list[str], dict[int, tuple[int, int]]]:
     """Where the layout does not fit together (an illegal structure, a tile twice, pips that differ at a
     join), tiles read unsurely read again to make it fit (:func:`read_again`); they stay unsure, so the
     players are still asked -- about the likeliest layout."""
 
-    def fit(trial: list[SeenTile], current) -> tuple[int, tuple[Layout, Board, list[str]]]:
+    def fit(trial: list[SeenTile], current: object) -> tuple[int, tuple[Layout, Board, list[str]]]:
         trial_layout = reconstruct(trial)
         trial_board, trial_problems = to_board(trial_layout, every_double_spins)
         badness = len(trial_layout.problems) + len(trial_problems) + len(_joined_beside(trial_layout))
@@ -229,7 +233,7 @@ def other_readings(seen: SeenTile) -> list[tuple[int, int]]:
     return [(a, second) for a in alt_first] + [(first, b) for b in alt_second] + [(a, b) for a in alt_first for b in alt_second]
 
 
-def _open_end_problems(layout: Layout, board: Board, up: Sequence, detections: Sequence,
+def _open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection], detections: Sequence[TileDetection],
                        image: np.ndarray | None) -> tuple[list[str], list[tuple[float, float]]]:
     """With the image: the open ends of the layout that may go on unseen (at the picture's edge, or
     where the spot the next tile would take is not bare table), in words and as the spots' centres."""
@@ -249,10 +253,10 @@ def _open_end_problems(layout: Layout, board: Board, up: Sequence, detections: S
     return problems, [spot for *_, spot in unseen]
 
 
-def unsure_problem(d) -> str:
+def unsure_problem(d: TileDetection) -> str:
     """A face-up tile read unsurely, in words."""
     x, y = d.center
-    return f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(d.pips)} ({d.read_confidence:.2f}): please check it"
+    return f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(_pips(d))} ({d.read_confidence:.2f}): please check it"
 
 
 def _beside_problems(layout: Layout) -> list[str]:
@@ -261,7 +265,7 @@ def _beside_problems(layout: Layout) -> list[str]:
             for group in _joined_beside(layout)]
 
 
-def _confirmed_by_joins(layout: Layout, up: Sequence, i: int) -> bool:
+def _confirmed_by_joins(layout: Layout, up: Sequence[TileDetection], i: int) -> bool:
     """Whether each half of tile ``i`` read unsurely is joined to a half read surely: joined halves show
     the same pips, so the rules settle it.  A double is settled by a tile joined to one of its long
     sides, read surely there: only a double takes a tile at the middle of its long side (laid crosswise
@@ -287,7 +291,7 @@ def _partners(layout: Layout, i: int, sides: Sequence[str]) -> list[tuple[int, s
             if (j.a == i and j.side_a in sides) or (j.b == i and j.side_b in sides)]
 
 
-def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
+def _partner_sure(layout: Layout, up: Sequence[TileDetection], o: int, side: str) -> bool:
     """Whether tile ``o`` is read surely at its ``side`` of a join (and not read again there)."""
     other = up[o]
     if layout.tiles[o].pips != other.pips:
@@ -295,6 +299,7 @@ def _partner_sure(layout: Layout, up: Sequence, o: int, side: str) -> bool:
     # A reading at CERTAIN confirms the half it meets, even a blank on a small tile (which alone needs
     # SURE_BLANK): two readings agreeing at a join.
     if side in ("half0", "half1"):
+        assert other.halves is not None  # (face up, read)
         return other.halves[("half0", "half1").index(side)].confidence >= CERTAIN
     return other.read_confidence >= CERTAIN
 
@@ -310,8 +315,9 @@ BLANK_FIT = 0.25
 BLANK_SQUARE = 10.0  # degrees off square to the tiles it joins (those: within 3.2; the backs: 25 and 42)
 
 
-def _back_as_blank_double(detections: Sequence, backs: Sequence, base: Layout, base_board_problems: int, every_double_spins: bool,
-                          to_table: Callable[[np.ndarray], np.ndarray] | None) -> tuple[list, object] | None:
+def _back_as_blank_double(detections: Sequence[TileDetection], backs: Sequence[TileDetection], base: Layout, base_board_problems: int,
+                          every_double_spins: bool, to_table: Callable[[np.ndarray], np.ndarray] | None
+                          ) -> tuple[list[TileDetection], TileDetection] | None:
     """Where one box taken for a back joins the layout as the double blank would (a blank face whose
     divider hardly shows looks like a back), keeping all of it, and the table fits together no worse
     with it: the detections with it as [0|0] face up, and that box.  None where no box, or more than
@@ -320,7 +326,7 @@ def _back_as_blank_double(detections: Sequence, backs: Sequence, base: Layout, b
     up = _read_faces(detections)
     if not backs or any(d.pips == (0, 0) for d in up):
         return None
-    centres = np.array([d.center for d in up if 0 in d.pips]).reshape(-1, 2)
+    centres = np.array([d.center for d in up if 0 in _pips(d)]).reshape(-1, 2)
     near = []
     for d in backs:
         corners = np.asarray(d.corners, np.float64)
@@ -358,7 +364,12 @@ def _off_square(axis: np.ndarray, other: np.ndarray) -> float:
     return float(np.degrees(np.arcsin(min(1.0, dot, math.sqrt(max(0.0, 1.0 - dot * dot))))))
 
 
-def _read_faces(detections: Iterable) -> list:
+def _pips(d: TileDetection) -> tuple[int, int]:
+    """A face-up detection's pips (those :func:`_read_faces` keeps all have them)."""
+    return cast(tuple[int, int], d.pips)
+
+
+def _read_faces(detections: Iterable[TileDetection]) -> list[TileDetection]:
     """The face-up detections with a reading (those :func:`seen_from_detections` takes), in order."""
     return [d for d in detections if d.face == "up" and d.pips is not None]
 
@@ -367,14 +378,15 @@ def _read_faces(detections: Iterable) -> list:
 OVERLAP = 0.2
 
 
-def overlapping_pairs(detections: Sequence, limit: int = 3) -> list[tuple[int, int]]:
+def overlapping_pairs(detections: Sequence[TileDetection], limit: int = 3) -> list[tuple[int, int]]:
     """Pairs of boxes that overlap like no two tiles can (at most ``limit`` pairs are looked at)."""
     boxes = [np.asarray(d.corners) for d in detections]
     pairs = [(i, j) for i, j in itertools.combinations(range(len(boxes)), 2) if polygon_iou(boxes[i], boxes[j]) >= OVERLAP]
     return pairs[:limit]
 
 
-def without_overlaps(detections: Sequence, pairs: Sequence[tuple[int, ...]]) -> Iterable[tuple[list, list]]:
+def without_overlaps(detections: Sequence[TileDetection], pairs: Sequence[tuple[int, ...]]
+                     ) -> Iterable[tuple[list[TileDetection], list[TileDetection]]]:
     """Each way of leaving out one box of every pair (or group of candidates) in ``pairs`` after which
     no two boxes overlap: (the boxes kept, in order; those left out)."""
     for choice in itertools.product(*pairs):
@@ -384,8 +396,8 @@ def without_overlaps(detections: Sequence, pairs: Sequence[tuple[int, ...]]) -> 
             yield trial, [detections[k] for k in sorted(gone)]
 
 
-def _without_overlaps(detections: Sequence, every_double_spins: bool,
-                      to_table: Callable[[np.ndarray], np.ndarray] | None) -> tuple[list, list] | None:
+def _without_overlaps(detections: Sequence[TileDetection], every_double_spins: bool, to_table: Callable[[np.ndarray], np.ndarray] | None
+                      ) -> tuple[list[TileDetection], list[TileDetection]] | None:
     """Where face-up boxes overlap (one of them on no tile, or a second box on part of one), the one
     way of leaving a box of each pair out that makes the layout fit together without a problem; None
     where there is no overlap, or no such way, or more than one (then the problems are reported)."""
@@ -393,7 +405,7 @@ def _without_overlaps(detections: Sequence, every_double_spins: bool,
     pairs = overlapping_pairs(up)
     if not pairs:
         return None
-    outcomes: dict[tuple, tuple[int, list, list]] = {}
+    outcomes: dict[tuple[frozenset[Tile], frozenset[tuple[Tile, Tile, Side]]], tuple[int, list[TileDetection], list[TileDetection]]] = {}
     for trial, left_out in without_overlaps(up, pairs):
         layout = reconstruct(seen_from_detections(trial, to_table))
         if layout.problems or _joined_beside(layout):
@@ -448,7 +460,7 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
         return []
     tile_width = float(np.median([g.width for g in geoms.values()]))
     looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
-    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0, tuple(map(float, square.mean(0))))
+    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0, cast(tuple[float, float], tuple(map(float, square.mean(0)))))
             for (i, p, square), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
 
 

@@ -338,10 +338,11 @@ def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], compon
             g, other = _geom(tiles[i]), _geom(tiles[j.b if j.a == i else j.a])
             if abs(float((other.center - g.center) @ g.axis)) < CROSSWISE * g.width:
                 continue  # at the middle of the long side: crosswise
-        longs = [p for _, p in longs]  # type: ignore[misc]
-        free_longs = [p for p in ("long+", "long-") if p not in longs]
+        taken = [p for _, p in longs]
+        long_sides: tuple[Phys, Phys] = ("long+", "long-")
+        free_longs = [p for p in long_sides if p not in taken]
         for short, long in zip(shorts, free_longs):
-            relabel[(i, short)] = long  # type: ignore[assignment]
+            relabel[(i, short)] = long
         lengthwise.append(i)
     if not lengthwise:
         return joins, []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from scorer.pipeline.announce import Announcement
 from scorer.rules.events import Event
 from scorer.rules.log import event_to_json
 from scorer.rules.transcript import Step, record
+
+if TYPE_CHECKING:
+    from scorer.vision.detector import TileDetection
 
 Status = Literal["waiting", "reading", "confirm", "over"]
 
@@ -75,6 +78,6 @@ class TableView:
     """The latest reading of the table, for overlays (the app draws it over the image)."""
 
     t: float = 0.0
-    detections: list = field(default_factory=list)
+    detections: list[TileDetection] = field(default_factory=list)
     board: Any = None
     problems: list[str] = field(default_factory=list)

@@ -10,6 +10,7 @@ to the detector, and the pipeline reports what it sees.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -104,7 +105,7 @@ class LayoutMemory:
             # Tiles lie flat and never overlap: a box over a good part of a tile that is still there
             # is that tile, or a box straddling it and a neighbour.
             overlapping = [k for k, d in enumerate(out) if polygon_iou(here, np.asarray(d.corners)) >= OVERLAP_IOU]
-            same = [k for k in overlapping if out[k].pips is not None and Tile.of(*out[k].pips) == tile
+            same = [k for k in overlapping if out[k].pips is not None and Tile.of(*cast(tuple[int, int], out[k].pips)) == tile
                     and polygon_iou(here, np.asarray(out[k].corners)) >= SAME_TILE_IOU]
             if same:
                 # Seen and read as it was: other boxes over it straddle it and a neighbour.

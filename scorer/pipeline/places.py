@@ -145,9 +145,11 @@ def _shade(inside: np.ndarray, ring: np.ndarray) -> np.ndarray:
 def exposure(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     """How much lighter the whole frame got, per channel (the ratio of medians over a sparse grid)."""
     def medians(picture: np.ndarray) -> np.ndarray:
-        return np.median(picture[::8, ::8].reshape(-1, picture.shape[2] if picture.ndim == 3 else 1), axis=0).astype(np.float64)
+        values: np.ndarray = np.median(picture[::8, ::8].reshape(-1, picture.shape[2] if picture.ndim == 3 else 1), axis=0).astype(np.float64)
+        return values
 
-    return medians(now) / np.maximum(medians(before), 1.0)
+    ratio: np.ndarray = medians(now) / np.maximum(medians(before), 1.0)
+    return ratio
 
 
 def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.ndarray) -> bool:

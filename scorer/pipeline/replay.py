@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 import cv2
+import numpy as np
 
 from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
@@ -80,12 +81,12 @@ class SegmentedWriter:
         self._index = len(list(folder.glob("*.avi")))
         self._size: tuple[int, int] | None = None
 
-    def write(self, image) -> None:
+    def write(self, image: np.ndarray) -> None:
         h, w = image.shape[:2]
         if self._writer is None or self._count >= self.per_segment:
             self._close()
             path = self.folder / f"{self._index:06d}.avi"
-            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), self.fps, (w, h))
+            self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), self.fps, (w, h))
             if not self._writer.isOpened():
                 raise SourceError(f"{path}: cannot write video")
             self._index += 1

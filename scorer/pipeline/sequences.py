@@ -37,7 +37,8 @@ def state_after(match: Match, events: Sequence[Event]) -> Match:
 
 def passes_until(match: Match, player: str) -> list[Event]:
     """The passes of the players from the one on turn up to ``player``, in turn."""
-    seat, target, passes = match.table.seat(on_turn(match)), match.table.seat(player), []
+    seat, target = match.table.seat(on_turn(match)), match.table.seat(player)
+    passes: list[Event] = []
     while seat != target:
         passes.append(Pass(match.players[seat]))
         seat = match.table.next_seat(seat)
@@ -99,7 +100,7 @@ def put_down_apart(settled: Sequence[float | None]) -> bool:
     :data:`SETTLE_GAP` apart (where each one's time is known; else as before, they are taken so)."""
     if len(settled) < 2 or None in settled:
         return True
-    times = sorted(settled)  # type: ignore[type-var]
+    times = sorted(t for t in settled if t is not None)  # none is None here (checked above)
     return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
 
 

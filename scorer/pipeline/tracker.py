@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -16,8 +17,8 @@ from scorer.vision.geometry import polygon_iou
 class Track:
     id: int
     detection: TileDetection  # the latest sighting
-    votes: Counter = field(default_factory=Counter)  # Tile -> readings
-    sure: Counter = field(default_factory=Counter)  # Tile -> readings made surely
+    votes: Counter[Tile] = field(default_factory=Counter)  # Tile -> readings
+    sure: Counter[Tile] = field(default_factory=Counter)  # Tile -> readings made surely
     settled: Tile | None = None  # the majority once it held
 
     @property
@@ -73,10 +74,10 @@ class Tracker:
                 track = self.tracks[best]
                 track.detection = d
             # An uncertain reading counts for less than a sure one.
-            read = Tile.of(*d.pips)
+            read = Tile.of(*cast(tuple[int, int], d.pips))  # (face up and read: filtered above)
             track.votes[read] += 2 if d.certain else 1
             track.sure[read] += d.certain
-            voted = track.tile
+            voted = cast(Tile, track.tile)  # (it has a vote now)
             if track.settled is not None and voted != track.settled and track.votes[voted] > track.votes[track.settled]:
                 flips.append(Flip(track.id, track.settled, voted, d.center))
             if track.count >= 2:

@@ -295,7 +295,7 @@ class Match:
             if not tile.has(point.value):
                 raise IllegalMove(f"{tile} does not match {event.at} {event.side.value}, which shows {point.value}")
             return point
-        candidates = [p for p in board.placements(tile) if p.tile == event.at]
+        candidates = tuple(p for p in board.placements(tile) if p.tile == event.at)
         if not candidates:
             free_here = [p for p in board.free_points() if p.tile == event.at]
             shows = _describe_points(free_here) if free_here else "no free side"
