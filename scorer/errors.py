@@ -42,3 +42,36 @@ class ImageError(VisionError):
 
 class ModelError(VisionError):
     """A model file that is missing or does not have the expected inputs and outputs."""
+
+
+class LineError(ScorerError):
+    """An error tied to a line of a log file (re-exported by scorer.rules.log)."""
+
+    def __init__(self, number: int, message: str) -> None:
+        super().__init__(message)
+        self.number = number
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"line {self.number}: {self.message}"
+
+
+class SessionError(ScorerError):
+    """A session file that cannot be made, read, recovered or written (re-exported by scorer.sessions)."""
+
+
+class ClubError(ScorerError):
+    """The club database cannot be opened, or an import cannot be made (re-exported by scorer.club.db)."""
+
+
+class ClubUnavailable(ClubError):
+    """The database cannot be reached or stays locked: worth trying again later (a live table does)."""
+
+
+class SourceError(VisionError):
+    """A camera, video or folder that cannot give frames (missing, unreadable, stopped, resized);
+    re-exported by scorer.pipeline.sources."""
+
+
+class CalibrationError(VisionError):
+    """The target was not found, or a profile is missing or damaged (re-exported by scorer.vision.calibration)."""

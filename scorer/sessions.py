@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from scorer.errors import ScorerError
+from scorer.errors import SessionError as SessionError  # (defined in the one tree; imported from here too)
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import LineError, MatchHeader, decode, dumps, header_to_json, split
 from scorer.rules.transcript import LogReading, read_log
@@ -28,10 +28,6 @@ except ImportError:  # pragma: no cover - not on Windows
     fcntl = None  # type: ignore[assignment]
 
 SUFFIX = ".jsonl"
-
-
-class SessionError(ScorerError):
-    """A session file that cannot be made, read, recovered or written."""
 
 
 def data_dir() -> Path:

@@ -221,7 +221,7 @@ class Speaker(QObject):
     def _error_of(tts: Any) -> str:
         try:
             return str(tts.errorString()) or "Error"
-        except Exception:
+        except Exception:  # a text-to-speech plug-in in trouble: its own error types
             return "Error"
 
     @staticmethod
@@ -261,7 +261,7 @@ class Speaker(QObject):
             want = QLocale.Language.Finnish if self._lang == "fi" else QLocale.Language.English
             locales = list(self._tts.availableLocales())
             return not locales or any(loc.language() == want for loc in locales)
-        except Exception:
+        except Exception:  # a text-to-speech plug-in without locales, or in trouble
             return True
 
     def _qt_state(self, state: Any) -> None:
@@ -376,7 +376,7 @@ class Speaker(QObject):
         if self._tts is not None:
             try:
                 self._tts.stop()
-            except Exception:
+            except Exception:  # a text-to-speech plug-in that fails even to stop
                 pass
 
     def wait_chosen(self, timeout_ms: int = 5000) -> str:

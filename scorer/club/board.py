@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from scorer.club.db import standings, unfinished_count
 from scorer.club.view import board_scale, view_of  # noqa: F401 (board_scale: the board's scale, for callers)
 from scorer.club.schema import matches
+from scorer.errors import ScorerError
 from scorer.rules.log import GAMES
 from scorer.rules.transcript import read_log
 
@@ -86,7 +87,7 @@ class BoardData:
                         log = c.execute(select(matches.c.log).where(matches.c.id == ident)).scalar()
                         try:
                             fresh[ident] = (lines, match_view(log))
-                        except Exception as exc:  # a stored log the rules cannot read: shown, not fatal
+                        except ScorerError as exc:  # a stored log the rules cannot read: shown, not fatal
                             fresh[ident] = (lines, {"status": "unreadable", "error": str(exc), "sides": [], "game": "?",
                                                     "title": "?", "holes": 61, "per_hole": 1, "last_move": str(exc)})
         with self._lock:

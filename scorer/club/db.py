@@ -41,7 +41,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, Operational
 
 from scorer.club.schema import matches, moves, players, round_results, seats
 from scorer.club.view import view_of
-from scorer.errors import ScorerError
+from scorer.errors import ClubError, ClubUnavailable
 from scorer.rules import PlayOutcome, RoundOutcome
 from scorer.rules.log import LineError, MatchHeader, event_to_json
 from scorer.rules.transcript import LogReading, Step, read_log
@@ -55,14 +55,6 @@ _MIGRATION_LOCK = 0x5C0_12E_C1B  # pg_advisory_xact_lock key of the club's migra
 _WRITE = "club_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 
 T = TypeVar("T")
-
-
-class ClubError(ScorerError):
-    """The club database cannot be opened, or an import cannot be made."""
-
-
-class ClubUnavailable(ClubError):
-    """The database cannot be reached or stays locked: worth trying again later (a live table does)."""
 
 
 def default_url() -> str:

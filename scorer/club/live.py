@@ -82,7 +82,7 @@ class LiveTable:
             # The session's own steps in force are the log's (it has just written it): not scored again.
             header, steps = getattr(session, "header", None), getattr(session, "steps", None)
             reading = None if header is None or steps is None else LogReading(header, tuple(steps), (), count_lines(text))
-        except Exception as exc:  # a file that cannot be read now: the next move will carry it
+        except Exception as exc:  # a listener guard (it never raises into the session's writer): the next move will carry it
             log.warning("club: cannot read the session's log: %s", exc)
             return
         self.push(text, key, reading)

@@ -83,7 +83,7 @@ class Hub:
                 self.error = None
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the database away for a while: the page keeps what it had
+            except Exception as exc:  # the poller's guard (it must not die): the database away for a while, the page keeps what it had
                 if self.error != str(exc):
                     log.warning("club board: cannot read the database: %s", exc)
                 self.error = str(exc)

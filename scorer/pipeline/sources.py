@@ -10,12 +10,8 @@ from typing import Iterator, Protocol
 import cv2
 import numpy as np
 
-from scorer.errors import VisionError
+from scorer.errors import SourceError as SourceError  # (defined in the one tree; imported from here too)
 from scorer.vision.images import load_image
-
-
-class SourceError(VisionError):
-    """A camera, video or folder that cannot give frames (missing, unreadable, stopped, resized)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping
 
-from scorer.errors import LogFormatError, ScorerError
+from scorer.errors import LineError as LineError  # (defined in the one tree; imported from here too)
+from scorer.errors import LogFormatError
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
 from scorer.rules.game import GameRules, Match
 from scorer.rules.horse_race import HorseRace
@@ -81,18 +82,6 @@ class LogLine:
 
     number: int
     data: Mapping[str, Any]
-
-
-class LineError(ScorerError):
-    """An error tied to a line of a log file."""
-
-    def __init__(self, number: int, message: str) -> None:
-        super().__init__(message)
-        self.number = number
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"line {self.number}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

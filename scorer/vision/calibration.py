@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Sequence
 import cv2
 import numpy as np
 
-from scorer.errors import VisionError
+from scorer.errors import CalibrationError as CalibrationError  # (defined in the one tree; imported from here too)
 from scorer.vision.lens import Lens, fit_lens
 
 PAGE_MM = (210.0, 297.0)  # A4 portrait
@@ -33,10 +33,6 @@ MARKER_CENTRES_MM = {
     4: (52.5, 242.0), 5: (157.5, 242.0),
 }
 TILE_MM = (48.0, 24.0)  # a standard double-six tile, long x short
-
-
-class CalibrationError(VisionError):
-    """The target was not found, or a profile is missing or damaged."""
 
 
 def _dictionary():
