@@ -177,3 +177,18 @@ def test_opening_descriptions_in_both_languages() -> None:
     assert describe_placement(t(0, 0), double, HorseRace(), "en").splitlines()[1].startswith(
         "Scoring values: 0 = 0. Move points: 0 raw points (0 display points)."
     )
+
+
+def test_the_board_json_record_reads_back_as_the_same_board() -> None:
+    import json
+
+    from scorer.rules import Board, Tile
+    from scorer.rules.board_json import board_from_parts, board_parts, board_record
+
+    board = Board(True).place(Tile(6, 6))
+    for tile in (Tile(3, 6), Tile(5, 6), Tile(3, 3)):
+        board = board.place(tile, board.placements(tile)[0])
+    record = json.loads(json.dumps(board_record(board)))
+    again = board_from_parts(*board_parts(record), True)
+    assert again.tiles == board.tiles and again.joins == board.joins and again.end_sum() == board.end_sum() == record["sum"]
+    assert board_from_parts(*board_parts({"tiles": [], "joins": []}), False).tiles == ()

@@ -27,7 +27,7 @@ from scorer.vision.detector import default_models_dir  # noqa: E402
 DATA = ROOT / "scorer" / "data"
 VIDEO = DATA / "demo.mp4"
 TRUTH = DATA / "demo.truth.jsonl"
-APP_STEP = 2  # what `app --demo` and the terminal demo read the recording with (scorer/app/start.py, scorer/cli.py)
+APP_STEP = 2  # what `app --demo` and the terminal demo read the recording with (scorer/app/start.py, scorer/cli/play.py)
 
 
 def truth_steps() -> list[Step]:

@@ -1,0 +1,211 @@
+"""The commands that read pictures: ``detect``, ``board`` (with ``--before``: the move since), ``calibrate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+
+def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import time
+
+    import cv2
+
+    from scorer.errors import ImageError
+    from scorer.vision import TileDetector, load_image
+    from scorer.vision.annotate import annotate
+
+    detector = TileDetector(threads=args.threads)
+    failed = 0
+    for index, name in enumerate(args.images):
+        try:
+            image = load_image(name)
+        except ImageError as exc:
+            err.write(f"{exc}\n")
+            failed += 1
+            continue
+        start = time.perf_counter()
+        tiles = detector.detect(image)
+        ms = (time.perf_counter() - start) * 1000
+        h, w = image.shape[:2]
+        if args.json:
+            record = {"path": name, "width": w, "height": h, "ms": round(ms, 1), "tiles": [t.to_json() for t in tiles]}
+            out.write(json.dumps(record) + "\n")
+        else:
+            up = [t for t in tiles if t.face == "up"]
+            out.write(f"{name}: {w}x{h}, {len(up)} tile(s) face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
+            for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
+                cx, cy = t.center
+                if t.pips is None:
+                    out.write(f"  face down        at ({cx:.0f}, {cy:.0f})\n")
+                else:
+                    a, b = t.pips
+                    flag = "" if t.certain else f"  uncertain ({t.read_confidence:.2f})"
+                    out.write(f"  [{min(a, b)}|{max(a, b)}] at ({cx:.0f}, {cy:.0f}){flag}\n")
+        if args.annotate:
+            target = Path(args.annotate)
+            if len(args.images) > 1:
+                target = target.with_name(f"{target.stem}-{index:03d}-{Path(name).stem}{target.suffix or '.png'}")
+            if not cv2.imwrite(str(target), annotate(image, tiles)):
+                err.write(f"{target}: could not write the annotated image\n")
+                failed += 1
+        out.flush()
+    return 1 if failed else 0
+
+
+def _for_seconds(frames, seconds: float):
+    """Frames until ``seconds`` have passed (a camera gives frames for ever)."""
+    import time as _time
+
+    end = _time.monotonic() + seconds
+    for frame in frames:
+        if _time.monotonic() > end:
+            return
+        yield frame
+
+
+def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from itertools import islice
+
+    from scorer.pipeline.sources import Camera, VideoFile
+    from scorer.vision import load_image
+    from scorer.vision.calibration import calibrate, calibrate_frames, save_profile
+
+    def taken(n: int) -> None:
+        more = args.views - n
+        err.write(f"view {n} taken" + (f"; lay the target somewhere else on the table ({more} more)\n" if more else "\n"))
+
+    if args.image:
+        profile = calibrate(load_image(args.image), args.name)
+    elif args.video:
+        frames = islice(VideoFile(args.video).frames(), 300 * args.views)
+        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
+    else:
+        if args.views > 1:
+            err.write(f"lay the target on the table and keep it still; then move it {args.views - 1} times, toward the corners\n")
+        frames = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
+        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
+    path = save_profile(profile, Path(args.dir) if args.dir else None)
+    out.write(
+        f"calibration profile {profile.name!r} saved to {path}\n"
+        f"  target markers seen: {profile.markers} of 6, fit error {profile.error_mm:.2f} mm\n"
+        f"  scale at the target: {profile.px_per_mm:.2f} px/mm; a tile should look {profile.tile_px[0]:.0f} x {profile.tile_px[1]:.0f} px\n"
+    )
+    fit = profile.lens_fit or {}
+    if profile.lens is not None:
+        out.write(f"  lens distortion corrected: k = {fit['k']:+.3f} over {fit['views']} view(s); "
+                  f"the target fits the plane to {fit['error_with_mm']:.2f} mm instead of {fit['error_without_mm']:.2f} mm\n")
+    else:
+        out.write(f"  lens distortion: none measurable from {fit.get('views', 1)} view(s) "
+                  "(for a wide lens, calibrate from a video with --views 5, the target laid near each corner)\n")
+    from scorer.pipeline.core import LIVE_SMALL_TILE_PX
+
+    if profile.tile_px[0] < LIVE_SMALL_TILE_PX:  # (where live play would tell the players so too)
+        out.write(f"  warning: tiles will be small in the image (under {LIVE_SMALL_TILE_PX} px); move the camera closer "
+                  "for reliable pip reading\n")
+    return 0
+
+
+def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.layout import read_board
+    from scorer.rules.board_json import board_record
+    from scorer.rules import GAMES, describe_board
+    from scorer.vision import TileDetector, load_image
+    from scorer.vision.calibration import load_profile
+
+    rules = GAMES[args.game]
+    image = load_image(args.image)
+    profile = load_profile(args.calibration) if args.calibration else None
+    before = _board_before(args.before, rules.every_double_spins) if args.before else None
+    # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
+    detections = TileDetector.thorough(threads=args.threads).detect(image)
+    if before is not None:
+        return _move(args, before, detections, image, profile, rules, out, err)
+    reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
+                         image=image)
+    layout, board = reading.layout, reading.board
+    problems = reading.problems + [f"note: {n}" for n in reading.notes]
+    if args.json:
+        record = {"path": args.image, **board_record(board), "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
+                  "problems": problems}
+        out.write(json.dumps(record) + "\n")
+    else:
+        out.write(describe_board(board, args.lang) + "\n")
+        terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
+        out.write(f"End sum: {terms} = {board.end_sum()}; scores {board.points()} raw\n")
+        _write_problems(problems, out)
+    return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
+
+
+def _write_problems(problems: list[str], out: TextIO) -> None:
+    """Problems and notes (what the rules settled: "note: ..."), one a line, each said as what it is."""
+    for p in problems:
+        out.write(f"{p}\n" if p.startswith("note: ") else f"problem: {p}\n")
+
+
+def _annotated(args: argparse.Namespace, image, detections, layout, board, profile, unseen_ends, err: TextIO) -> int:
+    """With ``--annotate``, the image with what was read drawn on it, written; the exit status."""
+    import cv2
+
+    from scorer.layout.annotate import annotate_board
+
+    if args.annotate:
+        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None, unseen_ends)
+        if not cv2.imwrite(args.annotate, drawn):
+            err.write(f"{args.annotate}: could not write the annotated image\n")
+            return 1
+    return 0
+
+
+def _board_before(path: str, every_double_spins: bool):
+    """The board a ``board --json`` record holds (its first line), rebuilt and checked by the rules."""
+    from scorer.errors import IllegalMove, TableError
+    from scorer.rules.board_json import board_from_parts, board_parts
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableError(f"{path}: cannot read the board before: {exc}") from exc
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        tiles, joins = board_parts(json.loads(first))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise TableError(f"{path}: expected a board as `board --json` writes it (\"tiles\" and \"joins\"), found {first[:80]!r}") from exc
+    try:
+        return board_from_parts(tiles, joins, every_double_spins)
+    except IllegalMove as exc:
+        raise TableError(f"{path}: the board before does not follow the rules of this game: {exc}") from exc
+
+
+def _move(args: argparse.Namespace, before, detections, image, profile, rules, out: TextIO, err: TextIO) -> int:
+    """``board IMAGE --before BOARD.json``: the tile(s) laid since that board, where, and the sum after."""
+    from scorer.layout import read_move
+    from scorer.rules.board_json import board_record
+
+    reading = read_move(before, detections, to_table=profile.to_table if profile else None, image=image)
+    change = reading.change
+    board = change.board if change.board is not None else before
+    problems = reading.problems + [f"note: {n}" for n in reading.notes]
+    if args.json:
+        placements = [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
+                      for p in change.placements]
+        record = {"path": args.image, "placements": placements, **board_record(board), "problems": problems}
+        out.write(json.dumps(record) + "\n")
+    else:
+        _describe_move(before, change.placements, problems, rules, args.lang, out)
+    return _annotated(args, image, detections, reading.layout, board, profile, [], err)
+
+
+def _describe_move(before, placements, problems: list[str], rules, lang: str, out: TextIO) -> None:
+    from scorer.rules import describe_placement
+
+    if not placements:
+        out.write("No new tile is seen joined to the board before.\n")
+    step = before
+    for p in placements:
+        step = step.place(p.tile, p.at)
+        where = "" if p.at is None else f" at {p.at.tile} ({p.at.side.value}, {p.at.value})"
+        out.write(f"New tile{where}:\n{describe_placement(p.tile, step, rules, lang)}\n")
+    _write_problems(problems, out)

@@ -1,0 +1,104 @@
+"""The commands that read and write session logs: ``score``, ``sessions``, ``demo``, ``simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from scorer.cli.common import EXIT_BAD_INPUT
+
+
+def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.rules.describe import describe_placement
+    from scorer.rules.game import PlayOutcome
+    from scorer.rules.transcript import narrate, record
+    from scorer.sessions import SessionError, read_bytes, read_session
+
+    path = Path(args.log)
+    try:
+        log = (read_bytes(sys.stdin.buffer.read(), Path("<stdin>")) if args.log == "-" else read_session(path)).log
+    except SessionError as exc:
+        err.write(f"{exc}\n")
+        return EXIT_BAD_INPUT
+    header = log.header
+    if not args.json:
+        kind = "in partnership" if header.partnership else "alone"
+        out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
+    for step in log.steps:
+        if args.json:
+            out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
+        else:
+            for line in narrate(step):
+                out.write(line + "\n")
+        if args.describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
+            text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, args.lang)
+            target = err if args.json else out
+            target.write("\n".join("    " + t for t in text.split("\n")) + "\n")
+    if log.error is not None:
+        out.flush()
+        err.write(f"{path}:{log.error.number}: {log.error.message}\n")
+        return EXIT_BAD_INPUT
+    if not args.json and log.steps and not log.match.is_over:
+        nxt = log.match.next_player
+        out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
+    return 0
+
+
+def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.sessions import find_session, list_sessions, repair
+
+    folder = Path(args.dir) if args.dir else None
+    if args.sessions_command == "show":
+        ns = argparse.Namespace(log=str(find_session(args.id, folder)), json=args.json, describe=False, lang=args.lang)
+        return _score(ns, out, err)
+    if args.sessions_command == "repair":
+        path = Path(args.file)
+        damage = repair(path)
+        out.write(damage.describe() + "\n" if damage else f"{path}: nothing to repair; every line reads\n")
+        return 0
+    sessions = list_sessions(folder)
+    if args.json:
+        for s in sessions:
+            out.write(json.dumps({"file": str(s.path), "started": s.started, "game": s.header and s.header.game,
+                                  "players": s.header and list(s.header.players), "events": s.events,
+                                  "scores": s.scores, "state": s.state, "problem": s.problem}, ensure_ascii=False) + "\n")
+        return 0
+    if not sessions:
+        out.write("No saved matches yet.\n")
+    for n, s in enumerate(sessions, start=1):
+        who = ", ".join(f"{p} {v}" for p, v in s.scores.items()) if s.header else "(no readable match line)"
+        game = s.header.game if s.header else "?"
+        out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<11} {s.state:<9} {s.events:>4} events  {who}\n")
+        out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
+    return 0
+
+
+def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """A recorded match's session log, scored move by move in the terminal."""
+    from importlib.resources import as_file, files
+
+    resource = files("scorer") / "data" / "demo-horse-race.jsonl"
+    with as_file(resource) as path:
+        out.write("Domino table scorer: the bundled demo match, scored move by move.\n\n")
+        ns = argparse.Namespace(log=str(path), json=False, describe=False, lang=args.lang)
+        return _score(ns, out, err)
+
+
+def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.errors import TableError
+    from scorer.rules.log import dumps, event_to_json, header_to_json
+    from scorer.rules.simulate import simulate_match
+
+    names = args.names.split(",") if args.names else None
+    if names and args.players is not None and args.players != len(names):
+        raise TableError(f"--players {args.players} but --names gives {len(names)}: {', '.join(names)}")
+    n = len(names) if names else args.players or 4
+    partnership = args.partnership or args.game == "seven-rocks"  # Seven Rocks is always played in pairs
+    sim = simulate_match(args.game, n, partnership, seed=args.seed, **({"names": names} if names else {}))
+    out.write(dumps(header_to_json(sim.header)) + "\n")
+    for step in sim.events:
+        out.write(dumps(event_to_json(step.event)) + "\n")
+    return 0

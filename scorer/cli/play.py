@@ -1,0 +1,155 @@
+"""The commands that play a match: ``app`` (the default), ``replay`` a video, ``record`` a live game,
+``cribbage app``.  The app is imported only here, when it is started: the command line is the top."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import TextIO
+
+
+def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The main job: the app; with no display at all, the same demo in the terminal."""
+    from scorer.app.start import has_display
+
+    if not has_display():
+        err.write("No display: playing the demo recording in the terminal instead of the app.\n\n")
+        from importlib.resources import as_file, files
+
+        with as_file(files("scorer") / "data" / "demo.mp4") as video:
+            ns = argparse.Namespace(video=str(video), game="horse-race", players="Ann,Ben", partnership=False,
+                                    starter="Ben", calibration=None, json=False, step=1, threads=2, quiet=True,
+                                    out=None, save=True, table=None)
+            return _replay(ns, out, err)
+    from scorer.app.start import run_app
+
+    return run_app(lang=args.lang, demo=getattr(args, "demo", False))
+
+
+def _cribbage_app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``cribbage app``: the desktop board (started here, at the top, so scorer.cribbage stays below the app)."""
+    from scorer.app.cribbage import run_cribbage_app
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    return run_cribbage_app(players, args.target, args.muggins, args.lang)
+
+
+def _new_session(args: argparse.Namespace, source, folder: Path | None):
+    """The match the arguments name, in a new session file in ``folder`` (the user's sessions folder
+    by default); with ``folder`` False, kept in memory only."""
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.log import MatchHeader
+    from scorer.sessions import Session
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    header = MatchHeader(args.game, tuple(players), bool(args.partnership), table=getattr(args, "table", None),
+                         source=source, calibration=args.calibration)
+    if args.starter and args.starter not in players:
+        from scorer.errors import TableError
+
+        raise TableError(f"--starter {args.starter!r} is not one of the players ({', '.join(players)})")
+    header.new_match()
+    return MatchHistory.new(header) if folder is False else Session.create(header, folder)
+
+
+def _pipeline_for(args: argparse.Namespace, history, source):
+    """The pipeline scoring ``history``'s match from ``source``, seen through the calibration its header names."""
+    from scorer.pipeline.session import open_table
+
+    return open_table(history, source, starter=args.starter, threads=args.threads)
+
+
+def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
+    from scorer.pipeline.replay import progress_bar, run
+    from scorer.pipeline.sources import open_video
+    from scorer.rules.log import MatchSource
+    from scorer.rules.transcript import narrate
+    from scorer.sessions import sessions_dir
+
+    source = open_video(args.video, step=args.step)
+    folder = Path(args.out) if args.out else sessions_dir() if args.save else False
+    where = MatchSource("video", str(Path(args.video).resolve()), args.step)
+    history = _new_session(args, where, folder)
+    if folder is not False:
+        err.write(f"saving the match to {history.path}\n")
+    pipeline = _pipeline_for(args, history, source)
+
+    def on_event(event) -> None:
+        if args.json:
+            if isinstance(event, (MoveEvent, NeedsConfirmation, Notice)):
+                out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        elif isinstance(event, MoveEvent):
+            for line in narrate(event.step):
+                out.write(f"{event.t:7.1f}s {line}\n")
+        elif isinstance(event, NeedsConfirmation):
+            out.write(f"{event.t:7.1f}s  ? needs confirmation: {event.reason}\n")
+        elif isinstance(event, Notice):
+            out.write(f"{event.t:7.1f}s  ! {event.message}\n")
+        out.flush()
+
+    show = progress_bar(source.duration, err) if not args.quiet else None
+    try:
+        stats = run(source, pipeline, on_event, show)
+    finally:
+        if folder is not False:
+            history.close()
+    if show is not None:
+        err.write("\n")
+    if source.ended_early:
+        err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
+    if not args.json:
+        out.write(f"Scores: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
+    err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
+    return 1 if source.ended_early else 0
+
+
+def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from scorer.pipeline.events import MoveEvent, NeedsConfirmation
+    from scorer.pipeline.replay import record
+    from scorer.pipeline.sources import Camera
+    from scorer.rules.log import MatchSource
+    from scorer.sessions import SessionError
+
+    folder = Path(args.out).resolve()
+    if any((folder / "video").glob("*.avi")):
+        raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = "camera" if args.camera.isdigit() else "url"
+    session = _new_session(args, MatchSource(kind, args.camera, 1, str(folder)),
+                           Path(args.sessions) if args.sessions else None)
+    camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
+    pipeline = _pipeline_for(args, session, camera)
+    live = None
+    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
+    if club_db:  # the club's board sees the match move by move
+        from scorer.club import LiveTable
+
+        def behind(status) -> None:
+            if status.behind:
+                err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
+
+        live = LiveTable(club_db, args.table, on_status=behind)
+        session.listeners.append(live)
+        live(session)
+
+    def on_event(event) -> None:
+        if isinstance(event, MoveEvent) and event.announcement is not None:
+            out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
+        elif isinstance(event, NeedsConfirmation):
+            out.write(f"{event.t:7.1f}s ? {event.reason}\n")
+        out.flush()
+
+    out.write(f"recording to {folder}, the match to {session.path} (Ctrl+C to stop)\n")
+    out.flush()
+    try:
+        record(camera, pipeline, folder, on_event, args.segment_seconds)
+    except KeyboardInterrupt:
+        out.write("stopped\n")
+    finally:
+        session.close()
+        if live is not None:
+            live.close(timeout=5)
+    return 0
