@@ -2,10 +2,5 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Callable, TextIO
-
+# The exit status of input the scorer cannot take (a bad log, a board before that breaks the rules).
 EXIT_BAD_INPUT = 2
-
-# A command's handler: the parsed arguments, standard output and error; the exit status.
-Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence, TextIO
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from scorer.layout import Layout, Placement
+    from scorer.pipeline.sources import Frame
+    from scorer.rules import Board, GameRules
+    from scorer.vision.calibration import Profile
+    from scorer.vision.detector import TileDetection
 
 
 def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -55,7 +64,7 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if failed else 0
 
 
-def _for_seconds(frames, seconds: float):
+def _for_seconds(frames: Iterable[Frame], seconds: float) -> Iterator[Frame]:
     """Frames until ``seconds`` have passed (a camera gives frames for ever)."""
     import time as _time
 
@@ -85,8 +94,8 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         if args.views > 1:
             err.write(f"lay the target on the table and keep it still; then move it {args.views - 1} times, toward the corners\n")
-        frames = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
-        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
+        live = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
+        profile = calibrate_frames((f.image for f in live), args.name, args.views, taken)
     path = save_profile(profile, Path(args.dir) if args.dir else None)
     out.write(
         f"calibration profile {profile.name!r} saved to {path}\n"
@@ -145,7 +154,8 @@ def _write_problems(problems: list[str], out: TextIO) -> None:
         out.write(f"{p}\n" if p.startswith("note: ") else f"problem: {p}\n")
 
 
-def _annotated(args: argparse.Namespace, image, detections, layout, board, profile, unseen_ends, err: TextIO) -> int:
+def _annotated(args: argparse.Namespace, image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
+               profile: Profile | None, unseen_ends: Sequence[tuple[float, float]], err: TextIO) -> int:
     """With ``--annotate``, the image with what was read drawn on it, written; the exit status."""
     import cv2
 
@@ -159,7 +169,7 @@ def _annotated(args: argparse.Namespace, image, detections, layout, board, profi
     return 0
 
 
-def _board_before(path: str, every_double_spins: bool):
+def _board_before(path: str, every_double_spins: bool) -> Board:
     """The board a ``board --json`` record holds (its first line), rebuilt and checked by the rules."""
     from scorer.errors import IllegalMove, TableError
     from scorer.rules.board_json import board_from_parts, board_parts
@@ -179,7 +189,8 @@ def _board_before(path: str, every_double_spins: bool):
         raise TableError(f"{path}: the board before does not follow the rules of this game: {exc}") from exc
 
 
-def _move(args: argparse.Namespace, before, detections, image, profile, rules, out: TextIO, err: TextIO) -> int:
+def _move(args: argparse.Namespace, before: Board, detections: list[TileDetection], image: np.ndarray, profile: Profile | None,
+          rules: GameRules, out: TextIO, err: TextIO) -> int:
     """``board IMAGE --before BOARD.json``: the tile(s) laid since that board, where, and the sum after."""
     from scorer.layout import read_move
     from scorer.rules.board_json import board_record
@@ -198,7 +209,8 @@ def _move(args: argparse.Namespace, before, detections, image, profile, rules, o
     return _annotated(args, image, detections, reading.layout, board, profile, [], err)
 
 
-def _describe_move(before, placements, problems: list[str], rules, lang: str, out: TextIO) -> None:
+def _describe_move(before: Board, placements: Sequence[Placement], problems: list[str], rules: GameRules, lang: Literal["fi", "en"],
+                   out: TextIO) -> None:
     from scorer.rules import describe_placement
 
     if not placements:

@@ -6,42 +6,48 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from scorer.cli.common import EXIT_BAD_INPUT
 
 
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    return score_log(args.log, out, err, as_json=args.json, describe=args.describe, lang=args.lang)
+
+
+def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False, describe: bool = False,
+              lang: Literal["fi", "en"] = "en") -> int:
+    """``score LOG``: a session log (``-``: the standard input) scored move by move; the exit status."""
     from scorer.rules.describe import describe_placement
     from scorer.rules.game import PlayOutcome
     from scorer.rules.transcript import narrate, record
     from scorer.sessions import SessionError, read_bytes, read_session
 
-    path = Path(args.log)
+    path = Path(log_name)
     try:
-        log = (read_bytes(sys.stdin.buffer.read(), Path("<stdin>")) if args.log == "-" else read_session(path)).log
+        log = (read_bytes(sys.stdin.buffer.read(), Path("<stdin>")) if log_name == "-" else read_session(path)).log
     except SessionError as exc:
         err.write(f"{exc}\n")
         return EXIT_BAD_INPUT
     header = log.header
-    if not args.json:
+    if not as_json:
         kind = "in partnership" if header.partnership else "alone"
         out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
     for step in log.steps:
-        if args.json:
+        if as_json:
             out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
         else:
             for line in narrate(step):
                 out.write(line + "\n")
-        if args.describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
-            text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, args.lang)
-            target = err if args.json else out
+        if describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
+            text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, lang)
+            target = err if as_json else out
             target.write("\n".join("    " + t for t in text.split("\n")) + "\n")
     if log.error is not None:
         out.flush()
         err.write(f"{path}:{log.error.number}: {log.error.message}\n")
         return EXIT_BAD_INPUT
-    if not args.json and log.steps and not log.match.is_over:
+    if not as_json and log.steps and not log.match.is_over:
         nxt = log.match.next_player
         out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
     return 0
@@ -52,8 +58,7 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     folder = Path(args.dir) if args.dir else None
     if args.sessions_command == "show":
-        ns = argparse.Namespace(log=str(find_session(args.id, folder)), json=args.json, describe=False, lang=args.lang)
-        return _score(ns, out, err)
+        return score_log(str(find_session(args.id, folder)), out, err, as_json=args.json, lang=args.lang)
     if args.sessions_command == "repair":
         path = Path(args.file)
         damage = repair(path)
@@ -83,8 +88,7 @@ def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     resource = files("scorer") / "data" / "demo-horse-race.jsonl"
     with as_file(resource) as path:
         out.write("Domino table scorer: the bundled demo match, scored move by move.\n\n")
-        ns = argparse.Namespace(log=str(path), json=False, describe=False, lang=args.lang)
-        return _score(ns, out, err)
+        return score_log(str(path), out, err, lang=args.lang)
 
 
 def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

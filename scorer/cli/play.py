@@ -6,8 +6,39 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
+
+if TYPE_CHECKING:
+    from scorer.club.live import LiveStatus
+    from scorer.pipeline.core import TablePipeline
+    from scorer.pipeline.events import PipelineEvent
+    from scorer.pipeline.sources import FrameSource
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.log import MatchSource
+    from scorer.sessions import Session
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """What ``replay`` needs: the video, the match (game, players clockwise as "A,B,..."), how to read
+    it and where the match goes (``out``: a new session file in that folder; ``save``: in the user's
+    sessions folder; neither: kept in memory)."""
+
+    video: str
+    game: str
+    players: str
+    partnership: bool = False
+    starter: str | None = None
+    calibration: str | None = None
+    table: str | None = None
+    step: int = 2
+    threads: int = 2
+    as_json: bool = False
+    quiet: bool = False
+    out: str | None = None
+    save: bool = False
 
 
 def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -19,10 +50,8 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from importlib.resources import as_file, files
 
         with as_file(files("scorer") / "data" / "demo.mp4") as video:
-            ns = argparse.Namespace(video=str(video), game="horse-race", players="Ann,Ben", partnership=False,
-                                    starter="Ben", calibration=None, json=False, step=1, threads=2, quiet=True,
-                                    out=None, save=True, table=None)
-            return _replay(ns, out, err)
+            demo = ReplayOptions(str(video), "horse-race", "Ann,Ben", starter="Ben", step=1, threads=2, quiet=True, save=True)
+            return replay_video(demo, out, err)
     from scorer.app.start import run_app
 
     return run_app(lang=args.lang, demo=getattr(args, "demo", False))
@@ -36,7 +65,7 @@ def _cribbage_app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_cribbage_app(players, args.target, args.muggins, args.lang)
 
 
-def _new_session(args: argparse.Namespace, source, folder: Path | None):
+def _new_session(args: argparse.Namespace | ReplayOptions, source: MatchSource, folder: Path | None | Literal[False]) -> MatchHistory:
     """The match the arguments name, in a new session file in ``folder`` (the user's sessions folder
     by default); with ``folder`` False, kept in memory only."""
     from scorer.rules.history import MatchHistory
@@ -54,7 +83,16 @@ def _new_session(args: argparse.Namespace, source, folder: Path | None):
     return MatchHistory.new(header) if folder is False else Session.create(header, folder)
 
 
-def _pipeline_for(args: argparse.Namespace, history, source):
+def _new_session_file(args: argparse.Namespace, source: MatchSource, folder: Path | None) -> Session:
+    """:func:`_new_session` where it is always a file (``folder``: None for the user's sessions folder)."""
+    from scorer.sessions import Session
+
+    session = _new_session(args, source, folder)
+    assert isinstance(session, Session)
+    return session
+
+
+def _pipeline_for(args: argparse.Namespace | ReplayOptions, history: MatchHistory, source: FrameSource) -> TablePipeline:
     """The pipeline scoring ``history``'s match from ``source``, seen through the calibration its header names."""
     from scorer.pipeline.session import open_table
 
@@ -62,23 +100,30 @@ def _pipeline_for(args: argparse.Namespace, history, source):
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    options = ReplayOptions(args.video, args.game, args.players, args.partnership, args.starter, args.calibration,
+                            args.table, args.step, args.threads, args.json, args.quiet, args.out, args.save)
+    return replay_video(options, out, err)
+
+
+def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
+    """``replay VIDEO``: a recorded game scored as fast as it goes; the exit status (1: the video ended early)."""
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
     from scorer.pipeline.replay import progress_bar, run
     from scorer.pipeline.sources import open_video
     from scorer.rules.log import MatchSource
     from scorer.rules.transcript import narrate
-    from scorer.sessions import sessions_dir
+    from scorer.sessions import Session, sessions_dir
 
     source = open_video(args.video, step=args.step)
-    folder = Path(args.out) if args.out else sessions_dir() if args.save else False
+    folder: Path | Literal[False] = Path(args.out) if args.out else sessions_dir() if args.save else False
     where = MatchSource("video", str(Path(args.video).resolve()), args.step)
     history = _new_session(args, where, folder)
-    if folder is not False:
+    if isinstance(history, Session):  # (a file: folder is not False)
         err.write(f"saving the match to {history.path}\n")
     pipeline = _pipeline_for(args, history, source)
 
-    def on_event(event) -> None:
-        if args.json:
+    def on_event(event: PipelineEvent) -> None:
+        if args.as_json:
             if isinstance(event, (MoveEvent, NeedsConfirmation, Notice)):
                 out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
         elif isinstance(event, MoveEvent):
@@ -94,13 +139,13 @@ def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         stats = run(source, pipeline, on_event, show)
     finally:
-        if folder is not False:
+        if isinstance(history, Session):
             history.close()
     if show is not None:
         err.write("\n")
     if source.ended_early:
         err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
-    if not args.json:
+    if not args.as_json:
         out.write(f"Scores: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
     err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
     return 1 if source.ended_early else 0
@@ -118,7 +163,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
     folder.mkdir(parents=True, exist_ok=True)
     kind = "camera" if args.camera.isdigit() else "url"
-    session = _new_session(args, MatchSource(kind, args.camera, 1, str(folder)),
+    session = _new_session_file(args, MatchSource(kind, args.camera, 1, str(folder)),
                            Path(args.sessions) if args.sessions else None)
     camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
     pipeline = _pipeline_for(args, session, camera)
@@ -127,7 +172,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if club_db:  # the club's board sees the match move by move
         from scorer.club import LiveTable
 
-        def behind(status) -> None:
+        def behind(status: LiveStatus) -> None:
             if status.behind:
                 err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
 
@@ -135,7 +180,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         session.listeners.append(live)
         live(session)
 
-    def on_event(event) -> None:
+    def on_event(event: PipelineEvent) -> None:
         if isinstance(event, MoveEvent) and event.announcement is not None:
             out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
         elif isinstance(event, NeedsConfirmation):
