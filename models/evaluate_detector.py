@@ -237,11 +237,13 @@ def main() -> None:
     parser.add_argument("--speed-frames", type=int, default=30, help="frames timed (0: no speed figures)")
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     parser.add_argument("--conf", type=float, default=None, help="the detector's score threshold (default: the shipped one)")
+    parser.add_argument("--no-search", action="store_true",
+                        help="one input size only: no second look for close-up tiles (the detector before issue 40)")
     parser.add_argument("--by-look", action="store_true",
                         help="also by the tile set's pip style and body (the generator's splits; draws each scene's set again)")
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
-    detector = TileDetector(threads=2, input_size=args.input_size, **options)
+    detector = TileDetector(threads=2, input_size=args.input_size, search=not args.no_search, **options)
     for split in args.split or ("test", "cross", "dots", "shaded", "shaded-layouts"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal, Protocol, Sequence
 
+import cv2
 import numpy as np
 
 from scorer.errors import ModelError
-from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou
+from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou, rectify
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
@@ -66,13 +67,35 @@ def too_small_to_read(detections: Sequence["TileDetection"], minimum: float = SM
 def fitted_input_size(lengths: Sequence[float], frame_long_side: int, current: int) -> int:
     """The input size at which tiles this long (px in the frame) come to :data:`TILE_INPUT_PX` in the
     model's input: a multiple of STRIDE from INPUT_SIZE to LARGEST_INPUT_SIZE, ``current`` unless that
-    is more than FOLLOW_SLACK off (or fewer than two tiles were seen)."""
+    is more than FOLLOW_SLACK off (or fewer than two tiles were seen).  Tiles too long for INPUT_SIZE
+    (:data:`LARGE_IN_INPUT` px or more there: a camera close over the table) come to
+    :data:`CLOSE_TILE_INPUT_PX` instead, down to :data:`SMALLEST_INPUT_SIZE`."""
     if len(lengths) < 2:  # (nothing seen, or one box: maybe a stray one)
         return current
-    ideal = TILE_INPUT_PX * frame_long_side / float(np.median(lengths))
+    median = float(np.median(lengths))
+    ideal = TILE_INPUT_PX * frame_long_side / median
+    floor = INPUT_SIZE
+    if median * INPUT_SIZE / frame_long_side >= LARGE_IN_INPUT:
+        floor, ideal = SMALLEST_INPUT_SIZE, CLOSE_TILE_INPUT_PX * frame_long_side / median
     if abs(ideal - current) <= FOLLOW_SLACK:
         return current
-    return int(min(max(round(ideal / STRIDE) * STRIDE, INPUT_SIZE), LARGEST_INPUT_SIZE))
+    return int(min(max(round(ideal / STRIDE) * STRIDE, floor), LARGEST_INPUT_SIZE))
+
+
+# Close-ups.  The model finds tiles 12 to about 130 px long in its input (trained at 416 px with tiles up
+# to about 85): at INPUT_SIZE a tile longer than about 300 px in a 1280 px frame is missed (a camera close
+# over the table, a phone held low).  An image in which the usual size finds fewer than FEW_TILES tiles,
+# or tiles LARGE_IN_INPUT px long or more in its input, is looked at again at each of SEARCH_SIZES
+# smaller than it, and the boxes found there that are at least SEARCH_FROM_INPUT_PX long in the usual
+# input (too long for it to find well) join its own (benchmarks/evaluate_scale.py).
+SEARCH_SIZES = (224,)
+FEW_TILES = 3
+LARGE_IN_INPUT = 60
+SEARCH_FROM_INPUT_PX = 100
+# A live camera that has come close: the tiles are brought to this length in the input (the middle of
+# what the model finds), the input no smaller than this.
+CLOSE_TILE_INPUT_PX = 64
+SMALLEST_INPUT_SIZE = 160
 
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).
@@ -173,6 +196,7 @@ class TileDetector:
         read_turned: bool = False,
         mirrored: bool = False,
         follow_tiles: bool = False,
+        search: bool = True,
     ) -> None:
         models_dir = models_dir or default_models_dir()
         path = models_dir / "detector.onnx"
@@ -202,6 +226,8 @@ class TileDetector:
         if follow_tiles and (self.stride is None or len(self.sizes) > 1):
             raise ModelError(f"following the tiles' size needs one input size of a dynamic model, found {self.sizes}")
         self.follow_tiles = follow_tiles
+        # Close-ups (SEARCH_SIZES): a dynamic model only.
+        self.search = search and self.stride is not None
         self.last_timing: dict[str, float] = {}
 
     @classmethod
@@ -242,12 +268,45 @@ class TileDetector:
         candidates = self.candidates(frame)
         t1 = time.perf_counter()
         # (The frame as the reader reads it, made once: read_tiles may read it twice.)
-        detections = read_tiles(self.reader.picture(frame), candidates, self.reader.read, self.iou)
-        self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000}
+        picture = self.reader.picture(frame)
+        detections = read_tiles(picture, candidates, self.reader.read, self.iou)
+        t2 = time.perf_counter()
+        searched = 0.0
+        if self.search and self._looks_close(detections, frame):
+            close = self.close_candidates(frame)
+            searched = (time.perf_counter() - t2) * 1000
+            if close:
+                both = sorted(candidates + close, key=lambda b: -b.score)
+                detections = read_tiles(picture, both, self.reader.read, self.iou)
+        self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000 - searched,
+                            "search_ms": searched}
         if self.follow_tiles:  # (for the next frame: this one is not read again)
-            size = fitted_input_size([long_side(d.corners) for d in detections], max(frame.shape[:2]), self.size)
+            lengths = [long_side(d.corners) for d in detections]
+            size = fitted_input_size(lengths, max(frame.shape[:2]), self.size)
+            if not detections and self.size < INPUT_SIZE:
+                size = INPUT_SIZE  # (the camera has gone up again, or the tiles away: the usual size, and the search)
             self.size, self.sizes = size, (size,)
         return detections
+
+    def _looks_close(self, detections: Sequence[TileDetection], frame: np.ndarray) -> bool:
+        """Whether the tiles found may be only part of what a close camera shows (:data:`SEARCH_SIZES`)."""
+        if len(detections) < FEW_TILES:
+            return True
+        scale = min(self.sizes) / max(frame.shape[:2])
+        return float(np.median([long_side(d.corners) for d in detections])) * scale >= LARGE_IN_INPUT
+
+    def close_candidates(self, frame: np.ndarray) -> list[Box]:
+        """Boxes too long for the usual input size to find, from looks at SEARCH_SIZES smaller than it."""
+        usual = min(self.sizes)
+        floor = SEARCH_FROM_INPUT_PX * max(frame.shape[:2]) / usual  # (px in the frame)
+        found: list[Box] = []
+        for size in SEARCH_SIZES:
+            if size >= usual:
+                continue
+            blob, box = letterbox(frame, size, self.stride)
+            (output,) = self.session.run(None, {self.input_name: blob})
+            found += [b for b in decode(output, self.n_classes, box, self.conf) if long_side(b.corners) >= floor]
+        return found
 
 
 def read_tiles(
@@ -307,7 +366,18 @@ def _read_boxes(
         as_tuple = tuple((float(x), float(y)) for x, y in corners)
         back = knows_backs and p_first[BACK] > 0.5 and p_second[BACK] > 0.5
         if back or (CLASS_FACES[b.cls] == "down" and not _face_on_a_back(p_first, p_second, knows_backs)):
-            out.append(TileDetection(as_tuple, "down", b.score))
+            if not (knows_backs and _some_pips_left(p_first, p_second) and washed_out(frame, corners)):
+                out.append(TileDetection(as_tuple, "down", b.score))
+                continue
+            # A face whose pips a highlight has washed out looks like a back: a face read with no count
+            # on either half (the players are asked), not a back.
+            halves = []
+            for p, c in zip((p_first, p_second), half_centers(corners)):
+                ranked = np.argsort(-p[:NOT_A_HALF])
+                pips = int(ranked[0])
+                halves.append(HalfReading(pips, (float(c[0]), float(c[1])), min(float(p[pips]), WASHED_CONFIDENCE),
+                                          tuple((int(k), float(p[k])) for k in ranked[1:3] if p[k] >= ALTERNATIVE)))
+            out.append(TileDetection(as_tuple, "up", b.score, (halves[0], halves[1])))
             continue
         if p_first[NOT_A_HALF] > 0.5 and p_second[NOT_A_HALF] > 0.5:
             out.append(None)  # the box is on the table, not on a tile
@@ -331,6 +401,34 @@ FACE_ON_A_BACK = 0.7
 # other half looks like (a [1|0] with an engraved divider: the blank half passes for a back).  No back
 # in the held-out splits or the real photos reaches it (docs/experiments.md, same section).
 SHOWS_PIPS = 0.7
+
+
+# A highlight (a lamp on glossy tiles) can wash a face's pips out until the tile looks like a back.  A box
+# about to be taken for a back whose crop is blown out (grey BLOWN or more) over WASHED_OUT of its area
+# or more, whose reader reads neither half as a back at SURE_BACK, and a half rather as pips than no tile, is a face read with no
+# count instead (both halves at WASHED_CONFIDENCE at most, below UNREAD): the players are asked.  Measured
+# on held-out images with a synthetic highlight laid over one tile (benchmarks/evaluate_highlight.py):
+# the faces taken silently for backs were mostly detector-class backs the reader was unsure of; the held-out
+# backs the reader is unsure of are seldom blown out.  A tile blown out wholly, read as a back by both models,
+# shows nothing to tell the two apart, and stays a back.
+BLOWN = 250
+WASHED_OUT = 0.5
+SURE_BACK = 0.7
+WASHED_CONFIDENCE = 0.1
+
+
+def _some_pips_left(p_first: np.ndarray, p_second: np.ndarray) -> bool:
+    """Whether the reader reads neither half as a back surely (both under :data:`SURE_BACK`), and a half
+    rather as some count of pips than as no tile."""
+    return (all(p[BACK] < SURE_BACK for p in (p_first, p_second))
+            and any(float(p[:NOT_A_HALF].sum()) > p[NOT_A_HALF] for p in (p_first, p_second)))
+
+
+def washed_out(picture: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the tile at ``corners`` is blown out (:data:`BLOWN`) over :data:`WASHED_OUT` of its area or more."""
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
+    crop, _ = rectify(grey, np.asarray(corners, np.float64))
+    return float((crop >= BLOWN).mean()) >= WASHED_OUT
 
 
 def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool) -> bool:

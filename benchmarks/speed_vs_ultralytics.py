@@ -1,0 +1,103 @@
+"""Detect-and-read per 1280x720 frame against ultralytics' own predict on the same weights and frames, in one
+run (a benchmark: prints, asserts nothing).
+
+    /tmp/train-venv/bin/python benchmarks/speed_vs_ultralytics.py [--frames 30] [--rounds 3] [--models DIR ...]
+
+Needs the training environment (ultralytics and torch: the ``train`` extra, docs/measuring.md); without it
+only the scorer's own figures are printed.  The frames are the held-out ``test`` split's 1280x720 images
+(``datasets/generated/detector``), read from their JPEG bytes.  Each frame, in turn: the scorer's
+``detect`` (JPEG decode to the tile list with every tile's pips read: ``TileDetector``, 2 threads) with the
+models in ``models/`` (and in each ``--models`` folder, e.g. quantised ones), then ultralytics' predict on
+``models/detector-last.pt`` (the checkpoint ``detector.onnx`` was exported from) at the same input size and
+score threshold (JPEG decode to boxes, no pips read; torch with 2 threads).  The order rotates each round
+so no runner always follows the same one.  Printed: each runner's median and p90 ms and its ratio to
+ultralytics' median, and the scorer's median time per stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scorer.vision import TileDetector  # noqa: E402
+
+DATA = ROOT / "datasets" / "generated" / "detector"
+
+
+def frames(count: int) -> list[bytes]:
+    lines = [json.loads(line) for line in (DATA / "test.jsonl").read_text().splitlines()]
+    hd = [m for m in lines if (m["width"], m["height"]) == (1280, 720)][:count]
+    return [(DATA / m["image"]).read_bytes() for m in hd]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--frames", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=3, help="times each frame is read by each runner (the first round is a warm-up)")
+    parser.add_argument("--models", type=Path, action="append", default=[], help="also the scorer with the models in this folder")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    blobs = frames(args.frames)
+    runners: dict[str, object] = {}
+    stages: dict[str, dict[str, list[float]]] = {}
+    for label, folder in [("scorer, models/", None), *((f"scorer, {d}", d) for d in args.models)]:
+        detector = TileDetector(folder, threads=args.threads)
+        stages[label] = {}
+
+        def run(image: np.ndarray, detector=detector, label=label) -> None:
+            detector.detect(image)
+            for k, v in detector.last_timing.items():
+                stages[label].setdefault(k, []).append(v)
+
+        runners[label] = run
+        size = detector.size
+        conf = detector.conf
+    try:
+        os.environ.setdefault("YOLO_OFFLINE", "1")
+        import torch
+        from ultralytics import YOLO
+
+        torch.set_num_threads(args.threads)
+        model = YOLO(str(ROOT / "models" / "detector-last.pt"))
+
+        def ultralytics_predict(image: np.ndarray) -> None:
+            model.predict(image, imgsz=size, device="cpu", verbose=False, conf=conf)
+
+        runners["ultralytics predict, detector-last.pt (boxes only)"] = ultralytics_predict
+    except ImportError:
+        print("ultralytics is not installed in this environment: its own predict is not measured")
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    names = list(runners)
+    for r in range(args.rounds):
+        for i, data in enumerate(blobs):
+            k = (i + r) % len(names)
+            for name in names[k:] + names[:k]:
+                t0 = time.perf_counter()
+                image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+                runners[name](image)
+                if r > 0 or args.rounds == 1:
+                    times[name].append((time.perf_counter() - t0) * 1000)
+    peer = next((statistics.median(t) for n, t in times.items() if n.startswith("ultralytics")), None)
+    print(f"{len(blobs)} frames 1280x720 (test split), input {size} px, {args.threads} threads, {args.rounds - 1 if args.rounds > 1 else 1} timed rounds")
+    for name, t in times.items():
+        median = statistics.median(t)
+        ratio = f", {median / peer:.2f}x ultralytics' predict" if peer else ""
+        print(f"  {name:<52} median {median:6.1f} ms, p90 {sorted(t)[int(0.9 * len(t))]:6.1f} ms{ratio}")
+    for label, st in stages.items():
+        print(f"  {label} stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in st.items()))
+
+
+if __name__ == "__main__":
+    main()
