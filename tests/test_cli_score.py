@@ -75,8 +75,11 @@ def test_every_golden_match_but_the_worked_ones_reaches_its_end() -> None:
 def test_readable_account_and_description(tmp_path: Path) -> None:
     code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"), "--describe", "--lang", "fi")
     assert code == 0
-    assert "Ann plays [1|4] opens: ends 4 + 1 = 5, scores 5 raw = 1 point" in out
+    assert "Ann pelaa [1|4] avaukseksi: päät 4 + 1 = 5, saa 5 raakapistettä = 1 piste" in out
     assert "Pelattu [4|4]" in out and "Spinnerit: [1|1], [4|4]" in out
+    assert "(yksin)" in out and "Ottelu on kesken; seuraavana: Ann" in out
+    code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"))
+    assert "Ann plays [1|4] opens: ends 4 + 1 = 5, scores 5 raw = 1 point" in out
     code, out, _ = run("score", str(GOLDEN / "sim-horse-race-4-pairs.jsonl"))
     assert code == 0 and "Match over:" in out
 

@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("log", help="session log (JSON Lines); - for the standard input (simulate | score -)")
     score.add_argument("--json", action="store_true", help="one JSON object per event line")
     score.add_argument("--describe", action="store_true", help="describe the board after each placement")
-    score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of --describe")
+    score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account and of --describe")
     score.set_defaults(run=_score)
 
     detect = sub.add_parser("detect", help="find every tile and read its pips in images")

@@ -31,13 +31,16 @@ def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False,
         return EXIT_BAD_INPUT
     header = log.header
     if not as_json:
-        kind = "in partnership" if header.partnership else "alone"
+        if lang == "fi":
+            kind = "pareittain" if header.partnership else "yksin"
+        else:
+            kind = "in partnership" if header.partnership else "alone"
         out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
     for step in log.steps:
         if as_json:
             out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
         else:
-            for line in narrate(step):
+            for line in narrate(step, lang):
                 out.write(line + "\n")
         if describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
             text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, lang)
@@ -49,7 +52,10 @@ def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False,
         return EXIT_BAD_INPUT
     if not as_json and log.steps and not log.match.is_over:
         nxt = log.match.next_player
-        out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
+        if lang == "fi":
+            out.write(f"Ottelu on kesken; seuraavana: {nxt or '(uusi kierros)'}\n")
+        else:
+            out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
     return 0
 
 
