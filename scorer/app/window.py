@@ -32,6 +32,7 @@ from scorer.app.tablemode import TableMode
 from scorer.app.settings import Settings
 from scorer.app.speech import Speaker, engine_name
 from scorer.app.timeline import Timeline
+from scorer.app.wording import question_text
 from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.errors import ScorerError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
@@ -534,7 +535,7 @@ class MainWindow(QMainWindow):
 
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
-        dialog = ConfirmDialog(self, e.reason, e.alternatives)
+        dialog = ConfirmDialog(self, question_text(e), e.alternatives)
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         dialog.open()

@@ -39,6 +39,8 @@ class NeedsConfirmation:
     reason: str
     alternatives: tuple[tuple[Event, ...], ...] = ()
     problems: tuple[str, ...] = ()
+    # The question as a typed value (scorer.pipeline.questions), for a front end to word in its language.
+    question: object = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -305,7 +305,7 @@ Question = (WhoOpened | HandsLeft | OpeningUnfit | TableUnfit | PlayedTileAgain 
 
 def needs_confirmation(t: float, question: Question) -> NeedsConfirmation:
     """The question as the pipeline emits it."""
-    return NeedsConfirmation(t, question.reason, tuple(question.alternatives), tuple(question.problems))
+    return NeedsConfirmation(t, question.reason, tuple(question.alternatives), tuple(question.problems), question)
 
 
 @dataclass

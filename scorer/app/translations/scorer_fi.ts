@@ -591,6 +591,65 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
 </context>
 <context>
+    <name>Questions</name>
+    <message>
+        <source>who started the round? (drawn by lot; the camera did not see the arm)</source>
+        <translation>kuka aloitti kierroksen? (arvottu; kamera ei nähnyt kättä)</translation>
+    </message>
+    <message>
+        <source>the hands left at the round&apos;s end were not read surely: which were they?</source>
+        <translation>kierroksen lopussa jääneitä käsiä ei luettu varmasti: mitkä ne olivat?</translation>
+    </message>
+    <message>
+        <source>the new tiles can have been played in orders that score differently</source>
+        <translation>uudet laatat on voitu pelata järjestyksissä, jotka pisteyttävät eri tavoin</translation>
+    </message>
+    <message>
+        <source>one new tile is seen two ways: {readings}</source>
+        <translation>yksi uusi laatta näkyy kahdella tavalla: {readings}</translation>
+    </message>
+    <message>
+        <source>a tile is seen in two places, and either fits the game: {places}</source>
+        <translation>laatta näkyy kahdessa paikassa, ja kumpikin sopii peliin: {places}</translation>
+    </message>
+    <message>
+        <source>the new tile at {place} is read unsurely: {readings}</source>
+        <translation>uusi laatta kohdassa {place} luetaan epävarmasti: {readings}</translation>
+    </message>
+    <message>
+        <source>who laid {tile}? the camera saw no arm, and it is {on_turn_gen} turn</source>
+        <translation>kuka pelasi laatan {tile}? kamera ei nähnyt kättä, ja on {on_turn_gen} vuoro</translation>
+    </message>
+    <message>
+        <source>{tiles} was laid by an arm from {arm_gen} side, but it is {on_turn_gen} turn: was it {on_turn_gen}?</source>
+        <translation>{tiles}: käsi tuli {arm_gen} puolelta, mutta on {on_turn_gen} vuoro: oliko se {on_turn_gen}?</translation>
+    </message>
+    <message>
+        <source>{tiles} cannot be played here by {on_turn} under the rules</source>
+        <translation>{on_turn} ei voi sääntöjen mukaan pelata tähän: {tiles}</translation>
+    </message>
+    <message>
+        <source>{tiles} appeared at once, as if laid by one hand: were they played so?</source>
+        <translation>{tiles} ilmestyivät yhtä aikaa, kuin yhden käden laskemina: pelattiinko ne niin?</translation>
+    </message>
+    <message>
+        <source>the first tiles of the round do not fit: {problems}</source>
+        <translation>kierroksen ensimmäiset laatat eivät sovi: {problems}</translation>
+    </message>
+    <message>
+        <source>the table does not match the game: {problems}</source>
+        <translation>pöytä ei vastaa peliä: {problems}</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> tai </translation>
+    </message>
+    <message>
+        <source>{name}&apos;s</source>
+        <translation>{name_gen}</translation>
+    </message>
+</context>
+<context>
     <name>ResultsChart</name>
     <message>
         <source>no matches yet</source>
