@@ -46,7 +46,7 @@ from scorer.vision.detector import Detector, too_small_to_read
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far
-# (measured: docs/experiments.md, session 22).
+# (measured with far-camera game videos: docs/experiments.md, "Session 22").
 LIVE_SMALL_TILE_PX = 40
 
 
