@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from scorer.errors import ScorerError
 from scorer.rules.events import Draw, Event, Pass, RoundStart
 from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
 from scorer.rules.log import (
-    LineError, LogLine, MatchHeader, Undo, event_to_json, parse_event, parse_header, parse_line, read_lines,
+    LineError, LogLine, MatchHeader, Undo, event_to_json, parse_header, parse_line, read_lines,
 )
 
 
@@ -62,20 +62,6 @@ def record(step: Step) -> dict[str, Any]:
     if after.is_over and not step.before.is_over:
         out["winners"] = list(after.winners())
     return out
-
-
-def score_lines(match: Match, lines: Iterable[LogLine]) -> Iterator[Step]:
-    """Apply each event line in turn; errors are :class:`LineError` with the line number."""
-    for line in lines:
-        try:
-            event = parse_event(line.data)
-            after, outcome = match.apply(event)
-        except LineError:
-            raise
-        except ScorerError as exc:
-            raise LineError(line.number, str(exc)) from None
-        yield Step(line.number, event, match, after, outcome)
-        match = after
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,10 +143,6 @@ def score_log(text_lines: Iterable[str]) -> tuple[MatchHeader, Iterator[Step]]:
             raise reading.error
 
     return reading.header, steps()
-
-
-def retimed(step: Step, line: int, t: float | None) -> Step:
-    return replace(step, line=line, t=t)
 
 
 def _scores_text(match: Match) -> str:
