@@ -172,6 +172,17 @@ def _won_fi(winners: list[str]) -> str:
     return f"{' ja '.join(winners)} " + ("voitti" if len(winners) == 1 else "voittivat") + " ottelun"
 
 
+def _ending(after: Match, fi: str, en: str, say_fi: str, say_en: str) -> Announcement:
+    """The announcement, with who won where the move ended the match."""
+    if after.is_over:
+        winners = list(after.winners())
+        en += ". " + _won_en(winners)
+        fi += ". " + _won_fi(winners)
+        say_en += " " + _won_en([_said_name(w, "en") for w in winners]) + "."
+        say_fi += " " + _won_fi([_said_name(w, "fi") for w in winners]) + "."
+    return Announcement(fi, en, say_fi, say_en)
+
+
 def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
     """"Ann, [3|4]: fifteen, three points" -- the sum, and the points in the game's own units."""
     rules = after.rules
@@ -189,13 +200,7 @@ def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
         en = f"{outcome.player}, {tile}: {number_en(outcome.sum)}"
         fi = f"{outcome.player}, {tile}: {number_fi(outcome.sum)}"
     say_en, say_fi = say_en + ".", say_fi + "."
-    if after.is_over:
-        winners = list(after.winners())
-        en += ". " + _won_en(winners)
-        fi += ". " + _won_fi(winners)
-        say_en += " " + _won_en([_said_name(w, "en") for w in winners]) + "."
-        say_fi += " " + _won_fi([_said_name(w, "fi") for w in winners]) + "."
-    return Announcement(fi, en, say_fi, say_en)
+    return _ending(after, fi, en, say_fi, say_en)
 
 
 def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
@@ -231,10 +236,4 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
     if said_gains_en:
         say_en += " " + ", ".join(said_gains_en) + "."
         say_fi += " " + ", ".join(said_gains_fi) + "."
-    if after.is_over:
-        winners = list(after.winners())
-        en += ". " + _won_en(winners)
-        fi += ". " + _won_fi(winners)
-        say_en += " " + _won_en([_said_name(w, "en") for w in winners]) + "."
-        say_fi += " " + _won_fi([_said_name(w, "fi") for w in winners]) + "."
-    return Announcement(fi, en, say_fi, say_en)
+    return _ending(after, fi, en, say_fi, say_en)
