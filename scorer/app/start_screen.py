@@ -1,0 +1,366 @@
+"""The start screen: a saved match resumed, a new match (game, players, starter, source, calibration), the demo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scorer.app import i18n
+from scorer.app.i18n import translate
+from scorer.app.settings import Settings, SettingsDialog
+from scorer.errors import ScorerError
+from scorer.rules.log import MatchHeader, MatchSource
+from scorer.sessions import SessionSummary, list_sessions
+from scorer.vision.calibration import config_dir
+
+CAMERAS_PROBED = 4
+
+
+def camera_available(index: int = 0) -> bool:
+    import cv2
+
+    cap = cv2.VideoCapture(index)
+    ok = cap.isOpened() and cap.read()[0]
+    cap.release()
+    return bool(ok)
+
+
+def cameras_found() -> list[int]:
+    return [i for i in range(CAMERAS_PROBED) if camera_available(i)]
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    header: MatchHeader
+    starter: str | None
+
+
+@dataclass(frozen=True)
+class Resume:
+    path: Path
+
+
+class DemoMatch:
+    """The bundled demo recording, scored as a new match."""
+
+
+def _is_demo(s: SessionSummary) -> bool:
+    return s.header is not None and s.header.source is not None and s.header.source.kind == "demo"
+
+
+def _summary_text(s: SessionSummary) -> str:
+    assert s.header is not None
+    scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
+    when = s.started[:16].replace("T", " ")
+    if s.state == "recovered":
+        #: A saved match: when it began, the game, the scores, how many events its file holds; it was recovered after a crash.
+        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events, recovered)")
+    else:
+        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
+    game = s.header.rules.title + (translate("StartDialog", " (the demo)") if _is_demo(s) else "")
+    return text.format(when=when, game=game, scores=scores, count=s.events)
+
+
+class StartDialog(QDialog):
+    """New match (game, players, pairs, starter, the source, calibration), resume, demo, settings."""
+
+    def __init__(self, settings: Settings | None = None, cameras: list[int] | None = None,
+                 sessions: list[SessionSummary] | None = None) -> None:
+        super().__init__()
+        self.settings = settings or Settings.load()
+        self.choice: NewMatch | Resume | DemoMatch | None = None
+        outer = QVBoxLayout(self)
+        unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
+        # The last real match is the one offered first; demos played are listed after, newest first.
+        self.unfinished = sorted(unfinished, key=_is_demo)
+        self.cameras = cameras if cameras is not None else cameras_found()
+        outer.addWidget(self._resume_box())
+        outer.addWidget(self._new_match_box(self.cameras))
+        row = QHBoxLayout()
+        self.demo_button = QPushButton()
+        self.demo_button.clicked.connect(self._demo)
+        self.settings_button = QPushButton()
+        self.settings_button.clicked.connect(self._edit_settings)
+        row.addWidget(self.demo_button)
+        row.addWidget(self.settings_button)
+        row.addStretch(1)
+        self.quit_button = QPushButton()
+        self.quit_button.clicked.connect(self.reject)
+        row.addWidget(self.quit_button)
+        outer.addLayout(row)
+        self.retranslate()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "quit_button"):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """The start screen's texts in the current language (also on Qt's LanguageChange)."""
+        self.setWindowTitle(self.tr("Domino table scorer"))
+        self.demo_button.setText(self.tr("Play the demo"))
+        self.settings_button.setText(self.tr("Settings…"))
+        self.quit_button.setText(self.tr("Quit"))
+        self.resume_group.setTitle(self.tr("Go on with a saved match"))
+        if self.resume_button is None:
+            self.no_resume.setText(self.tr("No unfinished match is saved."))
+        else:
+            newest = self.unfinished[0]
+            self.resume_button.setText(self.tr("Resume the last match: {players}").format(
+                players=", ".join(newest.header.players)))  # type: ignore[union-attr]
+            self.newest_label.setText(_summary_text(newest))
+            for i, summary in enumerate(self.unfinished[1:]):
+                self.others.setItemText(i, _summary_text(summary))  # type: ignore[union-attr]
+            if self.other_button is not None:
+                self.other_button.setText(self.tr("Resume this one"))
+                self.others_label.setText(self.tr("Other unfinished matches:"))
+        self.new_group.setTitle(self.tr("New match"))
+        self.partnership.setText(self.tr("two pairs (partners sit opposite)"))
+        self.starter.setPlaceholderText(self.tr("who starts round 1 (empty: the camera sees who opens)"))
+        for i in range(self.source.count()):
+            data = self.source.itemData(i)
+            if isinstance(data, int):
+                self.source.setItemText(i, self.tr("Camera {number}").format(number=data))
+            elif data == "file":
+                self.source.setItemText(i, self.tr("A video file or recorded session…"))
+            elif data == "url":
+                self.source.setItemText(i, self.tr("A network camera (URL)…"))
+        self.location.setPlaceholderText(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
+        self.browse_button.setText(self.tr("Open video file…"))
+        self.browse_folder_button.setText(self.tr("Open recorded session…"))
+        self.calibration.setItemText(0, self.tr("(none)", "no calibration"))
+        self.wizard_button.setText(self.tr("Calibrate the table…"))
+        self.game_label.setText(self.tr("Game"))
+        self.players_label.setText(self.tr("Players (clockwise from the seat nearest the camera)"))
+        self.starter_label.setText(self.tr("Starter"))
+        self.source_label.setText(self.tr("Source"))
+        self.calibration_label.setText(self.tr("Calibration"))
+        self.start_button.setText(self.tr("Start the match"))
+        self.problem.setText("")
+
+    # -- resume ------------------------------------------------------------------------------
+
+    def _resume_box(self) -> QWidget:
+        box = self.resume_group = QGroupBox()
+        col = QVBoxLayout(box)
+        self.other_button: QPushButton | None = None
+        if not self.unfinished:
+            self.no_resume = QLabel()
+            col.addWidget(self.no_resume)
+            self.resume_button = None
+            self.others = None
+            return box
+        newest = self.unfinished[0]
+        self.resume_button = QPushButton()
+        self.resume_button.setToolTip(str(newest.path))
+        self.resume_button.clicked.connect(lambda: self._resume(newest))
+        self.newest_label = QLabel()
+        col.addWidget(self.newest_label)
+        col.addWidget(self.resume_button)
+        self.others = QComboBox()
+        for s in self.unfinished[1:]:
+            self.others.addItem(_summary_text(s), str(s.path))
+        if self.unfinished[1:]:
+            row = QHBoxLayout()
+            row.addWidget(self.others, 1)
+            self.other_button = QPushButton()
+            self.other_button.clicked.connect(lambda: self._resume_path(Path(self.others.currentData())))  # type: ignore[union-attr]
+            row.addWidget(self.other_button)
+            self.others_label = QLabel()
+            col.addWidget(self.others_label)
+            col.addLayout(row)
+        return box
+
+    def _resume(self, summary: SessionSummary) -> None:
+        self._resume_path(summary.path)
+
+    def _resume_path(self, path: Path) -> None:
+        self.choice = Resume(path)
+        self.accept()
+
+    # -- new match ------------------------------------------------------------------------------
+
+    def _new_match_box(self, cameras: list[int]) -> QWidget:
+        box = self.new_group = QGroupBox()
+        form = self.form = QFormLayout(box)
+        self.game = QComboBox()
+        self.game.addItem("Horse Race", "horse-race")
+        self.game.addItem("Seven Rocks", "seven-rocks")
+        self.players = QLineEdit("Ann, Ben, Cid, Dee")
+        try:  # the club's names, offered as one types (new names are simply typed)
+            from PySide6.QtWidgets import QCompleter
+
+            from scorer.club import open_database, player_names
+
+            completer = QCompleter(player_names(open_database()), self)
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+            self.players.setCompleter(completer)
+        except ScorerError:
+            pass
+        self.partnership = QCheckBox()
+        self.starter = QLineEdit()
+        self.source = self._source_box(cameras)
+        self.location = QLineEdit()
+        self.problem = QLabel("")
+        self.problem.setStyleSheet("color:#b00020")
+        self.problem.setWordWrap(True)
+        self.game_label, self.players_label, self.starter_label, self.source_label, self.calibration_label = (
+            QLabel() for _ in range(5))
+        form.addRow(self.game_label, self.game)
+        form.addRow(self.players_label, self.players)
+        form.addRow("", self.partnership)
+        form.addRow(self.starter_label, self.starter)
+        form.addRow(self.source_label, self.source)
+        form.addRow("", self.location)
+        form.addRow("", self._browse_buttons())
+        form.addRow(self.calibration_label, self._calibration_row())
+        form.addRow(self.problem)
+        buttons = QDialogButtonBox()
+        # Not the standard OK: Qt would set that button's text back to its own "OK" on a change of language.
+        self.start_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.start_button.setDefault(True)
+        buttons.accepted.connect(self._start_new)
+        form.addRow(buttons)
+        self._source_changed()
+        return box
+
+    def _source_box(self, cameras: list[int]) -> QComboBox:
+        """A camera found, a file or a network camera; the settings' camera chosen if it is there."""
+        source = QComboBox()
+        for i in cameras:
+            source.addItem("", i)
+        source.addItem("", "file")
+        source.addItem("", "url")
+        if self.settings.camera in cameras:
+            source.setCurrentIndex(cameras.index(self.settings.camera))
+        source.currentIndexChanged.connect(self._source_changed)
+        return source
+
+    def _browse_buttons(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.browse_button = QPushButton()
+        self.browse_button.clicked.connect(self._browse)
+        self.browse_folder_button = QPushButton()
+        self.browse_folder_button.clicked.connect(self._browse_folder)
+        row.addWidget(self.browse_button)
+        row.addWidget(self.browse_folder_button)
+        return row
+
+    def _calibration_row(self) -> QWidget:
+        """The saved calibrations (none first) and the wizard that makes one."""
+        self.calibration = QComboBox()
+        self.calibration.addItem("")
+        for p in sorted((config_dir() / "calibration").glob("*.json")):
+            self.calibration.addItem(p.stem)
+        self.wizard_button = QPushButton()
+        self.wizard_button.clicked.connect(self._calibrate)
+        self.calibration_row = QWidget()
+        cal = QHBoxLayout(self.calibration_row)
+        cal.setContentsMargins(0, 0, 0, 0)
+        cal.addWidget(self.calibration, 1)
+        cal.addWidget(self.wizard_button)
+        return self.calibration_row
+
+    def _source_changed(self) -> None:
+        self.location.setEnabled(not isinstance(self.source.currentData(), int))
+
+    def source_spec(self) -> MatchSource:
+        data = self.source.currentData()
+        if isinstance(data, int):
+            return MatchSource("camera", str(data))
+        where = self.location.text().strip()
+        if not where:
+            raise _FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))
+        if data == "url" or "://" in where:
+            return MatchSource("url", where)
+        if not Path(where).exists():
+            raise _FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))
+        return MatchSource("video", str(Path(where).resolve()), 2)
+
+    def _start_new(self) -> None:
+        for field in (self.players, self.starter, self.location):
+            field.setStyleSheet("")
+        try:
+            players = tuple(p.strip() for p in self.players.text().split(",") if p.strip())
+            try:  # the table first, as the form reads
+                MatchHeader(self.game.currentData(), players, self.partnership.isChecked()).new_match()
+            except ScorerError as exc:
+                raise _FormError(self.players, str(exc)) from None
+            starter = _as_player(self.starter.text().strip(), players) or None
+            if starter is not None and starter not in players:
+                raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
+                    name=starter, players=", ".join(players)))
+            header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
+                                 table=self.settings.table or None, source=self.source_spec(),
+                                 calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
+        except _FormError as exc:
+            exc.field.setStyleSheet("border: 2px solid #b00020")
+            exc.field.setFocus()
+            self.problem.setText(exc.message)
+            return
+        self.problem.setText("")
+        self.choice = NewMatch(header, starter)
+        self.accept()
+
+    def _demo(self) -> None:
+        self.choice = DemoMatch()
+        self.accept()
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open a recording"), "", self.tr("Videos (*.mp4 *.avi *.mkv)"))
+        if path:
+            self.source.setCurrentIndex(self.source.findData("file"))
+            self.location.setText(path)
+
+    def _browse_folder(self) -> None:
+        """A folder written by ``record`` (its video segments)."""
+        path = QFileDialog.getExistingDirectory(self, self.tr("Open a recorded session"))
+        if path:
+            self.source.setCurrentIndex(self.source.findData("file"))
+            self.location.setText(path)
+
+    def _calibrate(self) -> None:
+        from scorer.app.calibrate import CalibrationWizard
+
+        wizard = CalibrationWizard()
+        if wizard.exec() == QDialog.DialogCode.Accepted and wizard.profile is not None:
+            if self.calibration.findText(wizard.profile.name) < 0:
+                self.calibration.addItem(wizard.profile.name)
+            self.calibration.setCurrentText(wizard.profile.name)
+
+    def _edit_settings(self) -> None:
+        dialog = SettingsDialog(self.settings)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.settings = dialog.settings
+            if self.settings.lang != i18n.language():
+                i18n.set_language(self.settings.lang)  # this screen and what follows, in the language chosen
+                self.retranslate()
+
+
+def _as_player(name: str, players: tuple[str, ...]) -> str:
+    """``name`` as the players list spells it, if it is one of them whatever its case ("ann": Ann)."""
+    return next((p for p in players if p.casefold() == name.casefold()), name)
+
+
+class _FormError(Exception):
+    def __init__(self, field: QWidget, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
