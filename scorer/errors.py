@@ -61,7 +61,7 @@ class SessionError(ScorerError):
 
 
 class ClubError(ScorerError):
-    """The club database cannot be opened, or an import cannot be made (re-exported by scorer.club.db)."""
+    """The club database cannot be opened, or an import cannot be made (re-exported by scorer.club)."""
 
 
 class ClubUnavailable(ClubError):

@@ -1,10 +1,16 @@
-"""The club's memory: players, matches, standings; built from session logs, written live by the tables."""
+"""The club's memory: players, matches, standings; built from session logs, written live by the tables.
 
-from scorer.club.db import (
-    MAX_NAME, ClubError, ClubUnavailable, ImportReport, Imported, Merged, Standing, check_name, export_csv, import_files,
-    import_log, import_report, merge, open_database, open_readonly, parse_since, player_names, standings, unfinished_count,
-)
+connection.py opens the database (and migrates it); logs.py reads a session log for it; importing.py
+stores matches (an import, a merge); queries.py reads standings and exports; live.py writes a table's
+match move by move; serve.py and board.py show the evening in a browser.
+"""
+
+from scorer.club.connection import open_database, open_readonly
+from scorer.club.importing import ImportReport, Imported, Merged, import_files, import_log, import_report, merge
 from scorer.club.live import LiveTable
+from scorer.club.names import MAX_NAME, check_name
+from scorer.club.queries import Standing, export_csv, parse_since, player_names, standings, unfinished_count
+from scorer.errors import ClubError, ClubUnavailable
 
 __all__ = [
     "MAX_NAME", "ClubError", "ClubUnavailable", "ImportReport", "Imported", "LiveTable", "Merged", "Standing", "check_name",

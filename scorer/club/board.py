@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from scorer.club.db import standings, unfinished_count
+from scorer.club.queries import standings, unfinished_count
 from scorer.club.view import board_scale, view_of  # noqa: F401 (board_scale: the board's scale, for callers)
 from scorer.club.schema import matches
 from scorer.errors import ScorerError

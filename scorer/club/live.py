@@ -23,7 +23,11 @@ from typing import Callable
 
 from sqlalchemy.engine import Engine
 
-from scorer.club.db import ClubError, ClubUnavailable, check_name, count_lines, import_parsed, open_database, parse_log
+from scorer.club.connection import open_database
+from scorer.club.importing import import_parsed
+from scorer.club.logs import count_lines, parse_log
+from scorer.club.names import check_name
+from scorer.errors import ClubError, ClubUnavailable
 from scorer.rules.transcript import LogReading
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from club_helpers import expected_standings, log_text, standings_rows, write_eve
 
 from scorer.cli import main
 from scorer.club import ClubError, export_csv, import_files, import_log, merge, open_database, parse_since, standings
-from scorer.club.db import MAX_NAME, csv_cell
+from scorer.club.names import MAX_NAME
+from scorer.club.queries import csv_cell
 from scorer.rules.log import MatchHeader
 from scorer.rules.simulate import simulate_match
 

@@ -11,7 +11,7 @@ import pytest
 from club_helpers import PostgresServer, expected_standings, log_text, standings_rows
 
 from scorer.club import ClubError, LiveTable, import_log, open_database, standings
-from scorer.club.db import match_id
+from scorer.club.logs import match_id
 from scorer.club.schema import matches, moves
 from scorer.rules.simulate import simulate_match
 from scorer.sessions import Session

@@ -1,4 +1,4 @@
-"""Alembic environment: the engine comes from the caller (scorer.club.db.migrate)."""
+"""Alembic environment: the engine comes from the caller (scorer.club.connection.migrate)."""
 
 from alembic import context
 
@@ -6,7 +6,7 @@ from scorer.club.schema import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
-    raise RuntimeError("run migrations through scorer.club.db.migrate(engine)")
+    raise RuntimeError("run migrations through scorer.club.connection.migrate(engine)")
 context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()
