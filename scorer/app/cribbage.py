@@ -11,88 +11,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QGridLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from scorer.app.pegboard import PegBoard, Track
+from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_text
+from scorer.app.cribbage_widgets import CribbageWidgets
+from scorer.app.pegboard import Track
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
-from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
-from scorer.cribbage.speak import announce, kind_words
+from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show
+from scorer.cribbage.speak import announce
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
 from scorer.errors import ScorerError
-from scorer.pipeline.announce import genitive_fi
-
-RANKS = [(1, "A"), *((n, str(n)) for n in range(2, 11)), (11, "J"), (12, "Q"), (13, "K")]
-SUIT_CHOICES = [("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
-
-TEXTS = {
-    "en": {
-        "title": "Cribbage to {target}: {players}", "board": "Cribbage: first to {target}",
-        "deal_box": "Deal", "dealer": "Dealer", "deal": "Deal",
-        "cut_box": "Cut", "starter": "Starter", "starter_hint": "the starter, e.g. JD", "cut": "Cut",
-        "peg_box": "Pegging: the card played", "suit": "suit (optional)", "go": "Go",
-        "peg_hint": "or type a card, e.g. 5H", "peg": "Peg",
-        "show_box": "Show", "show_hint": "four cards, e.g. 5H 5C 5S JD", "crib": "crib", "count_button": "Count",
-        "undo": "Undo", "new": "New game", "mute": "Mute", "test_voice": "Test the voice", "language": " Language ",
-        "count": "Count", "to_play": "{name} to play", "choose_dealer": "Who deals? (the lowest cut deals)",
-        "cuts": "{name} cuts the starter", "shows": "Count {whose} hand", "shows_crib": "Count {whose} crib",
-        "deal_next": "Deal the next hand", "wins": "{name} wins", "log": "What happened",
-        "voice": "Voice: {engine}", "text_only": "text only", "choosing": "choosing a voice…",
-        "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
-        "undone": "Undone.", "nothing_to_undo": "Nothing to undo.",
-        "resume_title": "An unfinished game", "new_confirm": "Put this game aside and start a new one?",
-        "resume": "An unfinished cribbage game of {players} (to {target}) was saved on {when}:\n{scores}\n\nResume it?",
-        "win_kind": {1: "{name} wins.", 2: "{name} wins with a skunk (2 games).",
-                     3: "{name} wins with a double skunk (3 games)."},
-    },
-    "fi": {
-        "title": "Cribbage {target} pisteeseen: {players}", "board": "Cribbage: ensin {target} pisteeseen",
-        "deal_box": "Jako", "dealer": "Jakaja", "deal": "Jaa",
-        "cut_box": "Nosto", "starter": "Nostokortti", "starter_hint": "nostokortti, esim. JD", "cut": "Nosta",
-        "peg_box": "Pelaus: pelattu kortti", "suit": "maa (valinnainen)", "go": "Go",
-        "peg_hint": "tai kirjoita kortti, esim. 5H", "peg": "Pelaa",
-        "show_box": "Käsien laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",
-        "count_button": "Laske",
-        "undo": "Kumoa", "new": "Uusi peli", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
-        "count": "Summa", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
-        "cuts": "{name} nostaa nostokortin", "shows": "Laske {gen} käsi", "shows_crib": "Laske {gen} seimi",
-        "deal_next": "Jaa seuraava käsi", "wins": "{name} voitti", "log": "Mitä tapahtui",
-        "voice": "Ääni: {engine}", "text_only": "vain teksti", "choosing": "valitaan ääntä…",
-        "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
-        "undone": "Kumottu.", "nothing_to_undo": "Ei mitään kumottavaa.",
-        "resume_title": "Kesken jäänyt peli", "new_confirm": "Jätetäänkö tämä peli kesken ja aloitetaan uusi?",
-        "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen) tallennettiin {when}:\n{scores}\n\n"
-                  "Jatketaanko sitä?",
-        "win_kind": {1: "{name} voitti.", 2: "{name} voitti skunkilla (2 peliä).",
-                     3: "{name} voitti tupla-skunkilla (3 peliä)."},
-    },
-}
 
 
-def _big(px: int, bold: bool = True) -> QFont:
-    font = QFont("DejaVu Sans", 10, QFont.Weight.Bold if bold else QFont.Weight.Normal)
-    font.setPixelSize(px)
-    return font
+class CribbageWindow(CribbageWidgets, QMainWindow):
+    """The cribbage game on the board: the actions the players report, the game's state shown and saved."""
 
-
-class CribbageWindow(QMainWindow):
     def __init__(self, players: list[str], target: int = 121, muggins: bool = False, *, lang: str | None = None,
                  speaker: Speaker | None = None, save: bool = True, saved: SavedGame | None = None,
                  folder: Path | None = None) -> None:
@@ -126,182 +61,16 @@ class CribbageWindow(QMainWindow):
         self._refresh()
         self._show_status()
         if saved is not None:
-            self.message.setText(self._prompt())
+            self.message.setText(prompt(self.game, self.lang))
 
     # -- texts ----------------------------------------------------------------------------
 
     def t(self, key: str, **kw) -> str:
-        text = TEXTS[self.lang][key]
-        return text.format(**kw) if kw else text
+        return phrase(self.lang, key, **kw)
 
     def _engine_name(self, engine: str) -> str:
         """The voice's name in this window's language (the engines' own names are kept)."""
         return {TEXT_ONLY: self.t("text_only"), CHOOSING: self.t("choosing")}.get(engine, engine)
-
-    # -- layout ----------------------------------------------------------------------------
-
-    def _build(self) -> None:
-        players = list(self.game.players)
-        root = QWidget()
-        col = QVBoxLayout(root)
-        self.pegboard = PegBoard()
-        self.pegboard.setMinimumHeight(90 + 80 * len(players))
-        col.addWidget(self.pegboard, 3)
-        status = QHBoxLayout()
-        count_box = QVBoxLayout()
-        self.count_caption = QLabel()
-        self.count_caption.setFont(_big(18))
-        self.count_label = QLabel("0")
-        self.count_label.setFont(_big(64))
-        self.count_label.setStyleSheet("color:#10324a")
-        self.count_label.setMinimumWidth(130)
-        self.series_label = QLabel("")
-        self.series_label.setFont(_big(18, bold=False))
-        count_box.addWidget(self.count_caption)
-        count_box.addWidget(self.count_label)
-        count_box.addWidget(self.series_label)
-        status.addLayout(count_box)
-        right = QVBoxLayout()
-        self.turn_label = QLabel("")
-        self.turn_label.setFont(_big(40))
-        self.turn_label.setStyleSheet("color:#7a1010")
-        self.message = QLabel(" ")
-        self.message.setWordWrap(True)
-        self.message.setFont(_big(20))
-        self.message.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
-        self.message.setMinimumHeight(70)
-        right.addWidget(self.turn_label)
-        right.addWidget(self.message)
-        status.addLayout(right, 1)
-        col.addLayout(status)
-
-        controls = QHBoxLayout()
-        # The deal.
-        self.deal_box = QGroupBox()
-        deal_grid = QGridLayout(self.deal_box)
-        self.dealer = QComboBox()
-        self.dealer.addItems(players)
-        self.deal_button = QPushButton()
-        self.deal_button.clicked.connect(lambda: self.apply(Deal(self.dealer.currentText())))
-        self.dealer_caption = QLabel()
-        deal_grid.addWidget(self.dealer_caption, 0, 0)
-        deal_grid.addWidget(self.dealer, 0, 1)
-        deal_grid.addWidget(self.deal_button, 1, 0, 1, 2)
-        controls.addWidget(self.deal_box)
-        # The cut.
-        self.cut_box = QGroupBox()
-        cut_grid = QGridLayout(self.cut_box)
-        self.starter = QLineEdit()
-        self.starter.returnPressed.connect(self._cut)
-        self.cut_button = QPushButton()
-        self.cut_button.clicked.connect(self._cut)
-        self.starter_caption = QLabel()
-        cut_grid.addWidget(self.starter_caption, 0, 0)
-        cut_grid.addWidget(self.starter, 0, 1)
-        cut_grid.addWidget(self.cut_button, 1, 0, 1, 2)
-        controls.addWidget(self.cut_box)
-        # Pegging: a button per rank for the player on turn, and go.
-        self.peg_box = QGroupBox()
-        peg_grid = QGridLayout(self.peg_box)
-        self.rank_buttons: dict[int, QPushButton] = {}
-        for i, (rank, text) in enumerate(RANKS):
-            b = QPushButton(text)
-            b.setFont(_big(20))
-            b.setMinimumSize(48, 44)
-            b.clicked.connect(lambda _=False, r=rank: self.peg_rank(r))
-            peg_grid.addWidget(b, i // 7, i % 7)
-            self.rank_buttons[rank] = b
-        self.go_button = QPushButton()
-        self.go_button.setFont(_big(20))
-        self.go_button.setMinimumSize(48, 44)
-        self.go_button.setStyleSheet("background:#ffe0a0")
-        self.go_button.clicked.connect(self.say_go)
-        peg_grid.addWidget(self.go_button, 1, 6)
-        self.suit = QComboBox()
-        for code, text in SUIT_CHOICES:
-            self.suit.addItem(text, code)
-        self.suit_caption = QLabel()
-        self.peg_card = QLineEdit()
-        self.peg_card.returnPressed.connect(self._peg_typed)
-        row = QHBoxLayout()
-        row.addWidget(self.suit_caption)
-        row.addWidget(self.suit)
-        row.addWidget(self.peg_card, 1)
-        peg_grid.addLayout(row, 2, 0, 1, 7)
-        controls.addWidget(self.peg_box, 2)
-        # The show.
-        self.show_box = QGroupBox()
-        show_grid = QGridLayout(self.show_box)
-        self.shower = QComboBox()
-        self.shower.addItems(players)
-        self.show_cards = QLineEdit()
-        self.show_cards.returnPressed.connect(self._show)
-        self.crib = QCheckBox()
-        self.count_button = QPushButton()
-        self.count_button.clicked.connect(self._show)
-        show_grid.addWidget(self.shower, 0, 0)
-        show_grid.addWidget(self.crib, 0, 1)
-        show_grid.addWidget(self.show_cards, 1, 0, 1, 2)
-        show_grid.addWidget(self.count_button, 2, 0, 1, 2)
-        controls.addWidget(self.show_box, 1)
-        col.addLayout(controls)
-        self.log_caption = QLabel()
-        col.addWidget(self.log_caption)
-        self.log = QListWidget()
-        self.log.setFont(_big(14, bold=False))
-        col.addWidget(self.log, 1)
-        self.setCentralWidget(root)
-
-        bar = QToolBar("Game")
-        self.addToolBar(bar)
-        self.undo_action = QAction(self)
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.undo_action.triggered.connect(self.undo)
-        bar.addAction(self.undo_action)
-        self.new_action = QAction(self)
-        self.new_action.triggered.connect(self.new_game)
-        bar.addAction(self.new_action)
-        self.mute = QCheckBox()
-        self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))
-        bar.addWidget(self.mute)
-        self.test_button = QPushButton()
-        self.test_button.clicked.connect(self.test_voice)
-        bar.addWidget(self.test_button)
-        self.lang_caption = QLabel()
-        bar.addWidget(self.lang_caption)
-        self.lang_box = QComboBox()
-        self.lang_box.addItem("English", "en")
-        self.lang_box.addItem("suomi", "fi")
-        self.lang_box.setCurrentIndex(self.lang_box.findData(self.lang))
-        self.lang_box.currentIndexChanged.connect(lambda _i: self.set_lang(self.lang_box.currentData()))
-        bar.addWidget(self.lang_box)
-        self._retranslate()
-
-    def _retranslate(self) -> None:
-        g = self.game
-        self.setWindowTitle(self.t("title", target=g.target, players=", ".join(g.players)))
-        self.deal_box.setTitle(self.t("deal_box"))
-        self.dealer_caption.setText(self.t("dealer"))
-        self.deal_button.setText(self.t("deal"))
-        self.cut_box.setTitle(self.t("cut_box"))
-        self.starter_caption.setText(self.t("starter"))
-        self.starter.setPlaceholderText(self.t("starter_hint"))
-        self.cut_button.setText(self.t("cut"))
-        self.peg_box.setTitle(self.t("peg_box"))
-        self.go_button.setText(self.t("go"))
-        self.suit_caption.setText(self.t("suit"))
-        self.peg_card.setPlaceholderText(self.t("peg_hint"))
-        self.show_box.setTitle(self.t("show_box"))
-        self.show_cards.setPlaceholderText(self.t("show_hint"))
-        self.crib.setText(self.t("crib"))
-        self.count_button.setText(self.t("count_button"))
-        self.count_caption.setText(self.t("count"))
-        self.log_caption.setText(self.t("log"))
-        self.undo_action.setText(self.t("undo"))
-        self.new_action.setText(self.t("new"))
-        self.mute.setText(self.t("mute"))
-        self.test_button.setText(self.t("test_voice"))
-        self.lang_caption.setText(self.t("language"))
 
     def set_lang(self, lang: str) -> None:
         if lang not in TEXTS or lang == self.lang:
@@ -422,23 +191,7 @@ class CribbageWindow(QMainWindow):
         return True
 
     def _log_event(self, event: CribEvent, scored: list[Scored]) -> None:
-        fi = self.lang == "fi"
-        if isinstance(event, Deal):
-            self.log.addItem(f"{event.dealer} jakaa" if fi else f"{event.dealer} deals")
-        elif isinstance(event, Cut):
-            self.log.addItem(f"  nostokortti {event.starter}" if fi else f"  starter {event.starter}")
-        elif isinstance(event, PegCard):
-            self.log.addItem(f"  {event.player} pelaa {event.card}" if fi else f"  {event.player} pegs {event.card}")
-        elif isinstance(event, Go):
-            self.log.addItem(f"  {event.player or ('pöytä' if fi else 'table')}: go")
-        elif isinstance(event, Show):
-            cards = " ".join(map(str, event.cards))
-            what = ("seimi " if fi else "crib ") if event.crib else ""
-            self.log.addItem(f"  {event.player} näyttää {what}{cards}" if fi else f"  {event.player} shows {what}{cards}")
-        for s in scored:
-            what = ", ".join(f"{kind_words(i.kind, len(i.cards), self.lang)} {' '.join(map(str, i.cards))} {i.points}"
-                             for i in s.items) or s.note
-            self.log.addItem(f"    {s.player} +{s.points}: {what}")
+        self.log.addItems(log_lines(event, scored, self.lang))
         self.log.scrollToBottom()
 
     def undo(self) -> None:
@@ -477,27 +230,6 @@ class CribbageWindow(QMainWindow):
 
     # -- showing the state ---------------------------------------------------------------------
 
-    def _prompt(self) -> str:
-        g = self.game
-        phase = g.phase
-        if phase == "over":
-            return self.t("win_kind")[g.skunk].format(name=g.players[g.winner])
-        if phase == "deal":
-            return self.t("choose_dealer") if g.dealer is None else self.t("deal_next")
-        if phase == "cut":
-            cutter = g.players[(g.dealer + 1) % len(g.players)]
-            return self.t("cuts", name=cutter, gen=genitive_fi(cutter))
-        if phase == "peg":
-            name = g.players[g.turn] if g.turn is not None else ""
-            return self.t("to_play", name=name, gen=genitive_fi(name))
-        who = g.next_to_show()
-        if who == "crib":
-            dealer = g.players[g.dealer]
-            return self.t("shows_crib", whose=f"{dealer}'s", gen=genitive_fi(dealer))
-        if who:
-            return self.t("shows", whose=f"{who}'s", gen=genitive_fi(who))
-        return self.t("deal_next")
-
     def _refresh(self) -> None:
         g = self.game
         phase = g.phase
@@ -508,7 +240,7 @@ class CribbageWindow(QMainWindow):
         tracks = [Track(p, g.scores[i], g.previous[i], str(g.scores[i]), g.games_won[i], on_turn == i)
                   for i, p in enumerate(g.players)]
         self.pegboard.set_state(self.t("board", target=g.target), g.target, tracks)
-        self.turn_label.setText(self._prompt())
+        self.turn_label.setText(prompt(self.game, self.lang))
         self.count_label.setText(str(g.count) if phase == "peg" else "–")
         self.series_label.setText("  ".join(str(c) for c in g.pegging.series))
         self.deal_box.setEnabled(phase in ("deal", "over"))
@@ -534,10 +266,6 @@ class CribbageWindow(QMainWindow):
         self.undo_action.setEnabled(bool(self.history))
 
 
-def _scores_text(game: CribbageGame) -> str:
-    return ", ".join(f"{p} {s}" for p, s in zip(game.players, game.scores))
-
-
 def open_cribbage(players: list[str], target: int = 121, muggins: bool = False, *, lang: str | None = None,
                   ask_resume: Callable[[SavedGame, CribbageGame], bool] | None = None,
                   folder: Path | None = None, speaker: Speaker | None = None) -> CribbageWindow:
@@ -559,7 +287,7 @@ def _ask_with_a_box(lang: str) -> Callable[[SavedGame, CribbageGame], bool]:
         texts = TEXTS[lang if lang in TEXTS else "en"]
         when = str(saved.header.get("started", "")).replace("T", " ")
         text = texts["resume"].format(players=", ".join(game.players), target=game.target, when=when,
-                                      scores=_scores_text(game))
+                                      scores=scores_text(game))
         answer = QMessageBox.question(None, texts["resume_title"], text,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                                       QMessageBox.StandardButton.Yes)
