@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from scorer.pipeline.sources import Frame
     from scorer.rules import Board, GameRules
     from scorer.vision.calibration import Profile
-    from scorer.vision.detector import TileDetection
+    from scorer.vision.tile_detection import TileDetection
 
 
 def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -8,10 +8,10 @@ from typing import Callable, Iterable, Sequence
 import cv2
 import numpy as np
 
-from scorer.layout.reconstruct import Layout, _geom
+from scorer.layout.joins import Layout, _geom
 from scorer.rules import Board
 from scorer.vision.annotate import annotate
-from scorer.vision.detector import TileDetection
+from scorer.vision.tile_detection import TileDetection
 
 
 UNSEEN_END = (255, 0, 255)

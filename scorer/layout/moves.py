@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Callable, Sequence, cast
 import numpy as np
 
 from scorer.errors import IllegalMove
-from scorer.layout.reading import (
-    _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, read_again, read_board, reading_likelihood, unsure_problem,
-)
-from scorer.layout.reconstruct import Layout, SeenTile, attach_points, reconstruct
+from scorer.layout.engine_board import attach_points
+from scorer.layout.joins import Layout, SeenTile
+from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, read_board, unsure_problem
+from scorer.layout.reconstruct import reconstruct
+from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
 
 if TYPE_CHECKING:
-    from scorer.vision.detector import TileDetection
+    from scorer.vision.tile_detection import TileDetection
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Literal, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import cv2
 import numpy as np
@@ -16,16 +15,12 @@ from scorer.vision.geometry import half_centers, long_first, long_side, polygon_
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
+from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
+    CERTAIN as CERTAIN, SMALL_FOR_A_BLANK_PX as SMALL_FOR_A_BLANK_PX, SMALL_TILE_PX as SMALL_TILE_PX, SURE_BLANK as SURE_BLANK,
+    Face, HalfReading as HalfReading, TileDetection as TileDetection, settled, too_small_to_read as too_small_to_read,
+)
 
-Face = Literal["up", "down"]
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
-# A half read at this probability or more is taken as read; below it the tile is uncertain.
-CERTAIN = 0.9
-# ... except a blank half on a tile shorter than this in the image, which needs SURE_BLANK: there a
-# single pale pip is a speck the reader may miss and still call the half blank at 0.9-0.95; in a layout
-# a half it meets read at CERTAIN still confirms such a blank (docs/experiments.md, "SURE_BLANK").
-SMALL_FOR_A_BLANK_PX = 35
-SURE_BLANK = 0.97
 # The long side of the detector's input where the model takes any size (a multiple of STRIDE): small
 # tiles (a far camera, a big table) are found far better than at the training size, 416.
 INPUT_SIZE = 544
@@ -47,21 +42,6 @@ THOROUGH_SIZES = (544, 704)
 # mean of the two looks' (docs/experiments.md, "THOROUGH_SIZES").  Boxes for that are decoded from
 # this lower score, as one look alone must reach twice the threshold.
 MIRROR_LOW = 0.1
-
-
-# Tiles shorter than this in the image have pips of a pixel or two: the reader misreads many of them
-# (held-out layouts: whole graph right 42 % of images below, 98 % at or above; a 720p webcam over a
-# table sees a tile 50-70 px long).
-SMALL_TILE_PX = 30
-
-
-def too_small_to_read(detections: Sequence["TileDetection"], minimum: float = SMALL_TILE_PX) -> str | None:
-    """A word for the players when the face-up tiles are shorter in the image than ``minimum`` (px)."""
-    lengths = [long_side(d.corners) for d in detections if d.face == "up"]
-    if len(lengths) < 2 or float(np.median(lengths)) >= minimum:  # (one small box may be a stray one)
-        return None
-    return (f"the tiles are about {float(np.median(lengths)):.0f} px long in the image, too small for their pips to be read"
-            f" reliably (at least {minimum:.0f} px is needed): bring the camera closer or raise its resolution")
 
 
 def fitted_input_size(lengths: Sequence[float], frame_long_side: int, current: int) -> int:
@@ -100,75 +80,6 @@ SMALLEST_INPUT_SIZE = 160
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).
 ALTERNATIVE = 0.02
-# A half whose likeliest count is less likely than a blind guess among the seven: the reader sees
-# mostly no half there (table, the box's end off the tile) or a back -- its count is unknown.
-UNREAD = 1 / 7
-
-
-@dataclass(frozen=True, slots=True)
-class HalfReading:
-    pips: int
-    center: tuple[float, float]
-    confidence: float
-    alternatives: tuple[tuple[int, float], ...] = ()  # other pip counts and their probabilities, likeliest first
-
-    @property
-    def unread(self) -> bool:
-        """Whether the reader saw no count here at all (:data:`UNREAD`): any count may lie there."""
-        return self.confidence < UNREAD
-
-
-@dataclass(frozen=True, slots=True)
-class TileDetection:
-    """One tile seen in a frame.  ``corners`` go round the tile, the first edge a long side;
-    ``halves`` follow the tile from the c0/c3 end to the c1/c2 end (``None`` when face down)."""
-
-    corners: tuple[tuple[float, float], ...]
-    face: Face
-    confidence: float
-    halves: tuple[HalfReading, HalfReading] | None = None
-
-    @property
-    def pips(self) -> tuple[int, int] | None:
-        return None if self.halves is None else (self.halves[0].pips, self.halves[1].pips)
-
-    @property
-    def read_confidence(self) -> float:
-        return 1.0 if self.halves is None else min(h.confidence for h in self.halves)
-
-    @property
-    def certain(self) -> bool:
-        return self.halves is None or all(self.half_certain(k) for k in (0, 1))
-
-    def half_certain(self, k: int) -> bool:
-        """Whether half ``k`` is read surely: at :data:`CERTAIN`, or :data:`SURE_BLANK` for a blank on a small tile."""
-        assert self.halves is not None, "a face-down tile has no halves"
-        half = self.halves[k]
-        small = long_side(np.asarray(self.corners)) < SMALL_FOR_A_BLANK_PX
-        return half.confidence >= (SURE_BLANK if half.pips == 0 and small else CERTAIN)
-
-    @property
-    def center(self) -> tuple[float, float]:
-        c = np.asarray(self.corners).mean(0)
-        return float(c[0]), float(c[1])
-
-    def as_blank_double(self) -> "TileDetection":
-        """This box (one taken for a back) as the double blank face up: a blank face whose divider
-        hardly shows looks like a back."""
-        first, second = half_centers(np.asarray(self.corners))
-        halves = (HalfReading(0, (float(first[0]), float(first[1])), SURE_BLANK), HalfReading(0, (float(second[0]), float(second[1])), SURE_BLANK))
-        return TileDetection(self.corners, "up", self.confidence, halves)
-
-    def to_json(self) -> dict:
-        return {
-            "pips": None if self.pips is None else list(self.pips),
-            "face": self.face,
-            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
-            "halves": None
-            if self.halves is None
-            else [{"pips": h.pips, "center": [round(h.center[0], 1), round(h.center[1], 1)], "confidence": round(h.confidence, 3)} for h in self.halves],
-            "confidence": round(self.confidence, 3),
-        }
 
 
 class Detector(Protocol):
@@ -323,7 +234,7 @@ def read_tiles(
     side by side), the candidates that box suppressed get a second look -- thinned again and read,
     beside the boxes already taken -- so the tiles under it are not lost with it."""
     if nms_iou is None:
-        return _settled([d for d in _read_boxes(frame, boxes, read_pips) if d is not None])
+        return settled([d for d in _read_boxes(frame, boxes, read_pips) if d is not None])
     kept = rotated_nms(list(boxes), nms_iou)
     read = _read_boxes(frame, kept, read_pips)
     # (Only a face-up box can be refused: a back is taken as it is, or as the face the reader sees on it.)
@@ -341,7 +252,7 @@ def read_tiles(
         ]
         second = rotated_nms(again, nms_iou)
         out += [d for d in _read_boxes(frame, second, read_pips) if d is not None]
-    return _settled(out)
+    return settled(out)
 
 
 def _read_boxes(
@@ -442,51 +353,3 @@ def _face_on_a_back(p_first: np.ndarray, p_second: np.ndarray, knows_backs: bool
     pips = [int(np.argmax(p[:NOT_A_HALF])) for p in (p_first, p_second)]
     certain = all(p[k] >= CERTAIN and p[NOT_A_HALF] < 0.5 for p, k in zip((p_first, p_second), pips))
     return certain and sum(pips) >= 1
-
-
-def _settled(tiles: list[TileDetection]) -> list[TileDetection]:
-    """The tiles read, less the boxes that cannot be tiles beside the others."""
-    return _drop_tiny(_drop_same_centre(_drop_straddling(tiles)))
-
-
-# A box under this share of the median length of the tiles read surely is no tile beside them: the tiles
-# of one set lie at one height, and a camera tilted 30 degrees sees its far ones at most a third smaller
-# than the near ones.  On the held-out splits such boxes were false tiles or tiles cut by the frame's
-# edge, never a tile wholly in view (docs/experiments.md, "TINY").
-TINY = 0.5
-
-
-def _drop_tiny(tiles: list[TileDetection]) -> list[TileDetection]:
-    """The tiles less any box far smaller than the tiles read surely (where at least three are)."""
-    sure = [long_side(t.corners) for t in tiles if t.certain]
-    if len(sure) < 3:
-        return tiles
-    floor = TINY * float(np.median(sure))
-    return [t for t in tiles if long_side(t.corners) >= floor]
-
-
-# Two boxes whose centres lie closer than this share of a tile's width are on one tile (no two tiles
-# lying flat share a centre): a box turned a quarter turn on a tile overlaps it too little for the NMS.
-SAME_CENTRE = 0.25
-
-
-def _drop_same_centre(tiles: list[TileDetection]) -> list[TileDetection]:
-    """Of boxes centred on one spot, the one the detector is surest of."""
-    keep: list[TileDetection] = []
-    for t in sorted(tiles, key=lambda d: -d.confidence):
-        width = long_side(t.corners) / 2
-        if any(float(np.hypot(*np.subtract(t.center, k.center))) < SAME_CENTRE * width for k in keep):
-            continue
-        keep.append(t)
-    return keep
-
-
-def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:
-    """A weaker box lying across two tiles (half of each) is dropped where both of its tiles were found."""
-    keep = []
-    for t in tiles:
-        overlaps = [o for o in tiles if o is not t and o.confidence > t.confidence and polygon_iou(np.array(o.corners), np.array(t.corners)) > 0.15]
-        if len(overlaps) >= 2 and not t.certain:
-            continue
-        keep.append(t)
-    return keep

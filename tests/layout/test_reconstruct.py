@@ -493,7 +493,7 @@ def test_read_board_reads_a_washed_out_tile_in_a_line_as_its_neighbours_show_it_
 
 
 def test_the_readings_the_joins_imply() -> None:
-    from scorer.layout.reading import readings_the_joins_imply
+    from scorer.layout.reread import readings_the_joins_imply
 
     # Between two tiles: both halves.
     def implied(tiles, i):  # (as tiles: which half is the tile's first depends on its corners)
