@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from scorer.rules.game import GameRules, Match
+from scorer.rules.game import Match
+from scorer.rules.game_rules import GameRules
 from scorer.rules.log import MatchHeader
 from scorer.rules.transcript import Step, narrate
 

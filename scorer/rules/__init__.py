@@ -6,7 +6,8 @@ No I/O beyond text, no numpy, no other part of the package: everything else buil
 from scorer.rules.board import Board, FreePoint, Join, ScoringEnd
 from scorer.rules.describe import describe_board, describe_placement
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
-from scorer.rules.game import GameRules, Match, Phase, PlayOutcome, RoundOutcome, Table
+from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
+from scorer.rules.game_rules import GameRules, Table
 from scorer.rules.horse_race import HorseRace
 from scorer.rules.log import GAMES, MatchHeader, event_to_json, header_to_json, parse_event, parse_header
 from scorer.rules.seven_rocks import SevenRocks

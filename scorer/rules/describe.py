@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from scorer.rules.board import Board
-from scorer.rules.game import GameRules
+from scorer.rules.game_rules import GameRules
 from scorer.rules.tiles import Side, Tile
 
 Lang = Literal["fi", "en"]

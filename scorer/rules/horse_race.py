@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from scorer.errors import TableError
-from scorer.rules.game import GameRules, RoundScore, Table
+from scorer.rules.game_rules import GameRules, RoundScore, Table
 from scorer.rules.tiles import Tile, round_to_five
 
 _HAND_SIZES = {2: 7, 3: 6, 4: 5}

@@ -23,7 +23,8 @@ from typing import Any, Iterable, Iterator, Mapping
 from scorer.errors import LineError as LineError  # (defined in the one tree; imported from here too)
 from scorer.errors import LogFormatError
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
-from scorer.rules.game import GameRules, Match
+from scorer.rules.game import Match
+from scorer.rules.game_rules import GameRules
 from scorer.rules.horse_race import HorseRace
 from scorer.rules.seven_rocks import SevenRocks
 from scorer.rules.tiles import Side, Tile

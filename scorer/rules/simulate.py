@@ -15,7 +15,8 @@ from typing import Iterator, Sequence
 from scorer.errors import RulesError
 from scorer.rules.board import FreePoint
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
-from scorer.rules.game import GameRules, Match, Phase
+from scorer.rules.game import Match, Phase
+from scorer.rules.game_rules import GameRules
 from scorer.rules.log import GAMES, MatchHeader
 from scorer.rules.tiles import FULL_SET, Tile
 
@@ -105,15 +106,8 @@ def _play_match(header: MatchHeader, rng: random.Random, max_rounds: int) -> Ite
     while not match.is_over:
         if match.round_no >= max_rounds:
             raise RulesError(f"simulation did not finish in {max_rounds} rounds")
-        tiles = list(FULL_SET)
-        rng.shuffle(tiles)
-        size = rules.hand_size(n)
-        hands = [tiles[i * size : (i + 1) * size] for i in range(n)]
-        boneyard = tiles[n * size :]
-        starter = match.next_starter if match.next_starter is not None else rng.randrange(n)
-        # Where the rules fix the starter, leave the name out now and then.
-        name = None if match.next_starter is not None and rng.random() < 0.5 else players[starter]
-        yield step(RoundStart(name))
+        hands, boneyard, start = _deal(rules, match, players, rng)
+        yield step(start)
         while match.phase is Phase.IN_ROUND:
             seat = match.turn
             assert seat is not None
@@ -150,3 +144,18 @@ def _play_match(header: MatchHeader, rng: random.Random, max_rounds: int) -> Ite
                 yield step(Pass(player))
         if match.phase is Phase.ROUND_OVER:
             yield step(Reveal(tuple((players[s], tuple(hands[s])) for s in range(n))))
+
+
+def _deal(rules: GameRules, match: Match, players: tuple[str, ...], rng: random.Random
+          ) -> tuple[list[list[Tile]], list[Tile], RoundStart]:
+    """A round dealt: the hands, the boneyard, and the event that starts the round."""
+    n = len(players)
+    tiles = list(FULL_SET)
+    rng.shuffle(tiles)
+    size = rules.hand_size(n)
+    hands = [tiles[i * size : (i + 1) * size] for i in range(n)]
+    boneyard = tiles[n * size :]
+    starter = match.next_starter if match.next_starter is not None else rng.randrange(n)
+    # Where the rules fix the starter, leave the name out now and then.
+    name = None if match.next_starter is not None and rng.random() < 0.5 else players[starter]
+    return hands, boneyard, RoundStart(name)
