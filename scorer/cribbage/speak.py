@@ -80,69 +80,92 @@ def announce(before: CribbageGame, event: CribEvent, after: CribbageGame, scored
     """The announcement for ``event``, applied to ``before`` giving ``after`` and ``scored``."""
 
     def make(lang: str, spoken: bool) -> str:
-        fi = lang == "fi"
-        num = number_fi if fi else number_en
-        parts: list[str] = []
-        if isinstance(event, Deal):
-            if before.is_over:
-                parts.append("Uusi peli." if fi else "A new game.")
-            parts.append(f"{event.dealer} jakaa." if fi else f"{event.dealer} deals.")
-            cutter = after.players[((after.dealer or 0) + 1) % len(after.players)]
-            parts.append(f"{cutter} nostaa nostokortin." if fi else f"{cutter} cuts the starter.")
-        elif isinstance(event, Cut):
-            card = card_words(event.starter, lang) if spoken else str(event.starter)
-            parts.append(f"Nostokortti: {card}." if fi else f"Starter: {card}.")
-        elif isinstance(event, PegCard):
-            card = card_words(event.card, lang) if spoken else str(event.card)
-            count = before.count + event.card.value
-            count_text = num(count) if spoken else str(count)
-            parts.append(f"{event.player}, {card}. " + (f"Summa {count_text}." if fi else f"Count {count_text}."))
-        elif isinstance(event, Go):
-            if event.player is not None:
-                parts.append(f"{event.player}: go.")
-        elif isinstance(event, Show):
-            whose = genitive_fi(event.player) if fi else f"{event.player}'s"
-            what = ("seimi" if event.crib else "käsi") if fi else ("crib" if event.crib else "hand")
-            total = sum(s.points for s in scored if s.player == event.player)
-            parts.append(f"{whose} {what}: {_points(total, lang) if spoken else total}.")
-        for s in scored:
-            kinds = [i.kind for i in s.items]
-            pts = f", {_points(s.points, lang)}" if spoken else f" +{s.points}"
-            if isinstance(event, Show) and s.player == event.player and not s.note.startswith("muggins"):
-                if not spoken and s.items:
-                    parts.append(f"({_scored_shown(s, lang)})")
-            elif s.note.startswith("muggins"):
-                parts.append(f"Muggins: {s.player}{pts}.")
-            elif kinds == ["go"]:
-                parts.append(f"Go-piste: {s.player}{pts}." if fi else f"One for the go: {s.player}{pts}.")
-            elif kinds == ["last card"]:
-                parts.append(f"Viimeinen kortti: {s.player}{pts}." if fi else f"Last card: {s.player}{pts}.")
-            elif kinds == ["his heels"]:
-                parts.append(f"Jätkä nostona: {s.player}{pts}." if fi else f"His heels: {s.player}{pts}.")
-            else:
-                words = _scored_words(s, lang) if spoken else _scored_shown(s, lang)
-                mine = isinstance(event, PegCard) and s.player == event.player
-                parts.append((f"{words[0].upper()}{words[1:]}" if mine else f"{s.player}: {words}") + ".")
-        if after.is_over:
-            winner = after.players[after.winner]
-            parts.append(f"{winner} voitti pelin." if fi else f"{winner} wins the game.")
-            if after.skunk == 2:
-                parts.append("Skunk: kaksi peliä." if fi else "A skunk: two games.")
-            elif after.skunk == 3:
-                parts.append("Tupla-skunk: kolme peliä." if fi else "A double skunk: three games.")
-        elif isinstance(event, (PegCard, Go)):
-            restarted = after.count == 0 and after.turn is not None and before.count != 0
-            if restarted:
-                parts.append("Summa alkaa alusta." if fi else "The count starts again.")
-            if after.turn is not None and (restarted or isinstance(event, Go)):
-                parts.append(_lead_words(after, lang))
-            if after.pegging_over and not before.pegging_over:
-                first = after.next_to_show()
-                if first:
-                    parts.append(f"Korttien pelaus on ohi. {genitive_fi(first)} käsi ensin." if fi else
-                                 f"Pegging is over. {first}'s hand first.")
-        elif isinstance(event, Cut):
-            parts.append(_lead_words(after, lang))
+        parts = _event_words(before, event, after, scored, lang, spoken)
+        parts += _what_scored(event, scored, lang, spoken)
+        parts += _what_follows(before, event, after, lang)
         return " ".join(p for p in parts if p)
 
     return _both(make)
+
+
+def _event_words(before: CribbageGame, event: CribEvent, after: CribbageGame, scored: list[Scored], lang: str,
+                 spoken: bool) -> list[str]:
+    """The event itself: a deal, the starter, a card pegged and the count, a go, a show's total."""
+    fi = lang == "fi"
+    num = number_fi if fi else number_en
+    parts: list[str] = []
+    if isinstance(event, Deal):
+        if before.is_over:
+            parts.append("Uusi peli." if fi else "A new game.")
+        parts.append(f"{event.dealer} jakaa." if fi else f"{event.dealer} deals.")
+        cutter = after.players[((after.dealer or 0) + 1) % len(after.players)]
+        parts.append(f"{cutter} nostaa nostokortin." if fi else f"{cutter} cuts the starter.")
+    elif isinstance(event, Cut):
+        card = card_words(event.starter, lang) if spoken else str(event.starter)
+        parts.append(f"Nostokortti: {card}." if fi else f"Starter: {card}.")
+    elif isinstance(event, PegCard):
+        card = card_words(event.card, lang) if spoken else str(event.card)
+        count = before.count + event.card.value
+        count_text = num(count) if spoken else str(count)
+        parts.append(f"{event.player}, {card}. " + (f"Summa {count_text}." if fi else f"Count {count_text}."))
+    elif isinstance(event, Go):
+        if event.player is not None:
+            parts.append(f"{event.player}: go.")
+    elif isinstance(event, Show):
+        whose = genitive_fi(event.player) if fi else f"{event.player}'s"
+        what = ("seimi" if event.crib else "käsi") if fi else ("crib" if event.crib else "hand")
+        total = sum(s.points for s in scored if s.player == event.player)
+        parts.append(f"{whose} {what}: {_points(total, lang) if spoken else total}.")
+    return parts
+
+
+def _what_scored(event: CribEvent, scored: list[Scored], lang: str, spoken: bool) -> list[str]:
+    """What the event scored, each player's in turn (a show's own items shown in brackets)."""
+    fi = lang == "fi"
+    parts: list[str] = []
+    for s in scored:
+        kinds = [i.kind for i in s.items]
+        pts = f", {_points(s.points, lang)}" if spoken else f" +{s.points}"
+        if isinstance(event, Show) and s.player == event.player and not s.note.startswith("muggins"):
+            if not spoken and s.items:
+                parts.append(f"({_scored_shown(s, lang)})")
+        elif s.note.startswith("muggins"):
+            parts.append(f"Muggins: {s.player}{pts}.")
+        elif kinds == ["go"]:
+            parts.append(f"Go-piste: {s.player}{pts}." if fi else f"One for the go: {s.player}{pts}.")
+        elif kinds == ["last card"]:
+            parts.append(f"Viimeinen kortti: {s.player}{pts}." if fi else f"Last card: {s.player}{pts}.")
+        elif kinds == ["his heels"]:
+            parts.append(f"Jätkä nostona: {s.player}{pts}." if fi else f"His heels: {s.player}{pts}.")
+        else:
+            words = _scored_words(s, lang) if spoken else _scored_shown(s, lang)
+            mine = isinstance(event, PegCard) and s.player == event.player
+            parts.append((f"{words[0].upper()}{words[1:]}" if mine else f"{s.player}: {words}") + ".")
+    return parts
+
+
+def _what_follows(before: CribbageGame, event: CribEvent, after: CribbageGame, lang: str) -> list[str]:
+    """The win (and a skunk), or the count starting again, who leads, the pegging over."""
+    fi = lang == "fi"
+    parts: list[str] = []
+    if after.is_over:
+        winner = after.players[after.winner]
+        parts.append(f"{winner} voitti pelin." if fi else f"{winner} wins the game.")
+        if after.skunk == 2:
+            parts.append("Skunk: kaksi peliä." if fi else "A skunk: two games.")
+        elif after.skunk == 3:
+            parts.append("Tupla-skunk: kolme peliä." if fi else "A double skunk: three games.")
+    elif isinstance(event, (PegCard, Go)):
+        restarted = after.count == 0 and after.turn is not None and before.count != 0
+        if restarted:
+            parts.append("Summa alkaa alusta." if fi else "The count starts again.")
+        if after.turn is not None and (restarted or isinstance(event, Go)):
+            parts.append(_lead_words(after, lang))
+        if after.pegging_over and not before.pegging_over:
+            first = after.next_to_show()
+            if first:
+                parts.append(f"Korttien pelaus on ohi. {genitive_fi(first)} käsi ensin." if fi else
+                             f"Pegging is over. {first}'s hand first.")
+    elif isinstance(event, Cut):
+        parts.append(_lead_words(after, lang))
+    return parts
