@@ -62,3 +62,32 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         season = club.parse_since(args.season_start) if args.season_start else None
         return serve(engine, args.host, args.port, season_since=season, out=out)
     return 0
+
+
+# -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
+
+
+def add_club_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    club = sub.add_parser("club", help="the club's players, match history and standings; the evening's board")
+    db_help = "database file or SQLAlchemy URL, e.g. postgresql+psycopg://club@server/club (default: $SCORER_CLUB_DB or the user's data folder)"
+    club.add_argument("--db", help=db_help)
+    db_anywhere = argparse.ArgumentParser(add_help=False)  # `club serve --db URL` as well as `club --db URL serve`
+    db_anywhere.add_argument("--db", default=argparse.SUPPRESS, help=db_help)
+    csub = club.add_subparsers(dest="club_command", required=True, metavar="COMMAND")
+    imp = csub.add_parser("import", parents=[db_anywhere], help="import session logs (a match already there is left alone, a longer log of it updates it)")
+    imp.add_argument("logs", nargs="+", metavar="LOG")
+    imp.add_argument("--table", help="which table of the evening the logs come from")
+    csub.add_parser("players", parents=[db_anywhere], help="list the club's players")
+    st = csub.add_parser("standings", parents=[db_anywhere], help="wins, shared wins, points for and against, points per move (finished matches)")
+    st.add_argument("--since", metavar="DATE", help="today, yesterday or a date (YYYY-MM-DD)")
+    st.add_argument("--game", choices=("horse-race", "seven-rocks"))
+    ex = csub.add_parser("export", parents=[db_anywhere], help="one CSV row per player per match")
+    ex.add_argument("--csv", required=True, metavar="FILE")
+    mg = csub.add_parser("merge", parents=[db_anywhere], help="bring in another laptop's database without duplicates (one transaction; the other is only read)")
+    mg.add_argument("other", metavar="OTHER.db")
+    mg.add_argument("--skip-bad", action="store_true", help="merge the other matches where some stored logs cannot be read (else nothing is merged)")
+    sv = csub.add_parser("serve", parents=[db_anywhere], help="the evening's board in a browser: every table live, tonight's and the season's standings")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this computer only; 0.0.0.0 for the club's network)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--season-start", metavar="DATE", help="the season's first day (default: 1 January this year)")
+    club.set_defaults(run=_club)

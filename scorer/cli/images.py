@@ -221,3 +221,42 @@ def _describe_move(before: Board, placements: Sequence[Placement], problems: lis
         where = "" if p.at is None else f" at {p.at.tile} ({p.at.side.value}, {p.at.value})"
         out.write(f"New tile{where}:\n{describe_placement(p.tile, step, rules, lang)}\n")
     _write_problems(problems, out)
+
+
+# -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
+
+
+def add_detect_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    detect = sub.add_parser("detect", help="find every tile and read its pips in images")
+    detect.add_argument("images", nargs="+", metavar="IMAGE")
+    detect.add_argument("--json", action="store_true", help="one JSON object per image")
+    detect.add_argument("--annotate", metavar="OUT.png", help="draw what was read")
+    detect.add_argument("--threads", type=int, default=2)
+    detect.set_defaults(run=_detect)
+
+
+def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    board = sub.add_parser("board", help="rebuild the layout in an image as the game's spinner graph")
+    board.add_argument("image", metavar="IMAGE")
+    board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    board.add_argument("--calibration", metavar="NAME", help="a calibration profile (name or .json path)")
+    board.add_argument("--json", action="store_true")
+    board.add_argument("--before", metavar="BOARD.json",
+                       help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
+    board.add_argument("--annotate", metavar="OUT.png")
+    board.add_argument("--lang", choices=("fi", "en"), default="en")
+    board.add_argument("--threads", type=int, default=2)
+    board.set_defaults(run=_board)
+
+
+def add_calibrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
+    source = cal.add_mutually_exclusive_group(required=True)
+    source.add_argument("--camera", type=int, metavar="N")
+    source.add_argument("--video", metavar="FILE")
+    source.add_argument("--image", metavar="FILE")
+    cal.add_argument("--name", default="default", help="profile name (default: default)")
+    cal.add_argument("--views", type=int, default=1, metavar="N",
+                     help="views of the target in different places (video or camera), to measure the lens (default 1)")
+    cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
+    cal.set_defaults(run=_calibrate)

@@ -112,3 +112,45 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for step in sim.events:
         out.write(dumps(event_to_json(step.event)) + "\n")
     return 0
+
+
+# -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
+
+
+def add_demo_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    demo = sub.add_parser("demo", help="score a bundled demo match log in the terminal")
+    demo.add_argument("--lang", choices=("fi", "en"), default="en")
+    demo.set_defaults(run=_demo)
+
+
+def add_score_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    score = sub.add_parser("score", help="score a session log move by move")
+    score.add_argument("log", help="session log (JSON Lines); - for the standard input (simulate | score -)")
+    score.add_argument("--json", action="store_true", help="one JSON object per event line")
+    score.add_argument("--describe", action="store_true", help="describe the board after each placement")
+    score.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account and of --describe")
+    score.set_defaults(run=_score)
+
+
+def add_sessions_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    ses = sub.add_parser("sessions", help="the saved matches, newest first; show one; repair a damaged one")
+    ses.add_argument("--dir", help="a sessions folder (default: the user's data folder)")
+    ses.add_argument("--json", action="store_true")
+    ses.set_defaults(run=_sessions, sessions_command="list")
+    ssub = ses.add_subparsers(dest="sessions_command", metavar="COMMAND")
+    show = ssub.add_parser("show", help="the account of one match, as `score` gives it")
+    show.add_argument("id", metavar="ID", help="its number in the list, the start of its file name, or a path")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--lang", choices=("fi", "en"), default="en")
+    rep = ssub.add_parser("repair", help="cut a torn or damaged tail off (kept beside it as FILE.damaged)")
+    rep.add_argument("file", metavar="FILE")
+
+
+def add_simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sim = sub.add_parser("simulate", help="write a random legal match as a session log")
+    sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
+    sim.add_argument("--players", type=int, default=None, help="number of players (2-4; default 4)")
+    sim.add_argument("--names", help="comma-separated player names, clockwise (overrides --players)")
+    sim.add_argument("--partnership", action="store_true")
+    sim.add_argument("--seed", type=int, default=None)
+    sim.set_defaults(run=_simulate)

@@ -198,3 +198,53 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if live is not None:
             live.close(timeout=5)
     return 0
+
+
+# -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
+
+
+def add_app_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    app = sub.add_parser("app", help="the desktop app (the default command)")
+    app.add_argument("--lang", choices=("fi", "en"), help="the app's language (default: as last chosen in the settings)")
+    app.add_argument("--demo", action="store_true", help="play the bundled demo recording even with a camera")
+    app.set_defaults(run=_app)
+
+
+def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = sub.add_parser("replay", help="score a recorded game video")
+    replay.add_argument("video", metavar="VIDEO")
+    replay.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    replay.add_argument("--players", required=True, help="names in clockwise order, from the seat nearest the camera")
+    replay.add_argument("--partnership", action="store_true")
+    replay.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
+    replay.add_argument("--calibration", metavar="NAME")
+    replay.add_argument("--json", action="store_true")
+    replay.add_argument("--step", type=int, default=2, help="read every Nth frame (default 2: 15 fps from 30)")
+    replay.add_argument("--threads", type=int, default=2)
+    replay.add_argument("--quiet", action="store_true", help="no progress bar")
+    replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
+    replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
+    replay.add_argument("--table", help="which table of a club evening")
+    replay.set_defaults(run=_replay)
+
+
+def add_record_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rec = sub.add_parser("record", help="record a live game: video and session log side by side")
+    rec.add_argument("--camera", default="0", help="a camera's index, or a network camera's URL")
+    rec.add_argument("--width", type=int, default=1280)
+    rec.add_argument("--height", type=int, default=720)
+    rec.add_argument("--fps", type=float, default=30.0)
+    rec.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    rec.add_argument("--players", required=True)
+    rec.add_argument("--partnership", action="store_true")
+    rec.add_argument("--starter")
+    rec.add_argument("--calibration", metavar="NAME")
+    rec.add_argument("--out", required=True, help="a new folder for the video segments")
+    rec.add_argument("--sessions", metavar="DIR", help="where the match's session file goes (default: the user's sessions folder)")
+    rec.add_argument("--table", help="which table of a club evening")
+    rec.add_argument("--club-db", metavar="URL", help="write the match into this club database move by move "
+                     "(default: $SCORER_CLUB_DB where set; else not)")
+    rec.add_argument("--segment-seconds", type=float, default=10.0)
+    rec.add_argument("--lang", choices=("fi", "en"), default="en")
+    rec.add_argument("--threads", type=int, default=2)
+    rec.set_defaults(run=_record)
