@@ -10,8 +10,9 @@ import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
+from scorer.app.corrections import ConfirmDialog
 from scorer.app.speech import Speaker
-from scorer.app.window import ConfirmDialog, MainWindow
+from scorer.app.window import MainWindow
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
 from scorer.pipeline.sources import Frame
 from scorer.rules import Play, RoundStart, Tile
@@ -122,7 +123,7 @@ def test_an_illegal_correction_is_refused(qtbot, tmp_path: Path, monkeypatch) ->
     window = make_window(tmp_path, header, StillCamera(), NoDetector())
     qtbot.addWidget(window)
     shown = []
-    monkeypatch.setattr("scorer.app.window.QMessageBox.warning", lambda *a: shown.append(a[2]))
+    monkeypatch.setattr("scorer.app.window_corrections.QMessageBox.warning", lambda *a: shown.append(a[2]))
     window._correct([Play("Ann", Tile(1, 4))])  # no round started
     assert shown and "round" in shown[0]
     window.stop()
@@ -249,7 +250,7 @@ def test_painting_for_hours_does_not_wear_down_pythons_none(qtbot, tmp_path: Pat
 
 
 def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path) -> None:
-    from scorer.app.window import HandsDialog
+    from scorer.app.corrections import HandsDialog
     from scorer.rules import Reveal
     from scorer.rules.simulate import simulate_match
 

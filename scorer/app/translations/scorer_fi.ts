@@ -94,6 +94,29 @@
     </message>
 </context>
 <context>
+    <name>ClubLink</name>
+    <message>
+        <source>Club board: not reached ({error}); the match is kept here and sent when it is back</source>
+        <translation>Kerhon taulu ei vastaa ({error}); ottelu säilyy täällä ja lähetetään, kun yhteys palaa</translation>
+    </message>
+    <message>
+        <source>Club board: up to date</source>
+        <translation>Kerhon taulu on ajan tasalla</translation>
+    </message>
+    <message>
+        <source>The match is saved in the club&apos;s history.</source>
+        <translation>Ottelu on tallennettu kerhon historiaan.</translation>
+    </message>
+    <message>
+        <source>Club database: {error}</source>
+        <translation>Kerhon tietokanta: {error}</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>Kerho</translation>
+    </message>
+</context>
+<context>
     <name>ClubWindow</name>
     <message>
         <source> (won)</source>
@@ -430,80 +453,12 @@
         <translation>{seconds} s</translation>
     </message>
     <message>
-        <source>How to use</source>
-        <translation>Käyttöohje</translation>
-    </message>
-    <message>
-        <source>About</source>
-        <translation>Tietoja</translation>
-    </message>
-    <message>
-        <source>Domino table scorer
-
-Scores Horse Race and Seven Rocks from a camera over the table, on a cribbage board. Every match is kept in its session file ({path}).</source>
-        <translation>Dominopöydän pistelaskija
-
-Laskee Horse Racen ja Seven Rocksin pisteet pöydän yllä olevan kameran kuvasta ja merkitsee ne cribbage-laudalle. Jokainen ottelu säilyy omassa istuntotiedostossaan ({path}).</translation>
-    </message>
-    <message>
-        <source>in memory</source>
-        <translation>vain muistissa</translation>
-    </message>
-    <message>
-        <source>Paused: corrections, undo and redo still apply at once.</source>
-        <translation>Tauko: korjaukset, kumoaminen ja uudelleen tekeminen tulevat voimaan heti.</translation>
-    </message>
-    <message>
-        <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
-        <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
-    </message>
-    <message>
-        <source>Live again.</source>
-        <translation>Taas nykyhetkessä.</translation>
-    </message>
-    <message>
-        <source>Withdraw the move after {seconds} s and score the recording again from there?
-
-It stays in the session log as undone, and Redo brings it back.</source>
-        <translation>Kumotaanko kohdan {seconds} s jälkeinen siirto ja pisteytetään tallenne uudelleen siitä alkaen?
-
-Se jää istuntolokiin kumottuna, ja Tee uudelleen palauttaa sen.</translation>
-    </message>
-    <message>
-        <source>Withdraw the {count} moves after {seconds} s and score the recording again from there?
-
-They stay in the session log as undone, and Redo brings them back.</source>
-        <translation>Kumotaanko {count} siirtoa kohdan {seconds} s jälkeen ja pisteytetään tallenne uudelleen siitä alkaen?
-
-Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translation>
-    </message>
-    <message>
-        <source>Score again from here</source>
-        <translation>Pisteytä uudelleen tästä</translation>
-    </message>
-    <message>
-        <source>Club board: not reached ({error}); the match is kept here and sent when it is back</source>
-        <translation>Kerhon taulu ei vastaa ({error}); ottelu säilyy täällä ja lähetetään, kun yhteys palaa</translation>
-    </message>
-    <message>
-        <source>Club board: up to date</source>
-        <translation>Kerhon taulu on ajan tasalla</translation>
-    </message>
-    <message>
         <source>Undone: {move} (Redo brings it back)</source>
         <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
     </message>
     <message>
         <source>Withdrawn: {count} moves from {move} on (Redo brings them back one by one)</source>
         <translation>Kumottu {count} siirtoa, alkaen: {move} (Tee uudelleen palauttaa ne yksi kerrallaan)</translation>
-    </message>
-    <message>
-        <source>The match is saved in the club&apos;s history.</source>
-        <translation>Ottelu on tallennettu kerhon historiaan.</translation>
-    </message>
-    <message>
-        <source>Club database: {error}</source>
-        <translation>Kerhon tietokanta: {error}</translation>
     </message>
     <message>
         <source>The match is over.</source>
@@ -514,35 +469,30 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>Tallenne päättyi: korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
     </message>
     <message>
-        <source>{game}: first to {target}</source>
-        <translation>{game}: ensin {target} pisteeseen</translation>
+        <source>The camera over the table reads every tile; each move is scored and said aloud.
+
+Seats: players are given clockwise from the seat nearest the camera.
+When the camera is unsure it asks: pick the right reading, or fix it by hand.
+
+Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back).
+F11: table mode, the scores large for the whole table.
+
+Every move is saved at once in the match&apos;s session file; after a crash the start screen offers to go on.</source>
+        <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
+
+Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
+Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
+
+Peli-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
+Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
+F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
+
+Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen aloitusnäkymä tarjoaa ottelun jatkamista.</translation>
     </message>
-    <message>
-        <source>{game}: first to {target} (5 a hole)</source>
-        <translation>{game}: ensin {target} pisteeseen (reikä = 5 pistettä)</translation>
-    </message>
-    <message>
-        <source>The table then</source>
-        <translation>Pöytä silloin</translation>
-    </message>
-    <message>
-        <source>End sum {sum}</source>
-        <translation>Päiden summa {sum}</translation>
-    </message>
-    <message>
-        <source>No tiles on the table</source>
-        <translation>Pöydällä ei ole laattoja</translation>
-    </message>
-    <message>
-        <source>After: {move}
-{sums}. Scores: {scores}.</source>
-        <translation>Siirron jälkeen: {move}
-{sums}. Pisteet: {scores}.</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>Sulje</translation>
-    </message>
+</context>
+<context>
+    <name>MatchCorrections</name>
     <message>
         <source>Not possible</source>
         <translation>Ei mahdollista</translation>
@@ -566,28 +516,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>Not the hands</source>
         <translation>Kädet eivät kelpaa</translation>
-    </message>
-    <message>
-        <source>The camera over the table reads every tile; each move is scored and said aloud.
-
-Seats: players are given clockwise from the seat nearest the camera.
-When the camera is unsure it asks: pick the right reading, or fix it by hand.
-
-Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
-Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back).
-F11: table mode, the scores large for the whole table.
-
-Every move is saved at once in the match&apos;s session file; after a crash the start screen offers to go on.</source>
-        <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
-
-Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
-Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
-
-Peli-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
-Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
-F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
-
-Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen aloitusnäkymä tarjoaa ottelun jatkamista.</translation>
     </message>
 </context>
 <context>
@@ -650,6 +578,53 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
 </context>
 <context>
+    <name>RecordingControls</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} s</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Toista</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Tauko</translation>
+    </message>
+    <message>
+        <source>Paused: corrections, undo and redo still apply at once.</source>
+        <translation>Tauko: korjaukset, kumoaminen ja uudelleen tekeminen tulevat voimaan heti.</translation>
+    </message>
+    <message>
+        <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
+        <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
+    </message>
+    <message>
+        <source>Live again.</source>
+        <translation>Taas nykyhetkessä.</translation>
+    </message>
+    <message>
+        <source>Withdraw the move after {seconds} s and score the recording again from there?
+
+It stays in the session log as undone, and Redo brings it back.</source>
+        <translation>Kumotaanko kohdan {seconds} s jälkeinen siirto ja pisteytetään tallenne uudelleen siitä alkaen?
+
+Se jää istuntolokiin kumottuna, ja Tee uudelleen palauttaa sen.</translation>
+    </message>
+    <message>
+        <source>Withdraw the {count} moves after {seconds} s and score the recording again from there?
+
+They stay in the session log as undone, and Redo brings them back.</source>
+        <translation>Kumotaanko {count} siirtoa kohdan {seconds} s jälkeen ja pisteytetään tallenne uudelleen siitä alkaen?
+
+Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translation>
+    </message>
+    <message>
+        <source>Score again from here</source>
+        <translation>Pisteytä uudelleen tästä</translation>
+    </message>
+</context>
+<context>
     <name>ResultsChart</name>
     <message>
         <source>no matches yet</source>
@@ -658,6 +633,39 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>margin over the best opponent, {count} matches (±{top})</source>
         <translation>ero parhaaseen vastustajaan, {count} ottelua (±{top})</translation>
+    </message>
+</context>
+<context>
+    <name>Scoreboard</name>
+    <message>
+        <source>{game}: first to {target}</source>
+        <translation>{game}: ensin {target} pisteeseen</translation>
+    </message>
+    <message>
+        <source>{game}: first to {target} (5 a hole)</source>
+        <translation>{game}: ensin {target} pisteeseen (reikä = 5 pistettä)</translation>
+    </message>
+    <message>
+        <source>The table then</source>
+        <translation>Pöytä silloin</translation>
+    </message>
+    <message>
+        <source>End sum {sum}</source>
+        <translation>Päiden summa {sum}</translation>
+    </message>
+    <message>
+        <source>No tiles on the table</source>
+        <translation>Pöydällä ei ole laattoja</translation>
+    </message>
+    <message>
+        <source>After: {move}
+{sums}. Scores: {scores}.</source>
+        <translation>Siirron jälkeen: {move}
+{sums}. Pisteet: {scores}.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Sulje</translation>
     </message>
 </context>
 <context>
@@ -1016,6 +1024,29 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Where it goes:</source>
         <translation>Mihin se pelataan:</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>How to use</source>
+        <translation>Käyttöohje</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>Tietoja</translation>
+    </message>
+    <message>
+        <source>Domino table scorer
+
+Scores Horse Race and Seven Rocks from a camera over the table, on a cribbage board. Every match is kept in its session file ({path}).</source>
+        <translation>Dominopöydän pistelaskija
+
+Laskee Horse Racen ja Seven Rocksin pisteet pöydän yllä olevan kameran kuvasta ja merkitsee ne cribbage-laudalle. Jokainen ottelu säilyy omassa istuntotiedostossaan ({path}).</translation>
+    </message>
+    <message>
+        <source>in memory</source>
+        <translation>vain muistissa</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,91 @@
+"""The main window's scoreboard: the match on a cribbage board, and the table as it was at a move of the list.
+
+A part of :class:`scorer.app.window.MainWindow`: while a recording is reviewed the board shows that moment.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QDialog, QLabel, QListWidgetItem, QPushButton, QVBoxLayout
+
+from scorer.app.corrections import event_text
+from scorer.app.liveview import to_qimage
+from scorer.app.pegboard import Track
+from scorer.rules.transcript import Step, narrate
+
+
+class Scoreboard:
+    """The board (``_refresh_board``) and the "table then" dialog of a move clicked in the list."""
+
+    def _refresh_board(self) -> None:
+        if self.review_at is not None:
+            count, match = self.snapshot.at(self.review_at)
+            steps = self.snapshot.steps[:count]
+        else:
+            match, steps = self.match, self.snapshot.steps
+        previous = steps[-1].before.scores() if steps else match.scores()
+        table = match.table
+        rules = match.rules
+        if rules.raw_per_point > 1:
+            holes, per_hole = 61, 1
+            title = self.tr("{game}: first to {target}").format(game=rules.title, target=holes)
+        else:
+            holes, per_hole = rules.target_raw // 5, 5
+            title = self.tr("{game}: first to {target} (5 a hole)").format(game=rules.title, target=rules.target_raw)
+        tracks = []
+        for side in range(table.n_sides):
+            name = table.side_name(side)
+            seat = table.seats_of(side)[0]
+            now = match.scores()[table.players[seat]]
+            before = previous.get(table.players[seat], 0)
+            won = 1 if side in match.winning_sides else 0
+            on_turn = match.next_player is not None and table.side_of(table.seat(match.next_player)) == side
+            tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won, on_turn))
+        self.pegboard.set_state(title, holes, tracks, skunk=())  # the domino games know no skunk
+
+    def _step_of(self, item: QListWidgetItem) -> Step | None:
+        line = item.data(Qt.ItemDataRole.UserRole)
+        return next((s for s in self.snapshot.steps if s.line == line), None)
+
+    def _picture_of(self, step: Step) -> QPixmap | None:
+        """The live view as it was when ``step`` was scored; in a recording, else, its frame then."""
+        if step.line in self.pictures:
+            return self.pictures[step.line]
+        if step.t is None or not self.worker.seekable:
+            return None
+        frames = self.worker.source.frames(int(round(step.t * self.worker.source.fps)))  # type: ignore[call-arg]
+        frame = next(frames, None)
+        frames.close()
+        if frame is None:
+            return None
+        return QPixmap.fromImage(to_qimage(frame.image)).scaledToWidth(560, Qt.TransformationMode.SmoothTransformation)
+
+    def _show_board_at(self, item: QListWidgetItem) -> None:
+        """The table as the camera saw it when the move was scored, and the board's sum then."""
+        step = self._step_of(item)
+        if step is None:
+            return
+        dialog = QDialog(self)
+        dialog.setWindowTitle(self.tr("The table then"))
+        col = QVBoxLayout(dialog)
+        picture = self._picture_of(step)
+        if picture is not None:
+            shown = QLabel()
+            shown.setPixmap(picture)
+            col.addWidget(shown)
+        board = step.after.board
+        if board is not None and board.tiles:
+            sums = self.tr("End sum {sum}").format(sum=board.end_sum())
+        else:
+            sums = self.tr("No tiles on the table")
+        scores = ", ".join(f"{p} {v}" for p, v in step.after.scores().items())
+        told = "\n".join(line.strip() for line in narrate(step, self.lang)) or event_text(step.event)
+        caption = QLabel(self.tr("After: {move}\n{sums}. Scores: {scores}.").format(move=told, sums=sums, scores=scores))
+        caption.setWordWrap(True)
+        col.addWidget(caption)
+        close = QPushButton(self.tr("Close"))
+        close.clicked.connect(dialog.accept)
+        col.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+        self.board_dialog = dialog
+        dialog.open()

@@ -1,0 +1,100 @@
+"""What the players tell the main window by hand: a pass, a draw, a tile played, the hands at a round's end,
+a tile's pips read wrong, the answer to the camera's question, undo and redo.
+
+A part of :class:`scorer.app.window.MainWindow`: each correction is tried on the match first (an illegal
+one is refused with its reason), then sent to the session through the worker.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
+from scorer.app.wording import question_text
+from scorer.errors import ScorerError
+from scorer.pipeline import NeedsConfirmation
+from scorer.rules import Draw, Event, Pass, RoundStart, Tile
+
+
+class MatchCorrections:
+    """The corrections: requests to the session, through the worker."""
+
+    def _ask(self, e: NeedsConfirmation) -> None:
+        self.live.set_status("confirm")
+        dialog = ConfirmDialog(self, question_text(e), e.alternatives)
+        self.pending_dialog = dialog
+        dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
+        dialog.open()
+
+    def _confirmed(self, dialog: ConfirmDialog) -> None:
+        if dialog.choice:
+            self.worker.correct(dialog.choice)
+
+    def _correct(self, events: Sequence[Event]) -> None:
+        try:
+            state = self.match
+            for e in events:
+                state, _ = state.apply(e)
+        except ScorerError as exc:  # an illegal correction is refused with its reason
+            QMessageBox.warning(self, self.tr("Not possible"), str(exc))
+            return
+        self.worker.correct(events)
+
+    def _correct_tile(self, detection) -> None:
+        """Click a tile to correct its pips; the table is read again with the correction."""
+        from PySide6.QtWidgets import QInputDialog
+
+        a, b = detection.pips
+        text, ok = QInputDialog.getText(self, self.tr("Correct the tile"), self.tr("Its pips (two numbers 0-6):"),
+                                        text=f"{a} {b}")
+        if not ok:
+            return
+        try:
+            values = [int(v) for v in text.replace("|", " ").replace(",", " ").split()]
+            if len(values) != 2:
+                raise ValueError
+            tile = Tile.of(*values)
+        except (ValueError, ScorerError):
+            QMessageBox.warning(self, self.tr("Not a tile"), self.tr(
+                "{text} is not a tile: give two numbers from 0 to 6, like 3 4").format(text=repr(text)))
+            return
+        self.worker.correct_tile(detection.center, tile)
+
+    def _start_round(self) -> None:
+        self._for_player("starts", RoundStart)
+
+    def _add_pass(self) -> None:
+        self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)
+
+    def _add_draw(self) -> None:
+        self._for_player("draws", lambda p: Draw(p, 1))
+
+    def _for_player(self, verb: str, make) -> None:
+        """A pass or draw for the player chosen (the one on turn offered first)."""
+        menu = player_menu(self, self.match, verb)
+        chosen = menu.exec(self.cursor().pos())
+        if chosen is not None:
+            self._correct([make(chosen.data())])
+
+    def _enter_move(self) -> None:
+        picker = TilePicker(self, self.match)
+        if picker.exec() == QDialog.DialogCode.Accepted and picker.play is not None:
+            self._correct([picker.play])
+
+    def _enter_hands(self) -> None:
+        dialog = HandsDialog(self, self.match)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            try:
+                self._correct([dialog.event_()])
+            except (ValueError, ScorerError) as exc:
+                QMessageBox.warning(self, self.tr("Not the hands"), str(exc))
+
+    def undo(self) -> None:
+        if self.snapshot.steps:
+            self.worker.undo()
+
+    def redo(self) -> None:
+        if self.snapshot.undone:
+            self.worker.redo()

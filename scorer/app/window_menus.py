@@ -1,0 +1,145 @@
+"""The main window's tool bar, menus and keyboard shortcuts, and what only they open: the table mode, the
+settings, the help and the start screen again.
+
+A part of :class:`scorer.app.window.MainWindow`: the menus' texts are set in ``MainWindow.retranslate``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QToolBar
+
+from scorer.app import i18n
+from scorer.app.settings import Settings
+
+
+class WindowMenus:
+    """The match bar (undo, redo, club, language), the Match, Play, View and Help menus, their keys."""
+
+    def _build_match_bar(self) -> None:
+        self.match_bar = QToolBar()
+        self.addToolBar(self.match_bar)
+        self.undo_action = QAction(self)
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo)
+        self.redo_action = QAction(self)
+        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
+        self.redo_action.triggered.connect(self.redo)
+        self.match_bar.addAction(self.undo_action)
+        self.match_bar.addAction(self.redo_action)
+        self.club_action = QAction(self)
+        self.club_action.triggered.connect(self.open_club)
+        self.match_bar.addAction(self.club_action)
+        self.lang_box = QComboBox()
+        for code, name in i18n.LANGS.items():  # each language named in itself
+            self.lang_box.addItem(name, code)
+        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(self.lang)))
+        self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
+        self.lang_label = QLabel()
+        self.match_bar.addWidget(self.lang_label)
+        self.match_bar.addWidget(self.lang_box)
+
+    def _action(self, menu, slot, shortcut=None) -> QAction:
+        action = menu.addAction("")
+        action.triggered.connect(slot)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            self.addAction(action)  # its key works while the menu bar is hidden (table mode)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.match_menu = bar.addMenu("")
+        self.new_action = self._action(self.match_menu, lambda: self._to_start_screen(), QKeySequence.StandardKey.New)
+        self.open_action = self._action(self.match_menu, lambda: self._to_start_screen(), QKeySequence.StandardKey.Open)
+        self.resume_action = self._action(self.match_menu, lambda: self._to_start_screen(), "Ctrl+R")
+        self.match_menu.addAction(self.club_action)
+        self.match_menu.addSeparator()
+        self.quit_action = self._action(self.match_menu, self.close, QKeySequence.StandardKey.Quit)
+        self.play_menu = bar.addMenu("")
+        self.pause_action = self._action(self.play_menu, self._toggle_pause_action, "Space")
+        self.pause_action.setCheckable(True)
+        self.round_action = self._action(self.play_menu, self._start_round, "N")
+        self.pass_action = self._action(self.play_menu, self._add_pass, "P")
+        self.draw_action = self._action(self.play_menu, self._add_draw, "D")
+        self.tile_action = self._action(self.play_menu, self._enter_move, "T")
+        self.hands_action = self._action(self.play_menu, self._enter_hands, "E")
+        self.play_menu.addSeparator()
+        self.play_menu.addAction(self.undo_action)
+        self.play_menu.addAction(self.redo_action)
+        self.view_menu = bar.addMenu("")
+        self.table_action = self._action(self.view_menu, self.toggle_table_mode, "F11")
+        self.table_action.setCheckable(True)
+        leave = QAction(self)
+        leave.setShortcut(QKeySequence("Esc"))
+        leave.triggered.connect(lambda: self.table_action.isChecked() and self.toggle_table_mode())
+        self.addAction(leave)
+        self.settings_action = self._action(self.view_menu, self._edit_settings)
+        self.language_menu = self.view_menu.addMenu("")
+        group = QActionGroup(self)
+        self.language_actions: dict[str, QAction] = {}
+        for code, name in i18n.LANGS.items():
+            action = self.language_menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(code == self.lang)
+            action.triggered.connect(lambda _=False, c=code: self.lang_box.setCurrentIndex(self.lang_box.findData(c)))
+            group.addAction(action)
+            self.language_actions[code] = action
+        self.help_menu = bar.addMenu("")
+        self.help_action = self._action(self.help_menu, self._show_help, QKeySequence.StandardKey.HelpContents)
+        self.about_action = self._action(self.help_menu, self._show_about)
+
+    def _to_start_screen(self) -> None:
+        self.next_action = "start"
+        self.close()
+
+    def toggle_table_mode(self) -> None:
+        on = self.pages.currentWidget() is not self.table_mode
+        self.pages.setCurrentWidget(self.table_mode if on else self.pages.widget(0))
+        self.table_action.setChecked(on)
+        for toolbar in self.findChildren(QToolBar):
+            toolbar.setVisible(not on)
+        self.menuBar().setVisible(not on)
+        self.statusBar().setVisible(not on)
+        if on:
+            self._refresh_table_mode()
+            self.showFullScreen()
+        else:
+            self.showNormal()
+
+    def _refresh_table_mode(self) -> None:
+        self.table_mode.show_state(self.match, self.last_announcement)
+
+    def _show_help(self) -> None:
+        QMessageBox.information(self, self.tr("How to use"), i18n.translate("MainWindow", HELP_TEXT))
+
+    def _show_about(self) -> None:
+        path = getattr(self.session, "path", None)
+        QMessageBox.about(self, self.tr("About"), self.tr(
+            "Domino table scorer\n\nScores Horse Race and Seven Rocks from a camera over the table, on a cribbage "
+            "board. Every match is kept in its session file ({path}).").format(
+                path=path if path is not None else self.tr("in memory")))
+
+    def _edit_settings(self) -> None:
+        from scorer.app.settings import SettingsDialog
+
+        dialog = SettingsDialog(Settings.load(), speaker=self.speaker)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.speaker.muted = not dialog.settings.voice
+            self.mute.setChecked(not dialog.settings.voice)
+            if dialog.settings.lang != self.lang:
+                self.lang_box.setCurrentIndex(self.lang_box.findData(dialog.settings.lang))
+
+
+# Translated where shown (WindowMenus._show_help); its context stays the main window's.
+HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads every tile; each move is scored and said aloud.
+
+Seats: players are given clockwise from the seat nearest the camera.
+When the camera is unsure it asks: pick the right reading, or fix it by hand.
+
+Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round's end, undo and redo.
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back).
+F11: table mode, the scores large for the whole table.
+
+Every move is saved at once in the match's session file; after a crash the start screen offers to go on.""")

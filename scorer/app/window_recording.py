@@ -1,0 +1,118 @@
+"""A recording's controls in the main window: play and pause, a timeline marked at every move, a moment
+reviewed (the match is not changed), and the recording scored again from there.
+
+A part of :class:`scorer.app.window.MainWindow`: the bar is built only where the source can seek (a video);
+the Play menu's Pause works on any source.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QToolBar
+
+from scorer.app import i18n
+from scorer.app.timeline import Timeline
+
+
+class RecordingControls:
+    """The recording bar at the bottom and reviewing: ``review_at`` is the moment shown, None when live."""
+
+    def _build_timeline(self, source) -> None:
+        """For a recording: play/pause, a position slider marked at every move, review and scoring again."""
+        bar = self.recording_bar = QToolBar()
+        self.addToolBar(Qt.ToolBarArea.BottomToolBarArea, bar)
+        self.play_button = QPushButton()
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self._toggle_pause)
+        self.timeline = Timeline(getattr(source, "duration", 0.0) or 1.0)
+        self.timeline.picked.connect(self.review)
+        self.time_label = QLabel()
+        self.live_button = QPushButton()
+        self.live_button.clicked.connect(self.back_to_live)
+        self.again_button = QPushButton()
+        self.again_button.clicked.connect(self._ask_score_again)
+        bar.addWidget(self.play_button)
+        bar.addWidget(self.timeline)
+        bar.addWidget(self.time_label)
+        # A widget in a tool bar is shown and hidden through its action.
+        self.review_actions = (bar.addWidget(self.live_button), bar.addWidget(self.again_button))
+        self._show_review_buttons(False)
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._follow_position)
+        self._timer.start(200)
+
+    def _show_review_buttons(self, on: bool) -> None:
+        for action in self.review_actions:
+            action.setVisible(on)
+
+    def _follow_position(self) -> None:
+        if self.review_at is None:
+            self.timeline.show_position(self.worker.position)
+            self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(self.worker.position)))
+
+    def _toggle_pause_action(self) -> None:
+        if hasattr(self, "play_button"):
+            self.play_button.setChecked(self.pause_action.isChecked())
+        else:
+            self.worker.pause(self.pause_action.isChecked())
+
+    def _toggle_pause(self, paused: bool) -> None:
+        self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
+        self.pause_action.setChecked(paused)
+        self.worker.pause(paused)
+        if paused:
+            self.statusBar().showMessage(self.tr("Paused: corrections, undo and redo still apply at once."))
+
+    def review(self, seconds: float) -> None:
+        """The recording and the match as they stood at ``seconds``; the session is not changed."""
+        self.review_at = seconds
+        self.worker.review(seconds)
+        self._show_review_buttons(True)
+        self.live.show_reading([], set(), None)  # the live readings are not that moment's
+        self.live.set_status("review")
+        self._refresh_board()
+        count, then = self.snapshot.at(seconds)
+        self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
+        self.timeline.show_position(seconds)
+        if count:
+            self.log.setCurrentRow(count - 1)
+        scores = ", ".join(f"{p} {v}" for p, v in then.scores().items())
+        self.statusBar().showMessage(self.tr("Reviewing {seconds} s: {scores} (move {count} of {total})").format(
+            seconds=i18n.decimal(seconds), scores=scores, count=count, total=len(self.snapshot.steps)))
+
+    def _on_reviewed(self, seconds: float) -> None:
+        self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
+
+    def back_to_live(self) -> None:
+        self.review_at = None
+        self.worker.back_to_live()
+        self._show_review_buttons(False)
+        self.log.clearSelection()
+        self.live.set_status("ended" if self.finished else "waiting")
+        self._refresh_board()
+        self.statusBar().showMessage(self.tr("Live again."), 3000)
+
+    def _ask_score_again(self) -> None:
+        if self.review_at is None:
+            return
+        count, _ = self.snapshot.at(self.review_at)
+        later = len(self.snapshot.steps) - count
+        if later == 1:
+            ask = self.tr("Withdraw the move after {seconds} s and score the recording again from there?\n\n"
+                          "It stays in the session log as undone, and Redo brings it back.")
+        else:
+            ask = self.tr("Withdraw the {count} moves after {seconds} s and score the recording again from there?\n\n"
+                          "They stay in the session log as undone, and Redo brings them back.")
+        answer = QMessageBox.question(self, self.tr("Score again from here"),
+                                      ask.format(count=later, seconds=i18n.decimal(self.review_at)))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.score_again_from(self.review_at)
+
+    def score_again_from(self, seconds: float) -> None:
+        self.review_at = None
+        self._show_review_buttons(False)
+        self.log.clearSelection()
+        self.live.set_status("waiting")
+        self.worker.score_again_from(seconds)
+        if hasattr(self, "play_button"):
+            self.play_button.setChecked(False)  # scoring again means playing on from there
