@@ -13,20 +13,20 @@ The backend is chosen by trying each in turn:
 ``SCORER_SPEECH`` narrows the choice: ``off`` (text only), ``espeak-ng`` or ``qt``.
 
 Nothing here blocks the GUI thread: Qt's engines speak asynchronously, and espeak-ng runs in a
-worker thread that takes the texts in order (when they come faster than they can be said, only the
-newest few wait).  Texts are made fit for the ear first (:func:`scorer.pipeline.announce.speakable`).
+worker thread (:mod:`scorer.app.espeak`) that takes the texts in order (when they come faster than they
+can be said, only the newest few wait).  Texts are made fit for the ear first
+(:func:`scorer.pipeline.announce.speakable`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import threading
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from scorer.app.espeak import EspeakQueue
 from scorer.app.i18n import translate
 from scorer.pipeline.announce import Announcement, speakable
 
@@ -38,7 +38,6 @@ SAMPLES = {
     "en": "This is the scorer's voice. Ann, three–four. Fifteen, three points.",
     "fi": "Tämä on pistelaskijan ääni. Ann, kolme–neljä. Viisitoista, kolme pistettä.",
 }
-MAX_WAITING = 3  # espeak-ng texts waiting behind the one being said; older ones are dropped
 _AUTO: Any = object()
 
 
@@ -71,11 +70,6 @@ def _state_name(state: Any) -> str:
     """``Ready``/``Error``/... for Qt's enum or a fake engine's plain string."""
     name = getattr(state, "name", state)
     return str(name).rsplit(".", 1)[-1]
-
-
-def espeak_argv(program: str, lang: str) -> list[str]:
-    """espeak-ng's command line: the voice, and the text read from stdin (never an argument)."""
-    return [program, "-v", "fi" if lang == "fi" else "en", "--stdin"]
 
 
 class Speaker(QObject):
@@ -113,12 +107,7 @@ class Speaker(QObject):
         self._probe: Any = None
         self._timer: QTimer | None = None
         self._last: tuple[str, str] | None = None
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._waiting: list[tuple[str, str]] = []  # texts for espeak-ng, oldest first
-        self._speaking = False
-        self._worker: threading.Thread | None = None
-        self._process: subprocess.Popen | None = None
+        self._voice: EspeakQueue | None = None  # made when espeak-ng first speaks
         self.last_error = ""  # the last problem a backend reported while speaking
         self.said_texts: list[str] = []  # everything handed to a backend (or shown only), newest last
         self._try_next()
@@ -323,56 +312,22 @@ class Speaker(QObject):
             self._espeak_say(text, lang)
 
     def _espeak_say(self, text: str, lang: str) -> None:
-        with self._lock:
-            while len(self._waiting) >= MAX_WAITING:
-                self._waiting.pop(0)  # too far behind: the oldest waiting text is dropped
-            self._waiting.append((text, lang))
-            self._wake.notify()
-            if self._worker is None:
-                self._worker = threading.Thread(target=self._espeak_loop, name="espeak-ng", daemon=True)
-                self._worker.start()
+        if self._voice is None:
+            self._voice = EspeakQueue(self._espeak, self._espeak_failed)
+        self._voice.say(text, lang)
 
-    def _espeak_loop(self) -> None:
-        while True:
-            with self._lock:
-                while not self._waiting:
-                    self._wake.wait()
-                text, lang = self._waiting.pop(0)
-                self._speaking = True
-            try:
-                process = subprocess.Popen(espeak_argv(self._espeak, lang), stdin=subprocess.PIPE,
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                self._process = process
-                _out, err = process.communicate(text.encode("utf-8"), timeout=120)
-                said = err.decode("utf-8", "replace")
-                # espeak-ng exits 0 even when it found no sound device; it says so on stderr.
-                problem = [line for line in said.splitlines() if line.lower().startswith("error")]
-                if process.returncode not in (0, -15) or problem:  # -15: stopped on purpose
-                    if "snd_pcm" in said or "ALSA" in said or "audio" in said.lower():
-                        why = translate("Speaker", "no sound device could be opened")
-                    else:
-                        why = ("; ".join(problem) or said.strip()
-                               or translate("Speaker", "exit status {code}").format(code=process.returncode))[:200]
-                    self.last_error = translate("Speaker", "espeak-ng could not speak: {why}").format(why=why)
-                    self.failed.emit(self.last_error)
-            except (OSError, subprocess.SubprocessError) as exc:
-                self.last_error = translate("Speaker", "espeak-ng could not speak: {why}").format(why=exc)
-                self.failed.emit(self.last_error)
-            finally:
-                with self._lock:
-                    self._process = None
-                    self._speaking = False
+    def _espeak_failed(self, why: str) -> None:
+        """From espeak-ng's worker thread: the signal crosses to the GUI thread."""
+        self.last_error = why
+        self.failed.emit(why)
 
     # -- control ---------------------------------------------------------------------------
 
     def stop(self) -> None:
         """Stop what is being said and forget what waits."""
         self._pending.clear()
-        with self._lock:
-            self._waiting.clear()
-            process = self._process
-        if process is not None and process.poll() is None:
-            process.terminate()
+        if self._voice is not None:
+            self._voice.stop()
         if self._tts is not None:
             try:
                 self._tts.stop()
@@ -398,8 +353,7 @@ class Speaker(QObject):
 
         end = time.monotonic() + timeout_s
         while time.monotonic() < end:
-            with self._lock:
-                if not self._waiting and not self._speaking:
-                    return True
+            if self._voice is None or self._voice.idle():
+                return True
             time.sleep(0.02)
         return False

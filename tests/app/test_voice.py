@@ -14,7 +14,8 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from scorer.app.settings import Settings, SettingsDialog
-from scorer.app.speech import ESPEAK, SAMPLES, TEXT_ONLY, Speaker, espeak_argv
+from scorer.app.espeak import espeak_argv
+from scorer.app.speech import ESPEAK, SAMPLES, TEXT_ONLY, Speaker
 from scorer.pipeline.announce import (
     announce_play,
     announce_round,

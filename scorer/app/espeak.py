@@ -1,0 +1,83 @@
+"""espeak-ng as the scorer's voice: the texts said one after another in a worker thread, never blocking
+the GUI; when they come faster than they can be said, only the newest few wait."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from typing import Callable
+
+from scorer.app.i18n import translate
+
+MAX_WAITING = 3  # texts waiting behind the one being said; older ones are dropped
+
+
+def espeak_argv(program: str, lang: str) -> list[str]:
+    """espeak-ng's command line: the voice, and the text read from stdin (never an argument)."""
+    return [program, "-v", "fi" if lang == "fi" else "en", "--stdin"]
+
+
+class EspeakQueue:
+    """Says texts with the espeak-ng at ``program``; a problem is told to ``failed`` in words."""
+
+    def __init__(self, program: str, failed: Callable[[str], None]) -> None:
+        self.program = program
+        self._failed = failed
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._waiting: list[tuple[str, str]] = []  # (text, lang), oldest first
+        self._speaking = False
+        self._worker: threading.Thread | None = None
+        self._process: subprocess.Popen | None = None
+
+    def say(self, text: str, lang: str) -> None:
+        with self._lock:
+            while len(self._waiting) >= MAX_WAITING:
+                self._waiting.pop(0)  # too far behind: the oldest waiting text is dropped
+            self._waiting.append((text, lang))
+            self._wake.notify()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._loop, name="espeak-ng", daemon=True)
+                self._worker.start()
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._waiting:
+                    self._wake.wait()
+                text, lang = self._waiting.pop(0)
+                self._speaking = True
+            try:
+                process = subprocess.Popen(espeak_argv(self.program, lang), stdin=subprocess.PIPE,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                self._process = process
+                _out, err = process.communicate(text.encode("utf-8"), timeout=120)
+                said = err.decode("utf-8", "replace")
+                # espeak-ng exits 0 even when it found no sound device; it says so on stderr.
+                problem = [line for line in said.splitlines() if line.lower().startswith("error")]
+                if process.returncode not in (0, -15) or problem:  # -15: stopped on purpose
+                    if "snd_pcm" in said or "ALSA" in said or "audio" in said.lower():
+                        why = translate("Speaker", "no sound device could be opened")
+                    else:
+                        why = ("; ".join(problem) or said.strip()
+                               or translate("Speaker", "exit status {code}").format(code=process.returncode))[:200]
+                    self._failed(translate("Speaker", "espeak-ng could not speak: {why}").format(why=why))
+            except (OSError, subprocess.SubprocessError) as exc:
+                self._failed(translate("Speaker", "espeak-ng could not speak: {why}").format(why=exc))
+            finally:
+                with self._lock:
+                    self._process = None
+                    self._speaking = False
+
+    def stop(self) -> None:
+        """Stop what is being said and forget what waits."""
+        with self._lock:
+            self._waiting.clear()
+            process = self._process
+        if process is not None and process.poll() is None:
+            process.terminate()
+
+    def idle(self) -> bool:
+        """Nothing waits and nothing is being said."""
+        with self._lock:
+            return not self._waiting and not self._speaking
