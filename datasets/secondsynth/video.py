@@ -46,6 +46,7 @@ class Plan:
     people: list
     scale: float
     busy: list[tuple[float, float]] = field(default_factory=list)
+    marks: list[tuple[float, str]] = field(default_factory=list)  # when a hover or a brush began
 
     @property
     def duration(self) -> float:
@@ -92,6 +93,7 @@ class Director:
                                    cy + ny * 260 * s + right[1] * 170 * s * hand))
         self.hover = "hover" in spec.conditions
         self.busy: list[tuple[float, float]] = []
+        self.marks: list[tuple[float, str]] = []
 
     # -- time and the table ------------------------------------------------------------------------
 
@@ -213,6 +215,8 @@ class Director:
         S = self.shoulders[seat]
         P = self._tip_for(S, item)
         hover = self.hover and self.rng.random() < 1 / 3
+        if hover:
+            self.marks.append((round(self.t, 2), "hover"))
 
         def lay():
             self.layout[self._key(item)] = item
@@ -249,6 +253,8 @@ class Director:
 
         def nudge():
             self.layout[key] = moved
+
+        self.marks.append((round(self.t, 2), "brush"))
 
         self.reach(seat, P, on_arrive=nudge)
 
@@ -470,7 +476,7 @@ def plan_video(spec: SecondSpec) -> Plan:
                 log(ev, d.t)
                 d.settle()
                 d.hold(0.5)
-    return Plan(spec, lines, d.frames, d.states, d.people, s, d.busy)
+    return Plan(spec, lines, d.frames, d.states, d.people, s, d.busy, d.marks)
 
 
 # -- the pictures --------------------------------------------------------------------------------------------
@@ -509,29 +515,37 @@ class Renderer:
             self._stills[state] = self.painter.paint(list(self.plan.states[state]))
         return self._stills[state]
 
+    def frame(self, i: int) -> np.ndarray:
+        """Frame ``i`` (BGR), drawn on its own."""
+        self._last = (None, None)
+        return self._frame(i)
+
+    def _frame(self, i: int) -> np.ndarray:
+        state, arms = self.plan.frames[i]
+        t = i / self.plan.spec.fps
+        leans = self.camera.leans_at(t)
+        pose = self.camera.pose(t)
+        focus = self.camera.focus_at(t)
+        key = (state, arms, pose) if not leans and focus is None and not arms else None
+        last_key, clean = self._last
+        if key is None or key != last_key:
+            img = self.still(state)
+            if arms or leans:
+                img = img.copy()
+            for arm in arms:
+                if arm.carry is not None:
+                    self.painter.paint_loose(img, arm.carry)
+                self.arms.paint(img, arm)
+            for ln, cx, cy, env in leans:
+                apply_lean(img, ln, cx, cy, env)
+            clean = self.camera.optics(img, pose, focus[0] if focus else 0.0)
+            self._last = (key, clean)
+        return cv2.cvtColor(self.camera.sensor(clean, t, i), cv2.COLOR_RGB2BGR)
+
     def frames(self):
-        fps = self.plan.spec.fps
-        last_key = None
-        clean = None
-        for i, (state, arms) in enumerate(self.plan.frames):
-            t = i / fps
-            leans = self.camera.leans_at(t)
-            pose = self.camera.pose(t)
-            focus = self.camera.focus_at(t)
-            key = (state, arms, pose) if not leans and focus is None and not arms else None
-            if key is None or key != last_key:
-                img = self.still(state)
-                if arms or leans:
-                    img = img.copy()
-                for arm in arms:
-                    if arm.carry is not None:
-                        self.painter.paint_loose(img, arm.carry)
-                    self.arms.paint(img, arm)
-                for ln, cx, cy, env in leans:
-                    apply_lean(img, ln, cx, cy, env)
-                clean = self.camera.optics(img, pose, focus[0] if focus else 0.0)
-                last_key = key
-            yield cv2.cvtColor(self.camera.sensor(clean, t, i), cv2.COLOR_RGB2BGR)
+        self._last = (None, None)
+        for i in range(len(self.plan.frames)):
+            yield self._frame(i)
 
 
 def make_video(spec: SecondSpec, out_video: Path, out_log: Path) -> None:

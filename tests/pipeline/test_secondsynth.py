@@ -58,7 +58,8 @@ def test_every_condition_renders_and_changes_the_picture(condition: str) -> None
                                  conditions=frozenset({condition})))
     cond = Renderer(plan)
     differs = 0
-    for a, b in zip(calm.frames(), cond.frames()):
+    for i in range(0, min(len(plan.frames), len(calm.plan.frames)), 2):
+        a, b = calm.frame(i), cond.frame(i)
         assert a.shape == b.shape == (SMALL[1], SMALL[0], 3)
         differs += int(cv2.absdiff(a, b).max() > 12)
     assert differs > 0
