@@ -1,12 +1,17 @@
 """Figures for the live/recorded pipeline on generated game videos (prints, asserts nothing).
 
-    .venv/bin/python benchmarks/evaluate_pipeline.py [--rounds 2] [--memory-minutes 60]
+    .venv/bin/python benchmarks/evaluate_pipeline.py [--rounds 2] [--memory-minutes 60] [--conditions main evening drift ...]
+        [--renderer second]
 
 Videos (1280x720, 30 fps) are made from the simulator with arms, draws, nudges, flicker and
 hand reveals (datasets/dominosynth/video.py), into datasets/generated/videos/.  Each is
 replayed three times: with a detector that knows the truth (which isolates the pipeline's
 own logic); with the shipped model, nobody answering its questions; and with the model and a
 player answering them (as at a table: the right alternative, or the move entered by hand).
+`--conditions` films the same games under what a real evening adds (datasets/dominosynth/evening.py:
+drift, shadow, hover, bump, lamp, lean, brush, focus; `evening` is the first four, `all` all), each set
+of conditions reported apart; `--renderer second` films them with the independent second renderer
+(datasets/secondsynth/) instead.
 Printed: events right / events total (plays, draws, passes, round starts, reveals, in order), confirmations asked, replay speed, the latency
 from a still table to its event, and the memory over a long replay.
 """
@@ -24,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "datasets")]
 
+from dominosynth.evening import conditions_name, parse_conditions  # noqa: E402
 from dominosynth.truth import TruthDetector  # noqa: E402
 from dominosynth.video import VideoSpec, make_video  # noqa: E402
 
@@ -117,17 +123,26 @@ def replay(video: Path, header: MatchHeader, detector, follow=None, player: Answ
 
 
 def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main",
-               distance: float = 1.0) -> tuple[str, Path, Path, Path]:
+               distance: float = 1.0, conditions: frozenset[str] = frozenset(),
+               renderer: str = "dominosynth") -> tuple[str, Path, Path, Path]:
     """The game's video, truth log and labels, made if missing.  A game whose layout would run off
     the table is taken with the seed 1000 on (and so on): the same game for every run."""
     for _ in range(10):
         name = (f"{game}-{n}{'p' if partnership else ''}-{seed}-r{rounds}" + ("" if style == "main" else f"-{style}")
-                + ("" if distance == 1.0 else f"-far{distance:g}"))
+                + ("" if distance == 1.0 else f"-far{distance:g}")
+                + ("" if not conditions else f"-{conditions_name(conditions)}")
+                + ("" if renderer == "dominosynth" else f"-{renderer}"))
         video, truth_log, labels = OUT / f"{name}.mp4", OUT / f"{name}.truth.jsonl", OUT / f"{name}.labels.jsonl"
         if video.exists() and truth_log.exists():
             return name, video, truth_log, labels
         try:
-            make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds, style=style, distance=distance), video, truth_log, labels)
+            if renderer == "second":
+                from secondsynth import SecondSpec, make_video as make_second
+
+                make_second(SecondSpec(game, n, partnership, seed, max_rounds=rounds, conditions=conditions), video, truth_log)
+            else:
+                make_video(VideoSpec(game, n, partnership, seed, max_rounds=rounds, style=style, distance=distance,
+                                     conditions=conditions), video, truth_log, labels)
             return name, video, truth_log, labels
         except RuntimeError as exc:
             if "does not fit" not in str(exc):
@@ -151,51 +166,69 @@ def main() -> None:
                              "answering its questions), answered (the model, with a player answering them)")
     parser.add_argument("--step", type=int, default=2,
                         help="read every STEP-th frame (1: every frame, as a camera at 30 fps under a flickering lamp)")
+    parser.add_argument("--conditions", nargs="+", default=["main"],
+                        help="sets of conditions, each reported apart: main (none), evening (drift+shadow+hover+bump), "
+                             "all, or names joined by + (drift, shadow, hover, bump, lamp, lean, brush, focus)")
+    parser.add_argument("--renderer", default="dominosynth", choices=("dominosynth", "second"),
+                        help="which renderer films the games: the generator's own, or the independent second one")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
     model = TileDetector.live(threads=2) if {"model", "answered"} & set(labels_wanted) else None
-    totals = {label: [0, 0, 0, 0] for label in labels_wanted}
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
-    for game, n, partnership, seed in TABLES[: args.tables]:
-        name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style,
-                                                args.distance)
-        names = ("Ann", "Ben", "Cid", "Dee")[:n]
-        header = MatchHeader(game, names, partnership)
-        truth = [key(d) for d in truth_events(truth_log.read_text().splitlines())]
-        _, truth_steps = score_log(truth_log.read_text().splitlines())
-        truth_scores = list(truth_steps)[-1].after.scores()
-        results = {}
+    summary = []
+    for condition_text in args.conditions:
+        conditions = parse_conditions(condition_text)
+        title = conditions_name(conditions) or "main"
+        totals = {label: [0, 0, 0, 0, 0] for label in labels_wanted}
+        for game, n, partnership, seed in TABLES[: args.tables]:
+            name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style,
+                                                        args.distance, conditions, args.renderer)
+            names = ("Ann", "Ben", "Cid", "Dee")[:n]
+            header = MatchHeader(game, names, partnership)
+            truth = [key(d) for d in truth_events(truth_log.read_text().splitlines())]
+            _, truth_steps = score_log(truth_log.read_text().splitlines())
+            truth_scores = list(truth_steps)[-1].after.scores()
+            results = {}
+            for label in labels_wanted:
+                if label == "truth":
+                    if not labels.exists():
+                        continue  # (the second renderer writes no labels)
+                    det = TruthDetector(labels)
+                    pipeline, moves, asks, stats = replay(video, header, det, det.follow, step=args.step)
+                elif label == "answered":
+                    players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
+                    pipeline, moves, asks, stats = replay(video, header, model, player=players[-1], step=args.step)
+                else:
+                    pipeline, moves, asks, stats = replay(video, header, model, step=args.step)
+                    speeds.append(stats.speed)
+                    latencies += stats.latencies
+                got = [key(event_to_json(m.step.event)) for m in moves]
+                matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
+                right = sum(b.size for b in matcher.get_matching_blocks())
+                # Exact prefix: how far the match is scored exactly as the simulator did.
+                prefix = next((i for i, (a, b) in enumerate(zip(truth, got)) if a != b), min(len(truth), len(got)))
+                same = pipeline.match.scores() == truth_scores
+                plays = sum(1 for k in truth if k[0] == "play")
+                for i, v in enumerate((right, len(truth), len(asks), same, plays)):
+                    totals[label][i] += v
+                results[label] = (f"{right}/{len(truth)} right ({prefix} in a row from the start), {len(asks)} asked, "
+                                  f"final scores {'equal' if same else 'differ'}")
+            speed = f" | {speeds[-1]:.1f}x real time" if speeds else ""
+            print(f"{name}: video {stats.video_seconds:.0f} s | " + " | ".join(f"{k}: {v}" for k, v in results.items()) + speed,
+                  flush=True)
         for label in labels_wanted:
-            if label == "truth":
-                det = TruthDetector(labels)
-                pipeline, moves, asks, stats = replay(video, header, det, det.follow, step=args.step)
-            elif label == "answered":
-                players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
-                pipeline, moves, asks, stats = replay(video, header, model, player=players[-1], step=args.step)
-            else:
-                pipeline, moves, asks, stats = replay(video, header, model, step=args.step)
-                speeds.append(stats.speed)
-                latencies += stats.latencies
-            got = [key(event_to_json(m.step.event)) for m in moves]
-            matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
-            right = sum(b.size for b in matcher.get_matching_blocks())
-            # Exact prefix: how far the match is scored exactly as the simulator did.
-            prefix = next((i for i, (a, b) in enumerate(zip(truth, got)) if a != b), min(len(truth), len(got)))
-            totals[label][0] += right
-            totals[label][1] += len(truth)
-            totals[label][2] += len(asks)
-            same = pipeline.match.scores() == truth_scores
-            totals[label][3] += same
-            results[label] = f"{right}/{len(truth)} right ({prefix} in a row from the start), {len(asks)} asked, final scores {'equal' if same else 'differ'}"
-        speed = f" | {speeds[-1]:.1f}x real time" if speeds else ""
-        print(f"{name}: video {stats.video_seconds:.0f} s | " + " | ".join(f"{k}: {v}" for k, v in results.items()) + speed, flush=True)
-    for label in labels_wanted:
-        r, t, a, same = totals[label]
-        print(f"all videos, {label:<8}: events right {r}/{t} ({100 * r / max(1, t):.1f}%; passes of a blocked round are "
-              f"not visible and are proved by the revealed hands instead), confirmations asked {a}, "
-              f"videos ending with the simulator's scores {same}/{len(TABLES[: args.tables])}")
+            r, t, a, same, plays = totals[label]
+            line = (f"{title} ({args.renderer}), {label:<8}: events right {r}/{t} ({100 * r / max(1, t):.1f}%; passes of a "
+                    f"blocked round are not visible and are proved by the revealed hands instead), confirmations asked {a} "
+                    f"({50 * a / max(1, plays):.2f} per 50 plays), videos ending with the simulator's scores "
+                    f"{same}/{len(TABLES[: args.tables])}")
+            print(line, flush=True)
+            summary.append(line)
+    if len(summary) > len(labels_wanted):
+        print("\nall sets of conditions:")
+        print("\n".join(summary))
     if players:
         print(f"the answering player: chose the right alternative {sum(p.chosen for p in players)} times, entered moves by hand "
               f"{sum(p.entered for p in players)}, answered later {sum(p.later for p in players)}, "

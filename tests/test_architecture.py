@@ -105,3 +105,22 @@ def test_a_catch_all_says_why() -> None:
         for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
             if "except Exception" in line or "except BaseException" in line or line.strip() == "except:":
                 assert "#" in line, f"{p.relative_to(SCORER)}:{n}: a catch-all without its reason"
+
+
+# Rooms a newcomer can read (issue 39): a module of a few hundred lines, a function that fits a screen.
+MODULE_LINES = 420
+FUNCTION_LINES = 60
+
+
+def test_every_module_and_function_is_small_enough_to_read() -> None:
+    too_long = []
+    for p in modules():
+        source = p.read_text(encoding="utf-8")
+        if (lines := source.count("\n")) > MODULE_LINES:
+            too_long.append(f"{p.relative_to(SCORER)}: {lines} lines (at most {MODULE_LINES})")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > FUNCTION_LINES:
+                    too_long.append(f"{p.relative_to(SCORER)}:{node.lineno} {node.name}: {length} lines (at most {FUNCTION_LINES})")
+    assert too_long == []

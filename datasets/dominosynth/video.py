@@ -19,6 +19,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
+from dominosynth.evening import Evening, conditions_name
 from dominosynth.layout import TILE_LONG, TILE_SHORT, LayoutError, PlacedGeom, lay_out
 from dominosynth.render import CameraParams, draw_arm, random_tileset, render_scene
 from scorer.rules import FULL_SET, Draw, Pass, Play, Reveal, RoundStart
@@ -55,6 +56,9 @@ class VideoSpec:
     # table is cleared after the last round too (the demo ends on the hands and the totals instead).
     reveal_seconds: float = 1.5
     clear_last: bool = True
+    # What a real evening adds (dominosynth.evening.CONDITIONS): the same game, layout and arms, under
+    # drifting light, shadows, hovering hands, a bumped camera...
+    conditions: frozenset[str] = frozenset()
 
     @property
     def px_per_mm(self) -> float:
@@ -114,20 +118,34 @@ class _Table:
 
 def _frames_between(base: np.ndarray, after: np.ndarray, start: tuple[float, float], target: tuple[float, float],
                     n_in: int, n_out: int, rng: random.Random, skin: tuple[float, float, float],
-                    distance: float) -> Iterator[np.ndarray]:
+                    distance: float, evening: Evening | None = None, hover: tuple[float, float] | None = None,
+                    n_hover: int = 0) -> Iterator[np.ndarray]:
     width = int(0.08 * min(base.shape[:2]) * 1.5 / distance)  # (an arm's width is the arm's, in millimetres)
+
+    def arm(picture: np.ndarray, end: tuple[float, float]) -> np.ndarray:
+        img = picture.astype(np.float32)
+        if evening is None:
+            draw_arm(img, start, end, width, rng, skin)
+        else:
+            evening.arm(img, start, end, width, rng, skin)
+        return img
+
+    def towards(a: tuple[float, float], b: tuple[float, float], f: float) -> tuple[float, float]:
+        return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
+
+    first = start
+    if hover is not None:
+        # The hand comes in over the layout and lingers there, moving a little, before it lays the tile.
+        for i in range(n_in):
+            yield arm(base, towards(start, hover, (i + 1) / n_in))
+        for i in range(n_hover):
+            wobble = 12 * base.shape[1] / 1280 * math.sin(2 * math.pi * i / max(1, n_hover))
+            yield arm(base, (hover[0] + wobble, hover[1] + 0.5 * wobble))
+        first, n_in = hover, max(2, n_in // 2)
     for i in range(n_in):
-        f = (i + 1) / n_in
-        end = (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f)
-        img = base.astype(np.float32)
-        draw_arm(img, start, end, width, rng, skin)
-        yield img
+        yield arm(base, towards(first, target, (i + 1) / n_in))
     for i in range(n_out):
-        f = 1 - (i + 1) / (n_out + 1)
-        end = (start[0] + (target[0] - start[0]) * f, start[1] + (target[1] - start[1]) * f)
-        img = after.astype(np.float32)
-        draw_arm(img, start, end, width, rng, skin)
-        yield img
+        yield arm(after, towards(start, target, 1 - (i + 1) / (n_out + 1)))
 
 
 def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path | None = None) -> SimulatedMatch:
@@ -148,8 +166,24 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
     noise_rng = np.random.default_rng(spec.seed)
     skins = [tuple(float(v) for v in rng.choice([(120, 150, 210), (90, 120, 180), (60, 85, 130), (150, 175, 225)])) for _ in names]
 
+    evening: Evening | None = None
+    bump_labelled = False
+    state_labels: list[dict] = []
+
+    def seen(labels: list[dict], t: float) -> list[dict]:
+        """The labels where the camera sees them at ``t`` (moved once a bumped camera has settled)."""
+        if evening is None:
+            return labels
+        return [{**lab, "corners": np.round(evening.moved_points(np.array(lab["corners"]), t), 2).tolist()} for lab in labels]
+
     def emit(img: np.ndarray) -> None:
-        nonlocal frame_no, gain
+        nonlocal frame_no, gain, bump_labelled
+        if evening is not None:
+            t = frame_no / spec.fps
+            img = evening.frame(img, t)
+            if "bump" in evening.conditions and not bump_labelled and t >= evening.bump_at + 0.2:
+                label_lines.append(json.dumps({"from_frame": frame_no, "tiles": seen(state_labels, t)}))
+                bump_labelled = True
         if spec.flicker:
             if rng.random() < 0.004:  # auto-exposure settles somewhere new
                 gain = rng.uniform(0.9, 1.1)
@@ -164,8 +198,10 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
 
     def hold(img: np.ndarray, seconds: float) -> None:
         # The latest rendered state is on the table from here on.
+        nonlocal state_labels
         if pending_labels:
-            label_lines.append(json.dumps({"from_frame": frame_no, "tiles": pending_labels[-1]}))
+            state_labels = pending_labels[-1]
+            label_lines.append(json.dumps({"from_frame": frame_no, "tiles": seen(state_labels, frame_no / spec.fps)}))
             pending_labels.clear()
         for _ in range(int(round(seconds * spec.fps))):
             emit(img)
@@ -178,6 +214,9 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
         rounds[-1].append(step)
     if spec.max_rounds:
         rounds = rounds[: spec.max_rounds]
+    if spec.conditions:
+        expected = sum(len(r) for r in rounds) * spec.move_seconds if not spec.max_events else spec.max_events * spec.move_seconds
+        evening = Evening(spec.conditions, spec.seed, spec.size, spec.fps, expected)
     events_done = 0
     for round_steps in rounds:
         final_board = next((s.after.board for s in reversed(round_steps) if s.after.board is not None and isinstance(s.event, Play)), None)
@@ -247,10 +286,21 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                 shown[by_tile[event.tile]] = True
                 if spec.nudges and rng.random() < 0.08:
                     nudge = nudge + np.array([rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5)])
+                brushed = evening.brush() if evening is not None else None
+                laid = [i for i, g in enumerate(geoms) if shown[i] and g.role == "layout" and g.tile != event.tile]
+                if brushed is not None and laid and evening is not None:
+                    i = evening.rng.choice(laid)
+                    g = geoms[i]
+                    geoms[i] = PlacedGeom(g.tile, (g.center[0] + brushed[0], g.center[1] + brushed[1]), g.angle + brushed[2],
+                                          g.end_values, g.face_up, g.role)
                 after = render()
                 g = geoms[by_tile[event.tile]]
                 start = _edge_point(table.order[player_seat], rng, w, h)
-                for img in _frames_between(current, after, start, to_px(*g.center), int(0.4 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat], spec.distance):
+                target = to_px(*g.center)
+                hover = evening.hover_point(target, (w, h)) if evening is not None else None
+                n_hover = int(evening.hover_seconds() * spec.fps) if hover is not None and evening is not None else 0
+                for img in _frames_between(current, after, start, target, int(0.4 * spec.fps), int(0.3 * spec.fps), rng,
+                                           skins[player_seat], spec.distance, evening, hover, n_hover):
                     emit(img)
                 current = after
                 t_visible = frame_no / spec.fps
@@ -262,7 +312,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                 after = render()
                 start = _edge_point(table.order[player_seat], rng, w, h)
                 target = to_px(*table.boneyard_spots(1)[0])
-                for img in _frames_between(current, after, start, target, int(0.35 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat], spec.distance):
+                for img in _frames_between(current, after, start, target, int(0.35 * spec.fps), int(0.3 * spec.fps), rng, skins[player_seat], spec.distance, evening):
                     emit(img)
                 current = after
                 t_visible = frame_no / spec.fps
@@ -277,7 +327,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
                     after = render()
                     start = _edge_point(table.order[seat], rng, w, h)
                     target = to_px(*geoms[indices[0]].center)
-                    for img in _frames_between(current, after, start, target, int(0.3 * spec.fps), int(0.25 * spec.fps), rng, skins[seat], spec.distance):
+                    for img in _frames_between(current, after, start, target, int(0.3 * spec.fps), int(0.25 * spec.fps), rng, skins[seat], spec.distance, evening):
                         emit(img)
                     current = after
                 t_visible = frame_no / spec.fps
@@ -295,7 +345,7 @@ def make_video(spec: VideoSpec, out_video: Path, out_log: Path, out_labels: Path
             shown[i] = False
         cleared = render()
         start = _edge_point(0, rng, w, h)
-        for img in _frames_between(current, cleared, start, (w / 2, h / 2), int(0.4 * spec.fps), int(0.4 * spec.fps), rng, skins[0], spec.distance):
+        for img in _frames_between(current, cleared, start, (w / 2, h / 2), int(0.4 * spec.fps), int(0.4 * spec.fps), rng, skins[0], spec.distance, evening):
             emit(img)
         hold(cleared, 1.0)
     writer.release()

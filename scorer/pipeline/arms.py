@@ -78,6 +78,84 @@ def reaches_of_motion(mask: np.ndarray | None) -> tuple[tuple[int, np.ndarray], 
     return tuple((side, region) for _, side, region in reaches)
 
 
+# A still view differs from the last one acted on, by over this share of the picture's contrast (or
+# ARM_LEVELS grey levels), away from the tiles seen in either, over a region reaching in from the
+# frame's edge ARM_DEPTH of the way across, of at least ARM_AREA of it and ARM_TILES tiles' area: an arm
+# still over the table (a hand hovering before it lays a tile, a hand resting on a heap) -- not tiles
+# laid, taken or cleared away, nor one the frame's edge cuts.
+ARM_CONTRAST = 0.1
+ARM_LEVELS = 12.0
+ARM_AREA = 0.004
+ARM_TILES = 2.5
+ARM_DEPTH = 0.12
+ARM_WIDTH = 160
+ARM_MOST = 0.35  # no arm changes more of the picture than this
+# A shadow darkens a place to no less than this share; the light's change over the table is smoothed
+# over this many small pixels (a tenth of the picture: an arm is narrower).
+SHADE = 0.4
+LIGHT_SIGMA = 12.0
+
+
+def arm_in_view(before: np.ndarray, now: np.ndarray, tile_area: float = 0.0, tiles: Sequence[np.ndarray] = ()) -> bool:
+    """Whether an arm reaches into the still view ``now`` that was not in ``before`` (colour frames,
+    the same size; the light's change between them undone; ``tile_area``: a tile's, in frame pixels;
+    ``tiles``: the corners of the tiles seen in either view)."""
+    h, w = now.shape[:2]
+    size = (ARM_WIDTH, max(1, round(h * ARM_WIDTH / w)))
+    a = cv2.resize(before, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(now, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    low, high = np.percentile(b, (1, 99))
+    threshold = max(ARM_LEVELS, ARM_CONTRAST * float(high - low))
+    a = _in_the_light_of(a, b)
+    changed = np.abs(b - a)
+    mask = (changed.max(axis=2) if changed.ndim == 3 else changed) > threshold
+    if mask.mean() > ARM_MOST:
+        return False  # (the view changed as a whole -- the light, the camera -- not by an arm)
+    mask &= ~_shaded(a, b, threshold)
+    mask = mask.astype(np.uint8)
+    scale = size[0] / w
+    if len(tiles):
+        # The tiles with their rims (side walls, shadows): half a tile's width around each.
+        covered = np.zeros_like(mask)
+        for corners in tiles:
+            cv2.fillPoly(covered, [np.round(np.asarray(corners) * scale).astype(np.int32)], 1)
+        rim = max(1, round(0.5 * np.sqrt(tile_area / 2) * scale))
+        mask[cv2.dilate(covered, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8)) > 0] = 0
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    smallest = max(ARM_AREA * size[0] * size[1], ARM_TILES * tile_area * scale**2)
+    for k in range(1, n):
+        x, y, bw, bh, area = stats[k]
+        deep = (x == 0 and bw >= ARM_DEPTH * size[0]) or (x + bw == size[0] and bw >= ARM_DEPTH * size[0]) or (
+            y == 0 and bh >= ARM_DEPTH * size[1]) or (y + bh == size[1] and bh >= ARM_DEPTH * size[1])
+        if deep and area >= smallest:
+            return True
+    return False
+
+
+def _shaded(before: np.ndarray, now: np.ndarray, threshold: float) -> np.ndarray:
+    """Where ``now`` is ``before`` in shade: darker alike in every colour, its texture kept (someone
+    leaning in, a shadow) -- where an arm brings its own colour and texture."""
+    gain = cv2.GaussianBlur(_grey(now), (0, 0), 3.0) / np.maximum(cv2.GaussianBlur(_grey(before), (0, 0), 3.0), 1.0)
+    predicted = before * (gain[:, :, None] if before.ndim == 3 else gain)
+    left = np.abs(now - predicted)
+    shaded: np.ndarray = (gain > SHADE) & (gain < 1.0) & ((left.max(axis=2) if left.ndim == 3 else left) <= threshold)
+    return shaded
+
+
+def _grey(picture: np.ndarray) -> np.ndarray:
+    grey: np.ndarray = picture.mean(axis=2) if picture.ndim == 3 else picture
+    return grey
+
+
+def _in_the_light_of(before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """``before`` as it would look in the light of ``now``: the light's change over the whole table (a
+    lamp, the exposure drifting, a brighter corner) is smooth, an arm is not."""
+    light = cv2.GaussianBlur(_grey(now), (0, 0), LIGHT_SIGMA) / np.maximum(cv2.GaussianBlur(_grey(before), (0, 0), LIGHT_SIGMA), 1.0)
+    relit: np.ndarray = before * (light[:, :, None] if before.ndim == 3 else light)
+    return relit
+
+
 def moved_near(mask: np.ndarray | None, frame_size: tuple[int, int] | None, place: Point) -> bool:
     """Whether the motion (the gate's mask) reached the place (frame pixels)."""
     if mask is None or frame_size is None:

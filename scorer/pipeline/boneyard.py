@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.pipeline.places import FAINT, NOISE, change_at, changed, contrast_kept, exposure, shifted
+from scorer.pipeline.places import FAINT, NOISE, change_at, changed, contrast_kept, exposure, shift_picture, shifted
 from scorer.vision.geometry import long_side, polygon_iou
 
 # A face-down tile is plain: its place is compared with a margin, so that its edges count.
@@ -40,6 +40,12 @@ class Boneyard:
         them all, is something else -- a glare spot on a glossy table, a reflection)."""
         self.slots = _heaps(one_per_place([np.asarray(c, np.float64) for c in tiles]))
         self._grey, self._colour = grey, colour
+
+    def follow(self, shift: tuple[float, float]) -> None:
+        """The camera moved by ``shift`` pixels: the slots and the picture they were checked in move with it."""
+        self.slots = [slot + np.asarray(shift) for slot in self.slots]
+        self._grey = None if self._grey is None else shift_picture(self._grey, shift)
+        self._colour = None if self._colour is None else shift_picture(self._colour, shift)
 
     def update(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None,
                played: Sequence[np.ndarray] = ()) -> int:

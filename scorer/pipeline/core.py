@@ -14,7 +14,13 @@ last good state is kept.
 - :mod:`~scorer.pipeline.questions` -- the questions to the players, each a value with its key;
 - :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question;
 - :mod:`~scorer.pipeline.rounds` -- a round opened, cleared, ended by the hands revealed;
-- :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws.
+- :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws;
+- :mod:`~scorer.pipeline.likely` -- how likely each way a tile was laid is, where no arm was seen (pure);
+- :mod:`~scorer.pipeline.steady` -- a knocked camera noticed, and the places kept following it;
+- :mod:`~scorer.pipeline.gating` -- when the table is still, and when it changed since it was read.
+
+Where the camera is unsure it asks; a question left unanswered is settled on its likeliest answer once
+play goes on, or the recording ends (:meth:`TablePipeline.finish`), said in a notice open to correction.
 """
 
 from __future__ import annotations
@@ -26,23 +32,37 @@ import numpy as np
 
 from scorer.errors import RulesError
 from scorer.pipeline.announce import announce_play, announce_round
-from scorer.pipeline.arms import Arms, moved_near
+from scorer.pipeline.arms import Arms, arm_in_view, moved_near
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import MoveEvent, Notice, PipelineEvent, StatusChange, TableView
 from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.questions import Asked, Question, Refused, needs_confirmation
+from scorer.pipeline.places import shift_picture
+from scorer.pipeline.questions import (
+    Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
+)
+from scorer.pipeline.sequences import in_order_put_down, played_as
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
+from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
-from scorer.pipeline.turns import Turns
+from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
 from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, RoundOutcome, Tile
 from scorer.rules.history import MatchHistory
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector, too_small_to_read
+from scorer.vision.geometry import long_side
+
+# Questions a recording may end on, settled then on the first answer offered: the likeliest (the reading
+# read likeliest; the order the places settled in; the player on turn's own arm).
+SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm)
+
+# An arm over a still table is waited for this long (seconds) before the table is read as it is (an
+# elbow resting on the table's edge), looked at again meanwhile.
+ARM_PATIENCE = 3.0
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far
@@ -81,7 +101,9 @@ class TablePipeline:
         self.view = TableView()
         self.status = "waiting"
         self.zones: Zones | None = self.config.profile.zones if self.config.profile else None
-        self.to_table = self.config.profile.to_table if self.config.profile else None
+        # A knocked camera is followed: the calibration's mapping is taken from where the camera looked then.
+        self.camera = CameraShift()
+        self.to_table = self.camera.followed(self.config.profile.to_table if self.config.profile else None)
         self.memory = LayoutMemory()
         self.arms = Arms(self.gate.settled_at)
         self.asked = Asked()
@@ -90,6 +112,11 @@ class TablePipeline:
         self.rounds = Rounds(self, self.turns, self.arms, self.asked, self.draws, self.memory, self.tracker, self.config.starter)
         self._pending: _Pending | None = None
         self._noted: set[Hashable] = set()  # the notes said (each once)
+        self._last_still: StillTable | None = None
+        self._look_again_at: float | None = None  # a still table to be read again then, though nothing moved
+        self._reference: StillTable | None = None  # the last still table acted on (with no arm over it)
+        self._reference_offset = np.zeros(2)  # the camera's offset then (CameraShift.offset)
+        self._arm_since: float | None = None  # an arm seen over the still table since then
         self._told_small = False
 
     @property
@@ -113,7 +140,10 @@ class TablePipeline:
         if still:
             self.arms.moved(self.gate.now, self.gate.motion_mask)
             self._pending = _Pending(self.config.rereads)
+        elif self._look_again_at is not None and frame.t >= self._look_again_at and not self.gate.moving and self._pending is None:
+            self._pending = _Pending(0)
         if self._pending is not None and not self.gate.moving:
+            self._look_again_at = None
             events += self._read(frame)
         return events
 
@@ -159,6 +189,7 @@ class TablePipeline:
 
     def act(self, still: StillTable) -> list[PipelineEvent]:
         """Act on a still table: the move it shows, the round it opens or ends, or a question."""
+        self._last_still = still
         match = self.match
         if match.is_over:
             return []
@@ -167,11 +198,17 @@ class TablePipeline:
         if self.arms.frame_size is None:
             self._first_frame(still.image)
         assert self.zones is not None
+        events = self._followed(still)
+        if self._arm_over(still):
+            # A hand still over the table (hovering before it lays a tile): what it covers is not seen.
+            # The table is read once the hand is gone -- or, should it stay, after a while as it is.
+            return events + self.look_again(still.t + LOOK_AGAIN_SECONDS)
+        self._reference, self._reference_offset = still, self.camera.offset.copy()
         known = Known(self.zones, len(match.players), self.to_table, match.current_board().tiles, match.phase is Phase.IN_ROUND,
                     match.phase is Phase.BEFORE_ROUND, self.boneyard.slots, self.memory)
         sight = sight_of(still, known, lambda d, s: s.tile not in self.rounds.loose_before
                          and moved_near(still.motion, self.arms.frame_size, d.center))
-        events = self._looked(still, sight)
+        events += self._looked(still, sight)
         if match.phase is Phase.ROUND_OVER:
             return events + self.rounds.reveal(still.t, sight.seats, cleared=not sight.layout.component)
         if match.phase is Phase.IN_ROUND and sight.seats and (ended := self.rounds.hands_in_round(still.t, sight.seats)):
@@ -179,6 +216,39 @@ class TablePipeline:
         if match.phase is Phase.BEFORE_ROUND:
             return events + self.rounds.before_round(still.t, still, sight)
         return events + self.turns.play(still.t, still, sight)
+
+    def _arm_over(self, still: StillTable) -> bool:
+        """Whether an arm that was not there reaches over the still table, since under ARM_PATIENCE."""
+        reference = self._reference
+        if reference is None or reference.image.shape != still.image.shape:
+            return False
+        dx, dy = self.camera.offset - self._reference_offset
+        before = reference.image if dx == dy == 0 else shift_picture(reference.image, (float(dx), float(dy)))
+        tiles = [*still.up, *still.down]
+        tile_area = float(np.median([long_side(d.corners) ** 2 / 2 for d in tiles])) if tiles else 0.0  # (tiles are 2:1)
+        # (The boneyard's backs of then are not left out: a hand resting over them hides them.)
+        seen = [np.asarray(d.corners) for d in [*tiles, *reference.up]]
+        if not arm_in_view(before, still.image, tile_area, seen):
+            self._arm_since = None
+            return False
+        if self._arm_since is None:
+            self._arm_since = still.t
+        if still.t - self._arm_since < ARM_PATIENCE:
+            return True
+        self._arm_since = None  # (it stays: read as it is, and the view with it is the one compared with next)
+        return False
+
+    def _followed(self, still: StillTable) -> list[PipelineEvent]:
+        """Where the whole view moved since the last still one (the camera knocked), the places kept
+        follow it; a new view is read afresh.  Said."""
+        moved = self.camera.look(still.grey)
+        if moved is None:
+            return []
+        self.boneyard.follow(moved.shift)
+        self.memory.follow(moved.shift)
+        if moved.new_view:
+            self.tracker.reset()
+        return [Notice(still.t, moved.message())]
 
     def _looked(self, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """What a read of the table leaves behind, and the notes it gives."""
@@ -192,6 +262,26 @@ class TablePipeline:
         if not self._told_small and (small := too_small_to_read(list(still.up), LIVE_SMALL_TILE_PX)):
             self._told_small = True  # once a session: the players can move the camera, or not
             events.append(Notice(still.t, small))
+        return events
+
+    def finish(self, t: float) -> list[PipelineEvent]:
+        """The recording ended: a question still open is settled on its likeliest answer (said, open to
+        correction), and the last still table read again, so that the round's last plays and its end
+        are scored."""
+        if self.match.is_over:
+            return []
+        if self.asked.who_laid is not None:
+            events = self.turns.settle_who_laid(t)
+        elif (question := self.asked.open) is not None and question.alternatives and isinstance(question, SETTLED_AT_THE_END):
+            offered = [list(way) for way in question.alternatives]
+            likeliest = in_order_put_down(offered, self.arms.settled) if isinstance(question, WhichOrder) else offered[0]
+            events = [Notice(t, f"no answer to '{question.reason}' before the recording ended: taken as "
+                                f"{played_as(likeliest)} -- correct it if it is not")]
+            events += self.confirm(likeliest, t)
+        else:
+            return []
+        if self._last_still is not None and any(isinstance(e, MoveEvent) for e in events):
+            events += self.act(self._last_still)
         return events
 
     # -- what the parts do to the match ---------------------------------------------------------------
@@ -214,6 +304,11 @@ class TablePipeline:
         if self.match.is_over:
             out.append(self._set_status("over", t))
         return out
+
+    def look_again(self, at: float) -> list[PipelineEvent]:
+        """Read the table again at ``at``, though nothing moved (a part of it was covered)."""
+        self._look_again_at = at
+        return []
 
     def put(self, t: float, question: Question) -> list[PipelineEvent]:
         """Put the question to the players, unless it is the one put last."""

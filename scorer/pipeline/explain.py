@@ -95,7 +95,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
         # Keep the last good state and ask.
         if fit.to_table is None and not layout.component and board.tiles:
             problems = ["the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)"]
-        return notes, TableUnfit(tuple(problems), tuple(d.center for d in played_again(fit, tiles, layout)))
+        return notes, TableUnfit(tuple(problems), tuple(d.center for d in played_again(fit, tiles, layout)), hidden=tuple(change.vanished))
     return notes, Explained(tiles, layout, change)
 
 

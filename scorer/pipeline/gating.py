@@ -35,6 +35,8 @@ EXPOSURE_STEP = 0.06
 # less than this many grey levels is no exposure step: on a near-black table (median 6) a bright arm
 # coming in lifts the median by half a level -- 8 % -- and its motion must still be seen.
 LIGHT_STEP_LEVELS = 1.5
+# A change that softening one frame by this much (small pixels) explains is the focus breathing, not motion.
+FOCUS_SIGMA = 0.6
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,16 @@ class Gate:
         moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
         return (moved.any(axis=2) if moved.ndim == 3 else moved), ratio, step
 
+    def _not_focus(self, now: SmallFrame, before: SmallFrame) -> np.ndarray:
+        """Where the picture changed otherwise than by going softer or sharper (a camera's focus
+        breathing changes every edge a little at once; an arm changes what is there)."""
+        softer = SmallFrame(cv2.GaussianBlur(before.picture, (0, 0), FOCUS_SIGMA), before.clipped)
+        sharper = SmallFrame(cv2.GaussianBlur(now.picture, (0, 0), FOCUS_SIGMA), now.clipped)
+        went_softer, _, _ = self._diff(now, softer)
+        went_sharper, _, _ = self._diff(sharper, before)
+        changed: np.ndarray = went_softer & went_sharper
+        return changed
+
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
         small = small_picture(image)
@@ -145,6 +157,8 @@ class Gate:
             self._motion_frame = np.zeros(shape, np.float32)
             return False
         moved, ratio, step = self._diff(small, self._previous)
+        if moved.mean() > self.quiet_fraction:
+            moved &= self._not_focus(small, self._previous)
         self._previous = small
         share = float(moved.mean())
         if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share < GLOBAL_CHANGE:

@@ -37,6 +37,16 @@ class _Remembered:
     patch: np.ndarray  # the grey picture inside ``box`` when the tile was last seen
 
 
+def moved(d: TileDetection, dx: float, dy: float) -> TileDetection:
+    """The detection moved by (dx, dy) pixels."""
+    if dx == 0 and dy == 0:
+        return d
+    corners = tuple((x + dx, y + dy) for x, y in d.corners)
+    halves = None if d.halves is None else tuple(
+        HalfReading(h.pips, (h.center[0] + dx, h.center[1] + dy), h.confidence, h.alternatives) for h in d.halves)
+    return TileDetection(corners, d.face, d.confidence, halves)  # type: ignore[arg-type]
+
+
 class LayoutMemory:
     def __init__(self) -> None:
         self.tiles: dict[Tile, _Remembered] = {}
@@ -63,6 +73,12 @@ class LayoutMemory:
                      for i in layout.component]
         self.remember(tiles, on_board, grey)
 
+    def follow(self, shift: tuple[float, float]) -> None:
+        """The camera moved by ``shift`` pixels: each tile is remembered where it lies now."""
+        dx, dy = round(shift[0]), round(shift[1])
+        self.tiles = {tile: _Remembered(moved(r.detection, dx, dy), (r.box[0] + dx, r.box[1] + dy, r.box[2] + dx, r.box[3] + dy),
+                                        r.patch) for tile, r in self.tiles.items()}
+
     def _still_there(self, r: _Remembered, grey: np.ndarray) -> TileDetection | None:
         """The remembered tile where it lies now, if its picture is found at its place or a nudge away."""
         x0, y0, x1, y1 = r.box
@@ -76,13 +92,7 @@ class LayoutMemory:
         _, best, _, (bx, by) = cv2.minMaxLoc(scores)
         if 1.0 - best > CHANGED:
             return None
-        dx, dy = bx - m, by - m
-        if dx == 0 and dy == 0:
-            return r.detection
-        corners = tuple((x + dx, y + dy) for x, y in r.detection.corners)
-        halves = None if r.detection.halves is None else tuple(
-            HalfReading(h.pips, (h.center[0] + dx, h.center[1] + dy), h.confidence, h.alternatives) for h in r.detection.halves)
-        return TileDetection(corners, r.detection.face, r.detection.confidence, halves)  # type: ignore[arg-type]
+        return moved(r.detection, bx - m, by - m)
 
     def is_remembered(self, detection: TileDetection) -> bool:
         """Whether the detection is a played tile where it was last seen (its reading is settled)."""

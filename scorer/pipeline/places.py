@@ -167,3 +167,11 @@ def shifted(before: np.ndarray, now: np.ndarray, corners: np.ndarray, ratio: np.
     inside_was = seen_before[0] * ratio
     against_frame = np.abs(seen_now[0] - inside_was) / max(float(inside_was.mean()), 1.0)
     return bool(np.nanmax(against_ring, initial=0.0) > SHIFTED and against_frame.max() > SHIFTED)
+
+
+def shift_picture(picture: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+    """A kept picture moved as the camera moved (its edges repeated)."""
+    h, w = picture.shape[:2]
+    m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
+    moved: np.ndarray = cv2.warpAffine(picture, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return moved

@@ -98,6 +98,7 @@ class TableUnfit:
     problems: tuple[str, ...]
     boxes: tuple[Place, ...] = ()
     alternatives: Alternatives = ()
+    hidden: tuple[Tile, ...] = ()  # tiles of the board not seen now (covered by a hand hovering, a shadow...)
 
     @property
     def key(self) -> Hashable:
@@ -318,6 +319,7 @@ class Asked:
     who_laid: WhoLaid | None = None
     order: WhichOrder | None = None
     boxes: tuple[Place, ...] = ()  # boxes the players were asked to name
+    open: Question | None = None  # the question put last, until a move is made
 
     def put(self, question: Question) -> bool:
         """Keep the question, where play depends on its answer; whether it is to be put to the
@@ -334,6 +336,7 @@ class Asked:
             self.boxes = question.boxes
         elif isinstance(question, PlayedTileAgain):
             self.boxes = tuple(place for place, _ in question.boxes)
+        self.open = question
         if question.key == self.last:
             return False
         self.last = question.key
@@ -341,4 +344,4 @@ class Asked:
 
     def moved_on(self) -> None:
         """Something happened since the last question: it may be put again."""
-        self.last = None
+        self.last = self.open = None

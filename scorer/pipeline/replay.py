@@ -45,6 +45,9 @@ def run(source: FrameSource, pipeline: TablePipeline, on_event: Callable[[Pipeli
         stats.video_seconds = frame.t
         if progress is not None:
             progress(frame)
+    # The source ran out (a recording's end): a question still open is settled on its likeliest answer.
+    for event in pipeline.finish(stats.video_seconds):
+        on_event(event)
     stats.wall_seconds = time.perf_counter() - start
     return stats
 

@@ -20,8 +20,11 @@ from scorer.pipeline.arms import Arms, player_at, settle_order
 from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import Notice, PipelineEvent
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
+from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.questions import Asked, LaidAtOnce, NotPlayable, Question, WhichOrder, WhichReading, WhoLaid, WhoseArm
+from scorer.pipeline.questions import (
+    Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
+)
 from scorer.pipeline.sequences import (
     MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
     score_of, sequence_by_arms, sequence_for,
@@ -47,6 +50,14 @@ class Table(Protocol):
 
     def tell(self, t: float, notes: Sequence[Note]) -> list[PipelineEvent]:
         """Say the notes (each key once)."""
+
+    def look_again(self, at: float) -> list[PipelineEvent]:
+        """Read the table again at ``at`` (the players' clock), even if nothing moved."""
+
+
+# Board tiles unseen are looked at again after this long (seconds), and asked about once unseen this long.
+LOOK_AGAIN_SECONDS = 1.0
+HIDDEN_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -87,9 +98,13 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
         return NotPlayable(tiles, on)
     if arm is None and not draws and len(placements) == 1 and (others := laid_after_passes(match, placements[0])):
         # No arm seen (a dark tile on a dark cloth barely moves the picture), and a later player may have
-        # laid it, the players between passing: not for the camera to guess.  (Should play go on
-        # unanswered, the next look holds it with the next tile, played as their arms and settling tell.)
-        return WhoLaid(tiles[0], on, (tuple(candidates[0]),) + others)
+        # laid it, the players between passing -- which the rules allow only to one holding nothing that
+        # fits.  The likeliest way is taken where it is likely enough (said), else asked.
+        ways, odds = likeliest_first(match, (tuple(candidates[0]),) + others)
+        if odds[0] >= TAKEN_WITHOUT_ASKING:
+            return Move(ways[0], (f"no arm was seen laying {tiles[0]}: taken as {played_as(ways[0])}, the likeliest under "
+                                  f"the rules ({odds[0]:.0%}) -- correct it if it is not",))
+        return WhoLaid(tiles[0], on, ways)
     if len(placements) > 1:
         # Several new tiles: who laid which is told by the arms that laid them, where seen.
         agreeing = [seq for seq in candidates if all(seen.laid_by[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
@@ -133,6 +148,7 @@ class Turns:
                  to_table: ToTable) -> None:
         self.table, self.arms, self.asked, self.draws = table, arms, asked, draws
         self.memory, self.tracker, self.to_table = memory, tracker, to_table
+        self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -150,6 +166,11 @@ class Turns:
                 events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
         notes, reading = explain(fit, match, tiles, layout, self.asked.boxes)
         events += self.table.tell(t, notes)
+        if isinstance(reading, TableUnfit) and reading.hidden and self._hidden_for_now(t, frozenset(reading.hidden)):
+            # Tiles of the board not seen: a hand hovering over them, or someone leaning in -- laid tiles
+            # stay.  Looked at again before the players are asked.
+            return events + self.table.look_again(t + LOOK_AGAIN_SECONDS)
+        self.hidden_since = None
         if not isinstance(reading, Explained):
             return events + self.table.put(t, reading)
         tiles, layout, change = reading.tiles, reading.layout, reading.change
@@ -167,6 +188,12 @@ class Turns:
         events += self.drawn_then_laid(t, draws, change.placements)
         self.remember(still, tiles, layout)
         return events
+
+    def _hidden_for_now(self, t: float, hidden: frozenset[Tile]) -> bool:
+        """Whether these board tiles unseen may still be only covered: unseen for under :data:`HIDDEN_WAIT`."""
+        if self.hidden_since is None or self.hidden_since[0] != hidden:
+            self.hidden_since = (hidden, t)
+        return t - self.hidden_since[1] < HIDDEN_WAIT
 
     def _unsure(self, t: float, still: StillTable, reading: Explained, d: TileDetection, outcomes: list[Outcome]) -> list[PipelineEvent]:
         """A new tile read unsurely that more than one reading fits: asked -- or, asked already and play
@@ -211,6 +238,10 @@ class Turns:
 
     def lay(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         """The placements (after ``draws``) as rules events, applied -- or the question asked."""
+        asked = self.asked.who_laid
+        if asked is not None and len(placements) > 1 and any(p.tile == asked.tile for p in placements):
+            # Asked who laid a tile, and play went on unanswered: it was laid first, the likeliest way.
+            return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
         seen = Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), match.players) for p in placements},
                       self.arms.settled, all(self.arms.first_seen.get(p.tile) == t for p in placements))
@@ -219,6 +250,16 @@ class Turns:
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
         return [Notice(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+
+    def settle_who_laid(self, t: float) -> list[PipelineEvent]:
+        """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""
+        asked, self.asked.who_laid = self.asked.who_laid, None
+        if asked is None or not asked.alternatives:
+            return []
+        way = asked.alternatives[0]
+        said = Notice(t, f"no answer about who laid {asked.tile}: taken as {played_as(way)}, the likeliest under the rules"
+                         " -- correct it if it is not")
+        return [said] + self.table.apply(t, way)
 
     def remember(self, still: StillTable, tiles: list[TileDetection], layout: Layout) -> None:
         """Keep the layout's tiles for their places (:meth:`LayoutMemory.keep`)."""

@@ -3,6 +3,7 @@ the decision of a turn, and the one function that builds a running table session
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -114,9 +115,18 @@ def test_a_tile_laid_by_the_arm_of_a_later_player_is_played_after_the_passes_bet
     laid = _placement(match, Tile(3, 6), Tile(1, 3))
     turn = turn_for(match, [laid], 0, Laying({laid.tile: "Cid"}, {}, False), Asked())
     assert turn == Move((Pass("Ben"), Play("Cid", Tile(3, 6), Tile(1, 3), laid.at.side)))
-    # No arm seen: who laid it is asked, the player on turn's way first.
+    # No arm seen: Ben, on turn with 7 tiles, may knock only holding none of the 11 unseen tiles that
+    # fit (a chance of 1 %): his play is taken, and said.
     turn = turn_for(match, [laid], 0, Laying({laid.tile: None}, {}, False), Asked())
-    assert isinstance(turn, WhoLaid) and turn.on_turn == "Ben" and turn.alternatives[0] == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
+    assert isinstance(turn, Move) and turn.events == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
+    assert turn.said == ("no arm was seen laying [3|6]: taken as Ben [3|6], the likeliest under the rules (99%) -- correct it if it is not",)
+    # Holding one tile, Ben knocks more often than not (15 of the 26 unseen tiles do not fit): asked,
+    # Cid's way (Ben knocking) offered first.
+    one_left = replace(match, hand_counts=(6, 1, 7, 7))
+    turn = turn_for(one_left, [laid], 0, Laying({laid.tile: None}, {}, False), Asked())
+    assert isinstance(turn, WhoLaid) and turn.on_turn == "Ben"
+    assert turn.alternatives[0] == (Pass("Ben"), Play("Cid", Tile(3, 6), Tile(1, 3), laid.at.side))
+    assert turn.alternatives[1] == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
 
 
 # -- a running table session -------------------------------------------------------------------------
