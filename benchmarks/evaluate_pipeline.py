@@ -56,6 +56,17 @@ def key(d: dict) -> tuple:
     return (d["type"], d.get("player") or d.get("starter"), tuple(d.get("tile", ())), d.get("count"))
 
 
+def merged_draws(keys: list[tuple]) -> list[tuple]:
+    """The events' keys with a player's draws in a row as one (two draws of one tile are a draw of two)."""
+    out: list[tuple] = []
+    for k in keys:
+        if out and k[0] == "draw" and out[-1][0] == "draw" and out[-1][1] == k[1]:
+            out[-1] = (*out[-1][:3], out[-1][3] + k[3])
+        else:
+            out.append(k)
+    return out
+
+
 def truth_events(lines: list[str]) -> list[dict]:
     """The truth log's events, each round's starter named (the log leaves out one the rules name)."""
     _, steps = score_log(lines)
@@ -187,7 +198,7 @@ def main() -> None:
                                                         args.distance, conditions, args.renderer)
             names = ("Ann", "Ben", "Cid", "Dee")[:n]
             header = MatchHeader(game, names, partnership)
-            truth = [key(d) for d in truth_events(truth_log.read_text().splitlines())]
+            truth = merged_draws([key(d) for d in truth_events(truth_log.read_text().splitlines())])
             _, truth_steps = score_log(truth_log.read_text().splitlines())
             truth_scores = list(truth_steps)[-1].after.scores()
             results = {}
@@ -204,7 +215,7 @@ def main() -> None:
                     pipeline, moves, asks, stats = replay(video, header, model, step=args.step)
                     speeds.append(stats.speed)
                     latencies += stats.latencies
-                got = [key(event_to_json(m.step.event)) for m in moves]
+                got = merged_draws([key(event_to_json(m.step.event)) for m in moves])
                 matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
                 right = sum(b.size for b in matcher.get_matching_blocks())
                 # Exact prefix: how far the match is scored exactly as the simulator did.

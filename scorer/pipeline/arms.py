@@ -128,9 +128,20 @@ def arm_in_view(before: np.ndarray, now: np.ndarray, tile_area: float = 0.0, til
         x, y, bw, bh, area = stats[k]
         deep = (x == 0 and bw >= ARM_DEPTH * size[0]) or (x + bw == size[0] and bw >= ARM_DEPTH * size[0]) or (
             y == 0 and bh >= ARM_DEPTH * size[1]) or (y + bh == size[1] and bh >= ARM_DEPTH * size[1])
-        if deep and area >= smallest:
+        if deep and area >= smallest and _stands_out(labels == k, now=b, before=a):
             return True
     return False
+
+
+def _stands_out(region: np.ndarray, now: np.ndarray, before: np.ndarray) -> bool:
+    """Whether the changed region holds something now that stands out from the table around it more
+    than what it held before did -- an arm come in, not one gone (the view compared with held it)."""
+    around = cv2.dilate(region.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) & ~region
+
+    def contrast(picture: np.ndarray) -> float:
+        return float(np.abs(picture[region].mean(axis=0) - picture[around].mean(axis=0)).max())
+
+    return not around.any() or contrast(now) > contrast(before)
 
 
 def _shaded(before: np.ndarray, now: np.ndarray, threshold: float) -> np.ndarray:
