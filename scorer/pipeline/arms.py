@@ -73,7 +73,7 @@ def reaches_of_motion(mask: np.ndarray | None) -> tuple[tuple[int, np.ndarray], 
         region = labels == k
         border = [region[h - 1, :].sum(), region[:, 0].sum(), region[0, :].sum(), region[:, w - 1].sum()]
         if max(border) > 0:
-            reaches.append((area, int(np.argmax(border)), region))
+            reaches.append((area, _edge_reached_from(region, border), region))
     reaches.sort(key=lambda r: -r[0])
     return tuple((side, region) for _, side, region in reaches)
 
@@ -165,6 +165,25 @@ def _in_the_light_of(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     light = cv2.GaussianBlur(_grey(now), (0, 0), LIGHT_SIGMA) / np.maximum(cv2.GaussianBlur(_grey(before), (0, 0), LIGHT_SIGMA), 1.0)
     relit: np.ndarray = before * (light[:, :, None] if before.ndim == 3 else light)
     return relit
+
+
+# The inward direction (x, y) from each edge: bottom, left, top, right.
+INWARD = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))
+
+
+def _edge_reached_from(region: np.ndarray, border: list[int]) -> int:
+    """The edge a region reaching in crosses -- where it crosses two at a corner (an arm coming in
+    aslant), the one it points in from: from where it crosses the frame's edge towards its deepest point."""
+    if sum(1 for b in border if b) < 2:
+        return int(np.argmax(border))
+    h, w = region.shape
+    ys, xs = np.nonzero(region)
+    depth = np.minimum(np.minimum(xs, w - 1 - xs), np.minimum(ys, h - 1 - ys))
+    on_edge = depth == 0
+    tip = np.array([xs[np.argmax(depth)], ys[np.argmax(depth)]], np.float64)
+    entry = np.array([xs[on_edge].mean(), ys[on_edge].mean()])
+    direction = tip - entry
+    return int(np.argmax([direction @ np.array(inward) if count else -np.inf for inward, count in zip(INWARD, border)]))
 
 
 def moved_near(mask: np.ndarray | None, frame_size: tuple[int, int] | None, place: Point) -> bool:

@@ -104,3 +104,23 @@ def test_a_hand_resting_over_the_boneyard_draws_nothing_and_a_hand_that_stays_is
     laid = _up((3, 6), 188)
     events = table.move(FROM_TOP, [opening, laid, *boneyard], paint=[(laid.corners, 210)])
     assert events == [Play("Ben", Tile(3, 6), Tile(1, 3), events[0].side)] and table.asked == []
+
+
+def test_an_arm_coming_in_aslant_at_a_corner_is_told_by_where_it_points_from() -> None:
+    import cv2
+    import numpy as np
+
+    from scorer.pipeline.arms import reaches_of_motion
+
+    # A sleeve from the right edge low down, its hand reaching left and a little up: it crosses the
+    # bottom edge for longer than the right one, but it comes from the right (edges: 0 bottom, 3 right).
+    mask = np.zeros((90, 160), np.uint8)
+    cv2.line(mask, (175, 100), (110, 68), 1, 22)
+    cv2.circle(mask, (105, 66), 8, 1, -1)
+    (side, _), = reaches_of_motion(mask.astype(bool))
+    assert side == 3
+    # Straight up from the bottom: the bottom.
+    mask[:] = 0
+    cv2.line(mask, (80, 95), (80, 40), 1, 14)
+    (side, _), = reaches_of_motion(mask.astype(bool))
+    assert side == 0
