@@ -1,7 +1,8 @@
 """Deciding when the table is still, and when it changed since it was last read.
 
 Frames are compared small and in colour, after undoing any global brightness change,
-so a light flicker or the camera's auto-exposure does not count as motion.  Only a still
+so a light flicker or the camera's auto-exposure does not count as motion -- nor does a shade drifting
+smoothly over part of the table (someone leaning in) or the focus breathing.  Only a still
 table that differs from the last one read is passed on: a still table costs
 almost nothing.
 """
@@ -37,6 +38,9 @@ EXPOSURE_STEP = 0.06
 LIGHT_STEP_LEVELS = 1.5
 # A change that softening one frame by this much (small pixels) explains is the focus breathing, not motion.
 FOCUS_SIGMA = 0.6
+# The light's change over the table is smoothed over this many small pixels (a tenth of the picture's
+# width): a shade drifting over the table follows it, an arm (narrower, sharp-edged) does not.
+SHADE_SIGMA = 12.0
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,18 @@ class Gate:
         changed: np.ndarray = went_softer & went_sharper
         return changed
 
+    def _not_shade(self, now: SmallFrame, before: SmallFrame) -> np.ndarray:
+        """Where the picture changed otherwise than by the light changing smoothly over the table (someone
+        leaning in and shading part of it, a lamp to one side): an arm's change is sharp, a shade's is not."""
+        def grey(picture: np.ndarray) -> np.ndarray:
+            return picture.mean(axis=2) if picture.ndim == 3 else picture
+
+        light = cv2.GaussianBlur(grey(now.picture), (0, 0), SHADE_SIGMA) / np.maximum(
+            cv2.GaussianBlur(grey(before.picture), (0, 0), SHADE_SIGMA), 1.0)
+        relit = before.picture * np.clip(light, 0.5, 2.0)[..., None] if before.picture.ndim == 3 else before.picture * light
+        changed, _, _ = self._diff(now, SmallFrame(relit.astype(np.float32), before.clipped))
+        return changed
+
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
         small = small_picture(image)
@@ -157,11 +173,12 @@ class Gate:
             self._motion_frame = np.zeros(shape, np.float32)
             return False
         moved, ratio, step = self._diff(small, self._previous)
+        whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:
-            moved &= self._not_focus(small, self._previous)
+            moved &= self._not_focus(small, self._previous) & self._not_shade(small, self._previous)
         self._previous = small
         share = float(moved.mean())
-        if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share < GLOBAL_CHANGE:
+        if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share and not whole:
             # An exposure step or a glitch of the whole picture moves every pixel; it says nothing about
             # where an arm was.  Faint motion counts (an arm the colour of the table moves few pixels),
             # a speck of noise not.

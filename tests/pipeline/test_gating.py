@@ -201,3 +201,22 @@ def test_an_overexposed_table_follows_the_light_by_its_unclipped_pixels(tmp_path
     gate = Gate(fps=30)
     fired = [gate.update(frame) for frame in frames]
     assert fired[:40].count(True) == 1 and fired[44:].count(True) == 1 and not gate.moving
+
+
+def test_a_shade_drifting_over_the_table_is_no_motion_an_arm_is() -> None:
+    rng = np.random.default_rng(3)
+    table = cv2.GaussianBlur(rng.uniform(60, 200, (360, 640, 3)).astype(np.float32), (0, 0), 2)
+    gate = Gate(fps=15)
+    _frames(gate, table.astype(np.uint8), 12)
+    yy, xx = np.mgrid[0:360, 0:640]
+    moving = []
+    for k in range(16):  # someone leaning in: a soft shade up to 45 % dark, drifting right, for a second
+        shade = 1 - 0.45 * np.sin(np.pi * k / 16) * np.exp(-(((xx - 200 - 8 * k) / 220) ** 2 + ((yy - 180) / 160) ** 2) * 1.5)
+        gate.update((table * shade[..., None]).astype(np.uint8))
+        moving.append(gate.moving)
+    assert not any(moving)
+    for k in range(4):  # an arm from the left edge
+        arm = table.copy()
+        arm[150:200, 0 : 100 + 40 * k] = 220
+        gate.update(arm.astype(np.uint8))
+    assert gate.moving
