@@ -343,7 +343,7 @@ class TablePipeline:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""
         self.asked.boxes = ()
         self.asked.who_laid = self.asked.order = None
-        was_over = self.match.phase is Phase.BEFORE_ROUND
+        between_rounds = self.match.phase is Phase.BEFORE_ROUND
         if (asked := self.asked.reading) is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
             for e in events:
@@ -352,7 +352,7 @@ class TablePipeline:
             self.asked.reading = None
         out = self.apply(t, events)
         self.draws.told |= any(isinstance(e, Draw) for e in events)
-        if not was_over and self.match.phase is Phase.BEFORE_ROUND and self.rounds.seen_now is not None:
+        if not between_rounds and self.match.phase is Phase.BEFORE_ROUND and self.rounds.seen_now is not None:
             # The answer ended the round, and the table was last seen cleared (read before the answer
             # came): that was the end of the round's tiles.
             self.rounds.cleared_away(self.rounds.seen_now)

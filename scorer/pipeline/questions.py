@@ -4,7 +4,8 @@ A question is put once: the same question (the same key) is not put again until 
 happened (a move was scored, a reading corrected, another question put).  A key holds what the
 players are told -- the kind of question and the tiles, places and players it names -- so two
 questions that read alike are the same question; what is offered as the answers is not part of it.
-A place is keyed as it is told, to the pixel.
+A place is keyed as it is told, to the pixel.  (The order question names no tiles: any question about
+the order of new tiles is the same question.)
 
 Some questions stay open while play goes on, and the camera settles them where no answer comes
 (:class:`Asked`): who opened the round, which tile a box is, who laid a tile, the order of new tiles,
