@@ -18,6 +18,7 @@ import numpy as np
 
 from scorer.layout import Layout
 from scorer.layout.moves import Placement
+from scorer.pipeline.places import light_change, relit
 from scorer.pipeline.sequences import SETTLE_GAP, put_down_apart
 from scorer.rules import Tile
 from scorer.vision.calibration import seat_order
@@ -106,7 +107,7 @@ def arm_in_view(before: np.ndarray, now: np.ndarray, tile_area: float = 0.0, til
     b = cv2.resize(now, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     low, high = np.percentile(b, (1, 99))
     threshold = max(ARM_LEVELS, ARM_CONTRAST * float(high - low))
-    a = _in_the_light_of(a, b)
+    a = relit(a, light_change(a, b, LIGHT_SIGMA))  # (the light's smooth change over the table undone)
     changed = np.abs(b - a)
     mask = (changed.max(axis=2) if changed.ndim == 3 else changed) > threshold
     if mask.mean() > ARM_MOST:
@@ -147,24 +148,10 @@ def _stands_out(region: np.ndarray, now: np.ndarray, before: np.ndarray) -> bool
 def _shaded(before: np.ndarray, now: np.ndarray, threshold: float) -> np.ndarray:
     """Where ``now`` is ``before`` in shade: darker alike in every colour, its texture kept (someone
     leaning in, a shadow) -- where an arm brings its own colour and texture."""
-    gain = cv2.GaussianBlur(_grey(now), (0, 0), 3.0) / np.maximum(cv2.GaussianBlur(_grey(before), (0, 0), 3.0), 1.0)
-    predicted = before * (gain[:, :, None] if before.ndim == 3 else gain)
-    left = np.abs(now - predicted)
+    gain = light_change(before, now, 3.0)
+    left = np.abs(now - relit(before, gain))
     shaded: np.ndarray = (gain > SHADE) & (gain < 1.0) & ((left.max(axis=2) if left.ndim == 3 else left) <= threshold)
     return shaded
-
-
-def _grey(picture: np.ndarray) -> np.ndarray:
-    grey: np.ndarray = picture.mean(axis=2) if picture.ndim == 3 else picture
-    return grey
-
-
-def _in_the_light_of(before: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """``before`` as it would look in the light of ``now``: the light's change over the whole table (a
-    lamp, the exposure drifting, a brighter corner) is smooth, an arm is not."""
-    light = cv2.GaussianBlur(_grey(now), (0, 0), LIGHT_SIGMA) / np.maximum(cv2.GaussianBlur(_grey(before), (0, 0), LIGHT_SIGMA), 1.0)
-    relit: np.ndarray = before * (light[:, :, None] if before.ndim == 3 else light)
-    return relit
 
 
 # The inward direction (x, y) from each edge: bottom, left, top, right.

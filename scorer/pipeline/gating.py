@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scorer.pipeline.places import light_change, relit
+
 SMALL_WIDTH = 160
 # A frame differing from the last over this share of its pixels changed as a whole (light, a
 # camera glitch): no arm moves so much between two frames.
@@ -152,13 +154,8 @@ class Gate:
     def _not_shade(self, now: SmallFrame, before: SmallFrame) -> np.ndarray:
         """Where the picture changed otherwise than by the light changing smoothly over the table (someone
         leaning in and shading part of it, a lamp to one side): an arm's change is sharp, a shade's is not."""
-        def grey(picture: np.ndarray) -> np.ndarray:
-            return picture.mean(axis=2) if picture.ndim == 3 else picture
-
-        light = cv2.GaussianBlur(grey(now.picture), (0, 0), SHADE_SIGMA) / np.maximum(
-            cv2.GaussianBlur(grey(before.picture), (0, 0), SHADE_SIGMA), 1.0)
-        relit = before.picture * np.clip(light, 0.5, 2.0)[..., None] if before.picture.ndim == 3 else before.picture * light
-        changed, _, _ = self._diff(now, SmallFrame(relit.astype(np.float32), before.clipped))
+        light = np.clip(light_change(before.picture, now.picture, SHADE_SIGMA), 0.5, 2.0)
+        changed, _, _ = self._diff(now, SmallFrame(relit(before.picture, light).astype(np.float32), before.clipped))
         return changed
 
     def update(self, image: np.ndarray) -> bool:

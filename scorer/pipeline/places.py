@@ -175,3 +175,20 @@ def shift_picture(picture: np.ndarray, shift: tuple[float, float]) -> np.ndarray
     m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
     moved: np.ndarray = cv2.warpAffine(picture, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     return moved
+
+
+def light_change(before: np.ndarray, now: np.ndarray, sigma: float) -> np.ndarray:
+    """How the light changed from ``before`` to ``now`` at each pixel, smoothed over ``sigma`` pixels: the
+    ratio of the two pictures' blurred greys (a shade or a lamp changes it smoothly, an arm does not)."""
+    def grey(picture: np.ndarray) -> np.ndarray:
+        flat: np.ndarray = picture.mean(axis=2) if picture.ndim == 3 else picture
+        return flat
+
+    ratio: np.ndarray = cv2.GaussianBlur(grey(now), (0, 0), sigma) / np.maximum(cv2.GaussianBlur(grey(before), (0, 0), sigma), 1.0)
+    return ratio
+
+
+def relit(picture: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """The picture in another light (``light``: a ratio per pixel, as :func:`light_change` gives)."""
+    lit: np.ndarray = picture * (light[:, :, None] if picture.ndim == 3 else light)
+    return lit
