@@ -2,14 +2,15 @@
 (a benchmark: prints, asserts nothing).
 
     .venv/bin/python benchmarks/evaluate_scale.py [--source crops|rendered] [--split test] [--lengths 150,250,400,600]
-        [--limit N] [--live]
+        [--limit N] [--live] [--dim]
 
 ``crops``: each held-out image of ``--split`` (``datasets/generated/detector``) cropped around its longest
 face-up tile wholly in view and enlarged into a 1280x720 frame so that the tile is L px long (the other
 tiles wholly inside the crop are counted too; a tile cut by the crop's edge is neither to find nor false);
 an image whose tile would be enlarged more than ``--max-zoom`` times is left out (too blurred to be a
 camera's picture).  ``rendered``: 1-3 tiles, sometimes one face down, drawn by the generator directly at
-L px long in a 1280x720 frame (seeds 50,000,000 + i, never trained on: a camera close over the table).
+L px long in a 1280x720 frame (seeds 50,000,000 + i, never trained on: a camera close over the table;
+``--dim``: in a dim room, the webcam's gain noise and all).
 
 For each length: found (IoU >= 0.5), read exactly, unsure, false tiles, faces taken for backs, and the
 median time, for the detector as before (``search=False``: one input size) and as now (the close-up search,
@@ -93,8 +94,9 @@ def crops(split: str, length: float, limit: int | None, max_zoom: float):
         yield f"{meta['seed']}@{zoom:.1f}x", frame, find, ignore
 
 
-def rendered(count: int, length: float):
-    """(name, frame, tiles to find, tiles to ignore): 1-3 tiles drawn ``length`` px long by the generator."""
+def rendered(count: int, length: float, dim: bool = False):
+    """(name, frame, tiles to find, tiles to ignore): 1-3 tiles drawn ``length`` px long by the generator
+    (``dim``: in a dim room, as a webcam's sensor sees it there)."""
     from dominosynth.layout import TILE_LONG, scatter
     from dominosynth.render import CameraParams, random_tileset, render_scene
 
@@ -113,7 +115,7 @@ def rendered(count: int, length: float):
         geoms = up + scatter(tiles[-1:], rng, bounds, [g.corners() for g in up], face_up=last_up, role="boneyard")
         ts = random_tileset(rng, "main")
         cam = CameraParams(W, H, ppm, abs(rng.gauss(0, 8)), rng.uniform(0, 360), rng.uniform(0, 360))
-        scene = render_scene(geoms, ts, cam, rng, (vw / 2, vh / 2), occlude=False)
+        scene = render_scene(geoms, ts, cam, rng, (vw / 2, vh / 2), occlude=False, dim=dim)
         find, ignore = [], []
         for t in scene.tiles:
             label = {"corners": np.asarray(t.corners), "values": None if t.values is None else list(t.values)}
@@ -169,13 +171,14 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="crops: images of the split; rendered: frames per length (default 100)")
     parser.add_argument("--max-zoom", type=float, default=5.0, help="crops: enlarge at most this many times")
     parser.add_argument("--live", action="store_true", help="also the live detector, the same frame three times")
+    parser.add_argument("--dim", action="store_true", help="rendered: in a dim room (less light, the sensor's noise)")
     args = parser.parse_args()
     before = TileDetector(threads=2, search=False)
     after = TileDetector(threads=2)
-    print(f"source {args.source}{' ' + args.split if args.source == 'crops' else ''}; columns: tiles, found, read exactly, "
+    print(f"source {args.source}{' ' + args.split if args.source == 'crops' else ''}{', dim' if args.dim else ''}; columns: tiles, found, read exactly, "
           "unsure, false tiles, faces taken for backs, median ms per frame")
     for length in (float(x) for x in args.lengths.split(",")):
-        frames = crops(args.split, length, args.limit, args.max_zoom) if args.source == "crops" else rendered(args.limit or 100, length)
+        frames = crops(args.split, length, args.limit, args.max_zoom) if args.source == "crops" else rendered(args.limit or 100, length, args.dim)
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         times: dict[str, list[float]] = defaultdict(list)
         images = 0

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 
 
-from dominosynth.layout import LayoutError, PlacedGeom, lay_out, scatter
+from dominosynth.layout import TILE_LONG, LayoutError, PlacedGeom, lay_out, scatter
 from dominosynth.render import Scene, random_camera, random_tileset, render_scene
 from scorer.rules import FULL_SET, Board, Play
 from scorer.rules.simulate import TABLES, simulate_match
@@ -34,15 +34,18 @@ def _random_board(rng: random.Random):
 
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
-    dim = style == "dim"  # only the camera: a dim room
+    close = style == "closeup"  # a camera close over the table: big tiles, few in view, cut by the edge, dim at times
+    dim = style == "dim" or (close and rng.random() < 0.3)  # only the camera: a dim room
     moving = style == "motion"  # only the camera: every frame blurred by motion
-    tiles_style = "main" if dim or moving else style
-    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion") else style  # these change only the set or camera
-    kind = rng.choices(KINDS, [5, 2, 3])[0]
+    tiles_style = "main" if dim or moving or close else style
+    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion", "closeup") else style  # these change only the set or camera
+    kind = rng.choices(KINDS, [5, 2, 3] if not close else [2, 5, 1])[0]
     cam = random_camera(rng, style, size)
+    if close:
+        cam.px_per_mm = rng.uniform(180, 800) * max(cam.w, cam.h) / 1280 / TILE_LONG
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm
     center = (view_w / 2, view_h / 2)
-    margin = 1.06  # let a few tiles run off the frame
+    margin = 1.06 if not close else rng.uniform(1.1, 2.5)  # let a few tiles run off the frame (close: many)
     bounds = (center[0] - view_w / 2 * margin, center[1] - view_h / 2 * margin, center[0] + view_w / 2 * margin, center[1] + view_h / 2 * margin)
     geoms: list[PlacedGeom] = []
     touching = False
@@ -63,7 +66,7 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
     rng.shuffle(rest)
     polys = [g.corners() for g in geoms]
     if kind == "loose":
-        count = rng.randint(1, min(14, len(rest)))
+        count = rng.randint(1, min(14 if not close else 5, len(rest)))
         geoms += scatter(rest[:count], rng, bounds, polys, face_up=True, touching=rng.random() < 0.5)
         touching = touching or count > 1
         rest = rest[count:]

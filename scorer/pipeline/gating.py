@@ -58,9 +58,10 @@ def small_picture(image: np.ndarray) -> SmallFrame:
     h, w = image.shape[:2]
     size = (SMALL_WIDTH, max(1, int(round(h * SMALL_WIDTH / w))))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    _, clipped = cv2.threshold(image, CLIPPED - 1, 255, cv2.THRESH_BINARY)
-    clipped = cv2.resize(clipped, size, interpolation=cv2.INTER_AREA)
-    clipped = (clipped.max(axis=2) if clipped.ndim == 3 else clipped).astype(np.float32) / 255.0
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    # A pixel is clipped where any of its channels is: one mask, a third of the data to shrink.
+    unclipped = cv2.inRange(image, (0,) * channels, (CLIPPED - 1,) * channels)
+    clipped = 1.0 - cv2.resize(unclipped, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     return SmallFrame(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.GaussianBlur(clipped, (0, 0), 1.0))
 
 
@@ -172,7 +173,9 @@ class Gate:
         moved, ratio, step = self._diff(small, self._previous)
         whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:
-            moved &= self._not_focus(small, self._previous) & self._not_shade(small, self._previous)
+            moved &= self._not_focus(small, self._previous)
+            if moved.any():  # (what the focus explains away needs no test of the shade)
+                moved &= self._not_shade(small, self._previous)
         self._previous = small
         share = float(moved.mean())
         if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share and not whole:

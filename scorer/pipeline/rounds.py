@@ -188,8 +188,9 @@ class Rounds:
         return [said] + self.table.apply(t, [*way, reveal])
 
     def _laid_out(self, seats: Seats) -> Hands:
-        """The face-up tiles in front of each seat, in seat order, each tile once."""
-        return [[d for d in one_box_per_tile(seats.get(seat, [])) if d.pips is not None] for seat in range(len(self.table.match.players))]
+        """The face-up tiles in front of each seat, in seat order, each tile once, in the order they lie."""
+        return [in_a_row([d for d in one_box_per_tile(seats.get(seat, [])) if d.pips is not None])
+                for seat in range(len(self.table.match.players))]
 
     def _reveal_by_rules(self, boxes: Hands, as_read: Reveal) -> Reveal | None:
         """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
@@ -214,6 +215,16 @@ class Rounds:
         except ScorerError:
             return False
         return True
+
+
+def in_a_row(hand: list[TileDetection]) -> list[TileDetection]:
+    """A hand's tiles in the order they lie, along the way the hand spreads (the camera's left to right,
+    or top to bottom): the same reveal however surely each tile was read."""
+    if len(hand) < 2:
+        return hand
+    centres = np.array([d.center for d in hand])
+    along = int(np.argmax(np.ptp(centres, axis=0)))
+    return [hand[k] for k in np.argsort(centres[:, along], kind="stable")]
 
 
 def one_box_per_tile(detections: Sequence[TileDetection]) -> list[TileDetection]:

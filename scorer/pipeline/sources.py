@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,57 @@ class FrameSource(Protocol):
     fps: float
 
     def frames(self) -> Iterator[Frame]: ...
+
+
+# A video's frames are decoded this many ahead of the one looked at, in a thread of their own: OpenCV
+# lets go of Python's lock while it decodes, so on two cores the decoding costs a replay almost nothing.
+READ_AHEAD = 4
+_END = object()
+
+
+def read_ahead(frames: Iterator[Frame], depth: int = READ_AHEAD) -> Iterator[Frame]:
+    """``frames`` as they come, decoded in a thread of their own up to ``depth`` ahead; an error raised
+    there is raised here, and stopping early stops the thread (and closes ``frames`` there)."""
+    ready: queue.Queue[object] = queue.Queue(depth)
+    stop = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def decode() -> None:
+        try:
+            for frame in frames:
+                if not hand_over(frame):
+                    break
+            else:
+                hand_over(_END)
+        except BaseException as exc:  # (handed to the reader, raised there)
+            hand_over(exc)
+        finally:
+            close = getattr(frames, "close", None)
+            if close is not None:
+                close()
+
+    thread = threading.Thread(target=decode, name="read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is _END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            assert isinstance(item, Frame)
+            yield item
+    finally:
+        stop.set()
+        thread.join(timeout=2.0)
 
 
 class VideoFile:
@@ -51,7 +104,10 @@ class VideoFile:
         return self.frame_count / self.fps if self.fps else 0.0
 
     def frames(self, start: int = 0) -> Iterator[Frame]:
-        """Frames from ``start`` (a frame number) to the end."""
+        """Frames from ``start`` (a frame number) to the end, decoded ahead (:func:`read_ahead`)."""
+        return read_ahead(self._decoded(start))
+
+    def _decoded(self, start: int) -> Iterator[Frame]:
         cap = cv2.VideoCapture(str(self.path))
         index = 0
         if start > 0:

@@ -29,14 +29,16 @@ def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[
     h, w = image.shape[:2]
     scale = min(size / w, size / h)
     nw, nh = int(round(w * scale)), int(round(h * scale))
-    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    # Linear, as the model's training (ultralytics) shrank its images: an area average read no better
+    # and took five times as long (docs/experiments.md, session 30).
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
     out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
     pad_x, pad_y = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
     canvas = np.full((out_h, out_w, 3), 114, np.uint8)
     canvas[top : top + nh, left : left + nw] = resized
-    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-    return np.ascontiguousarray(blob), Letterbox(scale, left, top)
+    blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)
+    return blob, Letterbox(scale, left, top)
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,9 @@ def onnx_session(path: Path, threads: int, what: str):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Threads that spin after a run keep the cores from the next session's run (the detector's after the
+    # reader's, and the reverse): on 2 cores that doubled the detector's time (docs/experiments.md, session 30).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own types

@@ -26,7 +26,7 @@ from scorer.vision.detector import (  # noqa: E402
     fitted_input_size,
     read_tiles,
 )
-from scorer.vision.geometry import long_side, obb_corners, polygon_iou  # noqa: E402
+from scorer.vision.geometry import long_first, long_side, obb_corners, polygon_iou, rectify  # noqa: E402
 from scorer.vision.obb import Box  # noqa: E402
 from scorer.vision.reader import BACK, NOT_A_HALF  # noqa: E402
 
@@ -159,7 +159,13 @@ def test_a_face_washed_out_by_a_highlight_is_asked_about_not_a_silent_back() -> 
     scene, _ = make_scene(20_000_002, "main")
     image = np.clip(scene.image, 0, 255).astype(np.uint8)
     tile = next(t for t in scene.tiles if t.values is not None and sorted(t.values) == [3, 5])
-    lit = _highlight(image, tile.corners, 230, 0.5)
+    lit = _highlight(image, tile.corners, 255, 0.5)
+    # Well past the WASHED_OUT share, so that a box a pixel off either way is judged alike.
+    assert detector_module.washed_out(lit, tile.corners) and not detector_module.washed_out(
+        image, tile.corners)
+    grey = cv2.cvtColor(lit, cv2.COLOR_BGR2GRAY)
+    crop, _ = rectify(grey, np.asarray(long_first(tile.corners), np.float64))
+    assert float((crop >= detector_module.BLOWN).mean()) >= detector_module.WASHED_OUT + 0.1
     detector = TileDetector()
     washed_out = detector_module.WASHED_OUT
     try:
