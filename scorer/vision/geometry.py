@@ -19,10 +19,21 @@ def obb_corners(cx: float, cy: float, w: float, h: float, angle: float) -> np.nd
     return np.array([center + dx + dy, center + dx - dy, center - dx - dy, center - dx + dy], np.float64)
 
 
+def obb_corners_many(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """:func:`obb_corners` of many boxes at once: [N, 4, 2]."""
+    angle = np.asarray(angle, np.float64)
+    c, s = np.cos(angle), np.sin(angle)
+    dx = np.stack([c, s], -1) * np.asarray(w)[:, None] / 2
+    dy = np.stack([-s, c], -1) * np.asarray(h)[:, None] / 2
+    center = np.stack([cx, cy], -1).astype(np.float64)
+    return np.stack([center + dx + dy, center + dx - dy, center - dx - dy, center - dx + dy], 1)
+
+
 def long_side(corners) -> float:
     """The longest edge of a box's four corners (a tile's length in the picture)."""
     c = np.asarray(corners, np.float64).reshape(4, 2)
-    return float(max(np.linalg.norm(c[k] - c[k - 1]) for k in range(4)))
+    edges = c - c[[3, 0, 1, 2]]
+    return float(np.sqrt((edges * edges).sum(1)).max())
 
 
 def long_first(corners: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scorer.vision.geometry import obb_corners, polygon_iou
+from scorer.vision.geometry import obb_corners_many, polygon_iou
 
 
 @dataclass(frozen=True)
@@ -60,14 +60,10 @@ def decode(output: np.ndarray, n_classes: int, box: Letterbox, conf: float) -> l
     scores = scores_all[cls, np.arange(pred.shape[1])]
     keep = np.flatnonzero(scores >= conf)
     keep = keep[np.argsort(-scores[keep])]
-    out = []
-    for i in keep:
-        cx, cy, w, h = pred[0:4, i]
-        angle = pred[4 + n_classes, i]
-        cx = (cx - box.pad_x) / box.scale
-        cy = (cy - box.pad_y) / box.scale
-        out.append(Box(obb_corners(cx, cy, w / box.scale, h / box.scale, float(angle)), float(scores[i]), int(cls[i])))
-    return out
+    cx = (pred[0, keep] - box.pad_x) / box.scale
+    cy = (pred[1, keep] - box.pad_y) / box.scale
+    corners = obb_corners_many(cx, cy, pred[2, keep] / box.scale, pred[3, keep] / box.scale, pred[4 + n_classes, keep])
+    return [Box(c, float(s), int(k)) for c, s, k in zip(corners, scores[keep], cls[keep])]
 
 
 def mirrored_back(output: np.ndarray, n_classes: int, input_width: int) -> np.ndarray:
@@ -86,13 +82,14 @@ def agreed(own: list[Box], other: list[Box], conf: float, match: float = 0.5) ->
     ``other`` overlapping it by IoU ``match`` or more (0 where none does); those still at ``conf``
     or more are kept, best first.  A box both looks find keeps its score; one only a single look
     sees needs twice the score."""
-    circles = [_circle(b) for b in other]
+    centres, radii = _circles(other)
     kept = []
     for box in own:
-        circle = _circle(box)
+        centre, radius = _circles([box])
+        near = _meeting(centre[0], radius[0], centres, radii)
         best = 0.0
-        for b, around in zip(other, circles):
-            if b.cls != box.cls or b.score <= best or not _circles_meet(circle, around):
+        for b, meets in zip(other, near):
+            if b.cls != box.cls or b.score <= best or not meets:
                 continue
             if polygon_iou(box.corners, b.corners) >= match:
                 best = b.score
@@ -107,41 +104,39 @@ def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300, cont
 
     A box lying mostly inside a better one (a half of a tile seen as a small tile) is removed
     too, though its IoU is low: ``contained`` is the share of its area inside the better box."""
-    kept: list[Box] = []
-    circles: list[tuple[np.ndarray, float]] = []  # the kept boxes'
-    for b in boxes:  # already best first
-        circle = _circle(b)
-        suppressed = False
-        for k, around in zip(kept, circles):
-            if not _circles_meet(circle, around):
-                continue
-            if polygon_iou(b.corners, k.corners) > iou_threshold or _inside_share(b.corners, k.corners) > contained:
-                suppressed = True
-                break
-        if not suppressed:
-            kept.append(b)
-            circles.append(circle)
+    centres, radii = _circles(boxes)
+    quads = [np.asarray(b.corners, np.float32) for b in boxes]
+    areas = [abs(cv2.contourArea(q)) for q in quads]
+    kept: list[int] = []
+    for i in range(len(boxes)):  # already best first
+        near = [kept[j] for j in np.flatnonzero(_meeting(centres[i], radii[i], centres[kept], radii[kept]))]
+        if not any(_overlaps(quads[i], areas[i], quads[k], areas[k], iou_threshold, contained) for k in near):
+            kept.append(i)
             if len(kept) >= max_det:
                 break
-    return kept
+    return [boxes[k] for k in kept]
 
 
-def _circle(box: Box) -> tuple[np.ndarray, float]:
-    """The box's circumcircle: centre and radius."""
-    centre = box.corners.mean(0)
-    return centre, float(np.linalg.norm(box.corners[0] - centre))
-
-
-def _circles_meet(a: tuple[np.ndarray, float], b: tuple[np.ndarray, float]) -> bool:
-    """A cheap test before the exact one: boxes whose circumcircles do not meet cannot overlap."""
-    return bool(np.linalg.norm(a[0] - b[0]) <= a[1] + b[1])
-
-
-def _inside_share(small: np.ndarray, big: np.ndarray) -> float:
-    """The share of ``small``'s area that lies inside ``big``."""
-    a = np.asarray(small, np.float32)
-    area = abs(cv2.contourArea(a))
+def _overlaps(quad: np.ndarray, area: float, better: np.ndarray, better_area: float, iou_threshold: float, contained: float) -> bool:
+    """Whether a box (corners as float32, and its area) is suppressed by a better one: IoU above
+    ``iou_threshold``, or more than ``contained`` of its area inside the better box."""
     if area <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(a, np.asarray(big, np.float32))
-    return max(0.0, float(inter)) / area
+        return False
+    inter, _ = cv2.intersectConvexConvex(quad, better)
+    inter = max(0.0, float(inter))
+    return (better_area > 0 and inter / (area + better_area - inter) > iou_threshold) or inter / area > contained
+
+
+def _circles(boxes: list[Box]) -> tuple[np.ndarray, np.ndarray]:
+    """The boxes' circumcircles: centres [N, 2] and radii [N]."""
+    if not boxes:
+        return np.zeros((0, 2)), np.zeros(0)
+    corners = np.stack([b.corners for b in boxes])
+    centres = corners.mean(1)
+    return centres, np.linalg.norm(corners[:, 0] - centres, axis=1)
+
+
+def _meeting(centre: np.ndarray, radius: float, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """A cheap test before the exact one: which circles meet the one given (boxes whose circumcircles
+    do not meet cannot overlap)."""
+    return np.linalg.norm(centres - centre, axis=1) <= radii + radius
