@@ -54,7 +54,7 @@ def test_stopping_early_stops_the_thread_and_closes_the_frames() -> None:
     deadline = time.monotonic() + 2
     while (_readers() > before or not closed) and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert _readers() == before and closed == [True]
+    assert _readers() <= before and closed == [True]  # (<=: an older test's reader may end meanwhile)
 
 
 def test_a_video_file_read_ahead_gives_every_frame_a_plain_read_gives(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from scorer.vision.detector import (
     fitted_input_size,
     read_tiles,
 )
-from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, polygon_iou, rectify
+from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, obb_corners_many, polygon_iou, rectify
 from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
 
@@ -67,6 +67,17 @@ def test_decode_maps_boxes_back_to_image_pixels() -> None:
     assert center == pytest.approx([640, 360], abs=0.5)
     sides = sorted(np.linalg.norm(np.roll(boxes[0].corners, -1, 0) - boxes[0].corners, axis=1))
     assert sides[0] == pytest.approx(20 / box.scale, rel=1e-4) and sides[-1] == pytest.approx(40 / box.scale, rel=1e-4)
+
+
+def test_many_boxes_corners_at_once_are_each_box_s_own() -> None:
+    rng = np.random.default_rng(7)
+    cx, cy, w, h = (rng.uniform(0, 1280, 50), rng.uniform(0, 720, 50), rng.uniform(10, 400, 50), rng.uniform(5, 200, 50))
+    angle = rng.uniform(-math.pi, math.pi, 50)
+    many = obb_corners_many(cx, cy, w, h, angle)
+    assert many.shape == (50, 4, 2)
+    for k in range(50):
+        np.testing.assert_allclose(many[k], obb_corners(cx[k], cy[k], w[k], h[k], float(angle[k])), atol=1e-9)
+    assert obb_corners_many(*(np.zeros(0),) * 5).shape == (0, 4, 2)
 
 
 def test_decode_rejects_a_head_of_the_wrong_shape() -> None:
