@@ -95,6 +95,11 @@ ARM_MOST = 0.35  # no arm changes more of the picture than this
 # over this many small pixels (a tenth of the picture: an arm is narrower).
 SHADE = 0.4
 LIGHT_SIGMA = 12.0
+# Where the view compared with was blown out (a channel at this level or more) over ARM_BLOWN_SHARE of the
+# picture or more, the light's change there cannot be undone: the camera's exposure turning a white table
+# pink is no arm.  (A lamp's smaller highlight is still looked into: a hand hovers under it.)
+ARM_BLOWN = 248
+ARM_BLOWN_SHARE = 0.1
 
 
 def arm_in_view(before: np.ndarray, now: np.ndarray, tile_area: float = 0.0, tiles: Sequence[np.ndarray] = ()) -> bool:
@@ -107,12 +112,15 @@ def arm_in_view(before: np.ndarray, now: np.ndarray, tile_area: float = 0.0, til
     b = cv2.resize(now, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     low, high = np.percentile(b, (1, 99))
     threshold = max(ARM_LEVELS, ARM_CONTRAST * float(high - low))
+    blown = (a.max(axis=2) if a.ndim == 3 else a) >= ARM_BLOWN
+    if blown.mean() < ARM_BLOWN_SHARE:
+        blown[:] = False
     a = relit(a, light_change(a, b, LIGHT_SIGMA))  # (the light's smooth change over the table undone)
     changed = np.abs(b - a)
     mask = (changed.max(axis=2) if changed.ndim == 3 else changed) > threshold
     if mask.mean() > ARM_MOST:
         return False  # (the view changed as a whole -- the light, the camera -- not by an arm)
-    mask &= ~_shaded(a, b, threshold)
+    mask &= ~_shaded(a, b, threshold) & ~blown
     mask = mask.astype(np.uint8)
     scale = size[0] / w
     if len(tiles):
