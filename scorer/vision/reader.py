@@ -80,8 +80,8 @@ def onnx_session(path: Path, threads: int, what: str):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    # Threads that spin after a run keep the cores from the next session's run (the detector's after the
-    # reader's, and the reverse): on 2 cores that doubled the detector's time (docs/experiments.md, session 30).
+    # Threads that spin after a run would keep the cores from the other session's next run (the detector
+    # and the reader take turns; docs/experiments.md, sessions 30-31).
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
