@@ -36,8 +36,19 @@ _END = object()
 
 
 def read_ahead(frames: Iterator[Frame], depth: int = READ_AHEAD) -> Iterator[Frame]:
-    """``frames`` as they come, decoded in a thread of their own up to ``depth`` ahead; an error raised
-    there is raised here, and stopping early stops the thread (and closes ``frames`` there)."""
+    """``frames`` as they come: the first read here, the rest decoded in a thread of their own up to
+    ``depth`` ahead (a look at one frame -- a seek in review -- starts no thread); an error raised there is
+    raised here, and stopping early stops the thread (and closes ``frames`` there)."""
+    try:
+        first = next(frames, None)
+        if first is None:
+            return
+        yield first
+    except GeneratorExit:
+        close = getattr(frames, "close", None)
+        if close is not None:
+            close()
+        raise
     ready: queue.Queue[object] = queue.Queue(depth)
     stop = threading.Event()
 

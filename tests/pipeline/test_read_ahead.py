@@ -49,12 +49,22 @@ def test_stopping_early_stops_the_thread_and_closes_the_frames() -> None:
     before = _readers()
     closed: list[bool] = []
     frames = read_ahead(_frames(10_000, closed=closed), depth=2)
-    assert next(frames).index == 0
+    assert [next(frames).index, next(frames).index] == [0, 1]  # (the second from the thread)
     frames.close()  # (as a ``for`` loop left by ``break`` or a seek does)
     deadline = time.monotonic() + 2
     while (_readers() > before or not closed) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert _readers() <= before and closed == [True]  # (<=: an older test's reader may end meanwhile)
+
+
+def test_a_look_at_one_frame_starts_no_thread_and_closes_the_frames() -> None:
+    before = _readers()
+    closed: list[bool] = []
+    frames = read_ahead(_frames(10_000, closed=closed))
+    assert next(frames).index == 0
+    assert _readers() <= before
+    frames.close()
+    assert closed == [True]
 
 
 def test_a_video_file_read_ahead_gives_every_frame_a_plain_read_gives(tmp_path: Path) -> None:
