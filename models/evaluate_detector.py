@@ -10,7 +10,9 @@ common colour-dot sets are; ``shaded`` and ``shaded-layouts``, when made: an ind
 read exactly (found and both halves right), false tiles (detections on no tile), and the
 share of tiles the reader was unsure of (which the app asks about) -- overall and for loose
 tiles, touching tiles in layouts, tilted views, occluded frames, face-down tiles, tiles wholly in
-view and tiles partly under an arm or cut by the frame's edge; and, for the
+view and tiles partly under an arm or cut by the frame's edge, frames blurred by motion or not, and
+issue 40's figure (frames without motion blur, tiles 15-500 px long; and of those the tiles wholly in
+view); false tiles with how many were read surely (the rest are asked about); and, for the
 face-up tiles found, by the tile's length in the image and by how well its box fits (IoU), and with
 ``--by-look`` by the pip style and body of the tile set (the generator's splits).
 Then the median end-to-end time for a 1280x720 frame (JPEG decode to tile list) with 2 threads.
@@ -50,7 +52,9 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
         detections = detector.detect(image)
         labelled = [t for t in meta["tiles"] if not t["ignore"]]
         # (Splits made since session 25 say how the camera blurred the frame: a streak of 3-9 px.)
-        blur = None if "motion_blur_px" not in meta else MOTION_BLURRED if meta["motion_blur_px"] else NO_MOTION_BLUR
+        # (The second renderer never streaks a frame.)
+        streak = meta.get("motion_blur_px", 0 if meta.get("kind") == "shaded" else None)
+        blur = None if streak is None else MOTION_BLURRED if streak else NO_MOTION_BLUR
         ignored = [t for t in meta["tiles"] if t["ignore"]]
         used: set[int] = set()
         for tile in labelled:
@@ -68,10 +72,14 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 cats.append("occluded frames")
             if blur:
                 cats.append(blur)
+            in_view = tile["visible"] >= IN_VIEW and tile["inside"] >= IN_VIEW
+            corners = np.array(tile["corners"])
+            if blur == NO_MOTION_BLUR and ISSUE_LENGTHS[0] <= long_side(corners) <= ISSUE_LENGTHS[1]:
+                # Issue 40's figure: still frames, tiles 15-500 px long (and of those, the tiles wholly in view).
+                cats += [STILL_IN_RANGE] + [STILL_IN_RANGE_IN_VIEW] * in_view
             # A tile partly under an arm or cut by the frame's edge may have a half out of sight: it
             # should be found, but its pips cannot always be read (the board benchmark's rule too).
-            cats.append("wholly in view" if tile["visible"] >= IN_VIEW and tile["inside"] >= IN_VIEW else "partly hidden or cut")
-            corners = np.array(tile["corners"])
+            cats.append("wholly in view" if in_view else "partly hidden or cut")
             best, best_iou = None, 0.5
             for k, d in enumerate(detections):
                 if k in used:
@@ -87,7 +95,9 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 d = detections[best]
                 if tile["values"] is None:
                     read = d.face == "down"
+                    unsure = not d.certain  # a back turned into a face asked about
                     counts["all"]["back as face"] += not read
+                    counts["all"]["back asked"] += not read and unsure
                 else:
                     counts["all"]["face as back"] += d.face == "down"
                     # Where reading fails: by the tile's length in the image and by how well its box fits.
@@ -117,6 +127,7 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
             if any(polygon_iou(np.array(t["corners"]), np.array(d.corners)) >= 0.3 for t in ignored):
                 continue  # a tile cut by the edge or mostly covered: neither to find nor false
             counts["all"]["false"] += 1
+            counts["all"]["false and sure"] += d.certain
             if blur:
                 counts[blur]["false"] += 1
         counts["all"]["images"] += 1
@@ -161,6 +172,8 @@ IOU_BANDS = (0.5, 0.7, 0.8, 0.9, 1.01)
 
 
 MOTION_BLURRED, NO_MOTION_BLUR = "motion-blurred frames", "no motion blur"
+ISSUE_LENGTHS = (15, 500)
+STILL_IN_RANGE, STILL_IN_RANGE_IN_VIEW = "still, 15-500 px", "  of them wholly in view"
 
 
 def _band(name: str, value: float, bands: tuple, unit: str) -> str:
@@ -175,7 +188,7 @@ def print_counts(split: str, counts: dict) -> None:
     print(f"\n{split}: {counts['all']['images']} images")
     print(f"  {'tiles':<22} {'n':>6} {'found':>8} {'read':>8} {'unsure':>8} {'read|sure':>10}")
     for cat in ["all", "touching, in layouts", "loose", "tilted views", "occluded frames", "face-down", "wholly in view",
-                "partly hidden or cut", MOTION_BLURRED, NO_MOTION_BLUR]:
+                "partly hidden or cut", MOTION_BLURRED, NO_MOTION_BLUR, STILL_IN_RANGE, STILL_IN_RANGE_IN_VIEW]:
         c = counts.get(cat)
         if not c or not c["tiles"]:
             continue
@@ -189,8 +202,10 @@ def print_counts(split: str, counts: dict) -> None:
         when_sure = f"{100 * c['read_when_sure'] / c['sure']:>9.2f}%" if c["sure"] else f"{'-':>10}"
         print(f"  {cat:<22} {n:>6} {'':>8} {100 * c['read'] / n:>7.2f}% {100 * c['unsure'] / n:>7.2f}% {when_sure}")
     n_all = counts["all"]["tiles"]
-    print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles); "
-          f"found, but a face taken for a back {counts['all']['face as back']}, a back for a face {counts['all']['back as face']}")
+    print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles, "
+          f"{counts['all']['false and sure']} of them read surely); "
+          f"found, but a face taken for a back {counts['all']['face as back']}, a back for a face {counts['all']['back as face']} "
+          f"({counts['all']['back asked']} of them asked about)")
     if counts.get(MOTION_BLURRED, {}).get("tiles") and counts.get(NO_MOTION_BLUR, {}).get("tiles"):
         print("  false tiles " + ", ".join(
             f"in {cat} {counts[cat]['false']} ({100 * counts[cat]['false'] / counts[cat]['tiles']:.2f}% of their tiles)"

@@ -274,10 +274,10 @@ def build_model():
     )
 
 
-def build_tile_model(channels: int = 1):
+def build_tile_model(channels: int = 1, width: float = 1.0):
     """The whole-tile reader: one CNN over the tile (grey, or ``channels`` 3: colour), each half's pips
     read from its own side of the feature map by one shared head (so the two ends are read alike);
-    logits [N, 2, 9]."""
+    logits [N, 2, 9].  ``width`` scales every layer's channels (2: four times the compute)."""
     import torch
     import torch.nn as nn
 
@@ -287,13 +287,14 @@ def build_tile_model(channels: int = 1):
     class TileReader(nn.Module):
         def __init__(self) -> None:
             super().__init__()
+            a, b, c, d = (round(n * width) for n in (24, 48, 96, 128))
             self.features = nn.Sequential(
-                *block(channels, 24), *block(24, 24), nn.MaxPool2d(2),
-                *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
-                *block(48, 96), *block(96, 96), nn.MaxPool2d(2),
-                *block(96, 128),
+                *block(channels, a), *block(a, a), nn.MaxPool2d(2),
+                *block(a, b), *block(b, b), nn.MaxPool2d(2),
+                *block(b, c), *block(c, c), nn.MaxPool2d(2),
+                *block(c, d),
             )
-            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, N_CLASSES))
 
         def forward(self, x):
             f = self.features(x)  # [N, 128, 4, 8]
@@ -331,6 +332,33 @@ def _in_colour(state: dict) -> dict:
     if out[first].shape[1] == 1:
         out[first] = out[first] * torch.from_numpy(GREY_OF_BGR)[None, :, None, None]
         print(f"{first}: from grey to colour", flush=True)
+    return out
+
+
+def _widened(state: dict, fresh: dict) -> dict:
+    """A reader's weights for one a whole number of times wider (``--width`` 2 from a width-1 ``--init``),
+    computing the same function at first: each channel repeated, the layer after it reading each copy
+    at the share of one, a little noise on the copies so that they can learn apart."""
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    out = {}
+    for name, new in fresh.items():
+        t = state[name]
+        for dim, (n_old, n_new) in enumerate(zip(t.shape, new.shape)):
+            if n_new == n_old:
+                continue
+            if n_new % n_old:
+                raise ValueError(f"{name}: {n_old} channels cannot be widened to {n_new} (a whole multiple is needed)")
+            copies = n_new // n_old
+            t = torch.cat([t] * copies, dim=dim)
+            if dim == 1:  # the input side of a layer: each copy reads a share
+                t = t / copies
+        if t.shape != new.shape:
+            raise ValueError(f"{name}: widened to {tuple(t.shape)}, the wide reader has {tuple(new.shape)}")
+        if t.ndim == 4 and t.shape != state[name].shape:
+            t = t + torch.randn(t.shape, generator=generator) * 0.01 * float(t.std())
+        out[name] = t
     return out
 
 
@@ -419,7 +447,12 @@ def main() -> None:
                              "as no tile (session 25: fewer false tiles, more questions; not in the shipped reader's recipe)")
     parser.add_argument("--colour", action="store_true",
                         help="with --whole-tile, read the crop in colour ([N, 3, 32, 64]; --init from a grey reader starts as it)")
+    parser.add_argument("--width", type=float, default=1.0,
+                        help="with --whole-tile, every layer's channels times this (2: four times the compute); "
+                             "--init from a narrower reader starts as it (each channel repeated)")
     args = parser.parse_args()
+    if args.width != 1 and not args.whole_tile:
+        parser.error("--width is for the whole-tile reader (--whole-tile)")
     if args.colour and not args.whole_tile:
         parser.error("--colour is for the whole-tile reader (--whole-tile)")
     if args.turned_negatives and not args.whole_tile:
@@ -430,12 +463,16 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-    model = build_tile_model(channels) if args.whole_tile else build_model()
+    model = build_tile_model(channels, args.width) if args.whole_tile else build_model()
     args.out.mkdir(parents=True, exist_ok=True)
     weights = args.out / "reader.pt"
     if args.init:
         state = torch.load(args.init)
-        model.load_state_dict(_grown_to_classes(_in_colour(state) if args.colour else state, model.state_dict()))
+        state = _in_colour(state) if args.colour else state
+        if args.width != 1:
+            model.load_state_dict(_widened(state, model.state_dict()))
+        else:
+            model.load_state_dict(_grown_to_classes(state, model.state_dict()))
     if not args.export_only:
         t0 = time.time()
         xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile,

@@ -49,3 +49,24 @@ def test_the_turned_box_turns_and_moves_with_the_tile() -> None:
         for side in (-1, 1):
             moved = turned_over_a_half(tile @ turn.T + shift, end, side)
             assert moved == pytest.approx(turned_over_a_half(tile, end, side) @ turn.T + shift)
+
+
+def test_a_widened_reader_starts_reading_as_the_narrow_one_did() -> None:
+    """``--width 2 --init`` from a width-1 reader: each channel repeated, so the wide reader begins where
+    the narrow one was (up to the little noise that lets the copies learn apart)."""
+    torch = pytest.importorskip("torch")
+    from train_reader import _widened, build_tile_model
+
+    torch.manual_seed(1)
+    narrow, wide = build_tile_model(1, 1.0).eval(), build_tile_model(1, 2.0).eval()
+    with torch.no_grad():  # BatchNorm statistics other than the identity, so that they are carried too
+        for m in narrow.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+    wide.load_state_dict(_widened(narrow.state_dict(), wide.state_dict()))
+    tiles = torch.randn(16, 1, 32, 64)
+    with torch.no_grad():
+        assert torch.allclose(narrow(tiles).softmax(-1), wide(tiles).softmax(-1), atol=0.03)
+    with pytest.raises(ValueError, match="whole multiple"):
+        _widened(narrow.state_dict(), build_tile_model(1, 1.5).state_dict())
