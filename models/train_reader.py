@@ -297,7 +297,7 @@ def build_tile_model(channels: int = 1, width: float = 1.0):
             self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(d, N_CLASSES))
 
         def forward(self, x):
-            f = self.features(x)  # [N, 128, 4, 8]
+            f = self.features(x)  # [N, d, 4, 8]
             first = self.head(f[:, :, :, :4].mean(dim=(2, 3), keepdim=True))
             second = self.head(f[:, :, :, 4:].mean(dim=(2, 3), keepdim=True))
             return torch.stack([first, second], dim=1)
