@@ -110,7 +110,10 @@ def main() -> None:
     # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
     onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=args.imgsz, opset=17, simplify=False, dynamic=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    shutil.copy(onnx_path, args.out / "detector.onnx")
+    # The head cut before it decodes every column's box: the scorer decodes only those it keeps (cut_head.py).
+    from cut_head import cut
+
+    cut(Path(onnx_path), args.out / "detector.onnx")
     # A small checkpoint to continue from in a later session (optimizer state stripped).
     from ultralytics.utils.torch_utils import strip_optimizer
 

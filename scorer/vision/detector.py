@@ -13,7 +13,7 @@ import numpy as np
 from scorer.errors import ModelError
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou, rectify
 from scorer.vision.images import check_frame
-from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
+from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
 from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
     CERTAIN as CERTAIN, SMALL_FOR_A_BLANK_PX as SMALL_FOR_A_BLANK_PX, SMALL_TILE_PX as SMALL_TILE_PX, SURE_BLANK as SURE_BLANK,
@@ -127,7 +127,10 @@ class TileDetector:
             self.size, self.stride = self.sizes[0], STRIDE
         self.input_name = inp.name
         side = self.stride or self.size
-        self.n_classes = output_size(self.session, 1, (1, 3, side, side)) - 5
+        # One output (a full export: 4 box rows, the classes, the angle) or three (a head cut before its
+        # distance decoding: the class scores second).
+        cut = len(self.session.get_outputs()) == 3
+        self.n_classes = output_size(self.session, 1, (1, 3, side, side), output=1 if cut else 0) - (0 if cut else 5)
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
         self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned)
@@ -158,13 +161,14 @@ class TileDetector:
         found: list[Box] = []
         for size in self.sizes:
             blob, box = letterbox(frame, size, self.stride)
-            (output,) = self.session.run(None, {self.input_name: blob})
+            output = self.session.run(None, {self.input_name: blob})
             if not self.mirrored:
-                found += decode(output, self.n_classes, box, self.conf)
+                found += decode(output, self.n_classes, box, self.conf, blob.shape[2:])
                 continue
-            (output_mirrored,) = self.session.run(None, {self.input_name: np.ascontiguousarray(blob[..., ::-1])})
-            plain = decode(output, self.n_classes, box, MIRROR_LOW)
-            mirrored = decode(mirrored_back(output_mirrored, self.n_classes, blob.shape[3]), self.n_classes, box, MIRROR_LOW)
+            output_mirrored = self.session.run(None, {self.input_name: np.ascontiguousarray(blob[..., ::-1])})
+            plain = decode(output, self.n_classes, box, MIRROR_LOW, blob.shape[2:])
+            mirrored_rows = mirrored_back(full_rows(output_mirrored, self.n_classes, blob.shape[2:]), self.n_classes, blob.shape[3])
+            mirrored = decode(mirrored_rows, self.n_classes, box, MIRROR_LOW)
             found += agreed(plain, mirrored, self.conf) + agreed(mirrored, plain, self.conf)
         if len(self.sizes) > 1 or self.mirrored:
             found.sort(key=lambda b: -b.score)  # best first over all sizes and looks, for the NMS
@@ -215,8 +219,8 @@ class TileDetector:
             if size >= usual:
                 continue
             blob, box = letterbox(frame, size, self.stride)
-            (output,) = self.session.run(None, {self.input_name: blob})
-            found += [b for b in decode(output, self.n_classes, box, self.conf) if long_side(b.corners) >= floor]
+            output = self.session.run(None, {self.input_name: blob})
+            found += [b for b in decode(output, self.n_classes, box, self.conf, blob.shape[2:]) if long_side(b.corners) >= floor]
         return found
 
 

@@ -2,12 +2,18 @@
 
 The raw ONNX export of an ultralytics OBB model gives ``[1, 4 + nc + 1, A]``: per
 anchor column the box centre x, y, width, height in input pixels, ``nc`` class
-scores (already sigmoided) and the angle in radians.
+scores (already sigmoided) and the angle in radians.  The shipped model is that export cut
+before the head decodes its box distances (``models/cut_head.py``): three outputs, the distances
+as distributions ``[1, 4 * DFL_BINS, A]``, the class scores ``[1, nc, A]`` and the angles
+``[1, 1, A]``; the distances are decoded here, only for the columns above the score threshold
+(decoding all of them took a tenth of the model's time, for the few boxes any frame holds).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -51,26 +57,103 @@ class Box:
     cls: int
 
 
-def decode(output: np.ndarray, n_classes: int, box: Letterbox, conf: float) -> list[Box]:
-    """Candidate boxes above ``conf`` in image pixels, best first (before NMS)."""
-    pred = np.asarray(output)
+# The cut head (module docstring): each side's distance from the anchor as a distribution over this many
+# steps of the anchor's stride (ultralytics' DFL), at these strides, the finest first.
+DFL_BINS = 16
+HEAD_STRIDES = (8, 16, 32)
+
+# The model's outputs: a full export's one [1, 4 + nc + 1, A], or a cut head's three.
+HeadOutput = np.ndarray | Sequence[np.ndarray]
+
+
+def decode(output: HeadOutput, n_classes: int, box: Letterbox, conf: float, input_hw: tuple[int, int] | None = None) -> list[Box]:
+    """Candidate boxes above ``conf`` in image pixels, best first (before NMS).  A cut head's output
+    needs the input's height and width (``input_hw``) to place its anchors."""
+    if _is_cut(output):
+        dist, scores_all, angles = _cut_parts(output, n_classes)
+    else:
+        pred = _full_rows(output, n_classes)
+        scores_all = pred[4 : 4 + n_classes]
+    cls = scores_all.argmax(0)
+    scores = scores_all[cls, np.arange(scores_all.shape[1])]
+    keep = np.flatnonzero(scores >= conf)
+    keep = keep[np.argsort(-scores[keep])]
+    if _is_cut(output):
+        if input_hw is None:
+            raise ValueError("a head cut before its distance decoding needs the input's height and width")
+        cx, cy, w, h, angle = _decoded_distances(dist, angles, input_hw, keep)
+    else:
+        cx, cy, w, h, angle = pred[0, keep], pred[1, keep], pred[2, keep], pred[3, keep], pred[4 + n_classes, keep]
+    corners = obb_corners_many((cx - box.pad_x) / box.scale, (cy - box.pad_y) / box.scale, w / box.scale, h / box.scale, angle)
+    return [Box(c, float(s), int(k)) for c, s, k in zip(corners, scores[keep], cls[keep])]
+
+
+def full_rows(output: HeadOutput, n_classes: int, input_hw: tuple[int, int]) -> np.ndarray:
+    """The full export's ``[1, 4 + nc + 1, A]`` for either kind of output (a cut head's decoded at every column)."""
+    if not _is_cut(output):
+        return _full_rows(output, n_classes)[None]
+    dist, scores, angles = _cut_parts(output, n_classes)
+    rows = _decoded_distances(dist, angles, input_hw, np.arange(scores.shape[1]))
+    return np.concatenate([np.stack(rows[:4]), scores, rows[4][None]]).astype(np.float32)[None]
+
+
+def _is_cut(output: HeadOutput) -> bool:
+    return isinstance(output, (list, tuple)) and len(output) == 3
+
+
+def _full_rows(output: HeadOutput, n_classes: int) -> np.ndarray:
+    pred = np.asarray(output[0] if isinstance(output, (list, tuple)) and len(output) == 1 else output)
     if pred.ndim == 3:
         pred = pred[0]
     if pred.shape[0] != 4 + n_classes + 1:
         raise ValueError(f"expected {4 + n_classes + 1} rows (x, y, w, h, {n_classes} classes, angle), found {pred.shape[0]}")
-    scores_all = pred[4 : 4 + n_classes]
-    cls = scores_all.argmax(0)
-    scores = scores_all[cls, np.arange(pred.shape[1])]
-    keep = np.flatnonzero(scores >= conf)
-    keep = keep[np.argsort(-scores[keep])]
-    cx = (pred[0, keep] - box.pad_x) / box.scale
-    cy = (pred[1, keep] - box.pad_y) / box.scale
-    corners = obb_corners_many(cx, cy, pred[2, keep] / box.scale, pred[3, keep] / box.scale, pred[4 + n_classes, keep])
-    return [Box(c, float(s), int(k)) for c, s, k in zip(corners, scores[keep], cls[keep])]
+    return pred
+
+
+def _cut_parts(output: HeadOutput, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    dist, scores, angles = (np.asarray(o)[0] if np.ndim(o) == 3 else np.asarray(o) for o in output)
+    if dist.shape[0] != 4 * DFL_BINS or scores.shape[0] != n_classes or angles.shape[0] != 1:
+        raise ValueError(f"expected a cut head's distances [{4 * DFL_BINS}, A], {n_classes} class scores and one angle per"
+                         f" column, found {dist.shape}, {scores.shape} and {angles.shape}")
+    return dist, scores, angles[0]
+
+
+def _decoded_distances(dist: np.ndarray, angles: np.ndarray, input_hw: tuple[int, int], columns: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """cx, cy, w, h (input px) and the angle of the boxes at ``columns``, from their distance
+    distributions: each side's distance the distribution's mean, the box turned by its angle about
+    the anchor's cell (ultralytics' ``dist2rbox``)."""
+    anchors, strides = _anchors(*input_hw)
+    if anchors.shape[0] != dist.shape[1]:
+        raise ValueError(f"an input of {input_hw[0]}x{input_hw[1]} has {anchors.shape[0]} anchors, the head {dist.shape[1]} columns")
+    logits = dist[:, columns].reshape(4, DFL_BINS, -1).astype(np.float64)
+    weights = np.exp(logits - logits.max(1, keepdims=True))
+    left, top, right, bottom = (weights * np.arange(DFL_BINS)[:, None]).sum(1) / weights.sum(1)
+    angle = angles[columns].astype(np.float64)
+    cos, sin = np.cos(angle), np.sin(angle)
+    off_x, off_y = (right - left) / 2, (bottom - top) / 2
+    stride = strides[columns]
+    cx = (off_x * cos - off_y * sin + anchors[columns, 0]) * stride
+    cy = (off_x * sin + off_y * cos + anchors[columns, 1]) * stride
+    return cx, cy, (left + right) * stride, (top + bottom) * stride, angle
+
+
+@functools.lru_cache(maxsize=16)
+def _anchors(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each head column's anchor (the centre of its cell, in cells) and stride, for an input this size:
+    the finest level first, each row by row."""
+    points, strides = [], []
+    for stride in HEAD_STRIDES:
+        ys, xs = np.meshgrid(np.arange(height // stride) + 0.5, np.arange(width // stride) + 0.5, indexing="ij")
+        points.append(np.column_stack([xs.ravel(), ys.ravel()]))
+        strides.append(np.full(xs.size, float(stride)))
+    anchors, steps = np.concatenate(points), np.concatenate(strides)
+    anchors.flags.writeable = steps.flags.writeable = False  # (shared by every call)
+    return anchors, steps
 
 
 def mirrored_back(output: np.ndarray, n_classes: int, input_width: int) -> np.ndarray:
-    """The raw output for an input mirrored left to right, as boxes on the input before mirroring
+    """The raw output (:func:`full_rows`) for an input mirrored left to right, as boxes on the input before mirroring
     (the centre's x reflected, the angle negated)."""
     pred = np.array(output, np.float32, copy=True)
     rows = pred[0] if pred.ndim == 3 else pred
@@ -108,12 +191,14 @@ def rotated_nms(boxes: list[Box], iou_threshold: float, max_det: int = 300, cont
     A box lying mostly inside a better one (a half of a tile seen as a small tile) is removed
     too, though its IoU is low: ``contained`` is the share of its area inside the better box."""
     centres, radii = _circles(boxes)
+    # (Which circumcircles meet, all pairs at once: boxes whose circles do not meet cannot overlap.)
+    meets = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= radii[:, None] + radii[None]
     quads = [np.asarray(b.corners, np.float32) for b in boxes]
     areas = [abs(cv2.contourArea(q)) for q in quads]
     kept: list[int] = []
     for i in range(len(boxes)):  # already best first
-        near = [kept[j] for j in np.flatnonzero(_meeting(centres[i], radii[i], centres[kept], radii[kept]))]
-        if not any(_overlaps(quads[i], areas[i], quads[k], areas[k], iou_threshold, contained) for k in near):
+        row = meets[i]
+        if not any(_overlaps(quads[i], areas[i], quads[k], areas[k], iou_threshold, contained) for k in kept if row[k]):
             kept.append(i)
             if len(kept) >= max_det:
                 break

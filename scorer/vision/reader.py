@@ -89,12 +89,12 @@ def onnx_session(path: Path, threads: int, what: str):
         raise ModelError(f"{path} is not a usable ONNX model: {exc}") from None
 
 
-def output_size(session, axis: int, probe_shape: tuple[int, ...]) -> int:
-    """The size of a model's output along ``axis``: from its declared shape, or, where a dynamic export
-    left it unnamed, from one small run on zeros of ``probe_shape``."""
-    size = session.get_outputs()[0].shape[axis]
+def output_size(session, axis: int, probe_shape: tuple[int, ...], output: int = 0) -> int:
+    """The size of a model's ``output`` (its first by default) along ``axis``: from its declared shape, or,
+    where a dynamic export left it unnamed, from one small run on zeros of ``probe_shape``."""
+    size = session.get_outputs()[output].shape[axis]
     if not isinstance(size, int):
-        size = session.run(None, {session.get_inputs()[0].name: np.zeros(probe_shape, np.float32)})[0].shape[axis]
+        size = session.run(None, {session.get_inputs()[0].name: np.zeros(probe_shape, np.float32)})[output].shape[axis]
     return int(size)
 
 

@@ -130,21 +130,32 @@ SAME_CENTRE = 0.25
 
 def _drop_same_centre(tiles: list[TileDetection]) -> list[TileDetection]:
     """Of boxes centred on one spot, the one the detector is surest of."""
-    keep: list[TileDetection] = []
-    for t in sorted(tiles, key=lambda d: -d.confidence):
-        width = long_side(t.corners) / 2
-        if any(float(np.hypot(*np.subtract(t.center, k.center))) < SAME_CENTRE * width for k in keep):
+    ordered = sorted(tiles, key=lambda d: -d.confidence)
+    centres = np.array([t.center for t in ordered]).reshape(-1, 2)
+    keep: list[int] = []
+    for i, t in enumerate(ordered):
+        gaps = np.hypot(*(centres[keep] - centres[i]).T)
+        if (gaps < SAME_CENTRE * long_side(t.corners) / 2).any():
             continue
-        keep.append(t)
-    return keep
+        keep.append(i)
+    return [ordered[i] for i in keep]
 
 
 def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:
     """A weaker box lying across two tiles (half of each) is dropped where both of its tiles were found."""
+    quads = [np.array(t.corners) for t in tiles]
+    centres = np.array([q.mean(0) for q in quads]).reshape(-1, 2)
+    radii = np.array([np.linalg.norm(q - q.mean(0), axis=1).max() for q in quads])
+    # (Boxes whose circumcircles do not meet do not overlap: the exact test only where they do.)
+    meets = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= radii[:, None] + radii[None]
     keep = []
-    for t in tiles:
-        overlaps = [o for o in tiles if o is not t and o.confidence > t.confidence and polygon_iou(np.array(o.corners), np.array(t.corners)) > 0.15]
-        if len(overlaps) >= 2 and not t.certain:
+    for i, t in enumerate(tiles):
+        if t.certain:
+            keep.append(t)
+            continue
+        overlaps = [j for j, o in enumerate(tiles) if o is not t and meets[i, j] and o.confidence > t.confidence
+                    and polygon_iou(quads[j], quads[i]) > 0.15]
+        if len(overlaps) >= 2:
             continue
         keep.append(t)
     return keep

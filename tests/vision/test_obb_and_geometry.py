@@ -18,7 +18,7 @@ from scorer.vision.detector import (
     read_tiles,
 )
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, obb_corners_many, polygon_iou, rectify
-from scorer.vision.obb import Box, agreed, decode, letterbox, mirrored_back, rotated_nms
+from scorer.vision.obb import DFL_BINS, Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
 
 
@@ -83,6 +83,41 @@ def test_many_boxes_corners_at_once_are_each_box_s_own() -> None:
 def test_decode_rejects_a_head_of_the_wrong_shape() -> None:
     with pytest.raises(ValueError, match="expected 7 rows"):
         decode(np.zeros((1, 6, 10)), 2, letterbox(np.zeros((10, 10, 3), np.uint8), 32)[1], 0.3)
+
+
+def _cut_head(height: int, width: int, column: int, sides: tuple[int, int, int, int], score: float, angle: float
+              ) -> list[np.ndarray]:
+    """A fake head cut before its distance decoding: every column empty but ``column``, whose left, top,
+    right and bottom distances (in steps of its stride) are certain."""
+    columns = sum((height // s) * (width // s) for s in (8, 16, 32))
+    dist = np.full((1, 4 * DFL_BINS, columns), -30.0, np.float32)
+    for k, steps in enumerate(sides):
+        dist[0, k * DFL_BINS + steps, column] = 30.0
+    scores = np.zeros((1, 2, columns), np.float32)
+    scores[0, 0, column] = score
+    angles = np.zeros((1, 1, columns), np.float32)
+    angles[0, 0, column] = angle
+    return [dist, scores, angles]
+
+
+def test_a_cut_head_is_decoded_at_its_anchor_and_stride() -> None:
+    box = letterbox(np.zeros((320, 544, 3), np.uint8), 544, 32)[1]  # (the input is the picture: scale 1, no padding)
+    # The stride-16 level's cell at row 2, column 5 (after the 40 x 68 cells of stride 8): its centre is
+    # (5.5, 2.5) cells.  Left 2, top 1, right 4, bottom 1 steps: 6 x 2 steps, its centre 1 step right.
+    column = 40 * 68 + 2 * 34 + 5
+    (flat,) = decode(_cut_head(320, 544, column, (2, 1, 4, 1), 0.9, 0.0), 2, box, 0.35, (320, 544))
+    assert flat.score == pytest.approx(0.9) and flat.cls == 0
+    np.testing.assert_allclose(flat.corners, obb_corners((5.5 + 1) * 16, 2.5 * 16, 96, 32, 0.0), atol=1e-3)
+    # Turned 90 degrees about the cell: the offset turns with it, from right to down.
+    (turned,) = decode(_cut_head(320, 544, column, (2, 1, 4, 1), 0.9, math.pi / 2), 2, box, 0.35, (320, 544))
+    np.testing.assert_allclose(turned.corners, obb_corners(5.5 * 16, (2.5 + 1) * 16, 96, 32, math.pi / 2), atol=1e-3)
+    # The same head as full rows decodes to the same box, and a cut head without the input's size is refused.
+    (again,) = decode(full_rows(_cut_head(320, 544, column, (2, 1, 4, 1), 0.9, 0.0), 2, (320, 544)), 2, box, 0.35)
+    np.testing.assert_allclose(again.corners, flat.corners, atol=1e-4)
+    with pytest.raises(ValueError, match="height and width"):
+        decode(_cut_head(320, 544, column, (2, 1, 4, 1), 0.9, 0.0), 2, box, 0.35)
+    with pytest.raises(ValueError, match="anchors"):
+        decode(_cut_head(320, 544, column, (2, 1, 4, 1), 0.9, 0.0), 2, box, 0.35, (352, 544))
 
 
 def test_a_look_at_the_mirrored_input_maps_back_onto_the_picture() -> None:
