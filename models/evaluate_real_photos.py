@@ -87,7 +87,7 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
                   exposure: bool = False) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
-    right = chains = refused = illegal = apart = loose = moves = moves_right = 0
+    right = chains = refused = illegal = apart = loose = moves = moves_right = silent = 0
     for path in sorted(photos.glob("*.jpg")):
         image = _read(path, scale, turn, tilt, light, exposure)
         detections = detector.detect(image)
@@ -117,11 +117,18 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
             else:
                 loose += 1
                 apart += ok
-            verdict = "right" if ok else f"WRONG (joins read: {said}; problems {reading.problems[:2]})"
+            if ok:
+                verdict = "right"
+            elif not reading.sure:
+                verdict = f"wrong, asked about (joins read: {said}; problems {reading.problems[:2]})"
+            else:
+                silent += 1
+                verdict = f"WRONG without a word (joins read: {said})"
         if path.name in layouts or seen:
             print(f"  layout {path.name}: {verdict}")
     print(f"layouts: {right}/{chains} chains rebuilt with exactly their joins and nothing asked; {refused}/{illegal} chains "
-          f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found")
+          f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found; "
+          f"{silent + illegal - refused} read wrong without a word")
     print(f"moves (a chain's end tile laid last, the board before known): {moves_right}/{moves} named at the right free point,"
           " with the right sum, nothing asked")
 

@@ -370,7 +370,9 @@ def _joined_beside(layout: Layout) -> list[list[int]]:
     loose = layout.loose()
     if len(loose) < 2 or not layout.component:
         return []
-    joins, _ = find_joins([layout.tiles[i] for i in loose])
+    # (Joins looked for among all the tiles: a tile's width is their median, not that of the loose ones alone.)
+    index = {i: k for k, i in enumerate(loose)}
+    joins = [replace(j, a=index[j.a], b=index[j.b]) for j in find_joins(layout.tiles)[0] if j.a in index and j.b in index]
     geoms = {i: _geom(t) for i, t in enumerate(layout.tiles)}
     length = float(np.median([g.length for g in geoms.values()]))
     out = []

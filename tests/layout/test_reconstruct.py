@@ -330,6 +330,18 @@ def test_read_board_asks_about_joined_tiles_cut_off_from_the_layout_by_an_unseen
     assert apart.sure and sorted(apart.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
 
 
+def test_joined_tiles_cut_off_from_the_layout_are_found_whatever_the_size_of_the_other_loose_tiles() -> None:
+    from scorer.layout import read_board
+
+    # As above, and a hand of three tiles lying far off that look half as long (a camera at a slant sees
+    # the far side of the table smaller): the cut-off piece is still joined by the tiles' usual width.
+    line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((2, 3), 144.0), _detected((3, 5), 192.0), _detected((5, 0), 240.0)]
+    hand = [_detected(pips, x, 260.0, length=24.0) for pips, x in (((1, 1), 0.0), ((2, 2), 40.0), ((4, 4), 80.0))]
+    cut = read_board(line + hand, every_double_spins=True)
+    assert sorted(cut.board.tiles) == [Tile(0, 5), Tile(2, 3), Tile(3, 5)]
+    assert any("not joined to it ([1|4] at (24, 112), [4|6] at (72, 112))" in p for p in cut.problems)
+
+
 def test_read_board_asks_about_an_open_end_of_the_layout_at_the_image_edge() -> None:
     from scorer.layout import read_board
     from scorer.vision.detector import HalfReading, TileDetection
