@@ -120,7 +120,8 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
             if ok:
                 verdict = "right"
             elif not reading.sure:
-                verdict = f"wrong, asked about (joins read: {said}; problems {reading.problems[:2]})"
+                what = "right, but asked about" if "joins" in label and seen == want else "wrong, asked about"
+                verdict = f"{what} (joins read: {said}; problems {reading.problems[:2]})"
             else:
                 silent += 1
                 verdict = f"WRONG without a word (joins read: {said})"

@@ -85,9 +85,9 @@ def main() -> None:
             quantize_static(str(prepared), str(target), _Reader(input_name, inputs), quant_format=QuantFormat.QDQ,
                             per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                             calibrate_method=CalibrationMethod.MinMax,
-                            # (Only the convolutions: the detector's head joins box sizes in pixels and class
-                            # scores in one output, which one int8 scale cannot hold -- quantised whole, no tile
-                            # is found.)
+                            # (Only the convolutions: the uncut export's head joined box sizes in pixels and
+                            # class scores in one output, which one int8 scale cannot hold -- quantised whole,
+                            # it found no tile.)
                             op_types_to_quantize=["Conv", "Gemm", "MatMul"])
         prepared.unlink()
         print(f"{target}: {how} int8, {target.stat().st_size / 1e6:.1f} MB")
