@@ -348,7 +348,7 @@ class TablePipeline:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
             for e in events:
                 if isinstance(e, Play) and e.tile in asked.tiles:
-                    self.tracker.correct(asked.place, e.tile)
+                    self.tracker.correct(asked.place, e.tile, e.at)
             self.asked.reading = None
         out = self.apply(t, events)
         self.draws.told |= any(isinstance(e, Draw) for e in events)

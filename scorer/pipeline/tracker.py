@@ -20,6 +20,8 @@ class Track:
     votes: Counter[Tile] = field(default_factory=Counter)  # Tile -> readings
     sure: Counter[Tile] = field(default_factory=Counter)  # Tile -> readings made surely
     settled: Tile | None = None  # the majority once it held
+    # A person's answer: the half nearer this point (the tile it was laid against) shows this value.
+    facing: tuple[tuple[float, float], int] | None = None
 
     @property
     def tile(self) -> Tile | None:
@@ -113,8 +115,11 @@ class Tracker:
     def reset(self) -> None:
         self.tracks = []
 
-    def correct(self, center: tuple[float, float], tile: Tile) -> bool:
-        """A person says the tile at ``center`` is ``tile``: that reading wins from now on."""
+    def correct(self, center: tuple[float, float], tile: Tile, against: Tile | None = None) -> bool:
+        """A person says the tile at ``center`` is ``tile`` (laid ``against`` that tile, where it was not
+        the first): that reading wins from now on, its halves turned so that the value the two share lies
+        on the half nearer the other.  (A misread tile's halves can agree better with it turned the wrong
+        way round: read [4|5], a [5|6] whose 6 meets the layout.)"""
         best = self._nearest(center)
         if best is None:
             return False
@@ -123,6 +128,10 @@ class Tracker:
         best.sure.clear()
         best.sure[tile] = 1000  # (a person's word: sure)
         best.settled = tile
+        other = next((t for t in self.tracks if t is not best and against is not None and t.tile == against), None)
+        shared = {tile.a, tile.b} & ({against.a, against.b} if against is not None else set())
+        if other is not None and len(shared) == 1 and not tile.is_double:
+            best.facing = (other.detection.center, shared.pop())
         return True
 
 
@@ -133,6 +142,11 @@ def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
     straight = (first.pips == tile.a) + (second.pips == tile.b)
     crossed = (first.pips == tile.b) + (second.pips == tile.a)
     a, b = (tile.a, tile.b) if straight >= crossed else (tile.b, tile.a)
+    if track.facing is not None and track.settled == tile:
+        (x, y), value = track.facing
+        first_nearer = np.hypot(first.center[0] - x, first.center[1] - y) <= np.hypot(second.center[0] - x, second.center[1] - y)
+        other = tile.b if value == tile.a else tile.a
+        a, b = (value, other) if first_nearer else (other, value)
     total = sum(track.votes.values())
     share = track.votes[tile] / total if total else 0.0
     confidence = max(d.read_confidence, share) if track.count >= 3 else d.read_confidence

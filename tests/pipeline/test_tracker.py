@@ -35,3 +35,20 @@ def test_a_tile_read_surely_and_missed_when_a_still_table_is_read_again_is_kept_
     moved, _ = tracker.update([a])
     assert [Tile.of(*d.pips) for d in moved] == [Tile(1, 3)]
 
+
+
+def test_a_tile_a_person_names_is_turned_so_that_the_value_it_shares_meets_the_tile_it_was_laid_against() -> None:
+    # [3|6] lies with its 6 at x = 148; the new tile beside it is a [5|6] misread as [5|4] -- its 6 (at the
+    # join) read 5 and its 5 read 4 -- so by agreement alone the 5 would go on the half at the join.
+    tracker = Tracker()
+    laid, misread = _box(100, (3, 0.99), (6, 0.99)), _box(148, (5, 0.5), (4, 0.5))
+    tracker.update([laid, misread])
+    assert tracker.correct(misread.center, Tile(5, 6), against=Tile(3, 6))
+    (_, turned), _ = tracker.update([laid, misread], same_table=True)
+    assert turned.pips == (6, 5) and turned.certain
+    # Named without the tile it was laid against (the first tile), the halves keep the agreement.
+    tracker = Tracker()
+    tracker.update([misread])
+    tracker.correct(misread.center, Tile(5, 6))
+    (kept,), _ = tracker.update([misread], same_table=True)
+    assert kept.pips == (5, 6)
