@@ -337,9 +337,8 @@ WASHED_CONFIDENCE = 0.1
 
 # A box the detector takes for a back at a score under WEAK_BACK, that the reader reads as a back under
 # SURE_BACK on both halves and as no tile at DOUBTED_TILE or more -- likelier than any count of pips --
-# on both, is no tile: a patch of dark or mottled table.  On the five held-out splits it took away 7 of the
-# false tiles read surely and no tile found; on the real photos the one back seen where none lies
-# (docs/experiments.md, session 33).
+# on both, is no tile: a patch of dark or mottled table -- as a face-up box the reader reads as no tile is
+# (docs/experiments.md, "A weak back on the table").
 WEAK_BACK = 0.5
 DOUBTED_TILE = 0.25
 

@@ -69,7 +69,8 @@ HeadOutput = np.ndarray | Sequence[np.ndarray]
 def decode(output: HeadOutput, n_classes: int, box: Letterbox, conf: float, input_hw: tuple[int, int] | None = None) -> list[Box]:
     """Candidate boxes above ``conf`` in image pixels, best first (before NMS).  A cut head's output
     needs the input's height and width (``input_hw``) to place its anchors."""
-    if _is_cut(output):
+    cut = _is_cut(output)
+    if cut:
         dist, scores_all, angles = _cut_parts(output, n_classes)
     else:
         pred = _full_rows(output, n_classes)
@@ -78,7 +79,7 @@ def decode(output: HeadOutput, n_classes: int, box: Letterbox, conf: float, inpu
     scores = scores_all[cls, np.arange(scores_all.shape[1])]
     keep = np.flatnonzero(scores >= conf)
     keep = keep[np.argsort(-scores[keep])]
-    if _is_cut(output):
+    if cut:
         if input_hw is None:
             raise ValueError("a head cut before its distance decoding needs the input's height and width")
         cx, cy, w, h, angle = _decoded_distances(dist, angles, input_hw, keep)
