@@ -281,9 +281,6 @@ def _read_boxes(
         as_tuple = tuple((float(x), float(y)) for x, y in corners)
         back = knows_backs and p_first[BACK] > 0.5 and p_second[BACK] > 0.5
         if back or (CLASS_FACES[b.cls] == "down" and not _face_on_a_back(p_first, p_second, knows_backs)):
-            if knows_backs and CLASS_FACES[b.cls] == "down" and _no_tile_under_a_weak_back(b.score, p_first, p_second):
-                out.append(None)  # a patch of table the detector barely took for a back
-                continue
             if not (knows_backs and _some_pips_left(p_first, p_second) and washed_out(frame, corners)):
                 out.append(TileDetection(as_tuple, "down", b.score))
                 continue
@@ -333,19 +330,6 @@ BLOWN = 250
 WASHED_OUT = 0.5
 SURE_BACK = 0.7
 WASHED_CONFIDENCE = 0.1
-
-
-# A box the detector takes for a back at a score under WEAK_BACK, that the reader reads as a back under
-# SURE_BACK on both halves and as no tile at DOUBTED_TILE or more -- likelier than any count of pips --
-# on both, is no tile: a patch of dark or mottled table -- as a face-up box the reader reads as no tile is
-# (docs/experiments.md, "A weak back on the table").
-WEAK_BACK = 0.5
-DOUBTED_TILE = 0.25
-
-
-def _no_tile_under_a_weak_back(score: float, p_first: np.ndarray, p_second: np.ndarray) -> bool:
-    return score < WEAK_BACK and all(p[BACK] < SURE_BACK and p[NOT_A_HALF] >= DOUBTED_TILE and p[NOT_A_HALF] > float(p[:NOT_A_HALF].sum())
-                                     for p in (p_first, p_second))
 
 
 def _some_pips_left(p_first: np.ndarray, p_second: np.ndarray) -> bool:

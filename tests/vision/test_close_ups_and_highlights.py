@@ -145,25 +145,6 @@ def test_a_box_taken_for_a_back_on_a_blown_out_tile_is_a_face_asked_about(level,
         assert all(h.unread for h in tile.halves)  # (no count seen: any may lie there)
 
 
-@pytest.mark.parametrize(
-    "score, p_back, p_pips, tile",
-    [
-        (0.40, 0.55, 0.05, None),  # barely a back to the detector, to the reader rather no tile: the table
-        (0.40, 0.45, 0.25, None),
-        (0.60, 0.55, 0.05, "down"),  # a surer box: a back
-        (0.40, 0.75, 0.05, "down"),  # the reader sure of a back: a back
-        (0.40, 0.25, 0.40, "down"),  # the reader sees pips likelier than no tile: not the table's (here, a back)
-    ],
-)
-def test_a_weak_back_the_reader_sees_no_tile_under_is_no_tile(score, p_back, p_pips, tile) -> None:
-    frame, corners = _frame_with_a_tile(60)
-    found = read_tiles(frame, [Box(corners, score, 1)], _reader(p_back, p_pips))
-    if tile is None:
-        assert found == []
-    else:
-        assert [t.face for t in found] == [tile]
-
-
 def _highlight(image: np.ndarray, corners: np.ndarray, amplitude: float, sigma: float) -> np.ndarray:
     c = np.asarray(corners, np.float64)
     h, w = image.shape[:2]
