@@ -50,8 +50,10 @@ def cut(source: Path, target: Path) -> None:
     reshape = producers[producers[softmaxes[0].input[0]].input[0]]
     names = [reshape.input[0], final.input[1], final.input[2]]
     inputs = [i.name for i in graph.input if i.name not in {init.name for init in graph.initializer}]
-    onnx.utils.extract_model(str(source), str(target), inputs, names)
-    cut_model = onnx.load(str(target))
+    # (Written beside the target and moved there only once checked: a failed cut leaves the target as it was.)
+    trial = target.with_name(target.name + ".cutting")
+    onnx.utils.extract_model(str(source), str(trial), inputs, names)
+    cut_model = onnx.load(str(trial))
     renamed = dict(zip(names, OUTPUTS))
     for node in cut_model.graph.node:
         node.output[:] = [renamed.get(o, o) for o in node.output]
@@ -59,19 +61,25 @@ def cut(source: Path, target: Path) -> None:
     for value in cut_model.graph.output:
         value.name = renamed[value.name]
     onnx.checker.check_model(cut_model)
-    onnx.save(cut_model, str(target))
-    _check_same_boxes(source, target)
+    onnx.save(cut_model, str(trial))
+    try:
+        _check_same_boxes(source, trial)
+    except SystemExit:
+        trial.unlink()
+        raise
+    trial.replace(target)
 
 
 def _check_same_boxes(full: Path, cut_path: Path) -> None:
     import onnxruntime as ort
 
     sessions = [ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]) for p in (full, cut_path)]
+    name = sessions[0].get_inputs()[0].name
     rng = np.random.default_rng(0)
     for h, w in ((320, 544), (416, 704)):
         blob = rng.random((1, 3, h, w), dtype=np.float32)
-        (expected,) = sessions[0].run(None, {"images": blob})
-        outputs = sessions[1].run(None, {"images": blob})
+        (expected,) = sessions[0].run(None, {name: blob})
+        outputs = sessions[1].run(None, {name: blob})
         got = full_rows(outputs, outputs[1].shape[1], (h, w))
         # (float32 in the graph, float64 here: agreement to a thousandth of a pixel and of a radian.)
         if got.shape != expected.shape or not np.allclose(got, expected, atol=1e-3, rtol=1e-5):
