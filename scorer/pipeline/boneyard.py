@@ -148,5 +148,11 @@ def _distinct(boxes: list[np.ndarray]) -> int:
 
 def _on_one_tile(a: np.ndarray, b: np.ndarray) -> bool:
     """Two boxes that cannot be two tiles: overlapping, or centres closer than tiles lying side by
-    side can be (a box straddling two backs is half a tile's width off each)."""
-    return polygon_iou(a, b) > 0.2 or float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.8 * _shortest_side(a, b)
+    side can be (a box straddling two backs is half a tile's width off each).  The tiles' width is
+    the two boxes' mean: a straddling box is often squeezed narrower than a tile."""
+    width = (_short_side(a) + _short_side(b)) / 2
+    return polygon_iou(a, b) > 0.2 or float(np.linalg.norm(a.mean(0) - b.mean(0))) < 0.8 * width
+
+
+def _short_side(box: np.ndarray) -> float:
+    return float(min(np.linalg.norm(box[1] - box[0]), np.linalg.norm(box[2] - box[1])))

@@ -169,6 +169,10 @@ def test_boxes_closer_than_two_backs_can_lie_are_one_tile() -> None:
     # to call them one box by area), goes with the back; two backs side by side are two.
     assert _distinct([_box(100, 80), _box(117, 80)]) == 1
     assert _distinct([_box(100, 80), _box(126, 80)]) == 2
+    # A straddling box squeezed to 0.8 of a back's width, 0.66 of a width off it (a far camera's
+    # 31 px backs): one tile, not two -- counted as two, a draw of three was taken for four.
+    assert _distinct([_box(100, 80), _box(100 + 12 + 15.8 - 9.6, 80, w=19.2)]) == 1
+    assert _distinct([_box(100, 80), _box(124.5, 80, w=19.2)]) == 2
 
 
 def test_a_back_missed_beside_a_taken_one_is_still_there() -> None:
