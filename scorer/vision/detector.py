@@ -179,11 +179,23 @@ class TileDetector:
 
     def detect(self, frame: np.ndarray) -> list[TileDetection]:
         frame = check_frame(frame)
+        # (The frame as the reader reads it, made once: it may be read more than once.)
+        picture = self.reader.picture(frame)
+        detections = self._detect_at_size(frame, picture)
+        if self.follow_tiles:
+            size = self._fitted_size(frame, detections)
+            if size != self.size:
+                # The tiles want another size: this frame is looked at again at it (the first frames of
+                # a far camera would otherwise be read at one where most of its tiles are missed).
+                self.size, self.sizes = size, (size,)
+                detections = self._detect_at_size(frame, picture)
+        return detections
+
+    def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray) -> list[TileDetection]:
+        """The tiles found at the current input size (and by the close-up search), read."""
         t0 = time.perf_counter()
         candidates = self.candidates(frame)
         t1 = time.perf_counter()
-        # (The frame as the reader reads it, made once: read_tiles may read it twice.)
-        picture = self.reader.picture(frame)
         detections = read_tiles(picture, candidates, self.reader.read, self.iou)
         t2 = time.perf_counter()
         searched = 0.0
@@ -195,13 +207,25 @@ class TileDetector:
                 detections = read_tiles(picture, both, self.reader.read, self.iou)
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000 - searched,
                             "search_ms": searched}
-        if self.follow_tiles:  # (for the next frame: this one is not read again)
-            lengths = [long_side(d.corners) for d in detections]
-            size = fitted_input_size(lengths, max(frame.shape[:2]), self.size)
-            if not detections and self.size < INPUT_SIZE:
-                size = INPUT_SIZE  # (the camera has gone up again, or the tiles away: the usual size, and the search)
-            self.size, self.sizes = size, (size,)
         return detections
+
+    def _fitted_size(self, frame: np.ndarray, detections: Sequence[TileDetection]) -> int:
+        """The input size for the tiles of this frame (:func:`fitted_input_size`).  Where the current size
+        finds too few to fit it to (one tile, or none) the largest size looks too: a far camera's tiles,
+        most of them missed at the usual size, are found there and the size follows them."""
+        lengths = [long_side(d.corners) for d in detections]
+        frame_side = max(frame.shape[:2])
+        small = not lengths or lengths[0] * self.size / frame_side < LARGE_IN_INPUT
+        if len(lengths) < 2 and small and self.size < LARGEST_INPUT_SIZE:
+            blob, box = letterbox(frame, LARGEST_INPUT_SIZE, self.stride)
+            output = self.session.run(None, {self.input_name: blob})
+            far = rotated_nms(decode(output, self.n_classes, box, self.conf, blob.shape[2:]), self.iou)
+            if len(far) >= FEW_TILES:
+                lengths = [long_side(b.corners) for b in far]
+        size = fitted_input_size(lengths, frame_side, self.size)
+        if not lengths and self.size < INPUT_SIZE:
+            size = INPUT_SIZE  # (the camera has gone up again, or the tiles away: the usual size, and the search)
+        return size
 
     def _looks_close(self, detections: Sequence[TileDetection], frame: np.ndarray) -> bool:
         """Whether the tiles found may be only part of what a close camera shows (:data:`SEARCH_SIZES`)."""

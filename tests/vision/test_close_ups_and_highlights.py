@@ -94,6 +94,20 @@ def test_an_ordinary_table_is_read_as_before() -> None:
     assert sorted(tuple(sorted(d.pips)) for d in now if d.face == "up") == [(1, 4), (1, 6), (3, 4), (4, 4)]
 
 
+@shipped
+def test_a_far_cameras_first_frame_is_read_at_the_size_its_tiles_want() -> None:
+    # Tiles 26 px long: at the usual input size (11 px there) the model finds at most one of them.  The
+    # live detector looks again at the largest size and reads the frame at the size fitted to what it
+    # found -- from the first frame, where the round's dealt boneyard may be read.
+    image, tiles = _table(length=26)
+    usual = TileDetector(search=False).detect(image)
+    assert sum(_read_as(usual, t.corners) is not None for t in tiles) <= 1
+    live = TileDetector.live()
+    first = live.detect(image)
+    assert live.size > INPUT_SIZE
+    assert sorted(_read_as(first, t.corners) for t in tiles) == [(1, 4), (1, 6), (3, 4), (4, 4)]
+
+
 def test_the_live_input_shrinks_for_tiles_close_to_the_camera_and_grows_back() -> None:
     assert fitted_input_size([400] * 3, 1280, INPUT_SIZE) == 192  # (64 px in the input)
     assert fitted_input_size([640] * 3, 1280, INPUT_SIZE) == 160  # (no smaller)
