@@ -18,7 +18,7 @@ from scorer.rules import Tile
 
 # A tile that joins nothing at JOIN_TOLERANCE may still join the layout at this looser one, where its
 # pips fit exactly one free side there (a detector's box is a few pixels off on a small tile).
-STRAGGLER_TOLERANCE = 0.65
+STRAGGLER_TOLERANCE = 0.75
 
 
 def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Collection[Tile] = ()) -> Layout:

@@ -112,6 +112,9 @@ def test_a_tile_a_little_off_its_place_joins_where_its_pips_fit_one_free_side() 
     assert sorted(reconstruct([*base, *group]).layout_tiles()) == [Tile(1, 3), Tile(1, 4), Tile(2, 6), Tile(4, 6)]
     # The same tile with pips that fit nothing there stays loose.
     assert sorted(reconstruct([*base, tile_at(5, 6, L + 13.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
+    # 17 mm (0.7 of a width: a far camera's 31 px tile boxed a few pixels short) still joins there.
+    layout = reconstruct([*base, tile_at(4, 6, L + 17.0, 0)])
+    assert sorted(layout.layout_tiles()) == [Tile(1, 3), Tile(1, 4), Tile(4, 6)] and not layout.problems
     # Far off, it is loose whatever its pips.
     assert sorted(reconstruct([*base, tile_at(4, 6, L + 30.0, 0)]).layout_tiles()) == [Tile(1, 3), Tile(1, 4)]
 
