@@ -167,6 +167,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--memory-minutes", type=float, default=60)
     parser.add_argument("--tables", type=int, default=len(TABLES))
+    parser.add_argument("--only", type=int, nargs="+", default=[],
+                        help="only these tables, by their set 0 seed (101-106), to look again at one game")
     parser.add_argument("--set", type=int, default=0, help="another set of games: the same tables, seeds offset by 100 x SET")
     parser.add_argument("--style", default="main", choices=("main", "cross"),
                         help="the videos' look: main, or cross (the detector's held-out other style: sets and tables it was not trained on)")
@@ -183,9 +185,14 @@ def main() -> None:
     parser.add_argument("--renderer", default="dominosynth", choices=("dominosynth", "second"),
                         help="which renderer films the games: the generator's own, or the independent second one")
     args = parser.parse_args()
+    tables = [t for t in TABLES[: args.tables] if not args.only or t[3] in args.only]
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
-    model = TileDetector.live(threads=2) if {"model", "answered"} & set(labels_wanted) else None
+    # A new detector for every replay, as every session at a table starts with one: the live detector
+    # follows the tiles' size from frame to frame, and a film must not start at the size the last one ended at.
+    def model() -> TileDetector:
+        return TileDetector.live(threads=2)
+
     players: list[AnsweringPlayer] = []
     speeds, latencies = [], []
     summary = []
@@ -193,7 +200,7 @@ def main() -> None:
         conditions = parse_conditions(condition_text)
         title = conditions_name(conditions) or "main"
         totals = {label: [0, 0, 0, 0, 0] for label in labels_wanted}
-        for game, n, partnership, seed in TABLES[: args.tables]:
+        for game, n, partnership, seed in tables:
             name, video, truth_log, labels = game_video(game, n, partnership, seed + 100 * args.set, args.rounds, args.style,
                                                         args.distance, conditions, args.renderer)
             names = ("Ann", "Ben", "Cid", "Dee")[:n]
@@ -210,9 +217,9 @@ def main() -> None:
                     pipeline, moves, asks, stats = replay(video, header, det, det.follow, step=args.step)
                 elif label == "answered":
                     players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
-                    pipeline, moves, asks, stats = replay(video, header, model, player=players[-1], step=args.step)
+                    pipeline, moves, asks, stats = replay(video, header, model(), player=players[-1], step=args.step)
                 else:
-                    pipeline, moves, asks, stats = replay(video, header, model, step=args.step)
+                    pipeline, moves, asks, stats = replay(video, header, model(), step=args.step)
                     speeds.append(stats.speed)
                     latencies += stats.latencies
                 got = merged_draws([key(event_to_json(m.step.event)) for m in moves])
@@ -234,7 +241,7 @@ def main() -> None:
             line = (f"{title} ({args.renderer}), {label:<8}: events right {r}/{t} ({100 * r / max(1, t):.1f}%; passes of a "
                     f"blocked round are not visible and are proved by the revealed hands instead), confirmations asked {a} "
                     f"({50 * a / max(1, plays):.2f} per 50 plays), videos ending with the simulator's scores "
-                    f"{same}/{len(TABLES[: args.tables])}")
+                    f"{same}/{len(tables)}")
             print(line, flush=True)
             summary.append(line)
     if len(summary) > len(labels_wanted):
@@ -254,8 +261,8 @@ def main() -> None:
         print(f"latency from the table becoming still to the move's event (the wait plus that processing): "
               f"median {(wait + statistics.median(ms)) / 1000:.2f} s, p90 {(wait + ms[int(0.9 * len(ms))]) / 1000:.2f} s, "
               f"max {(wait + ms[-1]) / 1000:.2f} s")
-    if args.memory_minutes and model is not None:
-        memory(OUT / sorted(p.name for p in OUT.glob("*.mp4"))[0], model, args.memory_minutes)
+    if args.memory_minutes:
+        memory(OUT / sorted(p.name for p in OUT.glob("*.mp4"))[0], model(), args.memory_minutes)
 
 
 def memory(video: Path, model, minutes: float) -> None:
