@@ -186,6 +186,8 @@ def main() -> None:
                         help="which renderer films the games: the generator's own, or the independent second one")
     args = parser.parse_args()
     tables = [t for t in TABLES[: args.tables] if not args.only or t[3] in args.only]
+    if unknown := set(args.only) - {t[3] for t in tables}:
+        parser.error(f"--only {sorted(unknown)}: expected set 0 seeds of the tables run, {[t[3] for t in TABLES[: args.tables]]}")
     OUT.mkdir(parents=True, exist_ok=True)
     labels_wanted = args.detectors.split(",")
     # A new detector for every replay, as every session at a table starts with one: the live detector
@@ -261,7 +263,7 @@ def main() -> None:
         print(f"latency from the table becoming still to the move's event (the wait plus that processing): "
               f"median {(wait + statistics.median(ms)) / 1000:.2f} s, p90 {(wait + ms[int(0.9 * len(ms))]) / 1000:.2f} s, "
               f"max {(wait + ms[-1]) / 1000:.2f} s")
-    if args.memory_minutes:
+    if args.memory_minutes and {"model", "answered"} & set(labels_wanted):
         memory(OUT / sorted(p.name for p in OUT.glob("*.mp4"))[0], model(), args.memory_minutes)
 
 

@@ -125,7 +125,7 @@ def one_per_place(boxes: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 
 def _shortest_side(a: np.ndarray, b: np.ndarray) -> float:
-    return float(min(np.linalg.norm(a[1] - a[0]), np.linalg.norm(a[2] - a[1]), np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[2] - b[1])))
+    return min(_short_side(a), _short_side(b))
 
 
 def same_place(a: np.ndarray, b: np.ndarray) -> bool:

@@ -72,6 +72,10 @@ SEARCH_SIZES = (224,)
 FEW_TILES = 3
 LARGE_IN_INPUT = 60
 SEARCH_FROM_INPUT_PX = 100
+# A live frame with one tile or none at its input size is looked at at LARGEST_INPUT_SIZE too (a far
+# camera's first frames); the size follows what is found there only from this many boxes on -- one or two
+# may be a glare spot or a box across a seam.
+FAR_LOOK_TILES = 3
 # A live camera that has come close: the tiles are brought to this length in the input (the middle of
 # what the model finds), the input no smaller than this.
 CLOSE_TILE_INPUT_PX = 64
@@ -179,16 +183,25 @@ class TileDetector:
 
     def detect(self, frame: np.ndarray) -> list[TileDetection]:
         frame = check_frame(frame)
-        # (The frame as the reader reads it, made once: it may be read more than once.)
+        t0 = time.perf_counter()
+        # (The frame as the reader reads it, made once: it may be read twice.)
         picture = self.reader.picture(frame)
+        picture_ms = (time.perf_counter() - t0) * 1000
         detections = self._detect_at_size(frame, picture)
+        self.last_timing["read_ms"] += picture_ms
         if self.follow_tiles:
-            size = self._fitted_size(frame, detections)
+            timing = self.last_timing
+            t1 = time.perf_counter()
+            size = self._size_for(frame, detections)
+            timing["far_ms"] = (time.perf_counter() - t1) * 1000
             if size != self.size:
-                # The tiles want another size: this frame is looked at again at it (the first frames of
-                # a far camera would otherwise be read at one where most of its tiles are missed).
+                # The tiles want another size: this frame is read again at it (the first frames of a far
+                # camera would otherwise be read at one where most of its tiles are missed).
                 self.size, self.sizes = size, (size,)
+                t2 = time.perf_counter()
                 detections = self._detect_at_size(frame, picture)
+                timing["again_ms"] = (time.perf_counter() - t2) * 1000
+            self.last_timing = timing
         return detections
 
     def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray) -> list[TileDetection]:
@@ -209,18 +222,19 @@ class TileDetector:
                             "search_ms": searched}
         return detections
 
-    def _fitted_size(self, frame: np.ndarray, detections: Sequence[TileDetection]) -> int:
-        """The input size for the tiles of this frame (:func:`fitted_input_size`).  Where the current size
-        finds too few to fit it to (one tile, or none) the largest size looks too: a far camera's tiles,
-        most of them missed at the usual size, are found there and the size follows them."""
+    def _size_for(self, frame: np.ndarray, detections: Sequence[TileDetection]) -> int:
+        """The input size for this frame's tiles (:func:`fitted_input_size`).  Where the current size finds
+        too few to fit it to (one tile, or none, and not a close-up's) the model also looks at the largest
+        size: a far camera's tiles, most of them missed at the usual size, are found there, and the size
+        follows them where FAR_LOOK_TILES or more are."""
         lengths = [long_side(d.corners) for d in detections]
         frame_side = max(frame.shape[:2])
-        small = not lengths or lengths[0] * self.size / frame_side < LARGE_IN_INPUT
-        if len(lengths) < 2 and small and self.size < LARGEST_INPUT_SIZE:
+        close = bool(lengths) and lengths[0] * INPUT_SIZE / frame_side >= LARGE_IN_INPUT
+        if len(lengths) < 2 and not close and self.size < LARGEST_INPUT_SIZE:
             blob, box = letterbox(frame, LARGEST_INPUT_SIZE, self.stride)
             output = self.session.run(None, {self.input_name: blob})
             far = rotated_nms(decode(output, self.n_classes, box, self.conf, blob.shape[2:]), self.iou)
-            if len(far) >= FEW_TILES:
+            if len(far) >= FAR_LOOK_TILES:
                 lengths = [long_side(b.corners) for b in far]
         size = fitted_input_size(lengths, frame_side, self.size)
         if not lengths and self.size < INPUT_SIZE:

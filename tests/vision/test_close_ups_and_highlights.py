@@ -96,16 +96,30 @@ def test_an_ordinary_table_is_read_as_before() -> None:
 
 @shipped
 def test_a_far_cameras_first_frame_is_read_at_the_size_its_tiles_want() -> None:
-    # Tiles 26 px long: at the usual input size (11 px there) the model finds at most one of them.  The
-    # live detector looks again at the largest size and reads the frame at the size fitted to what it
-    # found -- from the first frame, where the round's dealt boneyard may be read.
-    image, tiles = _table(length=26)
-    usual = TileDetector(search=False).detect(image)
-    assert sum(_read_as(usual, t.corners) is not None for t in tiles) <= 1
+    # Tiles 22 px long: at the usual input size (9 px there) the model finds one box at most, too few to
+    # fit a size to.  The live detector looks at the largest size as well, and reads the frame at once
+    # at the size fitted to what it found there -- from the first frame, where a round's dealt boneyard
+    # may be read.
+    image, tiles = _table(length=22)
+    assert len(TileDetector().detect(image)) <= 1
     live = TileDetector.live()
     first = live.detect(image)
-    assert live.size > INPUT_SIZE
+    assert live.size > INPUT_SIZE and live.last_timing["far_ms"] > 0
     assert sorted(_read_as(first, t.corners) for t in tiles) == [(1, 4), (1, 6), (3, 4), (4, 4)]
+
+
+@shipped
+def test_the_live_size_stays_for_an_empty_table_and_for_one_tile() -> None:
+    # Nothing, or one ordinary tile, found at the usual size: the look at the largest size finds too
+    # few to follow, and the size stays.
+    live = TileDetector.live()
+    assert live.detect(np.full((720, 1280, 3), 120, np.uint8)) == [] and live.size == INPUT_SIZE
+    frame, corners = _close_up(zoom=1.3)  # (the [1|6], 120 px long, alone: its neighbours painted over)
+    alone = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(alone, np.round(corners).astype(np.int32), 255)
+    frame[cv2.dilate(alone, np.ones((9, 9), np.uint8)) == 0] = frame[0, 0]
+    found = live.detect(frame)
+    assert live.size == INPUT_SIZE and [_read_as(found, corners)] == [(1, 6)] and len(found) == 1
 
 
 def test_the_live_input_shrinks_for_tiles_close_to_the_camera_and_grows_back() -> None:

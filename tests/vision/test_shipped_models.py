@@ -176,8 +176,8 @@ def test_the_live_detector_reads_far_tables_at_an_input_fitted_to_the_tiles(tmp_
     live = TileDetector.live(threads=1)
     assert live.size == 544
     first = live.detect(frame)
-    # The tiles are ~17 px in a 544 px input: the next frames are read where they come to ~26 px
-    # (832 for the 40 px drawn, a stride either way as the boxes measure them).
+    # The tiles are ~17 px in a 544 px input: the frame is read again, and the next frames read, where
+    # they come to ~26 px (832 for the 40 px drawn, a stride either way as the boxes measure them).
     fitted = live.size
     assert fitted in (800, 832, 864) and len(first) == 4
     again = live.detect(frame)
