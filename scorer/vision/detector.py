@@ -231,9 +231,7 @@ class TileDetector:
         frame_side = max(frame.shape[:2])
         close = bool(lengths) and lengths[0] * INPUT_SIZE / frame_side >= LARGE_IN_INPUT
         if len(lengths) < 2 and not close and self.size < LARGEST_INPUT_SIZE:
-            blob, box = letterbox(frame, LARGEST_INPUT_SIZE, self.stride)
-            output = self.session.run(None, {self.input_name: blob})
-            far = rotated_nms(decode(output, self.n_classes, box, self.conf, blob.shape[2:]), self.iou)
+            far = rotated_nms(self._one_look(frame, LARGEST_INPUT_SIZE), self.iou)
             if len(far) >= FAR_LOOK_TILES:
                 lengths = [long_side(b.corners) for b in far]
         size = fitted_input_size(lengths, frame_side, self.size)
@@ -256,10 +254,14 @@ class TileDetector:
         for size in SEARCH_SIZES:
             if size >= usual:
                 continue
-            blob, box = letterbox(frame, size, self.stride)
-            output = self.session.run(None, {self.input_name: blob})
-            found += [b for b in decode(output, self.n_classes, box, self.conf, blob.shape[2:]) if long_side(b.corners) >= floor]
+            found += [b for b in self._one_look(frame, size) if long_side(b.corners) >= floor]
         return found
+
+    def _one_look(self, frame: np.ndarray, size: int) -> list[Box]:
+        """The boxes above the score threshold at one more input size, unmirrored (before the NMS)."""
+        blob, box = letterbox(frame, size, self.stride)
+        output = self.session.run(None, {self.input_name: blob})
+        return decode(output, self.n_classes, box, self.conf, blob.shape[2:])
 
 
 def read_tiles(
