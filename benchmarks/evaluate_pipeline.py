@@ -33,9 +33,10 @@ from dominosynth.evening import conditions_name, parse_conditions  # noqa: E402
 from dominosynth.truth import TruthDetector  # noqa: E402
 from dominosynth.video import VideoSpec, make_video  # noqa: E402
 
-from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
+from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
 from scorer.pipeline.replay import run  # noqa: E402
 from scorer.pipeline.sources import Frame  # noqa: E402
+from scorer.rules import Reveal  # noqa: E402
 from scorer.rules.log import MatchHeader, event_to_json, parse_event  # noqa: E402
 from scorer.rules.transcript import score_log  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
@@ -54,6 +55,13 @@ TABLES = [
 def key(d: dict) -> tuple:
     # (A round's starter too: a round credited to the wrong starter is scored wrong from its first tile.)
     return (d["type"], d.get("player") or d.get("starter"), tuple(d.get("tile", ())), d.get("count"))
+
+
+def told(event) -> tuple:
+    """What a player checks an answer offered by: the event's key, and for hands laid out, the tiles."""
+    if isinstance(event, Reveal):
+        return ("reveal", tuple(sorted((player, tuple(sorted(hand))) for player, hand in event.hands)))
+    return key(event_to_json(event))
 
 
 def merged_draws(keys: list[tuple]) -> list[tuple]:
@@ -96,15 +104,15 @@ class AnsweringPlayer:
         self.truth = [(d["t"], parse_event(d)) for d in truth_events(truth_lines)]
         self.chosen = self.entered = self.later = self.off = 0
 
-    def answer(self, ask: NeedsConfirmation, pipeline: TablePipeline, moves: list) -> list:
-        done = [key(event_to_json(m.step.event)) for m in moves]
+    def answer(self, ask: NeedsConfirmation, pipeline: TablePipeline) -> list:
+        done = [key(event_to_json(s.event)) for s in pipeline.history.steps]
         i = len(done)
         if done != [key(event_to_json(e)) for _, e in self.truth[:i]]:
             self.off += 1
             return []
         for alternative in ask.alternatives:
             happened = [e for _, e in self.truth[i : i + len(alternative)]]
-            if [key(event_to_json(e)) for e in alternative] == [key(event_to_json(e)) for e in happened]:
+            if [told(e) for e in alternative] == [told(e) for e in happened]:
                 self.chosen += 1
                 return pipeline.confirm(alternative, ask.t)
         so_far = [e for t, e in self.truth[i:] if t <= ask.t]
@@ -118,19 +126,17 @@ class AnsweringPlayer:
 def replay(video: Path, header: MatchHeader, detector, follow=None, player: AnsweringPlayer | None = None, step: int = 2):
     source = VideoFile(video, step=step)
     pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / step)
-    moves, asks = [], []
+    asks = []
 
     def on_event(e) -> None:
-        if isinstance(e, MoveEvent):
-            moves.append(e)
-        elif isinstance(e, NeedsConfirmation):
+        if isinstance(e, NeedsConfirmation):
             asks.append(e)
             if player is not None:
-                for answered in player.answer(e, pipeline, moves):
+                for answered in player.answer(e, pipeline):
                     on_event(answered)
 
     stats = run(follow(source) if follow else source, pipeline, on_event)
-    return pipeline, moves, asks, stats
+    return pipeline, asks, stats
 
 
 def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main",
@@ -216,15 +222,16 @@ def main() -> None:
                     if not labels.exists():
                         continue  # (the second renderer writes no labels)
                     det = TruthDetector(labels)
-                    pipeline, moves, asks, stats = replay(video, header, det, det.follow, step=args.step)
+                    pipeline, asks, stats = replay(video, header, det, det.follow, step=args.step)
                 elif label == "answered":
                     players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
-                    pipeline, moves, asks, stats = replay(video, header, model(), player=players[-1], step=args.step)
+                    pipeline, asks, stats = replay(video, header, model(), player=players[-1], step=args.step)
                 else:
-                    pipeline, moves, asks, stats = replay(video, header, model(), step=args.step)
+                    pipeline, asks, stats = replay(video, header, model(), step=args.step)
                     speeds.append(stats.speed)
                     latencies += stats.latencies
-                got = merged_draws([key(event_to_json(m.step.event)) for m in moves])
+                # The match as its log holds it (a draw found missed at a round's end rewrites the round).
+                got = merged_draws([key(event_to_json(s.event)) for s in pipeline.history.steps])
                 matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
                 right = sum(b.size for b in matcher.get_matching_blocks())
                 # Exact prefix: how far the match is scored exactly as the simulator did.

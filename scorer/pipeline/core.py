@@ -15,6 +15,7 @@ last good state is kept.
 - :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question;
 - :mod:`~scorer.pipeline.rounds` -- a round opened, cleared, ended by the hands revealed;
 - :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws;
+- :mod:`~scorer.pipeline.recount` -- draws the camera missed, told by the hands at a round's end;
 - :mod:`~scorer.pipeline.likely` -- how likely each way a tile was laid is, where no arm was seen (pure);
 - :mod:`~scorer.pipeline.steady` -- a knocked camera noticed, and the places kept following it;
 - :mod:`~scorer.pipeline.gating` -- when the table is still, and when it changed since it was read.
@@ -43,6 +44,7 @@ from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
+from scorer.pipeline.recount import with_missed_draws
 from scorer.pipeline.sequences import in_order_put_down, played_as
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
@@ -50,7 +52,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
-from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, RoundOutcome, Tile
+from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, Tile
 from scorer.rules.history import MatchHistory
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector, too_small_to_read
@@ -210,8 +212,10 @@ class TablePipeline:
                          and moved_near(still.motion, self.arms.frame_size, d.center))
         events += self._looked(still, sight)
         if match.phase is Phase.ROUND_OVER:
-            return events + self.rounds.reveal(still.t, sight.seats, cleared=not sight.layout.component)
-        if match.phase is Phase.IN_ROUND and sight.seats and (ended := self.rounds.hands_in_round(still.t, sight.seats)):
+            return events + (self.rounds.hands_unanswered(still.t, still, sight)
+                             or self.rounds.reveal(still.t, sight.seats, cleared=not sight.layout.component, backs=len(still.backs)))
+        if match.phase is Phase.IN_ROUND and sight.seats and (
+                ended := self.rounds.hands_in_round(still.t, sight.seats, backs=len(still.backs))):
             return events + ended
         if match.phase is Phase.BEFORE_ROUND:
             return events + self.rounds.before_round(still.t, still, sight)
@@ -305,6 +309,22 @@ class TablePipeline:
             out.append(self._set_status("over", t))
         return out
 
+    def recount(self, t: float, reveal: Reveal) -> list[PipelineEvent]:
+        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the
+        round's events are written again with the draws the camera missed (one undo line, then the round's
+        lines from the first draw changed on, each at its time), said; nothing where no such draw fits."""
+        redrawn = with_missed_draws(self.history.steps, reveal)
+        if redrawn is None:
+            return []
+        self.history.rewind(redrawn.keep, t)
+        out: list[PipelineEvent] = [Notice(t, f"the hands laid out hold more tiles than the camera saw drawn: "
+                                              f"taken as {redrawn.said} -- correct it if it is not")]
+        for event, at in redrawn.events:
+            step = self.history.apply(event, at)
+            if (event, at) in redrawn.drawn:
+                out.append(MoveEvent(t, step))
+        return out + self.apply(t, [reveal])
+
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at``, though nothing moved (a part of it was covered)."""
         self._look_again_at = at
@@ -350,7 +370,9 @@ class TablePipeline:
                 if isinstance(e, Play) and e.tile in asked.tiles:
                     self.tracker.correct(asked.place, e.tile, e.at)
             self.asked.reading = None
-        out = self.apply(t, events)
+        # Hands entered that hold more tiles than the log gives them tell of draws the camera missed.
+        recounted = self.recount(t, events[0]) if len(events) == 1 and isinstance(events[0], Reveal) else []
+        out = recounted or self.apply(t, events)
         self.draws.told |= any(isinstance(e, Draw) for e in events)
         if not between_rounds and self.match.phase is Phase.BEFORE_ROUND and self.rounds.seen_now is not None:
             # The answer ended the round, and the table was last seen cleared (read before the answer

@@ -47,6 +47,7 @@ class Rounds:
         self.starter = starter  # who starts round 1, where known
         self.cleared = False  # the last round's tiles were cleared away: the next tile put down opens a round
         self.reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
+        self.hands_asked = False  # the players were asked for the hands left (the round's tiles cleared away)
         self.loose_before: set[Tile] = set()  # face-up tiles of the layout zone at the last read
         # At the last read, where no layout was seen: the face-up tiles.  (Kept for an answer that ends
         # the round after the table was seen cleared.)
@@ -90,7 +91,7 @@ class Rounds:
             starter = player_at(self.arms.side_over(opening), match.players)
         if starter is None:
             return self.table.put(t, WhoOpened(tuple(match.players)))
-        self.cleared = False
+        self.cleared = self.hands_asked = False
         self.asked.boxes = ()
         events = self.table.apply(t, [RoundStart(starter)])
         self.memory.clear()
@@ -129,18 +130,20 @@ class Rounds:
 
     # -- hands revealed ----------------------------------------------------------------------------
 
-    def hands_in_round(self, t: float, seats: Seats) -> list[PipelineEvent]:
+    def hands_in_round(self, t: float, seats: Seats, backs: int | None = None) -> list[PipelineEvent]:
         """Hands laid out while the round is on: a blocked round (its passes are not seen), or a round
         ended by the tile the players were asked who laid.  Anything else in a seat's strip (a misread
         boneyard tile, a hand put down) must not hold up play: nothing."""
         if self.asked.who_laid is not None and (told := self.who_laid_by_hands(t, seats)):
             return told
-        return self.reveal(t, seats)
+        return self.reveal(t, seats, backs=backs)
 
-    def reveal(self, t: float, seats: Seats, cleared: bool = False) -> list[PipelineEvent]:
+    def reveal(self, t: float, seats: Seats, cleared: bool = False, backs: int | None = None) -> list[PipelineEvent]:
         """The round-end count from the tiles laid face up in front of each seat, once every hand is
         there and surely read.  Where the layout is cleared away before that, the players are asked
-        (with the hands as best read, if they make a whole reveal)."""
+        (with the hands as best read, if they make a whole reveal).  Hands surely read that hold more
+        tiles than the log gives them tell of draws the camera missed: taken so where the boneyard's
+        ``backs`` seen now are as many fewer than the log says, else offered when the players are asked."""
         match = self.table.match
         boxes = self._laid_out(seats)
         complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
@@ -153,13 +156,35 @@ class Rounds:
             # The tiles read unsurely can be only these (where every tile is dealt, the hands hold
             # exactly the tiles not played).
             self.reveal_guess = None
-            told = "; ".join(f"{player} {' '.join(map(str, tiles)) or '-'}" for player, tiles in settled.hands)
-            return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {told}")] + self.table.apply(t, [settled])
-        if complete:
+            return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {_told(settled)}")] + self.table.apply(t, [settled])
+        more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]
+        if sure and min(more) >= 0 and sum(more) > 0:
+            if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read)):
+                self.reveal_guess = None
+                return recounted
+            self.reveal_guess = as_read
+        elif complete:
             self.reveal_guess = as_read  # wait for a better look
         if cleared and match.phase is Phase.ROUND_OVER:
+            self.hands_asked = True
             return self.table.put(t, HandsLeft(self.reveal_guess))
         return []
+
+    def hands_unanswered(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
+        """The players were asked for the hands left, with them as best read, and put the next round's
+        first tile down instead of answering: those hands are taken (said, open to correction) and the
+        round is opened with that tile.  Nothing where no hands were offered: the question stays."""
+        guess, tiles, layout = self.reveal_guess, sight.tiles, sight.layout
+        if not self.hands_asked or guess is None or not layout.component or not any(
+                moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
+            return []
+        ended = self.table.recount(t, guess) or self.table.apply(t, [guess])
+        if self.table.match.phase is not Phase.BEFORE_ROUND:
+            return ended  # (the rules refused them: asked)
+        self.reveal_guess = None
+        said = Notice(t, f"no answer about the hands left at the round's end: taken as read -- {_told(guess)} -- correct it if it is not")
+        self.cleared_away({s.tile for s in sight.seen})
+        return [said, *ended, *self.before_round(t, still, sight)]
 
     def who_laid_by_hands(self, t: float, seats: Seats) -> list[PipelineEvent]:
         """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
@@ -215,6 +240,11 @@ class Rounds:
         except ScorerError:
             return False
         return True
+
+
+def _told(reveal: Reveal) -> str:
+    """The hands in words: "Ann -; Ben [0|3] [2|5]"."""
+    return "; ".join(f"{player} {' '.join(map(str, hand)) or '-'}" for player, hand in reveal.hands)
 
 
 def in_a_row(hand: list[TileDetection]) -> list[TileDetection]:

@@ -31,7 +31,7 @@ from scorer.pipeline.sequences import (
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
 from scorer.pipeline.tracker import Tracker
-from scorer.rules import Event, Match, Play, Tile
+from scorer.rules import Event, Match, Play, Reveal, Tile
 from scorer.vision.detector import TileDetection
 from scorer.vision.geometry import long_side
 
@@ -53,6 +53,9 @@ class Table(Protocol):
 
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at`` (the players' clock), even if nothing moved."""
+
+    def recount(self, t: float, reveal: Reveal) -> list[PipelineEvent]:
+        """The round-end count, with the draws the camera missed that its hands show (nothing where none fit)."""
 
 
 # Board tiles unseen are looked at again after this long (seconds), and asked about once unseen this long.

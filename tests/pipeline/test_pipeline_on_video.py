@@ -477,6 +477,42 @@ def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next
     assert table.pipe.match.current_board().tiles == (opening.tile,)
 
 
+def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_round_opens() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Phase, Play, Reveal, RoundStart
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # The hands were laid out and read unsurely, the table cleared, the players asked with the hands as
+    # read -- and they put the next round's first tile down instead of answering: the hands as read are
+    # taken, said, and the tile opens the next round (the rest of the evening is not held up).
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    before, reveal = sim.events[k - 1].after, sim.events[k].event
+    table = ScriptedTable()
+    table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
+    unsure = {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
+                                   (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), 0.6),
+                                    HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), 0.6)))
+                     for i, t in enumerate(tiles)] for seat, (_, tiles) in enumerate(reveal.hands)}
+    assert table.pipe.rounds.reveal(1.0, unsure) == []
+    table.still(10)
+    (ask,) = table.asked
+    assert ask.alternatives == ((reveal,),)
+    opening = next(s.event for s in sim.events[k + 1 :] if isinstance(s.event, Play))
+    first = _up((opening.tile.a, opening.tile.b), 140)
+    moves = table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)])
+    assert [type(e) for e in moves] == [Reveal, RoundStart, Play] and moves[0] == reveal
+    assert any(isinstance(e, Notice) and "no answer about the hands left" in e.message for e in table.events)
+    assert table.pipe.match.phase is Phase.IN_ROUND and table.pipe.match.current_board().tiles == (opening.tile,)
+    # Without hands to offer (never all seen), the question stays and nothing is taken.
+    table = ScriptedTable()
+    table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
+    table.still(10)
+    assert table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)]) == []
+    assert table.pipe.match.phase is Phase.ROUND_OVER
+
+
 def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_tile() -> None:
     from scorer.rules import Play, Tile
     from scorer.vision.detector import HalfReading, TileDetection

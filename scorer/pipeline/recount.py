@@ -1,0 +1,93 @@
+"""Draws the camera missed, told by the hands laid out at a round's end.
+
+A player who lays out more tiles than the log gives them drew more than the camera counted (a draw of
+two seen as one, a draw it never saw).  The round's events are written again with that player's draw
+made larger -- their last draw of the round, else a draw put before their last play or pass -- where
+the rules then allow every event and the hands as laid out.  Fewer tiles than the log gives a player
+are not explained so: a tile of a hand missed by the camera is likelier than a draw that never was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from scorer.errors import ScorerError
+from scorer.pipeline.sequences import state_after
+from scorer.rules import Draw, Event, Match, Pass, Play, Reveal, RoundStart
+from scorer.rules.transcript import Step
+
+Timed = tuple[Event, float | None]  # an event and its time in the recording
+
+
+@dataclass(frozen=True)
+class Redrawn:
+    """The round written again: the history's first ``keep`` steps kept, then ``events``."""
+
+    keep: int
+    events: tuple[Timed, ...]
+    drawn: tuple[Timed, ...]  # the draws among them that are new or larger
+    said: str  # what was changed, in words
+
+
+def with_missed_draws(steps: Sequence[Step], reveal: Reveal) -> Redrawn | None:
+    """The round's events with the draws the hands show were missed, or None: where every hand laid
+    out holds as many tiles as the log says, where one holds fewer, or where no draw made larger fits."""
+    if not steps or not steps[-1].after.rules.has_boneyard:
+        return None
+    match = steps[-1].after
+    short = {player: len(reveal.hand_of(player) or ()) - count for player, count in zip(match.players, match.hand_counts)}
+    if any(k < 0 for k in short.values()) or not any(short.values()):
+        return None
+    start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=None)
+    if start is None:
+        return None
+    before = steps[start].before
+    events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
+    first_changed = len(events)
+    drawn, said = [], []
+    for player, missed in short.items():
+        if not missed:
+            continue
+        for way, at, words in _ways(events, player, missed):
+            if _allowed(before, [e for e, _ in way]):
+                events, first_changed = way, min(first_changed, at)
+                drawn.append(way[at])
+                said.append(words)
+                break
+        else:
+            return None
+    if not _allowed(before, [*(e for e, _ in events), reveal]):
+        return None
+    return Redrawn(start + first_changed, tuple(events[first_changed:]), tuple(drawn), "; ".join(said))
+
+
+def _ways(events: list[Timed], player: str, missed: int) -> Iterator[tuple[list[Timed], int, str]]:
+    """Each way ``player`` can have drawn ``missed`` tiles more, likeliest first: a draw of theirs made
+    larger (the last first), then a draw put before a play or pass of theirs (the last first).
+    Yields the events, the index of the first one changed, and the change in words."""
+    own = [i for i, (e, _) in enumerate(events) if getattr(e, "player", None) == player]
+    for i in reversed(own):
+        e, t = events[i]
+        if isinstance(e, Draw):
+            larger = Draw(player, e.count + missed)
+            yield (events[:i] + [(larger, t)] + events[i + 1:], i,
+                   f"{player} drew {larger.count}, not {e.count}{_when(t)}")
+    for i in reversed(own):
+        e, t = events[i]
+        if isinstance(e, (Play, Pass)):
+            what = f"laying {e.tile}" if isinstance(e, Play) else "passing"
+            yield (events[:i] + [(Draw(player, missed), t)] + events[i:], i,
+                   f"{player} drew {missed} before {what}{_when(t)}")
+
+
+def _when(t: float | None) -> str:
+    return "" if t is None else f" (at {t:.1f} s)"
+
+
+def _allowed(before: Match, events: Sequence[Event]) -> bool:
+    try:
+        state_after(before, events)
+    except ScorerError:
+        return False
+    return True

@@ -1,0 +1,126 @@
+"""Draws the camera missed, told by the hands laid out at a round's end (scorer.pipeline.recount)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, PipelineConfig, TablePipeline
+from scorer.pipeline.recount import with_missed_draws
+from scorer.rules import Draw, Event, Phase, Reveal
+from scorer.rules.history import MatchHistory
+from scorer.rules.log import MatchHeader
+from scorer.rules.simulate import simulate_match
+from scorer.rules.transcript import score_log
+from scorer.sessions import Session
+from scorer.vision.detector import HalfReading, TileDetection
+
+
+def _first_round(game: str, players: int, seed: int, partnership: bool = False) -> tuple[MatchHeader, list[Event], Reveal]:
+    """A simulated match's events up to its first round's end, and the hands then laid out."""
+    sim = simulate_match(game, players, partnership, seed=seed)
+    events = [s.event for s in sim.events]
+    k = next(k for k, e in enumerate(events) if isinstance(e, Reveal))
+    reveal = events[k]
+    assert isinstance(reveal, Reveal)
+    return MatchHeader(game, sim.events[0].after.players, partnership), events[:k], reveal
+
+
+def _history(header: MatchHeader, events: list[Event], history: MatchHistory | None = None) -> MatchHistory:
+    history = history or MatchHistory.new(header)
+    for n, e in enumerate(events):
+        history.apply(e, float(n))
+    return history
+
+
+def _as_logged(history: MatchHistory) -> list[Event]:
+    return [s.event for s in history.steps]
+
+
+def test_a_draw_of_three_seen_as_two_is_made_three_by_the_hands_laid_out() -> None:
+    header, events, reveal = _first_round("horse-race", 4, seed=7)
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+    seen = events[:k] + [Draw(events[k].player, 2)] + events[k + 1:]
+    history = _history(header, seen)
+    redrawn = with_missed_draws(history.steps, reveal)
+    assert redrawn is not None
+    assert redrawn.keep == k and [e for e, _ in redrawn.events] == events[k:]
+    assert redrawn.drawn == ((Draw(events[k].player, 3), float(k)),)  # at the time the draw was seen
+    assert f"{events[k].player} drew 3, not 2 (at {k:.1f} s)" in redrawn.said
+
+
+def test_a_draw_never_seen_is_put_before_a_play_of_the_player_so_that_every_event_and_the_hands_fit() -> None:
+    header, events, reveal = _first_round("horse-race", 4, seed=35)  # Ben draws once in the round
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw))
+    player = events[k].player
+    assert events[k].count == 1
+    history = _history(header, events[:k] + events[k + 1:])
+    redrawn = with_missed_draws(history.steps, reveal)
+    assert redrawn is not None
+    (drawn, _), = redrawn.drawn
+    assert drawn == Draw(player, 1) and f"{player} drew 1 before" in redrawn.said
+    history.rewind(redrawn.keep)
+    for e, t in redrawn.events:
+        history.apply(e, t)
+    history.apply(reveal)  # the rules allow the hands now
+    truth = _history(header, [*events, reveal])
+    assert history.match.scores() == truth.match.scores()
+
+
+@pytest.mark.parametrize("change", ["none", "fewer", "no boneyard"])
+def test_hands_that_fit_the_log_or_hold_fewer_tiles_or_a_game_without_draws_are_not_recounted(change: str) -> None:
+    game = "seven-rocks" if change == "no boneyard" else "horse-race"
+    header, events, reveal = _first_round(game, 4, seed=7, partnership=game == "seven-rocks")
+    if change == "fewer":  # a tile of a hand missed by the camera, not a draw that never was
+        k = next(k for k, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+        events = events[:k] + [Draw(events[k].player, 4)] + events[k + 1:]
+    elif change == "no boneyard":
+        player, hand = next((p, h) for p, h in reveal.hands if h)
+        reveal = Reveal(tuple((p, h + h[:1] if p == player else h) for p, h in reveal.hands))
+    assert with_missed_draws(_history(header, events).steps, reveal) is None
+
+
+def _laid_out(reveal: Reveal, sure: float = 0.99) -> dict[int, list[TileDetection]]:
+    """Each hand laid out face up in front of its seat, read with ``sure``."""
+    out = {}
+    for seat, (_, tiles) in enumerate(reveal.hands):
+        y = 10.0 + 50 * seat
+        out[seat] = [TileDetection(((x, y), (x + 48, y), (x + 48, y + 24), (x, y + 24)), "up", 0.9,
+                                   (HalfReading(t.a, (x + 12, y + 12), sure), HalfReading(t.b, (x + 36, y + 12), sure)))
+                     for x, t in ((100.0 + 60 * i, t) for i, t in enumerate(tiles))]
+    return out
+
+
+class _NoCamera:
+    def detect(self, image):  # (the tests hand the pipeline its still tables' readings)
+        return []
+
+
+def test_a_missed_draw_is_written_into_the_session_where_the_boneyard_shows_it_else_asked_with_the_hands(tmp_path: Path) -> None:
+    header, events, reveal = _first_round("horse-race", 4, seed=7)
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+    seen = events[:k] + [Draw(events[k].player, 2)] + events[k + 1:]
+
+    # The boneyard's backs seen now are one fewer than the log says: taken, said, and written to the session.
+    session = _history(header, seen, Session.create(header, tmp_path))
+    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    logged = pipe.match.boneyard
+    out = pipe.rounds.reveal(30.0, _laid_out(reveal), backs=logged - 1)
+    assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [Draw(events[k].player, 3), reveal]
+    assert any(isinstance(e, Notice) and "drew 3, not 2" in e.message for e in out)
+    assert _as_logged(pipe.history) == [*events, reveal] and pipe.match.phase is Phase.BEFORE_ROUND
+    session.close()
+    _, steps = score_log(session.path.read_text().splitlines())  # the file alone: the undo line, the round again
+    assert [s.event for s in steps] == [*events, reveal]
+
+    # The backs seen do not tell it: the hands wait; the table cleared, the players are asked with them as
+    # read, and their answer writes the draw in.
+    pipe = TablePipeline(_history(header, seen), _NoCamera(), PipelineConfig(), fps=10)
+    assert pipe.rounds.reveal(30.0, _laid_out(reveal), backs=logged) == []
+    assert pipe.rounds.reveal(31.0, _laid_out(reveal, sure=0.6), backs=logged) == []  # (read unsurely: no word)
+    (asked,) = [e for e in pipe.rounds.reveal(32.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
+    assert asked.alternatives == ((reveal,),)
+    out = pipe.confirm([reveal], 40.0)
+    assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [Draw(events[k].player, 3), reveal]
+    assert _as_logged(pipe.history) == [*events, reveal]
