@@ -203,10 +203,12 @@ class Gate:
                 return False
         self._fired = True
         self.moving = False
+        if not self._changed(small):
+            # Still, but nothing changed since the last read: the motion is kept for the read that comes
+            # (a small tile put down can show as a change only a few frames later, once quiet).
+            return False
         self.motion_mask = self._motion_accumulated
         self._motion_accumulated = np.zeros(small.clipped.shape, bool)
-        if not self._changed(small):
-            return False  # still, but nothing changed since the last read
         self._last_read = small
         return True
 
