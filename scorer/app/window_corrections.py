@@ -15,7 +15,8 @@ from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, playe
 from scorer.app.wording import question_text
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation
-from scorer.rules import Draw, Event, Pass, RoundStart, Tile
+from scorer.pipeline.recount import with_missed_draws
+from scorer.rules import Draw, Event, Pass, Reveal, RoundStart, Tile
 
 
 class MatchCorrections:
@@ -87,9 +88,17 @@ class MatchCorrections:
         dialog = HandsDialog(self, self.match)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             try:
-                self._correct([dialog.event_()])
+                self._hands_entered(dialog.event_())
             except (ValueError, ScorerError) as exc:
                 QMessageBox.warning(self, self.tr("Not the hands"), str(exc))
+
+    def _hands_entered(self, hands: Reveal) -> None:
+        """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed
+        (the round is written again with them); any other the rules refuse is refused with its reason."""
+        if with_missed_draws(self.snapshot.steps, hands) is not None:
+            self.worker.correct([hands])
+        else:
+            self._correct([hands])
 
     def undo(self) -> None:
         if self.snapshot.steps:

@@ -27,7 +27,7 @@ from scorer.rules import Tile
 
 _TEXTS = {
     WhoOpened: QT_TRANSLATE_NOOP("Questions", "who started the round? (drawn by lot; the camera did not see the arm)"),
-    HandsLeft: QT_TRANSLATE_NOOP("Questions", "the hands left at the round's end were not read surely: which were they?"),
+    HandsLeft: QT_TRANSLATE_NOOP("Questions", "the hands left at the round's end could not be counted surely: which were they?"),
     WhichOrder: QT_TRANSLATE_NOOP("Questions", "the new tiles can have been played in orders that score differently"),
     SeenTwoWays: QT_TRANSLATE_NOOP("Questions", "one new tile is seen two ways: {readings}"),
     SeenInTwoPlaces: QT_TRANSLATE_NOOP("Questions", "a tile is seen in two places, and either fits the game: {places}"),

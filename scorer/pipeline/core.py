@@ -309,19 +309,20 @@ class TablePipeline:
             out.append(self._set_status("over", t))
         return out
 
-    def recount(self, t: float, reveal: Reveal) -> list[PipelineEvent]:
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
         """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the
         round's events are written again with the draws the camera missed (one undo line, then the round's
-        lines from the first draw changed on, each at its time), said; nothing where no such draw fits."""
-        redrawn = with_missed_draws(self.history.steps, reveal)
+        lines from the first draw changed on, each at its time), said; nothing where no such draw fits
+        (``unseen``: a draw may be put in where the camera saw none)."""
+        redrawn = with_missed_draws(self.history.steps, reveal, unseen)
         if redrawn is None:
             return []
         self.history.rewind(redrawn.keep, t)
         out: list[PipelineEvent] = [Notice(t, f"the hands laid out hold more tiles than the camera saw drawn: "
                                               f"taken as {redrawn.said} -- correct it if it is not")]
-        for event, at in redrawn.events:
+        for i, (event, at) in enumerate(redrawn.events):
             step = self.history.apply(event, at)
-            if (event, at) in redrawn.drawn:
+            if i in redrawn.drawn:
                 out.append(MoveEvent(t, step))
         return out + self.apply(t, [reveal])
 

@@ -80,6 +80,7 @@ class Gate:
     _quiet_frames: int = 0
     _last_read: SmallFrame | None = None
     _fired: bool = False
+    _looked_unchanged: bool = False  # the last still look found nothing changed since the last read
     moving: bool = False
     motion_mask: np.ndarray | None = field(default=None, repr=False)  # where the last motion was (small frame)
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
@@ -178,6 +179,11 @@ class Gate:
                 moved &= self._not_shade(small, self._previous)
         self._previous = small
         share = float(moved.mean())
+        if self._looked_unchanged and share > self.motion_fraction:
+            # A new motion after a still look that found nothing changed: the motion before it touched nothing.
+            assert self._motion_accumulated is not None
+            self._motion_accumulated[:] = False
+            self._looked_unchanged = False
         if (abs(ratio - 1.0) < 0.04 or step < LIGHT_STEP_LEVELS) and self.quiet_fraction < share and not whole:
             # An exposure step or a glitch of the whole picture moves every pixel; it says nothing about
             # where an arm was.  Faint motion counts (an arm the colour of the table moves few pixels),
@@ -204,9 +210,11 @@ class Gate:
         self._fired = True
         self.moving = False
         if not self._changed(small):
-            # Still, but nothing changed since the last read: the motion is kept for the read that comes
-            # (a small tile put down can show as a change only a few frames later, once quiet).
+            # Still, but nothing changed since the last read: the motion is kept for a change that shows
+            # later in this stillness (a small tile put down can show only a few frames on, once quiet).
+            self._looked_unchanged = True
             return False
+        self._looked_unchanged = False
         self.motion_mask = self._motion_accumulated
         self._motion_accumulated = np.zeros(small.clipped.shape, bool)
         self._last_read = small

@@ -61,11 +61,12 @@ class WhoOpened:
 
 @dataclass(frozen=True)
 class HandsLeft:
-    """The round is over and the hands laid out were not read surely (``guess``: as best read)."""
+    """The round is over and the hands laid out were not read surely, or hold more tiles than the camera
+    saw drawn (``guess``: as best read)."""
 
     guess: Reveal | None = None
     key = ("hands-left",)
-    reason = "the hands left at the round's end were not read surely: which were they?"
+    reason = "the hands left at the round's end could not be counted surely: which were they?"
     problems = ()
 
     @property

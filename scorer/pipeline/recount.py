@@ -2,9 +2,10 @@
 
 A player who lays out more tiles than the log gives them drew more than the camera counted (a draw of
 two seen as one, a draw it never saw).  The round's events are written again with that player's draw
-made larger -- their last draw of the round, else a draw put before their last play or pass -- where
-the rules then allow every event and the hands as laid out.  Fewer tiles than the log gives a player
-are not explained so: a tile of a hand missed by the camera is likelier than a draw that never was.
+made larger -- their last draw of the round, else (``unseen``) a draw put before their last play or
+pass -- where the rules then allow every event and the hands as laid out.  Fewer tiles than the log
+gives a player are not explained so: a tile of a hand missed by the camera is likelier than a draw that
+never was.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ class Redrawn:
 
     keep: int
     events: tuple[Timed, ...]
-    drawn: tuple[Timed, ...]  # the draws among them that are new or larger
+    drawn: tuple[int, ...]  # where among them the draws made larger or put in lie
     said: str  # what was changed, in words
 
 
-def with_missed_draws(steps: Sequence[Step], reveal: Reveal) -> Redrawn | None:
+def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True) -> Redrawn | None:
     """The round's events with the draws the hands show were missed, or None: where every hand laid
-    out holds as many tiles as the log says, where one holds fewer, or where no draw made larger fits."""
+    out holds as many tiles as the log says, where one holds fewer, or where no draw made larger fits
+    (``unseen``: nor a draw put in where the camera saw none)."""
     if not steps or not steps[-1].after.rules.has_boneyard:
         return None
     match = steps[-1].after
@@ -49,7 +51,7 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal) -> Redrawn | None:
     for player, missed in short.items():
         if not missed:
             continue
-        for way, at, words in _ways(events, player, missed):
+        for way, at, words in _ways(events, player, missed, unseen):
             if _allowed(before, [e for e, _ in way]):
                 events, first_changed = way, min(first_changed, at)
                 drawn.append(way[at])
@@ -59,13 +61,15 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal) -> Redrawn | None:
             return None
     if not _allowed(before, [*(e for e, _ in events), reveal]):
         return None
-    return Redrawn(start + first_changed, tuple(events[first_changed:]), tuple(drawn), "; ".join(said))
+    changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
+    return Redrawn(start + first_changed, tuple(events[first_changed:]), changed, "; ".join(said))
 
 
-def _ways(events: list[Timed], player: str, missed: int) -> Iterator[tuple[list[Timed], int, str]]:
+def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterator[tuple[list[Timed], int, str]]:
     """Each way ``player`` can have drawn ``missed`` tiles more, likeliest first: a draw of theirs made
-    larger (the last first), then a draw put before a play or pass of theirs (the last first).
-    Yields the events, the index of the first one changed, and the change in words."""
+    larger (the last first), then (``unseen``) a draw put before a play or pass of theirs (the last
+    first; before a pass where the draw emptied the boneyard).  Yields the events, the index of the
+    one changed, and the change in words."""
     own = [i for i, (e, _) in enumerate(events) if getattr(e, "player", None) == player]
     for i in reversed(own):
         e, t = events[i]
@@ -73,7 +77,7 @@ def _ways(events: list[Timed], player: str, missed: int) -> Iterator[tuple[list[
             larger = Draw(player, e.count + missed)
             yield (events[:i] + [(larger, t)] + events[i + 1:], i,
                    f"{player} drew {larger.count}, not {e.count}{_when(t)}")
-    for i in reversed(own):
+    for i in reversed(own if unseen else []):
         e, t = events[i]
         if isinstance(e, (Play, Pass)):
             what = f"laying {e.tile}" if isinstance(e, Play) else "passing"

@@ -131,9 +131,10 @@ class Rounds:
     # -- hands revealed ----------------------------------------------------------------------------
 
     def hands_in_round(self, t: float, seats: Seats, backs: int | None = None) -> list[PipelineEvent]:
-        """Hands laid out while the round is on: a blocked round (its passes are not seen), or a round
-        ended by the tile the players were asked who laid.  Anything else in a seat's strip (a misread
-        boneyard tile, a hand put down) must not hold up play: nothing."""
+        """Hands laid out while the round is on: a blocked round (its passes are not seen; its draws
+        counted short, :meth:`reveal`), or a round ended by the tile the players were asked who laid.
+        Anything else in a seat's strip (a misread boneyard tile, a hand put down) must not hold up
+        play: nothing."""
         if self.asked.who_laid is not None and (told := self.who_laid_by_hands(t, seats)):
             return told
         return self.reveal(t, seats, backs=backs)
@@ -142,8 +143,9 @@ class Rounds:
         """The round-end count from the tiles laid face up in front of each seat, once every hand is
         there and surely read.  Where the layout is cleared away before that, the players are asked
         (with the hands as best read, if they make a whole reveal).  Hands surely read that hold more
-        tiles than the log gives them tell of draws the camera missed: taken so where the boneyard's
-        ``backs`` seen now are as many fewer than the log says, else offered when the players are asked."""
+        tiles than the log gives them tell of draws the camera missed: taken so where each such player
+        was seen drawing this round (a draw counted short) and the boneyard's ``backs`` seen now are as
+        many fewer than the log says; else offered when the players are asked."""
         match = self.table.match
         boxes = self._laid_out(seats)
         complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
@@ -159,7 +161,7 @@ class Rounds:
             return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {_told(settled)}")] + self.table.apply(t, [settled])
         more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]
         if sure and min(more) >= 0 and sum(more) > 0:
-            if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read)):
+            if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read, unseen=False)):
                 self.reveal_guess = None
                 return recounted
             self.reveal_guess = as_read
@@ -173,14 +175,14 @@ class Rounds:
     def hands_unanswered(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """The players were asked for the hands left, with them as best read, and put the next round's
         first tile down instead of answering: those hands are taken (said, open to correction) and the
-        round is opened with that tile.  Nothing where no hands were offered: the question stays."""
+        round is opened with that tile.  Nothing where no hands were offered, or where those offered
+        hold more tiles than the log gives a player (a draw missed or not: the players say): the
+        question stays."""
         guess, tiles, layout = self.reveal_guess, sight.tiles, sight.layout
-        if not self.hands_asked or guess is None or not layout.component or not any(
+        if not self.hands_asked or guess is None or not self._allows(guess) or not layout.component or not any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             return []
-        ended = self.table.recount(t, guess) or self.table.apply(t, [guess])
-        if self.table.match.phase is not Phase.BEFORE_ROUND:
-            return ended  # (the rules refused them: asked)
+        ended = self.table.apply(t, [guess])
         self.reveal_guess = None
         said = Notice(t, f"no answer about the hands left at the round's end: taken as read -- {_told(guess)} -- correct it if it is not")
         self.cleared_away({s.tile for s in sight.seen})

@@ -54,8 +54,9 @@ class Table(Protocol):
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at`` (the players' clock), even if nothing moved."""
 
-    def recount(self, t: float, reveal: Reveal) -> list[PipelineEvent]:
-        """The round-end count, with the draws the camera missed that its hands show (nothing where none fit)."""
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
+        """The round-end count, with the draws the camera missed that its hands show (nothing where none
+        fit; ``unseen``: also a draw where the camera saw none)."""
 
 
 # Board tiles unseen are looked at again after this long (seconds), and asked about once unseen this long.

@@ -275,3 +275,28 @@ def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path)
     with pytest.raises(ValueError, match="pairs of numbers"):
         dialog.event_()
     window.stop()
+
+
+def test_hands_entered_with_more_tiles_than_the_camera_saw_drawn_write_the_missed_draw_in(qtbot, tmp_path: Path) -> None:
+    from scorer.rules import Draw, Reveal
+    from scorer.rules.simulate import simulate_match
+
+    sim = simulate_match("horse-race", 4, seed=7)  # Dee draws three in the first round
+    events = [s.event for s in sim.events]
+    k = next(k for k, e in enumerate(events) if isinstance(e, Reveal))
+    d = next(d for d, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+    session = Session.create(MatchHeader("horse-race", sim.events[0].after.players, False), tmp_path)
+    for n, e in enumerate(events[:d] + [Draw(events[d].player, 2)] + events[d + 1 : k]):  # seen as a draw of two
+        session.apply(e, float(n))
+    pipeline = TablePipeline(session, NoDetector(), PipelineConfig(), fps=30)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, pipeline, StillCamera(), realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    window.start()
+    window._hands_entered(events[k])
+    qtbot.waitUntil(lambda: bool(window.snapshot.steps) and isinstance(window.snapshot.steps[-1].event, Reveal), timeout=10_000)
+    assert [s.event for s in window.snapshot.steps] == events[: k + 1]
+    assert window.match.scores() == sim.events[k].after.scores()
+    window.stop()
+    session.close()

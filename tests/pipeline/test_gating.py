@@ -42,6 +42,20 @@ def test_the_motion_since_the_last_read_is_kept_where_a_still_look_found_nothing
     table[80:88, 60:72] = 200
     assert _frames(gate, table, 12).count(True) == 1
     assert gate.motion_mask is not None and gate.motion_mask[10:30, 2:20].any()
+    # An arm that touched nothing is forgotten once another motion starts: the next read knows only
+    # the arm that put its tile down.
+    for k in range(4):
+        arm = table.copy()
+        arm[40:140, 0:100] = 160 + 20 * (k % 2)
+        gate.update(arm)
+    assert not any(_frames(gate, table, 8))
+    for k in range(4):
+        arm = table.copy()
+        arm[40:140, 220:320] = 160 + 20 * (k % 2)
+        gate.update(arm)
+    table[80:100, 250:280] = 200
+    assert _frames(gate, table, 8).count(True) == 1
+    assert gate.motion_mask[10:30, 2:20].sum() == 0 and gate.motion_mask[10:30, 115:155].any()
 
 
 def test_settled_at_tells_which_of_two_places_moved_last() -> None:

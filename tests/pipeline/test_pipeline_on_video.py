@@ -479,7 +479,7 @@ def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next
 
 def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_round_opens() -> None:
     from scorer.pipeline import Notice
-    from scorer.rules import Phase, Play, Reveal, RoundStart
+    from scorer.rules import FULL_SET, Phase, Play, Reveal, RoundStart
     from scorer.rules.simulate import simulate_match
     from scorer.vision.detector import HalfReading, TileDetection
 
@@ -491,11 +491,14 @@ def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_r
     before, reveal = sim.events[k - 1].after, sim.events[k].event
     table = ScriptedTable()
     table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
-    unsure = {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
-                                   (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), 0.6),
-                                    HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), 0.6)))
-                     for i, t in enumerate(tiles)] for seat, (_, tiles) in enumerate(reveal.hands)}
-    assert table.pipe.rounds.reveal(1.0, unsure) == []
+
+    def laid_out(hands: Reveal, sure: float) -> dict[int, list[TileDetection]]:
+        return {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
+                                     (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), sure),
+                                      HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), sure)))
+                       for i, t in enumerate(tiles)] for seat, (_, tiles) in enumerate(hands.hands)}
+
+    assert table.pipe.rounds.reveal(1.0, laid_out(reveal, sure=0.6)) == []
     table.still(10)
     (ask,) = table.asked
     assert ask.alternatives == ((reveal,),)
@@ -505,12 +508,21 @@ def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_r
     assert [type(e) for e in moves] == [Reveal, RoundStart, Play] and moves[0] == reveal
     assert any(isinstance(e, Notice) and "no answer about the hands left" in e.message for e in table.events)
     assert table.pipe.match.phase is Phase.IN_ROUND and table.pipe.match.current_board().tiles == (opening.tile,)
-    # Without hands to offer (never all seen), the question stays and nothing is taken.
-    table = ScriptedTable()
-    table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
-    table.still(10)
-    assert table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)]) == []
-    assert table.pipe.match.phase is Phase.ROUND_OVER
+    # Without hands to offer (never all seen), the question stays and nothing is taken; nor where the
+    # hands offered hold a tile more than the log gives a player (a draw missed, or a stray tile: the
+    # players say which).
+    held = {t for _, hand in reveal.hands for t in hand} | set(before.current_board().tiles)
+    stray = next(t for t in FULL_SET if t not in held)
+    more = Reveal(tuple((p, hand + (stray,) if seat == 0 else hand) for seat, (p, hand) in enumerate(reveal.hands)))
+    for offered in (None, more):
+        table = ScriptedTable()
+        table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
+        if offered is not None:
+            assert table.pipe.rounds.reveal(1.0, laid_out(offered, sure=0.99)) == []
+        table.still(10)
+        assert table.asked[-1].alternatives == (((offered,),) if offered else ())
+        assert table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)]) == []
+        assert table.pipe.match.phase is Phase.ROUND_OVER
 
 
 def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_tile() -> None:

@@ -46,7 +46,7 @@ def test_a_draw_of_three_seen_as_two_is_made_three_by_the_hands_laid_out() -> No
     redrawn = with_missed_draws(history.steps, reveal)
     assert redrawn is not None
     assert redrawn.keep == k and [e for e, _ in redrawn.events] == events[k:]
-    assert redrawn.drawn == ((Draw(events[k].player, 3), float(k)),)  # at the time the draw was seen
+    assert redrawn.events[redrawn.drawn[0]] == (Draw(events[k].player, 3), float(k))  # at the time the draw was seen
     assert f"{events[k].player} drew 3, not 2 (at {k:.1f} s)" in redrawn.said
 
 
@@ -56,10 +56,11 @@ def test_a_draw_never_seen_is_put_before_a_play_of_the_player_so_that_every_even
     player = events[k].player
     assert events[k].count == 1
     history = _history(header, events[:k] + events[k + 1:])
+    assert with_missed_draws(history.steps, reveal, unseen=False) is None  # (no draw of his to make larger)
     redrawn = with_missed_draws(history.steps, reveal)
     assert redrawn is not None
-    (drawn, _), = redrawn.drawn
-    assert drawn == Draw(player, 1) and f"{player} drew 1 before" in redrawn.said
+    (at,) = redrawn.drawn
+    assert redrawn.events[at][0] == Draw(player, 1) and f"{player} drew 1 before" in redrawn.said
     history.rewind(redrawn.keep)
     for e, t in redrawn.events:
         history.apply(e, t)
@@ -124,3 +125,19 @@ def test_a_missed_draw_is_written_into_the_session_where_the_boneyard_shows_it_e
     out = pipe.confirm([reveal], 40.0)
     assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [Draw(events[k].player, 3), reveal]
     assert _as_logged(pipe.history) == [*events, reveal]
+
+
+def test_a_tile_more_in_a_hand_of_a_player_never_seen_drawing_is_asked_about_not_taken(tmp_path: Path) -> None:
+    # A boneyard tile turned face up in a seat's strip shows as one tile more in that hand and one back
+    # fewer -- as a draw never seen would.  Only a draw seen and counted short is taken unasked.
+    header, events, reveal = _first_round("horse-race", 4, seed=35)  # Ben draws once in the round
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw))
+    seen = events[:k] + events[k + 1:]
+    pipe = TablePipeline(_history(header, seen), _NoCamera(), PipelineConfig(), fps=10)
+    assert pipe.rounds.reveal(30.0, _laid_out(reveal), backs=pipe.match.boneyard - 1) == []
+    assert _as_logged(pipe.history) == seen
+    (asked,) = [e for e in pipe.rounds.reveal(32.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
+    assert asked.alternatives == ((reveal,),)  # the players say; their answer writes the draw in
+    out = pipe.confirm([reveal], 41.0)
+    assert [type(e.step.event) for e in out if isinstance(e, MoveEvent)] == [Draw, Reveal]
+    assert pipe.match.scores() == _history(header, [*events, reveal]).match.scores()

@@ -525,8 +525,8 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>kuka aloitti kierroksen? (arvottu; kamera ei nähnyt kättä)</translation>
     </message>
     <message>
-        <source>the hands left at the round&apos;s end were not read surely: which were they?</source>
-        <translation>kierroksen lopussa jääneitä käsiä ei luettu varmasti: mitkä ne olivat?</translation>
+        <source>the hands left at the round&apos;s end could not be counted surely: which were they?</source>
+        <translation>kierroksen lopussa jääneitä käsiä ei voitu laskea varmasti: mitkä ne olivat?</translation>
     </message>
     <message>
         <source>the new tiles can have been played in orders that score differently</source>
