@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app import i18n
-from scorer.app.corrections import event_text
+from scorer.app.corrections import ConfirmDialog, event_text
 from scorer.app.liveview import LiveView
 from scorer.app.pegboard import PegBoard
 from scorer.app.settings import Settings
@@ -61,6 +61,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             i18n.set_language(self.lang)
         self.speaker = speaker or Speaker(self.lang)
         self.import_to_club = True
+        self.pending_dialog: ConfirmDialog | None = None  # the camera's question open now
         self.review_at: float | None = None
         self.pictures: dict[int, QPixmap] = {}  # the live view when each move was scored, by its log line
         self.announcement: Announcement | None = None  # the last one, shown again in a new language
@@ -292,6 +293,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_events(self, events: list) -> None:
         for e in events:
             if isinstance(e, MoveEvent):
+                self._close_question()
                 if e.announcement is not None:
                     self._announce(e.announcement)
             elif isinstance(e, NeedsConfirmation):

@@ -24,10 +24,18 @@ class MatchCorrections:
 
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
+        self._close_question()  # (one question at a time: the newest)
         dialog = ConfirmDialog(self, question_text(e), e.alternatives)
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         dialog.open()
+
+    def _close_question(self) -> None:
+        """The question open is closed unanswered: the match moved on (the camera settled it, or another
+        question came), and an answer picked now would be about a table that is gone."""
+        dialog, self.pending_dialog = self.pending_dialog, None
+        if dialog is not None and dialog.isVisible():
+            dialog.reject()
 
     def _confirmed(self, dialog: ConfirmDialog) -> None:
         if dialog.choice:

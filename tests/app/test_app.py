@@ -85,6 +85,27 @@ def test_a_replay_is_scored_on_the_board_as_by_the_engine(qtbot, tmp_path: Path)
     window.stop()
 
 
+def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_closed(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline import MoveEvent
+
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    window = make_window(tmp_path, header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    window.show()
+    first = NeedsConfirmation(1.0, "who started the round?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))
+    window._on_events([first])
+    asked = window.pending_dialog
+    assert asked is not None and asked.isVisible()
+    window._on_events([NeedsConfirmation(2.0, "another question", ((RoundStart("Ann"),),))])
+    assert not asked.isVisible() and window.pending_dialog is not asked  # the newest only
+    asked = window.pending_dialog
+    # The camera settles it (an event scored): an answer picked now would be about a table gone.
+    step = window.session.apply(RoundStart("Ann"), 3.0)
+    window._on_events([MoveEvent(3.0, step)])
+    assert not asked.isVisible() and window.pending_dialog is None
+    assert len(window.session.steps) == 1  # (the closed dialog answered nothing)
+
+
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:
     header = MatchHeader("horse-race", ("Ann", "Ben"), False)
     camera = StillCamera()
