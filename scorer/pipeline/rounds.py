@@ -148,7 +148,8 @@ class Rounds:
         many fewer than the log says; else offered when the players are asked."""
         match = self.table.match
         boxes = self._laid_out(seats)
-        complete = all(len(seen) == count for seen, count in zip(boxes, match.hand_counts))
+        more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]  # tiles beyond the log's count
+        complete = not any(more)
         as_read = self._reveal_of(boxes, {})
         sure = all(d.certain for ds in seats.values() for d in ds)
         if complete and sure:
@@ -159,7 +160,6 @@ class Rounds:
             # exactly the tiles not played).
             self.reveal_guess = None
             return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {_told(settled)}")] + self.table.apply(t, [settled])
-        more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]
         if sure and min(more) >= 0 and sum(more) > 0:
             if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read, unseen=False)):
                 self.reveal_guess = None
