@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from scorer.errors import ScorerError
-from scorer.pipeline.sequences import state_after
-from scorer.rules import Draw, Event, Match, Pass, Play, Reveal, RoundStart
+from scorer.pipeline.sequences import allows
+from scorer.rules import Draw, Event, Pass, Play, Reveal, RoundStart
 from scorer.rules.transcript import Step
 
 Timed = tuple[Event, float | None]  # an event and its time in the recording
@@ -52,14 +51,14 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
         if not missed:
             continue
         for way, at, words in _ways(events, player, missed, unseen):
-            if _allowed(before, [e for e, _ in way]):
+            if allows(before, [e for e, _ in way]):
                 events, first_changed = way, min(first_changed, at)
                 drawn.append(way[at])
                 said.append(words)
                 break
         else:
             return None
-    if not _allowed(before, [*(e for e, _ in events), reveal]):
+    if not allows(before, [*(e for e, _ in events), reveal]):
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
     return Redrawn(start + first_changed, tuple(events[first_changed:]), changed, "; ".join(said))
@@ -87,11 +86,3 @@ def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterat
 
 def _when(t: float | None) -> str:
     return "" if t is None else f" (at {t:.1f} s)"
-
-
-def _allowed(before: Match, events: Sequence[Event]) -> bool:
-    try:
-        state_after(before, events)
-    except ScorerError:
-        return False
-    return True

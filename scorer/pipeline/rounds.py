@@ -22,7 +22,7 @@ from scorer.pipeline.events import Notice, PipelineEvent
 from scorer.pipeline.explain import other_readings, pips
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.questions import Asked, HandsLeft, OpeningUnfit, WhoOpened
-from scorer.pipeline.sequences import played_as, state_after
+from scorer.pipeline.sequences import allows, played_as, state_after
 from scorer.pipeline.still import Seats, Sight, StillTable
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import Table, Turns
@@ -237,11 +237,7 @@ class Rounds:
                             for seat, (player, seen) in enumerate(zip(self.table.match.players, boxes))))
 
     def _allows(self, event: Event) -> bool:
-        try:
-            self.table.match.apply(event)
-        except ScorerError:
-            return False
-        return True
+        return allows(self.table.match, [event])
 
 
 def _told(reveal: Reveal) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from scorer.errors import IllegalMove
+from scorer.errors import IllegalMove, ScorerError
 from scorer.layout.moves import Placement
 from scorer.rules import Draw, Event, Match, Pass, Play, Tile
 
@@ -33,6 +33,15 @@ def state_after(match: Match, events: Sequence[Event]) -> Match:
     for e in events:
         match, _ = match.apply(e)
     return match
+
+
+def allows(match: Match, events: Sequence[Event]) -> bool:
+    """Whether the rules allow the events, one after another, from ``match``."""
+    try:
+        state_after(match, events)
+    except ScorerError:
+        return False
+    return True
 
 
 def passes_until(match: Match, player: str) -> list[Event]:
