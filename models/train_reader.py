@@ -191,26 +191,24 @@ def crops_from_split(root: Path, split: str, seed: int, limit: int | None, skip:
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
-def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0,
-                        whole_tile: bool = False, sizes: tuple[int, ...] = (544,), colour: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Crops cut by the shipped detector's own face-up boxes (the boxes the reader really gets).
+_DETECTOR = None  # each cutting process's own detector (see crops_from_detector)
 
-    A box on a labelled face-up tile (IoU >= 0.5) gives its two halves (or, ``whole_tile``, the tile
-    crop), labelled by which end of the tile each half lies at.  A box on bare table (IoU < 0.2 with
-    every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
-    (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
-    detector's false tiles.  The whole-tile reader also gets the boxes the detector takes for backs:
-    on a back "back", on a face its pips (a face taken for a back), on bare table "no tile".  Other
-    boxes (a poor box on one tile, boxes near a tile cut by the frame or hidden) are left out: their
-    label is unsure.  ``sizes``: the detector's input sizes (the ``board`` command's two give it other
-    boxes than a live frame's one)."""
+
+def _start_detector(sizes: tuple[int, ...]) -> None:
     from scorer.vision import TileDetector
+
+    global _DETECTOR
+    # Boxes from a score lower than the detector's own threshold too: the reader is the check that
+    # lets the detector keep weaker boxes, so it must have seen the false ones among them.
+    _DETECTOR = TileDetector(threads=2, conf=0.2, input_size=sizes)
+
+
+def _detector_crops_of_image(args: tuple[Path, dict, bool, bool]) -> tuple[list[np.ndarray], list]:
+    """One image's crops cut by the detector's boxes, labelled as :func:`crops_from_detector` says."""
     from scorer.vision.detector import CLASS_FACES
     from scorer.vision.geometry import half_centers, long_first, polygon_iou
 
-    # Boxes from a score lower than the detector's own threshold too: the reader is the check that
-    # lets the detector keep weaker boxes, so it must have seen the false ones among them.
-    detector = TileDetector(threads=2, conf=0.2, input_size=sizes)
+    root, meta, whole_tile, colour = args
     xs: list[np.ndarray] = []
     ys: list = []
 
@@ -223,40 +221,65 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
             xs.extend([crop[:, :HALF], crop[:, HALF:]])
             ys.extend([first, second])
 
-    for meta in _images(root, split, limit, skip):
-        picture = cv2.imread(str(root / meta["image"]))
-        if picture is None:
+    picture = cv2.imread(str(root / meta["image"]))
+    if picture is None:
+        return xs, ys
+    # (The picture the crops are cut from: in colour for a colour reader, else grey.)
+    image = picture if colour else cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+    tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
+    for box in _DETECTOR.boxes(picture):
+        down = CLASS_FACES[box.cls] == "down"
+        ious = np.array([polygon_iou(corners, box.corners) for corners, _ in tiles])
+        order = np.argsort(-ious) if len(ious) else np.array([], int)
+        best_iou = float(ious[order[0]]) if len(order) else 0.0
+        second_iou = float(ious[order[1]]) if len(order) > 1 else 0.0
+        near = [tiles[k][1] for k in order if ious[k] >= 0.1]
+        on_table = best_iou < 0.2
+        straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
+        if on_table or (straddling and not down):
+            if not any(t["ignore"] or t["values"] is None for t in near):
+                add(image, box.corners, NOT_A_HALF, NOT_A_HALF)
             continue
-        # (The picture the crops are cut from: in colour for a colour reader, else grey.)
-        image = picture if colour else cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
-        tiles = [(np.array(t["corners"], np.float64), t) for t in meta["tiles"]]
-        for box in detector.boxes(picture):
-            down = CLASS_FACES[box.cls] == "down"
-            ious = np.array([polygon_iou(corners, box.corners) for corners, _ in tiles])
-            order = np.argsort(-ious) if len(ious) else np.array([], int)
-            best_iou = float(ious[order[0]]) if len(order) else 0.0
-            second_iou = float(ious[order[1]]) if len(order) > 1 else 0.0
-            near = [tiles[k][1] for k in order if ious[k] >= 0.1]
-            on_table = best_iou < 0.2
-            straddling = whole_tile and best_iou < 0.45 and second_iou >= 0.1
-            if on_table or (straddling and not down):
-                if not any(t["ignore"] or t["values"] is None for t in near):
-                    add(image, box.corners, NOT_A_HALF, NOT_A_HALF)
-                continue
-            corners, tile = tiles[order[0]]
-            if best_iou < 0.5 or tile["ignore"]:
-                continue
-            if tile["values"] is None:
-                if whole_tile:
-                    add(image, box.corners, BACK, BACK)
-                continue
-            # The label's first value is the half at its corners' first end; the crop's first half is
-            # the box's c0/c3 end (tile_crop and rectify both start there).
-            first_truth, _ = half_centers(long_first(corners))
-            first_box, second_box = half_centers(box.corners)
-            same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
-            a, b = tile["values"] if same else tile["values"][::-1]
-            add(image, box.corners, a, b)
+        corners, tile = tiles[order[0]]
+        if best_iou < 0.5 or tile["ignore"]:
+            continue
+        if tile["values"] is None:
+            if whole_tile:
+                add(image, box.corners, BACK, BACK)
+            continue
+        # The label's first value is the half at its corners' first end; the crop's first half is
+        # the box's c0/c3 end (tile_crop and rectify both start there).
+        first_truth, _ = half_centers(long_first(corners))
+        first_box, second_box = half_centers(box.corners)
+        same = np.linalg.norm(first_box - first_truth) <= np.linalg.norm(second_box - first_truth)
+        a, b = tile["values"] if same else tile["values"][::-1]
+        add(image, box.corners, a, b)
+    return xs, ys
+
+
+def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0,
+                        whole_tile: bool = False, sizes: tuple[int, ...] = (544,), colour: bool = False,
+                        workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops cut by the shipped detector's own face-up boxes (the boxes the reader really gets).
+
+    A box on a labelled face-up tile (IoU >= 0.5) gives its two halves (or, ``whole_tile``, the tile
+    crop), labelled by which end of the tile each half lies at.  A box on bare table (IoU < 0.2 with
+    every tile) is "not a half" / "no tile".  For the whole-tile reader, a box lying across two tiles
+    (IoU under 0.45 with the best, 0.1 or more with a second) is "no tile" too: these are most of the
+    detector's false tiles.  The whole-tile reader also gets the boxes the detector takes for backs:
+    on a back "back", on a face its pips (a face taken for a back), on bare table "no tile".  Other
+    boxes (a poor box on one tile, boxes near a tile cut by the frame or hidden) are left out: their
+    label is unsure.  ``sizes``: the detector's input sizes (the ``board`` command's two give it other
+    boxes than a live frame's one).  ``workers`` processes, each running the detector on two threads."""
+    from multiprocessing import Pool
+
+    jobs = [(root, meta, whole_tile, colour) for meta in _images(root, split, limit, skip)]
+    xs: list[np.ndarray] = []
+    ys: list = []
+    with Pool(workers, initializer=_start_detector, initargs=(sizes,)) as pool:
+        for x, y in pool.imap(_detector_crops_of_image, jobs, chunksize=8):
+            xs += x
+            ys += y
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 
@@ -406,6 +429,55 @@ def augment(batch: np.ndarray, rng: np.random.Generator, labels: np.ndarray | No
     return standardize_colour(out) if colour else standardize(out)[:, None]
 
 
+class AugmentedBatches:
+    """An epoch's batches, each augmented afresh (:func:`augment`) from its own seed -- a map-style dataset,
+    so that a ``torch.utils.data.DataLoader`` can make them in worker processes while the model trains."""
+
+    def __init__(self, crops: np.ndarray, labels: np.ndarray, batch: int, whole_tile: bool, low_res: float) -> None:
+        self.crops, self.labels, self.batch = crops, labels, batch
+        self.whole_tile, self.low_res = whole_tile, low_res
+        self.epoch = 0
+        self._order: tuple[int, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return math.ceil(len(self.crops) / self.batch)
+
+    def __getitem__(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        if self._order is None or self._order[0] != self.epoch:
+            self._order = (self.epoch, np.random.default_rng((0, self.epoch)).permutation(len(self.crops)))
+        # Sorted, so that crops kept on disk (np.load's mmap) are read in order.
+        chosen = np.sort(self._order[1][index * self.batch : (index + 1) * self.batch])
+        rng = np.random.default_rng((1, self.epoch, index))
+        labels = np.array(self.labels[chosen])
+        crops = augment(np.asarray(self.crops[chosen]), rng, labels if self.whole_tile else None, self.low_res)
+        return crops, labels.reshape(-1)
+
+
+def one_cycle(fraction: float, peak: float) -> float:
+    """The learning rate at ``fraction`` of a run (of its steps, or of its time): a third spent rising
+    from a 25th of ``peak``, the rest falling along a cosine to a ten-thousandth of it (PyTorch's OneCycleLR)."""
+    fraction = min(max(fraction, 0.0), 1.0)
+    start, end, rise = peak / 25, peak / 25 / 1e4, 0.3
+    if fraction < rise:
+        return start + (peak - start) * (1 - math.cos(math.pi * fraction / rise)) / 2
+    return end + (peak - end) * (1 + math.cos(math.pi * (fraction - rise) / (1 - rise))) / 2
+
+
+def save_crops(folder: Path, crops: dict[str, np.ndarray]) -> None:
+    """Cut crops kept for later runs (``--crops``): one .npy file each, so a run can map them from disk."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, array in crops.items():
+        np.save(folder / f"{name}.npy", array)
+
+
+def load_crops(folder: Path) -> dict[str, np.ndarray]:
+    names = ("train_crops", "train_labels", "val_crops", "val_labels")
+    missing = [name for name in names if not (folder / f"{name}.npy").exists()]
+    if missing:
+        raise FileNotFoundError(f"{folder} should hold {', '.join(n + '.npy' for n in names)} (--save-crops); missing {missing}")
+    return {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in names}
+
+
 def export(model, out: Path, whole_tile: bool = False, channels: int = 1) -> None:
     import torch
 
@@ -416,6 +488,82 @@ def export(model, out: Path, whole_tile: bool = False, channels: int = 1) -> Non
         model, dummy, str(out / "reader.onnx"), input_names=[name], output_names=["logits"],
         dynamic_axes={name: {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
     )
+
+
+def cut_crops(args: argparse.Namespace) -> dict[str, np.ndarray]:
+    """The training and validation crops with their labels, cut from the images as ``args`` say."""
+    t0 = time.time()
+    workers = args.cut_workers or args.threads
+    xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=workers, whole_tile=args.whole_tile,
+                                colour=args.colour, turned=args.turned_negatives)
+    if args.detector_boxes:
+        xdet, ydet = crops_from_detector(args.data, "train", args.detector_limit or args.limit, args.detector_skip, args.whole_tile,
+                                         tuple(args.detector_sizes), args.colour, workers=max(1, workers // 2))
+        none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
+        print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile {int(none.sum())}", flush=True)
+        # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:
+        # seen several times an epoch, each time augmented differently.
+        extra = np.repeat(np.flatnonzero(none), max(args.negatives_repeat - 1, 0))
+        xtr, ytr = np.concatenate([xtr, xdet, xdet[extra]]), np.concatenate([ytr, ydet, ydet[extra]])
+    xva, yva = crops_from_split(args.data, "val", 1, None, workers=workers, whole_tile=args.whole_tile, colour=args.colour)
+    print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr.reshape(-1))}", flush=True)
+    return {"train_crops": xtr, "train_labels": ytr, "val_crops": xva, "val_labels": yva}
+
+
+def train(model, crops: dict[str, np.ndarray], args: argparse.Namespace, weights: Path, channels: int) -> None:
+    """Train ``model`` for ``args.epochs`` (or ``args.minutes``), keeping each epoch's weights and model in ``args.out``."""
+    import torch
+    import torch.nn as nn
+    from torch.utils.data import DataLoader
+
+    device = torch.device(args.device)
+    model.to(device)
+    xva, yva = crops["val_crops"], crops["val_labels"]
+    batches = AugmentedBatches(crops["train_crops"], crops["train_labels"], args.batch, args.whole_tile, args.low_res)
+    loader = DataLoader(batches, batch_size=None, shuffle=False, num_workers=args.loader_workers,
+                        pin_memory=device.type == "cuda", prefetch_factor=4 if args.loader_workers else None)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    xva_t = torch.from_numpy(standardize_colour(xva) if args.colour else standardize(np.asarray(xva, np.float32))[:, None]).to(device)
+    budget = args.minutes * 60 if args.minutes else None
+    total_steps = args.epochs * len(batches)
+    started, step, epoch = time.time(), 0, 0
+    out_of_time = False
+    while not out_of_time and (budget is not None or epoch < args.epochs):
+        batches.epoch = epoch
+        model.train()
+        t0, total, seen = time.time(), 0.0, 0
+        for batch, (xb, yb) in enumerate(loader):
+            fraction = (time.time() - started) / budget if budget else step / total_steps
+            if budget and fraction >= 1:
+                out_of_time = True
+                break
+            for group in opt.param_groups:
+                group["lr"] = one_cycle(fraction, args.lr)
+            xb, yb = xb.to(device, non_blocking=True), yb.to(device, non_blocking=True)
+            opt.zero_grad()
+            loss = loss_fn(model(xb).reshape(-1, N_CLASSES), yb)
+            loss.backward()
+            opt.step()
+            step += 1
+            seen += len(xb)
+            total += float(loss.detach()) * len(xb)
+            if (batch + 1) % 200 == 0 and device.type == "cpu":
+                left = (time.time() - t0) / (batch + 1) * (len(batches) - batch - 1)
+                print(f"  epoch {epoch + 1} batch {batch + 1}/{len(batches)}: loss {total / seen:.4f}, "
+                      f"{left / 60:.0f} min left in the epoch", flush=True)
+        epoch += 1
+        model.eval()
+        with torch.no_grad():
+            pred = torch.cat([model(xva_t[i : i + 1024]).argmax(-1) for i in range(0, len(xva_t), 1024)]).cpu().numpy()
+        acc = (pred == yva).mean()
+        whole = f", whole tiles {(pred == yva).all(axis=1).mean():.4f}" if args.whole_tile else ""
+        print(f"epoch {epoch}{'' if budget else f'/{args.epochs}'}: loss {total / max(seen, 1):.4f}, val accuracy {acc:.4f}{whole} "
+              f"({time.time() - t0:.0f} s{', stopped at the time limit' if out_of_time else ''})", flush=True)
+        # Each epoch's weights are kept, so a stopped run can be measured or continued (--init).
+        torch.save({name: value.cpu() for name, value in model.state_dict().items()}, weights)
+        if device.type == "cpu":
+            export(model, args.out, args.whole_tile, channels)
 
 
 def main() -> None:
@@ -434,6 +582,8 @@ def main() -> None:
                         help="add crops cut by the shipped detector's own boxes on the training images")
     parser.add_argument("--detector-skip", type=int, default=0,
                         help="with --detector-boxes, leave out the first N images (those the detector was trained on)")
+    parser.add_argument("--detector-limit", type=int, default=None,
+                        help="with --detector-boxes, at most this many images (after --detector-skip)")
     parser.add_argument("--detector-sizes", type=int, nargs="+", default=[544],
                         help="with --detector-boxes, the detector's input sizes (544 704: the board command's boxes)")
     parser.add_argument("--negatives-repeat", type=int, default=4,
@@ -450,6 +600,17 @@ def main() -> None:
     parser.add_argument("--width", type=float, default=1.0,
                         help="with --whole-tile, every layer's channels times this (2: four times the compute); "
                              "--init from a narrower reader starts as it (each channel repeated)")
+    parser.add_argument("--save-crops", type=Path,
+                        help="only cut the crops (with --detector-boxes too) and keep them in this folder, for --crops")
+    parser.add_argument("--crops", type=Path, help="train on the crops kept by --save-crops instead of cutting them")
+    parser.add_argument("--cut-workers", type=int, default=None,
+                        help="processes cutting crops (default --threads); with --detector-boxes each runs the detector on 2 threads")
+    parser.add_argument("--device", default="cpu", help="where the model trains: cpu, or cuda")
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--loader-workers", type=int, default=0,
+                        help="processes augmenting the next batches while the model trains (0: between its steps)")
+    parser.add_argument("--minutes", type=float,
+                        help="train for this long instead of --epochs: the learning rate's cycle is spread over the time")
     args = parser.parse_args()
     if args.width != 1 and not args.whole_tile:
         parser.error("--width is for the whole-tile reader (--whole-tile)")
@@ -459,7 +620,6 @@ def main() -> None:
         parser.error("--turned-negatives is for the whole-tile reader (--whole-tile)")
     channels = 3 if args.colour else 1
     import torch
-    import torch.nn as nn
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -473,58 +633,17 @@ def main() -> None:
             model.load_state_dict(_widened(state, model.state_dict()))
         else:
             model.load_state_dict(_grown_to_classes(state, model.state_dict()))
-    if not args.export_only:
-        t0 = time.time()
-        xtr, ytr = crops_from_split(args.data, "train", 0, args.limit, args.skip, workers=args.threads, whole_tile=args.whole_tile,
-                                    colour=args.colour, turned=args.turned_negatives)
-        if args.detector_boxes:
-            xdet, ydet = crops_from_detector(args.data, "train", args.limit, args.detector_skip, args.whole_tile,
-                                             tuple(args.detector_sizes), args.colour)
-            none = (ydet.reshape(len(ydet), -1) == NOT_A_HALF).all(axis=1)
-            print(f"crops cut by the detector's boxes: {len(xdet)}, of them on no tile {int(none.sum())}", flush=True)
-            # The boxes on no tile are few (about one in 40) but they are the detector's false tiles:
-            # seen several times an epoch, each time augmented differently.
-            extra = np.repeat(np.flatnonzero(none), max(args.negatives_repeat - 1, 0))
-            xtr, ytr = np.concatenate([xtr, xdet, xdet[extra]]), np.concatenate([ytr, ydet, ydet[extra]])
-        xva, yva = crops_from_split(args.data, "val", 1, None, workers=args.threads, whole_tile=args.whole_tile, colour=args.colour)
-        print(f"crops: train {len(xtr)}, val {len(xva)} ({time.time() - t0:.0f} s); per class {np.bincount(ytr.reshape(-1))}", flush=True)
-        nrng = np.random.default_rng(0)
-        opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-        batches = math.ceil(len(xtr) / 256)
-        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * batches)
-        loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-        xva_t = torch.from_numpy(standardize_colour(xva) if args.colour else standardize(xva.astype(np.float32))[:, None])
-        for epoch in range(args.epochs):
-            model.train()
-            order = nrng.permutation(len(xtr))
-            t0, total = time.time(), 0.0
-            for batch, start in enumerate(range(0, len(order), 256)):
-                idx = order[start : start + 256]
-                yb_np = ytr[idx].copy()
-                xb = torch.from_numpy(augment(xtr[idx], nrng, yb_np if args.whole_tile else None, args.low_res))
-                yb = torch.from_numpy(yb_np.reshape(-1))
-                opt.zero_grad()
-                loss = loss_fn(model(xb).reshape(-1, N_CLASSES), yb)
-                loss.backward()
-                opt.step()
-                sched.step()
-                total += float(loss.detach()) * len(idx)
-                if (batch + 1) % 200 == 0:
-                    left = (time.time() - t0) / (batch + 1) * (batches - batch - 1)
-                    print(f"  epoch {epoch + 1} batch {batch + 1}/{batches}: loss {total / (start + len(idx)):.4f}, "
-                          f"{left / 60:.0f} min left in the epoch", flush=True)
-            model.eval()
-            with torch.no_grad():
-                pred = torch.cat([model(xva_t[i : i + 1024]).argmax(-1) for i in range(0, len(xva_t), 1024)]).numpy()
-            acc = (pred == yva).mean()
-            whole = f", whole tiles {(pred == yva).all(axis=1).mean():.4f}" if args.whole_tile else ""
-            print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(xtr):.4f}, val accuracy {acc:.4f}{whole} ({time.time() - t0:.0f} s)", flush=True)
-            # Each epoch's weights and model are kept, so a stopped run can be measured or continued (--init).
-            torch.save(model.state_dict(), weights)
-            export(model, args.out, args.whole_tile, channels)
-    else:
+    if args.save_crops:
+        save_crops(args.save_crops, cut_crops(args))
+        print(f"crops kept in {args.save_crops}")
+        return
+    if args.export_only:
         model.load_state_dict(torch.load(weights))
-        export(model, args.out, args.whole_tile, channels)
+    else:
+        crops = load_crops(args.crops) if args.crops else cut_crops(args)
+        train(model, crops, args, weights, channels)
+        model.to("cpu")
+    export(model, args.out, args.whole_tile, channels)
     print(f"exported {args.out / 'reader.onnx'}")
 
 

@@ -70,3 +70,79 @@ def test_a_widened_reader_starts_reading_as_the_narrow_one_did() -> None:
         assert torch.allclose(narrow(tiles).softmax(-1), wide(tiles).softmax(-1), atol=0.03)
     with pytest.raises(ValueError, match="whole multiple"):
         _widened(narrow.state_dict(), build_tile_model(1, 1.5).state_dict())
+
+
+def test_an_epochs_batches_hold_every_crop_once_with_its_halves_labelled_as_the_flips_leave_them() -> None:
+    from train_reader import AugmentedBatches
+
+    rng = np.random.default_rng(3)
+    count = 50
+    crops = rng.integers(0, 255, (count, 32, 64), dtype=np.uint8)
+    # Each crop's own pair of labels, the first half brighter: a flip end for end must swap the labels.
+    crops[:, :, :32] = 250
+    crops[:, :, 32:] = 5
+    labels = np.stack([np.arange(count) % 7, (np.arange(count) + 3) % 7], axis=1).astype(np.int64)
+    batches = AugmentedBatches(crops, labels, batch=16, whole_tile=True, low_res=0.0)
+    assert len(batches) == 4
+    seen = []
+    for index in range(len(batches)):
+        x, y = batches[index]
+        assert x.shape == (len(y) // 2, 1, 32, 64) and x.dtype == np.float32
+        pairs = y.reshape(-1, 2)
+        bright_first = x[:, 0, :, :32].mean(axis=(1, 2)) > x[:, 0, :, 32:].mean(axis=(1, 2))
+        for (a, b), first in zip(pairs, bright_first):
+            seen.append((a, b) if first else (b, a))  # the crop's labels as they were before its flip
+    assert sorted(seen) == sorted(map(tuple, labels.tolist()))
+    # The same batch of the same epoch is the same wherever it is made (worker processes); another epoch differs.
+    assert np.array_equal(batches[2][0], batches[2][0])
+    first_epoch = batches[0][0]
+    batches.epoch = 1
+    assert not np.array_equal(batches[0][0], first_epoch)
+
+
+def test_the_learning_rate_rises_for_a_third_then_falls_to_nearly_nothing() -> None:
+    from train_reader import one_cycle
+
+    assert one_cycle(0.0, 1e-3) == pytest.approx(1e-3 / 25)
+    assert one_cycle(0.3, 1e-3) == pytest.approx(1e-3)
+    assert one_cycle(1.0, 1e-3) == pytest.approx(1e-3 / 25 / 1e4)
+    assert one_cycle(1.7, 1e-3) == one_cycle(1.0, 1e-3)  # a run past its time stays at the end
+    rates = [one_cycle(f / 100, 1e-3) for f in range(101)]
+    assert all(a <= b for a, b in zip(rates[:30], rates[1:31])) and all(a >= b for a, b in zip(rates[30:], rates[31:]))
+
+
+def test_crops_kept_for_a_later_run_come_back_as_they_were(tmp_path: Path) -> None:
+    from train_reader import load_crops, save_crops
+
+    crops = {"train_crops": np.arange(2 * 32 * 64, dtype=np.uint8).reshape(2, 32, 64), "train_labels": np.array([[1, 2], [7, 7]]),
+             "val_crops": np.zeros((1, 32, 64), np.uint8), "val_labels": np.array([[8, 8]])}
+    save_crops(tmp_path / "crops", crops)
+    back = load_crops(tmp_path / "crops")
+    assert all(np.array_equal(back[name], value) for name, value in crops.items())
+    (tmp_path / "crops" / "val_labels.npy").unlink()
+    with pytest.raises(FileNotFoundError, match="missing.*val_labels"):
+        load_crops(tmp_path / "crops")
+
+
+def test_a_run_of_the_torch_trainer_on_a_few_crops_writes_a_reader_that_reads_them(tmp_path: Path) -> None:
+    """The whole loop -- batches made by a worker process, a time limit, the weights and the ONNX model written."""
+    pytest.importorskip("torch")
+    import subprocess
+
+    rng = np.random.default_rng(0)
+    crops = {"train_crops": rng.integers(0, 255, (64, 32, 64), dtype=np.uint8), "train_labels": rng.integers(0, 9, (64, 2)),
+             "val_crops": rng.integers(0, 255, (8, 32, 64), dtype=np.uint8), "val_labels": rng.integers(0, 9, (8, 2))}
+    save_crops_dir = tmp_path / "crops"
+    from train_reader import save_crops
+
+    save_crops(save_crops_dir, crops)
+    script = Path(__file__).resolve().parents[2] / "models" / "train_reader.py"
+    done = subprocess.run([sys.executable, str(script), "--whole-tile", "--crops", str(save_crops_dir), "--minutes", "0.05",
+                           "--loader-workers", "1", "--batch", "16", "--out", str(tmp_path / "reader")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "stopped at the time limit" in done.stdout
+    from scorer.vision.reader import PipReader
+
+    reader = PipReader(tmp_path / "reader" / "reader.onnx", threads=1)
+    assert reader.whole_tile and reader.classes == 9
