@@ -45,6 +45,7 @@ from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
+from scorer.pipeline.rewrite import Rewritten
 from scorer.pipeline.sequences import in_order_put_down, played_as
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
@@ -54,6 +55,7 @@ from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
 from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, Tile
 from scorer.rules.history import MatchHistory
+from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector, too_small_to_read
 from scorer.vision.geometry import long_side
@@ -311,20 +313,28 @@ class TablePipeline:
 
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
         """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the
-        round's events are written again with the draws the camera missed (one undo line, then the round's
-        lines from the first draw changed on, each at its time), said; nothing where no such draw fits
-        (``unseen``: a draw may be put in where the camera saw none)."""
+        round's events are written again with the draws the camera missed (:meth:`rewrite`), said; nothing
+        where no such draw fits (``unseen``: a draw may be put in where the camera saw none)."""
         redrawn = with_missed_draws(self.history.steps, reveal, unseen)
         if redrawn is None:
             return []
-        self.history.rewind(redrawn.keep, t)
-        out: list[PipelineEvent] = [Notice(t, f"the hands laid out hold more tiles than the camera saw drawn: "
-                                              f"taken as {redrawn.said} -- correct it if it is not")]
-        for i, (event, at) in enumerate(redrawn.events):
+        said = f"the hands laid out hold more tiles than the camera saw drawn: taken as {redrawn.said} -- correct it if it is not"
+        return self.rewrite(t, redrawn, said) + self.apply(t, [reveal])
+
+    def rewrite(self, t: float, rewritten: Rewritten, said: str) -> list[PipelineEvent]:
+        """The round written again (one undo line, then its lines from the first one changed on, each at
+        its time), said; each event changed announced."""
+        self.history.rewind(rewritten.keep, t)
+        out: list[PipelineEvent] = [Notice(t, said)]
+        for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
-            if i in redrawn.drawn:
+            if i in rewritten.changed:
                 out.append(MoveEvent(t, step))
-        return out + self.apply(t, [reveal])
+        return out
+
+    @property
+    def steps(self) -> Sequence[Step]:
+        return self.history.steps
 
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at``, though nothing moved (a part of it was covered)."""

@@ -10,27 +10,15 @@ never was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator, Sequence
 
+from scorer.pipeline.rewrite import Rewritten, Timed
 from scorer.pipeline.sequences import allows
-from scorer.rules import Draw, Event, Pass, Play, Reveal, RoundStart
+from scorer.rules import Draw, Pass, Play, Reveal, RoundStart
 from scorer.rules.transcript import Step
 
-Timed = tuple[Event, float | None]  # an event and its time in the recording
 
-
-@dataclass(frozen=True)
-class Redrawn:
-    """The round written again: the history's first ``keep`` steps kept, then ``events``."""
-
-    keep: int
-    events: tuple[Timed, ...]
-    drawn: tuple[int, ...]  # where among them the draws made larger or put in lie
-    said: str  # what was changed, in words
-
-
-def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True) -> Redrawn | None:
+def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True) -> Rewritten | None:
     """The round's events with the draws the hands show were missed, or None: where every hand laid
     out holds as many tiles as the log says, where one holds fewer, or where no draw made larger fits
     (``unseen``: nor a draw put in where the camera saw none)."""
@@ -61,7 +49,7 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     if not allows(before, [*(e for e, _ in events), reveal]):
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
-    return Redrawn(start + first_changed, tuple(events[first_changed:]), changed, "; ".join(said))
+    return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, "; ".join(said))
 
 
 def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterator[tuple[list[Timed], int, str]]:

@@ -121,10 +121,15 @@ def played_as(events: Sequence[Event]) -> str:
 
 def in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:
     """Of legal sequences, the one playing the tiles in the order their places settled (several tiles
-    seen at once: who played which follows from the order); else the first."""
+    seen at once: who played which follows from the order); where none does -- a tile's place moved
+    again when the next one was laid against it, so two settled at once -- the first that plays no tile
+    before one whose place settled clearly earlier; else the first."""
     if len(candidates) > 1:
-        for seq in candidates:
-            times = [settled.get(e.tile) for e in seq if isinstance(e, Play)]
+        timed = [[settled.get(e.tile) for e in seq if isinstance(e, Play)] for seq in candidates]
+        for seq, times in zip(candidates, timed):
             if None not in times and all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:])):  # type: ignore[operator]
+                return seq
+        for seq, times in zip(candidates, timed):
+            if None not in times and not any(a - b >= SETTLE_GAP for i, a in enumerate(times) for b in times[i + 1:]):  # type: ignore[operator]
                 return seq
     return candidates[0]

@@ -22,6 +22,7 @@ from scorer.pipeline.events import Notice, PipelineEvent
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.rewrite import Guess, Rewritten, guessed, with_guess_revised
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
@@ -32,6 +33,7 @@ from scorer.pipeline.sequences import (
 from scorer.pipeline.still import Sight, StillTable, ToTable
 from scorer.pipeline.tracker import Tracker
 from scorer.rules import Event, Match, Play, Reveal, Tile
+from scorer.rules.transcript import Step
 from scorer.vision.detector import TileDetection
 from scorer.vision.geometry import long_side
 
@@ -57,6 +59,13 @@ class Table(Protocol):
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
         """The round-end count, with the draws the camera missed that its hands show (nothing where none
         fit; ``unseen``: also a draw where the camera saw none)."""
+
+    def rewrite(self, t: float, rewritten: Rewritten, said: str) -> list[PipelineEvent]:
+        """The round written again as ``rewritten`` says, said."""
+
+    @property
+    def steps(self) -> Sequence[Step]:
+        """The match's history so far."""
 
 
 # Board tiles unseen are looked at again after this long (seconds), and asked about once unseen this long.
@@ -153,6 +162,7 @@ class Turns:
         self.table, self.arms, self.asked, self.draws = table, arms, asked, draws
         self.memory, self.tracker, self.to_table = memory, tracker, to_table
         self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
+        self.guesses: list[Guess] = []  # tiles of this round taken as read unanswered
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -176,6 +186,8 @@ class Turns:
             return events + self.table.look_again(t + LOOK_AGAIN_SECONDS)
         self.hidden_since = None
         if not isinstance(reading, Explained):
+            if isinstance(reading, TableUnfit) and (revised := self._revised(t, tiles)):
+                return events + revised
             return events + self.table.put(t, reading)
         tiles, layout, change = reading.tiles, reading.layout, reading.change
         if change.placements and (unsure := unsure_new_tile(fit, tiles, layout, change, self.tracker.read_surely)) is not None:
@@ -214,7 +226,34 @@ class Turns:
         self.asked.reading = None
         said = Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(map(str, readings[0]))}"
                          " -- correct it if it is not")
+        if (guess := guessed(d.center, readings, self.table.match.round_no)) is not None:
+            self.guesses.append(guess)
         return [said] + self.after_question(t, still, reading, asked)
+
+    def _revised(self, t: float, tiles: Sequence[TileDetection]) -> list[PipelineEvent]:
+        """A tile taken as read unanswered (:class:`Guess`) whose reading is now seen surely elsewhere was
+        another of its readings: where exactly one of them is on no box and lets the rules allow the round
+        as played, the round is written again with it (said, open to correction) and the table read again.
+        Nothing where no guess is so contradicted (the players are asked, as before)."""
+        match = self.table.match
+        self.guesses = [g for g in self.guesses if g.round_no == match.round_no]
+        seen = {Tile.of(*d.pips) for d in tiles if d.pips is not None}
+        for guess in reversed(self.guesses):
+            there = [d for d in tiles if d.pips is not None and Tile.of(*d.pips) == guess.tile]
+            near = [d for d in there if np.hypot(d.center[0] - guess.place[0], d.center[1] - guess.place[1]) <= long_side(d.corners) / 2]
+            elsewhere = [d for d in there if d not in near and self.tracker.read_surely(d)]
+            ways = [(other, way) for other in guess.others if other not in seen and other not in match.current_board().tiles
+                    if (way := with_guess_revised(self.table.steps, guess, other)) is not None]
+            if not near or not elsewhere or len(ways) != 1:
+                continue
+            (other, way), (x, y), (qx, qy) = ways[0], near[0].center, elsewhere[0].center
+            self.guesses.remove(guess)
+            played = way.events[0][0]
+            self.tracker.correct(near[0].center, other, played.at if isinstance(played, Play) else None)
+            said = (f"the tile at ({x:.0f}, {y:.0f}) taken as {guess.tile} is {other}: {guess.tile} is read surely at "
+                    f"({qx:.0f}, {qy:.0f}) -- {way.said}, the moves since scored again -- correct it if it is not")
+            return self.table.rewrite(t, way, said) + self.table.look_again(t)
+        return []
 
     def after_question(self, t: float, still: StillTable, reading: Explained, asked: WhichReading) -> list[PipelineEvent]:
         """The move asked about, unanswered, taken once play went on.  Where tiles were drawn while the

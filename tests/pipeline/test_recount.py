@@ -46,7 +46,7 @@ def test_a_draw_of_three_seen_as_two_is_made_three_by_the_hands_laid_out() -> No
     redrawn = with_missed_draws(history.steps, reveal)
     assert redrawn is not None
     assert redrawn.keep == k and [e for e, _ in redrawn.events] == events[k:]
-    assert redrawn.events[redrawn.drawn[0]] == (Draw(events[k].player, 3), float(k))  # at the time the draw was seen
+    assert redrawn.events[redrawn.changed[0]] == (Draw(events[k].player, 3), float(k))  # at the time the draw was seen
     assert f"{events[k].player} drew 3, not 2 (at {k:.1f} s)" in redrawn.said
 
 
@@ -59,7 +59,7 @@ def test_a_draw_never_seen_is_put_before_a_play_of_the_player_so_that_every_even
     assert with_missed_draws(history.steps, reveal, unseen=False) is None  # (no draw of his to make larger)
     redrawn = with_missed_draws(history.steps, reveal)
     assert redrawn is not None
-    (at,) = redrawn.drawn
+    (at,) = redrawn.changed
     assert redrawn.events[at][0] == Draw(player, 1) and f"{player} drew 1 before" in redrawn.said
     history.rewind(redrawn.keep)
     for e, t in redrawn.events:

@@ -49,6 +49,20 @@ def test_tiles_seen_at_once_are_taken_in_the_order_their_places_settled(sr4: Mat
     assert score_of(m, chosen) == m.apply(chosen[0])[0].apply(chosen[1])[0].raw_scores
 
 
+def test_tiles_settled_at_once_are_not_played_after_one_that_settled_clearly_later(sr4: Match) -> None:
+    # [2|4] laid on the 2, [4|6] against it (its arm moving the [2|4]'s place too: both settled at once),
+    # [1|6] laid last, on the 1: no order settles them all apart, but [1|6] is not played first.
+    m, _ = sr4.apply(Play("Ann", t(1, 2)))
+    first, second = _placed_on(m, (2, 4), 2), _placed_on(m, (1, 6), 1)
+    m2, _ = m.apply(Play("Ben", t(2, 4)))
+    against = _placed_on(m2, (4, 6), 4)
+    orders = ((second, first, against), (first, second, against), (first, against, second))
+    candidates = [seq for order in orders if (seq := sequence_for(m, [], order)) is not None]
+    assert len(candidates) == 3
+    chosen = in_order_put_down(candidates, {t(2, 4): 50.6, t(4, 6): 50.67, t(1, 6): 52.2})
+    assert played_as(chosen) == "Ben [2|4], then Cid [4|6], then Dee [1|6]"
+
+
 def test_tiles_played_as_the_arms_that_laid_them_tell_those_between_passing(sr4: Match) -> None:
     m, _ = sr4.apply(Play("Ann", t(1, 2)))
     first, second = _placed_on(m, (2, 4), 2), _placed_on(m, (1, 6), 1)

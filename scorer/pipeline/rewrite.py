@@ -1,0 +1,76 @@
+"""A round's events written again, where what the table shows later tells of an earlier move.
+
+Two things can: the hands laid out at the round's end (draws the camera missed:
+:mod:`scorer.pipeline.recount`), and a tile read unsurely, taken as read when play went on unanswered,
+whose reading turns up surely somewhere else (:func:`with_guess_revised`).  Either way the history keeps
+its first steps and the rest is applied again, changed -- only where the rules allow every event as
+changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from scorer.pipeline.sequences import allows
+from scorer.rules import Event, Play, RoundStart, Tile
+from scorer.rules.transcript import Step
+
+Timed = tuple[Event, float | None]  # an event and its time in the recording
+Place = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    """The round written again: the history's first ``keep`` steps kept, then ``events``."""
+
+    keep: int
+    events: tuple[Timed, ...]
+    changed: tuple[int, ...]  # where among them the events changed lie
+    said: str  # what was changed, in words
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A new tile read unsurely, asked about, and taken as read when play went on without an answer."""
+
+    place: Place  # where it lies in the frame
+    tile: Tile  # as taken
+    others: tuple[Tile, ...]  # the other readings of it that fitted the game when it was asked about
+    round_no: int
+
+
+def guessed(place: Place, readings: Sequence[Sequence[Tile]], round_no: int) -> Guess | None:
+    """The guess a question about one tile's reading makes, the first of ``readings`` taken (each reading:
+    the tiles the table's new tiles are then); None where the readings differ in more than that tile."""
+    taken = set(readings[0])
+    swaps = [(taken - set(reading), set(reading) - taken) for reading in readings[1:]]
+    if not swaps or any(len(lost) != 1 or len(gained) != 1 for lost, gained in swaps):
+        return None
+    tiles = {next(iter(lost)) for lost, _ in swaps}
+    if len(tiles) != 1:
+        return None
+    return Guess(place, tiles.pop(), tuple(next(iter(gained)) for _, gained in swaps), round_no)
+
+
+def with_guess_revised(steps: Sequence[Step], guess: Guess, other: Tile) -> Rewritten | None:
+    """The round's events from the guessed tile's play on, with it played as ``other`` (and a tile laid
+    against it laid against ``other``), or None where it was not played this round or the rules refuse
+    an event so changed."""
+    start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=None)
+    played = [i for i, s in enumerate(steps) if isinstance(s.event, Play) and s.event.tile == guess.tile]
+    if start is None or not played or played[-1] < start:
+        return None
+    first = played[-1]
+    play = steps[first].event
+    assert isinstance(play, Play)
+    events = [(_swapped(s.event, guess.tile, other), s.t) for s in steps[first:]]
+    if not allows(steps[first].before, [e for e, _ in events]):
+        return None
+    return Rewritten(first, tuple(events), (0,), f"{play.player} played {other}, not {guess.tile}")
+
+
+def _swapped(event: Event, tile: Tile, other: Tile) -> Event:
+    if not isinstance(event, Play):
+        return event
+    return replace(event, tile=other if event.tile == tile else event.tile, at=other if event.at == tile else event.at)
