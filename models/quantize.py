@@ -40,12 +40,24 @@ class _Reader:
         return None if batch is None else {self.name: batch}
 
 
+def _ends(model_path: Path) -> list[str]:
+    """The names of a model's first convolution and of its last matrix product (the reader's head)."""
+    import onnx
+
+    nodes = onnx.load(str(model_path)).graph.node
+    convs = [n.name for n in nodes if n.op_type == "Conv"]
+    heads = [n.name for n in nodes if n.op_type in ("Gemm", "MatMul")]
+    return convs[:1] + heads
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--detector", choices=["static", "dynamic", "none"], default="static")
     parser.add_argument("--reader", choices=["static", "dynamic", "none"], default="static")
     parser.add_argument("--images", type=int, default=32, help="calibration images (training seeds 0..N-1)")
+    parser.add_argument("--reader-float-ends", action="store_true",
+                        help="keep the reader's first convolution and its head in float (the rest int8)")
     args = parser.parse_args()
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_dynamic, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -85,6 +97,7 @@ def main() -> None:
             quantize_static(str(prepared), str(target), _Reader(input_name, inputs), quant_format=QuantFormat.QDQ,
                             per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                             calibrate_method=CalibrationMethod.MinMax,
+                            nodes_to_exclude=_ends(prepared) if name == "reader" and args.reader_float_ends else None,
                             # (Only the convolutions: the uncut export's head joined box sizes in pixels and
                             # class scores in one output, which one int8 scale cannot hold -- quantised whole,
                             # it found no tile.)
