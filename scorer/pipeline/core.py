@@ -32,7 +32,7 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from scorer.errors import RulesError
-from scorer.pipeline.announce import announce_play, announce_round
+from scorer.pipeline.announce import Announcement, announce_play, announce_round
 from scorer.pipeline.arms import Arms, arm_in_view, moved_near
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.draws import Draws
@@ -72,6 +72,15 @@ ARM_PATIENCE = 3.0
 # as small as the layout's: below this length (px) the players are told the camera is too far
 # (measured with far-camera game videos: docs/experiments.md, "Session 22").
 LIVE_SMALL_TILE_PX = 40
+
+
+def _announced(step: Step) -> Announcement | None:
+    """What is said of a step: a play's sum and points, a round's end; nothing of a draw or a pass."""
+    if isinstance(step.outcome, PlayOutcome):
+        return announce_play(step.after, step.outcome)
+    if isinstance(step.outcome, RoundOutcome):
+        return announce_round(step.after, step.outcome)
+    return None
 
 
 @dataclass
@@ -300,12 +309,7 @@ class TablePipeline:
                 step = self.history.apply(event, t)
             except RulesError as exc:
                 return out + self.put(t, Refused(str(exc), (tuple(events),)))
-            announcement = None
-            if isinstance(step.outcome, PlayOutcome):
-                announcement = announce_play(step.after, step.outcome)
-            elif isinstance(step.outcome, RoundOutcome):
-                announcement = announce_round(step.after, step.outcome)
-            out.append(MoveEvent(t, step, announcement))
+            out.append(MoveEvent(t, step, _announced(step)))
         self.asked.moved_on()
         if self.match.is_over:
             out.append(self._set_status("over", t))
@@ -323,13 +327,13 @@ class TablePipeline:
 
     def rewrite(self, t: float, rewritten: Rewritten, said: str) -> list[PipelineEvent]:
         """The round written again (one undo line, then its lines from the first one changed on, each at
-        its time), said; each event changed announced."""
+        its time), said; each event changed announced (a play: its score as it is now)."""
         self.history.rewind(rewritten.keep, t)
         out: list[PipelineEvent] = [Notice(t, said)]
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
-                out.append(MoveEvent(t, step))
+                out.append(MoveEvent(t, step, _announced(step)))
         return out
 
     @property

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from scorer.pipeline import MoveEvent, Notice, PipelineConfig, TablePipeline
 from scorer.pipeline.rewrite import Guess, guessed, with_guess_revised
+from scorer.pipeline.sequences import allows
 from scorer.rules import Event, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import MatchHeader
@@ -33,7 +34,7 @@ def _misread_play(seed: int) -> tuple[MatchHeader, list[Event], int, Tile]:
         for v in shared:
             for w in range(7):
                 other = Tile.of(v, w)
-                if other not in played and other != e.tile:
+                if other not in played and other != e.tile and allows(header.new_match(), _taken_as(events[: k + 3], k, other)):
                     return header, events[: k + 3], k, other
     raise AssertionError("no such play in this match")
 
@@ -107,7 +108,9 @@ def test_a_guess_contradicted_by_its_reading_seen_surely_elsewhere_rewrites_the_
     boxes = [_box(100.0, 100.0, other, sure=0.6), _box(400.0, 300.0, other)]
 
     out = pipe.turns._revised(50.0, boxes)
-    assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [played]
+    (moved,) = [e for e in out if isinstance(e, MoveEvent)]
+    assert moved.step.event == played
+    assert moved.announcement is not None and str(played.tile) in moved.announcement.en  # said as any play is
     (said,) = [e for e in out if isinstance(e, Notice)]
     assert f"taken as {other} is {played.tile}: {other} is read surely at (424, 312)" in said.message
     assert [s.event for s in pipe.history.steps] == truth and pipe.turns.guesses == []

@@ -214,3 +214,37 @@ def test_a_face_washed_out_by_a_highlight_is_asked_about_not_a_silent_back() -> 
     assert sorted((d.face, d.pips) for d in now if d is not best) == sorted(
         (d.face, d.pips) for d in before if polygon_iou(tile.corners, np.array(d.corners)) < 0.5)
     assert any(d.face == "down" for d in now)
+
+
+# -- a weak back on bare table ------------------------------------------------------------------------
+
+
+def _cloth_with_a_back(back_level: int, cloth_level: int = 30, rim: bool = True, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A noisy cloth with one back on it (a darker rim round it where ``rim``), the back's corners and those
+    of a tile-sized box on the bare cloth beside it, touching its corner (as the real photo's false back lay)."""
+    rng = np.random.default_rng(seed)
+    frame = np.clip(rng.normal(cloth_level, 3, (240, 320, 3)), 0, 255).astype(np.uint8)
+    back = obb_corners(110, 120, 120, 60, 0.0)
+    if rim:
+        cv2.polylines(frame, [np.round(back).astype(np.int32)], True, (5, 5, 5), 3)
+    cv2.fillConvexPoly(frame, np.round(obb_corners(110, 120, 114, 54, 0.0)).astype(np.int32), (back_level,) * 3)
+    beside = obb_corners(235, 60, 120, 60, 0.3)
+    return frame, back, beside
+
+
+@pytest.mark.parametrize("back_level, rim", [(200, False), (32, True), (60, False)])
+def test_a_box_on_bare_table_shows_nothing_a_back_does(back_level: int, rim: bool) -> None:
+    """A back shows a body or a rim of its own, even a black back on a black cloth; bare cloth beside it none."""
+    frame, back, beside = _cloth_with_a_back(back_level, rim=rim)
+    assert detector_module.bare_table(frame, beside)
+    assert not detector_module.bare_table(frame, back)
+
+
+@pytest.mark.parametrize("score, expected", [(0.36, 1), (0.9, 2)])
+def test_a_weak_back_on_bare_table_is_no_tile_and_a_sure_one_stays(score: float, expected: int) -> None:
+    """The real photo 20230412_194615's false back: the detector's back at 0.36 on the black cloth beside a
+    real back, the reader unsure (a back at 0.65 / 0.53).  A box the detector is sure of is left to it."""
+    frame, back, beside = _cloth_with_a_back(200)
+    tiles = read_tiles(frame, [Box(back, 0.95, 1), Box(beside, score, 1)], _reader(0.6, 0.05))
+    assert len(tiles) == expected and all(t.face == "down" for t in tiles)
+    assert any(polygon_iou(back, np.array(t.corners)) > 0.9 for t in tiles)
