@@ -279,6 +279,11 @@ class Arms:
         for tile in tiles:
             self.first_seen.setdefault(tile, t)
 
+    def put_down(self) -> dict[Tile, float]:
+        """When each tile whose place is known was put down: when it was first read or its place last moved,
+        whichever came first (an arm laying the next tile against it moves its place again)."""
+        return {tile: min(when, self.first_seen.get(tile, when)) for tile, when in self.settled.items()}
+
     def forget_but(self, kept: set[Tile]) -> None:
         """The round's tiles are gone: forget when they were first seen, all but ``kept``."""
         self.first_seen = {tile: when for tile, when in self.first_seen.items() if tile in kept}

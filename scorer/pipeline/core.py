@@ -289,7 +289,7 @@ class TablePipeline:
             events = self.turns.settle_who_laid(t)
         elif (question := self.asked.open) is not None and question.alternatives and isinstance(question, SETTLED_AT_THE_END):
             offered = [list(way) for way in question.alternatives]
-            likeliest = in_order_put_down(offered, self.arms.settled) if isinstance(question, WhichOrder) else offered[0]
+            likeliest = in_order_put_down(offered, self.arms.put_down()) if isinstance(question, WhichOrder) else offered[0]
             events = [Notice(t, f"no answer to '{question.reason}' before the recording ended: taken as "
                                 f"{played_as(likeliest)} -- correct it if it is not")]
             events += self.confirm(likeliest, t)

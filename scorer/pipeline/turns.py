@@ -9,7 +9,7 @@ them); :class:`Turns` reads a still table of a round in play, settles its readin
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -88,6 +88,7 @@ class Laying:
     laid_by: dict[Tile, str | None]  # the player whose arm laid each (None: no arm seen)
     settled: dict[Tile, float]  # when each one's place last moved
     new_now: bool  # all of them first seen in this look
+    put_down: dict[Tile, float] = field(default_factory=dict)  # when each one was put down (Arms.put_down)
 
 
 def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: Laying, asked: Asked) -> Move | Question:
@@ -140,11 +141,11 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
         # Several tiles new to this look whose places stopped moving at one moment were laid in one
         # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
         return LaidAtOnce(tuple(p.tile for p in placements), offered)
-    chosen = in_order_put_down(candidates, seen.settled)
+    chosen = in_order_put_down(candidates, seen.put_down)
     if asked.who_laid is not None and asked.who_laid.tile in placed:
         unanswered.append(f"who laid {asked.who_laid.tile}")
     plays = [e for e in chosen if isinstance(e, Play)]
-    if unanswered and (settled := settle_order(placements, seen.settled)) and (
+    if unanswered and (settled := settle_order(placements, seen.put_down)) and (
             [e.tile for e in plays] != [p.tile for p in settled] or any(seen.laid_by[e.tile] not in (None, e.player) for e in plays)):
         # Asked, unanswered, and no sequence of turns in a row plays the tiles in the order they were
         # put down by the arms that laid them: a player passed between them (a continued turn ended
@@ -287,7 +288,7 @@ class Turns:
             return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
         seen = Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), match.players) for p in placements},
-                      self.arms.settled, all(self.arms.first_seen.get(p.tile) == t for p in placements))
+                      self.arms.settled, all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down())
         turn = turn_for(match, placements, draws, seen, self.asked)
         if not isinstance(turn, Move):
             return self.table.put(t, turn)

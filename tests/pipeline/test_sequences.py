@@ -81,3 +81,15 @@ def test_no_tile_is_played_by_the_arms_after_the_round_is_over(hr2: Match) -> No
     m = replace(hr2, hand_counts=(1, 7))
     opening, more = Placement(t(1, 2), None), Placement(t(2, 4), None)
     assert sequence_by_arms(m, [opening, more], {t(1, 2): "Ann", t(2, 4): "Ben"}) is None
+
+
+def test_a_tile_is_put_down_when_first_read_though_the_next_ones_arm_moved_its_place_again() -> None:
+    # cross set 1 at 1.6's horse-race-4-203: [4|5] read at 50.9, [2|6] laid against the layout beside it at
+    # 51.5 and first read at 52.4; the arm drawing after them moved the [4|5]'s place again at 52.2.
+    from scorer.pipeline.arms import Arms
+
+    arms = Arms(lambda box: None)
+    arms.settled = {t(4, 5): 52.17, t(2, 6): 51.53}
+    arms.seen([t(4, 5)], 50.93)
+    arms.seen([t(2, 6), t(4, 5)], 52.4)
+    assert arms.put_down() == {t(4, 5): 50.93, t(2, 6): 51.53}
