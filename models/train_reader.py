@@ -280,6 +280,9 @@ def crops_from_detector(root: Path, split: str, limit: int | None, skip: int = 0
         for x, y in pool.imap(_detector_crops_of_image, jobs, chunksize=8):
             xs += x
             ys += y
+    if not xs:  # (no image past --detector-skip: none cut)
+        crop = (HALF, 2 * HALF) if whole_tile else (HALF, HALF)
+        return np.zeros((0, *crop, 3) if colour else (0, *crop), np.uint8), np.zeros((0, 2) if whole_tile else (0,), np.int64)
     return np.stack(xs).astype(np.uint8), np.array(ys, np.int64)
 
 

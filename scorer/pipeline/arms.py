@@ -223,6 +223,8 @@ class Arms:
         self.places: dict[Tile, Point] = {}  # where each tile of the state acted on lies
         self.settled: dict[Tile, float] = {}  # when each tile's place last moved, in the state acted on
         self.first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
+        # When (the gate's clock, as settled) and where each tile was first read where it lies now.
+        self.first_read: dict[Tile, tuple[float, Point]] = {}
 
     def moved(self, at: float, mask: np.ndarray | None) -> None:
         """A motion ended in a still table at ``at`` (the gate's clock)."""
@@ -232,14 +234,19 @@ class Arms:
         """A read at ``at`` saw these boxes."""
         self.reads.append((at, [(*d.center, long_side(d.corners)) for d in tiles]))
 
-    def note_places(self, tiles: Sequence[TileDetection], layout: Layout) -> None:
+    def note_places(self, tiles: Sequence[TileDetection], layout: Layout, at: float | None = None) -> None:
         """Where each tile lies and when its place last moved, by the tile it is read as -- as the
-        layout reads it: its tiles are the boxes', in order, some read again at a join."""
+        layout reads it: its tiles are the boxes', in order, some read again at a join (``at``: when, on
+        the gate's clock, the picture read was taken: a tile read for the first time there is noted)."""
         read = [s.pips for s in layout.tiles] if len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
         self.settled, self.places = {}, {}
         for d, pips in zip(tiles, read):
             if pips is not None:
                 self.places[Tile.of(*pips)] = d.center
+                first = self.first_read.get(Tile.of(*pips))
+                if at is not None and (first is None or np.hypot(first[1][0] - d.center[0], first[1][1] - d.center[1]) > long_side(d.corners) / 2):
+                    # (Read elsewhere before -- a misreading of another tile -- it was first read here now.)
+                    self.first_read[Tile.of(*pips)] = (at, d.center)
                 if self.frame_size is not None:
                     w, h = self.frame_size
                     c = np.asarray(d.corners)
@@ -282,11 +289,12 @@ class Arms:
     def put_down(self) -> dict[Tile, float]:
         """When each tile whose place is known was put down: when it was first read or its place last moved,
         whichever came first (an arm laying the next tile against it moves its place again)."""
-        return {tile: min(when, self.first_seen.get(tile, when)) for tile, when in self.settled.items()}
+        return {tile: min(when, self.first_read[tile][0]) if tile in self.first_read else when for tile, when in self.settled.items()}
 
     def forget_but(self, kept: set[Tile]) -> None:
         """The round's tiles are gone: forget when they were first seen, all but ``kept``."""
         self.first_seen = {tile: when for tile, when in self.first_seen.items() if tile in kept}
+        self.first_read = {tile: first for tile, first in self.first_read.items() if tile in kept}
 
     def opening_tile(self, layout: Layout) -> Tile | None:
         """Of the layout's tiles, the one seen first, if it was seen before all the others."""

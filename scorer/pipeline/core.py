@@ -270,7 +270,7 @@ class TablePipeline:
         layout = sight.layout
         self.rounds.looked(sight)
         self.arms.seen([s.tile for s in [*sight.seen, *layout.tiles]], still.t)  # (as read, and as read again at a join)
-        self.arms.note_places(sight.tiles, layout)
+        self.arms.note_places(sight.tiles, layout, still.at)
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
@@ -334,6 +334,9 @@ class TablePipeline:
             step = self.history.apply(event, at)
             if i in rewritten.changed:
                 out.append(MoveEvent(t, step, _announced(step)))
+        self.asked.moved_on()
+        if self.match.is_over:
+            out.append(self._set_status("over", t))
         return out
 
     @property

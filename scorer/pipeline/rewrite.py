@@ -34,10 +34,16 @@ class Rewritten:
 class Guess:
     """A new tile read unsurely, asked about, and taken as read when play went on without an answer."""
 
-    place: Place  # where it lies in the frame
+    place: Place  # where it lay in the frame
     tile: Tile  # as taken
     others: tuple[Tile, ...]  # the other readings of it that fitted the game when it was asked about
     round_no: int
+    line: int | None = None  # the log line of its play (an undo, a rewrite or a person's answer writes another)
+
+
+def played_line(steps: Sequence[Step], tile: Tile) -> int | None:
+    """The log line of the last play of ``tile``, if any."""
+    return next((s.line for s in reversed(steps) if isinstance(s.event, Play) and s.event.tile == tile), None)
 
 
 def guessed(place: Place, readings: Sequence[Sequence[Tile]], round_no: int) -> Guess | None:
@@ -50,15 +56,17 @@ def guessed(place: Place, readings: Sequence[Sequence[Tile]], round_no: int) -> 
     tiles = {next(iter(lost)) for lost, _ in swaps}
     if len(tiles) != 1:
         return None
-    return Guess(place, tiles.pop(), tuple(next(iter(gained)) for _, gained in swaps), round_no)
+    others = tuple(dict.fromkeys(next(iter(gained)) for _, gained in swaps))  # (a reading offered twice: once)
+    return Guess(place, tiles.pop(), others, round_no)
 
 
 def with_guess_revised(steps: Sequence[Step], guess: Guess, other: Tile) -> Rewritten | None:
     """The round's events from the guessed tile's play on, with it played as ``other`` (and a tile laid
-    against it laid against ``other``), or None where it was not played this round or the rules refuse
-    an event so changed."""
+    against it laid against ``other``), or None where that play is no longer in the log as the guess
+    found it (its line, where known), was not this round's, or the rules refuse an event so changed."""
     start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=None)
-    played = [i for i, s in enumerate(steps) if isinstance(s.event, Play) and s.event.tile == guess.tile]
+    played = [i for i, s in enumerate(steps) if isinstance(s.event, Play) and s.event.tile == guess.tile
+              and guess.line in (None, s.line)]
     if start is None or not played or played[-1] < start:
         return None
     first = played[-1]

@@ -9,7 +9,7 @@ them); :class:`Turns` reads a still table of a round in play, settles its readin
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -22,7 +22,7 @@ from scorer.pipeline.events import Notice, PipelineEvent
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.rewrite import Guess, Rewritten, guessed, with_guess_revised
+from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
@@ -227,25 +227,30 @@ class Turns:
         self.asked.reading = None
         said = Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(map(str, readings[0]))}"
                          " -- correct it if it is not")
+        out = [said] + self.after_question(t, still, reading, asked)
         if (guess := guessed(d.center, readings, self.table.match.round_no)) is not None:
-            self.guesses.append(guess)
-        return [said] + self.after_question(t, still, reading, asked)
+            self.guesses.append(replace(guess, line=played_line(self.table.steps, guess.tile)))
+        return out
 
     def _revised(self, t: float, tiles: Sequence[TileDetection]) -> list[PipelineEvent]:
         """A tile taken as read unanswered (:class:`Guess`) whose reading is now seen surely elsewhere was
         another of its readings: where exactly one of them is on no box and lets the rules allow the round
         as played, the round is written again with it (said, open to correction) and the table read again.
-        Nothing where no guess is so contradicted (the players are asked, as before)."""
+        Nothing where no guess is so contradicted (the players are asked, as before).  The guessed box is
+        the played tile where the layout remembers it; a guess read surely there since is no guess."""
         match = self.table.match
         self.guesses = [g for g in self.guesses if g.round_no == match.round_no]
         seen = {Tile.of(*d.pips) for d in tiles if d.pips is not None}
         for guess in reversed(self.guesses):
             there = [d for d in tiles if d.pips is not None and Tile.of(*d.pips) == guess.tile]
-            near = [d for d in there if np.hypot(d.center[0] - guess.place[0], d.center[1] - guess.place[1]) <= long_side(d.corners) / 2]
-            elsewhere = [d for d in there if d not in near and self.tracker.read_surely(d)]
+            near = [d for d in there if self.memory.is_remembered(d)]
+            if any(self.tracker.read_surely(d) for d in near):
+                self.guesses.remove(guess)  # (the camera, or a person, has read it so surely since)
+                continue
+            elsewhere = [d for d in there if not self.memory.is_remembered(d) and self.tracker.read_surely(d)]
             ways = [(other, way) for other in guess.others if other not in seen and other not in match.current_board().tiles
                     if (way := with_guess_revised(self.table.steps, guess, other)) is not None]
-            if not near or not elsewhere or len(ways) != 1:
+            if len(near) != 1 or not elsewhere or len(ways) != 1:
                 continue
             (other, way), (x, y), (qx, qy) = ways[0], near[0].center, elsewhere[0].center
             self.guesses.remove(guess)

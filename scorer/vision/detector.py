@@ -384,6 +384,7 @@ WASHED_CONFIDENCE = 0.1
 WEAK_BACK = 0.5
 PLAIN_GREYS = 3.0
 EDGE_RATIO = 1.2
+CLIPPED = 8  # a patch this dark or darker (or blown out, BLOWN) shows nothing either way
 
 
 def bare_table(picture: np.ndarray, corners: np.ndarray) -> bool:
@@ -411,11 +412,14 @@ def bare_table(picture: np.ndarray, corners: np.ndarray) -> bool:
     inside, ring = mask(0.8), mask(1.35) & ~mask(1.08)
     if not inside.any() or not ring.any():
         return False
-    if abs(float(np.median(patch[inside])) - float(np.median(patch[ring]))) >= PLAIN_GREYS:
-        return False
+    level = float(np.median(patch[inside]))
+    if not CLIPPED < level < BLOWN or abs(level - float(np.median(patch[ring]))) >= PLAIN_GREYS:
+        return False  # (blown out or crushed black, nothing can be told: left to the reader)
     gradient = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1))
-    rim = mask(1.0, max(2, round(0.04 * long_side(quad))))
-    return float(np.median(gradient[rim])) < EDGE_RATIO * (float(np.median(gradient[inside])) + 1.0)
+    width = max(2, round(0.04 * long_side(quad)))
+    # (The rim looked for a little inside and outside the box too: a box a few pixels off the tile.)
+    rim = max(float(np.median(gradient[mask(scale, width)])) for scale in (0.92, 1.0, 1.08))
+    return rim < EDGE_RATIO * (float(np.median(gradient[inside])) + 1.0)
 
 
 def _some_pips_left(p_first: np.ndarray, p_second: np.ndarray) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scorer.pipeline import MoveEvent, Notice, PipelineConfig, TablePipeline
-from scorer.pipeline.rewrite import Guess, guessed, with_guess_revised
+from scorer.pipeline.rewrite import Guess, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import allows
 from scorer.rules import Event, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
@@ -58,6 +58,7 @@ def test_a_question_about_one_tiles_reading_is_a_guess_with_its_other_readings()
     assert guessed((5.0, 6.0), [(b,), (c,), (d,)], 2) == Guess((5.0, 6.0), b, (c, d), 2)
     assert guessed((5.0, 6.0), [(a, b), (c, d)], 2) is None  # (two tiles differ: not one tile's reading)
     assert guessed((5.0, 6.0), [(b,)], 2) is None
+    assert guessed((5.0, 6.0), [(b,), (c,), (c,)], 2) == Guess((5.0, 6.0), b, (c,), 2)  # (a reading offered twice)
 
 
 def test_the_round_is_written_again_from_the_guessed_play_on_with_the_other_reading() -> None:
@@ -103,8 +104,10 @@ def test_a_guess_contradicted_by_its_reading_seen_surely_elsewhere_rewrites_the_
     assert isinstance(played, Play)
     session = _history(header, _taken_as(truth, k, other), Session.create(header, tmp_path))
     pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
-    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no))
-    pipe.tracker.read_surely = lambda detection: True  # (the box elsewhere followed and read surely)
+    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no, played_line(pipe.history.steps, other)))
+    # The guessed box where the layout remembers the played tile, read unsurely; the other followed and read surely.
+    pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
+    pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
     boxes = [_box(100.0, 100.0, other, sure=0.6), _box(400.0, 300.0, other)]
 
     out = pipe.turns._revised(50.0, boxes)
@@ -126,9 +129,32 @@ def test_a_guess_is_left_where_its_reading_is_not_seen_elsewhere_or_its_other_re
     pipe = TablePipeline(_history(header, _taken_as(truth, k, other)), _NoCamera(), PipelineConfig(), fps=10)
     guess = Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no)
     pipe.turns.guesses.append(guess)
-    pipe.tracker.read_surely = lambda detection: True
+    pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
+    pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
     assert pipe.turns._revised(50.0, [_box(100.0, 100.0, other)]) == []  # seen only where it was guessed
     assert pipe.turns._revised(50.0, [_box(100.0, 100.0, other), _box(400.0, 300.0, other), _box(600.0, 300.0, played.tile)]) == []
     pipe.tracker.read_surely = lambda detection: False  # the other box not read surely: asked, as before
     assert pipe.turns._revised(50.0, [_box(100.0, 100.0, other), _box(400.0, 300.0, other)]) == []
     assert [s.event for s in pipe.history.steps] == _taken_as(truth, k, other) and pipe.turns.guesses == [guess]
+
+
+def test_a_guess_read_surely_since_or_whose_play_was_written_again_is_no_longer_revised() -> None:
+    header, truth, k, other = _misread_play(seed=3)
+    played = truth[k]
+    assert isinstance(played, Play)
+    pipe = TablePipeline(_history(header, _taken_as(truth, k, other)), _NoCamera(), PipelineConfig(), fps=10)
+    pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
+    boxes = [_box(100.0, 100.0, other), _box(400.0, 300.0, other)]
+    # Its box read surely since (the camera, or a person's correction): the guess is dropped.
+    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no))
+    pipe.tracker.read_surely = lambda detection: True
+    assert pipe.turns._revised(50.0, boxes) == [] and pipe.turns.guesses == []
+    # Its play undone and entered again (another log line): not the play the guess took.
+    line = played_line(pipe.history.steps, other)
+    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no, line))
+    undone = pipe.history.rewind(k)
+    for step in undone:
+        pipe.history.apply(step.event, step.t)
+    pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
+    assert pipe.turns._revised(50.0, boxes) == []
+    assert [s.event for s in pipe.history.steps] == _taken_as(truth, k, other)

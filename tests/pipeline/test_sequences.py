@@ -84,12 +84,21 @@ def test_no_tile_is_played_by_the_arms_after_the_round_is_over(hr2: Match) -> No
 
 
 def test_a_tile_is_put_down_when_first_read_though_the_next_ones_arm_moved_its_place_again() -> None:
-    # cross set 1 at 1.6's horse-race-4-203: [4|5] read at 50.9, [2|6] laid against the layout beside it at
-    # 51.5 and first read at 52.4; the arm drawing after them moved the [4|5]'s place again at 52.2.
+    # cross set 1 at 1.6's horse-race-4-203: [4|5] first read at 50.9 (the gate's clock), [2|6] laid beside
+    # it, settled at 51.5; the arm drawing after them moved the [4|5]'s place again at 52.2.
     from scorer.pipeline.arms import Arms
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def box(x: float, tile) -> TileDetection:
+        return TileDetection(((x, 0), (x + 40, 0), (x + 40, 20), (x, 20)), "up", 0.9,
+                             (HalfReading(tile.a, (x + 10, 10), 0.99), HalfReading(tile.b, (x + 30, 10), 0.99)))
+
+    class NoLayout:
+        tiles: list = []
 
     arms = Arms(lambda box: None)
+    arms.note_places([box(0, t(4, 5))], NoLayout(), 50.93)
+    arms.note_places([box(300, t(2, 6))], NoLayout(), 40.0)  # (a misreading elsewhere, long before)
+    arms.note_places([box(0, t(4, 5)), box(100, t(2, 6))], NoLayout(), 52.4)
     arms.settled = {t(4, 5): 52.17, t(2, 6): 51.53}
-    arms.seen([t(4, 5)], 50.93)
-    arms.seen([t(2, 6), t(4, 5)], 52.4)
     assert arms.put_down() == {t(4, 5): 50.93, t(2, 6): 51.53}

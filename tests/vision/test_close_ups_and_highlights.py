@@ -248,3 +248,13 @@ def test_a_weak_back_on_bare_table_is_no_tile_and_a_sure_one_stays(score: float,
     tiles = read_tiles(frame, [Box(back, 0.95, 1), Box(beside, score, 1)], _reader(0.6, 0.05))
     assert len(tiles) == expected and all(t.face == "down" for t in tiles)
     assert any(polygon_iou(back, np.array(t.corners)) > 0.9 for t in tiles)
+
+
+def test_a_weak_box_on_a_blown_out_tile_and_table_is_still_a_face_asked_about() -> None:
+    """Where a highlight blows out the tile and the table round it alike, nothing tells bare table: the
+    washed-out face is asked about as before, not dropped."""
+    frame, corners = _frame_with_a_tile(255)
+    frame[:] = 255
+    assert not detector_module.bare_table(frame, corners)
+    (tile,) = read_tiles(frame, [Box(corners, 0.4, 1)], _reader(0.45, 0.5))
+    assert tile.face == "up" and not tile.certain

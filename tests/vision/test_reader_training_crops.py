@@ -146,3 +146,12 @@ def test_a_run_of_the_torch_trainer_on_a_few_crops_writes_a_reader_that_reads_th
 
     reader = PipReader(tmp_path / "reader" / "reader.onnx", threads=1)
     assert reader.whole_tile and reader.classes == 9
+
+
+def test_no_image_past_the_detectors_skip_cuts_no_crops_rather_than_failing(tmp_path: Path) -> None:
+    """A GPU run whose image making was cut short by its deadline may leave none for the detector's boxes."""
+    from train_reader import crops_from_detector
+
+    (tmp_path / "train.jsonl").write_text('{"image": "images/train/0.jpg", "tiles": []}\n')
+    crops, labels = crops_from_detector(tmp_path, "train", None, skip=1, whole_tile=True)
+    assert crops.shape == (0, 32, 64) and labels.shape == (0, 2)
