@@ -321,7 +321,7 @@ def _read_boxes(
         as_tuple = tuple((float(x), float(y)) for x, y in corners)
         back = knows_backs and p_first[BACK] > 0.5 and p_second[BACK] > 0.5
         if back or (CLASS_FACES[b.cls] == "down" and not _face_on_a_back(p_first, p_second, knows_backs)):
-            if b.score < WEAK_BACK and bare_table(frame, corners):
+            if b.score < WEAK_BACK and bare_table(frame, corners, [o.corners for o in boxes if o is not b]):
                 out.append(None)  # a weak back where nothing stands out from the table: no tile
                 continue
             if not (knows_backs and _some_pips_left(p_first, p_second) and washed_out(frame, corners)):
@@ -385,16 +385,21 @@ WEAK_BACK = 0.5
 PLAIN_GREYS = 3.0
 EDGE_RATIO = 1.2
 CLIPPED = 8  # a patch this dark or darker (or blown out, BLOWN) shows nothing either way
+RING_FREE = 0.5  # the share of the ring that must lie off the other tiles' boxes (the real photo's false back: 0.66)
 
 
-def bare_table(picture: np.ndarray, corners: np.ndarray) -> bool:
+def bare_table(picture: np.ndarray, corners: np.ndarray, others: Sequence[np.ndarray] = ()) -> bool:
     """Whether the box at ``corners`` shows only the table around it (:data:`PLAIN_GREYS`, :data:`EDGE_RATIO`):
-    its inside (the box shrunk to 0.8) against a ring round it (1.08 to 1.35 times it)."""
+    its inside (the box shrunk to 0.8) against a ring round it (1.08 to 1.35 times it) that lies wholly in
+    the picture and mostly (:data:`RING_FREE`) off the ``others`` (the boxes of the tiles read beside it: a
+    back in a packed boneyard is ringed by backs like it)."""
     grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
     quad = np.asarray(corners, np.float64)
     centre = quad.mean(axis=0)
     outer = (quad - centre) * 1.35 + centre
-    x0, y0 = np.maximum(np.floor(outer.min(axis=0)).astype(int), 0)
+    if outer.min() < 0 or (outer[:, 0] >= grey.shape[1]).any() or (outer[:, 1] >= grey.shape[0]).any():
+        return False  # (cut by the picture's edge: its ring is not all seen)
+    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
     x1, y1 = np.minimum(np.ceil(outer.max(axis=0)).astype(int) + 1, (grey.shape[1], grey.shape[0]))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
@@ -412,6 +417,12 @@ def bare_table(picture: np.ndarray, corners: np.ndarray) -> bool:
     inside, ring = mask(0.8), mask(1.35) & ~mask(1.08)
     if not inside.any() or not ring.any():
         return False
+    if others:
+        tiles = np.zeros(patch.shape, np.uint8)
+        for other in others:  # (one at a time: polygons filled together leave their overlaps as holes)
+            cv2.fillPoly(tiles, [np.round(np.asarray(other, np.float64) - (x0, y0)).astype(np.int32)], 1)
+        if float((tiles[ring] > 0).mean()) > 1 - RING_FREE:
+            return False
     level = float(np.median(patch[inside]))
     if not CLIPPED < level < BLOWN or abs(level - float(np.median(patch[ring]))) >= PLAIN_GREYS:
         return False  # (blown out or crushed black, nothing can be told: left to the reader)

@@ -223,12 +223,12 @@ def _cloth_with_a_back(back_level: int, cloth_level: int = 30, rim: bool = True,
     """A noisy cloth with one back on it (a darker rim round it where ``rim``), the back's corners and those
     of a tile-sized box on the bare cloth beside it, touching its corner (as the real photo's false back lay)."""
     rng = np.random.default_rng(seed)
-    frame = np.clip(rng.normal(cloth_level, 3, (240, 320, 3)), 0, 255).astype(np.uint8)
-    back = obb_corners(110, 120, 120, 60, 0.0)
+    frame = np.clip(rng.normal(cloth_level, 3, (360, 480, 3)), 0, 255).astype(np.uint8)
+    back = obb_corners(170, 200, 120, 60, 0.0)
     if rim:
         cv2.polylines(frame, [np.round(back).astype(np.int32)], True, (5, 5, 5), 3)
-    cv2.fillConvexPoly(frame, np.round(obb_corners(110, 120, 114, 54, 0.0)).astype(np.int32), (back_level,) * 3)
-    beside = obb_corners(235, 60, 120, 60, 0.3)
+    cv2.fillConvexPoly(frame, np.round(obb_corners(170, 200, 114, 54, 0.0)).astype(np.int32), (back_level,) * 3)
+    beside = obb_corners(295, 140, 120, 60, 0.3)
     return frame, back, beside
 
 
@@ -236,8 +236,24 @@ def _cloth_with_a_back(back_level: int, cloth_level: int = 30, rim: bool = True,
 def test_a_box_on_bare_table_shows_nothing_a_back_does(back_level: int, rim: bool) -> None:
     """A back shows a body or a rim of its own, even a black back on a black cloth; bare cloth beside it none."""
     frame, back, beside = _cloth_with_a_back(back_level, rim=rim)
-    assert detector_module.bare_table(frame, beside)
-    assert not detector_module.bare_table(frame, back)
+    assert detector_module.bare_table(frame, beside, [back])
+    assert not detector_module.bare_table(frame, back, [beside])
+
+
+def test_a_back_among_backs_or_cut_by_the_edge_is_never_taken_for_bare_table() -> None:
+    """A packed boneyard: a back's ring is backs like it (its body the same grey); a box cut by the
+    picture's edge has a ring not all seen."""
+    frame = np.full((360, 480, 3), 30, np.uint8)
+    grid = [obb_corners(120 + 64 * i, 180 + 124 * j, 120, 60, np.pi / 2) for i in range(4) for j in (-1, 0, 1)]
+    for corners in grid:
+        cv2.fillConvexPoly(frame, np.round(corners).astype(np.int32), (200, 200, 200))
+    middle = grid[4]
+    # (The gaps between backs filled too: the ring the same grey as the back, as a tight boneyard's is.)
+    cv2.rectangle(frame, (80, 40), (350, 320), (200, 200, 200), -1)
+    assert not detector_module.bare_table(frame, middle, [c for c in grid if c is not middle])
+    plain = np.full((360, 480, 3), 30, np.uint8)
+    assert detector_module.bare_table(plain, obb_corners(240, 180, 120, 60, 0.0))
+    assert not detector_module.bare_table(plain, obb_corners(30, 180, 120, 60, 0.0))  # (cut by the edge)
 
 
 @pytest.mark.parametrize("score, expected", [(0.36, 1), (0.9, 2)])
