@@ -15,6 +15,7 @@ from scorer.vision.geometry import half_centers, long_first, long_side, polygon_
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
+from scorer.vision.surface import BLOWN, WEAK_BACK, bare_table
 from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
     CERTAIN as CERTAIN, SMALL_FOR_A_BLANK_PX as SMALL_FOR_A_BLANK_PX, SMALL_TILE_PX as SMALL_TILE_PX, SURE_BLANK as SURE_BLANK,
     Face, HalfReading as HalfReading, TileDetection as TileDetection, settled, too_small_to_read as too_small_to_read,
@@ -369,68 +370,9 @@ SHOWS_PIPS = 0.7
 # the faces taken silently for backs were mostly detector-class backs the reader was unsure of; the held-out
 # backs the reader is unsure of are seldom blown out.  A tile blown out wholly, read as a back by both models,
 # shows nothing to tell the two apart, and stays a back.
-BLOWN = 250
 WASHED_OUT = 0.5
 SURE_BACK = 0.7
 WASHED_CONFIDENCE = 0.1
-
-
-# The detector's weak backs (a score under WEAK_BACK) include boxes on bare table beside a real tile.  A box
-# whose inside is the table's grey around it (medians within PLAIN_GREYS) and whose outline shows no more
-# edge than its inside (under EDGE_RATIO times) is none: every real tile, back or face, has a rim, a shadow
-# or a body of its own.  Measured on the held-out splits' 1,277 backs and faces taken for backs (the
-# nearest weak one at a grey step of 12, 0 caught) and their 32 false backs (3 caught), and the real
-# photos' one false back (caught) -- docs/experiments.md, session 36.
-WEAK_BACK = 0.5
-PLAIN_GREYS = 3.0
-EDGE_RATIO = 1.2
-CLIPPED = 8  # a patch this dark or darker (or blown out, BLOWN) shows nothing either way
-RING_FREE = 0.5  # the share of the ring that must lie off the other tiles' boxes (the real photo's false back: 0.66)
-
-
-def bare_table(picture: np.ndarray, corners: np.ndarray, others: Sequence[np.ndarray] = ()) -> bool:
-    """Whether the box at ``corners`` shows only the table around it (:data:`PLAIN_GREYS`, :data:`EDGE_RATIO`):
-    its inside (the box shrunk to 0.8) against a ring round it (1.08 to 1.35 times it) that lies wholly in
-    the picture and mostly (:data:`RING_FREE`) off the ``others`` (the boxes of the tiles read beside it: a
-    back in a packed boneyard is ringed by backs like it)."""
-    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
-    quad = np.asarray(corners, np.float64)
-    centre = quad.mean(axis=0)
-    outer = (quad - centre) * 1.35 + centre
-    if outer.min() < 0 or (outer[:, 0] >= grey.shape[1]).any() or (outer[:, 1] >= grey.shape[0]).any():
-        return False  # (cut by the picture's edge: its ring is not all seen)
-    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
-    x1, y1 = np.minimum(np.ceil(outer.max(axis=0)).astype(int) + 1, (grey.shape[1], grey.shape[0]))
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return False
-    patch = grey[y0:y1, x0:x1]
-
-    def mask(scale: float, outline: int = 0) -> np.ndarray:
-        m = np.zeros(patch.shape, np.uint8)
-        polygon = [np.round((quad - centre) * scale + centre - (x0, y0)).astype(np.int32)]
-        if outline:
-            cv2.polylines(m, polygon, True, 1, thickness=outline)
-        else:
-            cv2.fillPoly(m, polygon, 1)
-        return m > 0
-
-    inside, ring = mask(0.8), mask(1.35) & ~mask(1.08)
-    if not inside.any() or not ring.any():
-        return False
-    if others:
-        tiles = np.zeros(patch.shape, np.uint8)
-        for other in others:  # (one at a time: polygons filled together leave their overlaps as holes)
-            cv2.fillPoly(tiles, [np.round(np.asarray(other, np.float64) - (x0, y0)).astype(np.int32)], 1)
-        if float((tiles[ring] > 0).mean()) > 1 - RING_FREE:
-            return False
-    level = float(np.median(patch[inside]))
-    if not CLIPPED < level < BLOWN or abs(level - float(np.median(patch[ring]))) >= PLAIN_GREYS:
-        return False  # (blown out or crushed black, nothing can be told: left to the reader)
-    gradient = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1))
-    width = max(2, round(0.04 * long_side(quad)))
-    # (The rim looked for a little inside and outside the box too: a box a few pixels off the tile.)
-    rim = max(float(np.median(gradient[mask(scale, width)])) for scale in (0.92, 1.0, 1.08))
-    return rim < EDGE_RATIO * (float(np.median(gradient[inside])) + 1.0)
 
 
 def _some_pips_left(p_first: np.ndarray, p_second: np.ndarray) -> bool:

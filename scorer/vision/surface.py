@@ -1,5 +1,6 @@
 """Whether a spot of the image shows the bare table: around an open end of the layout, a spot that
-does not look like the table nearby may hide a tile (under an arm, a hand, or missed by the detector)."""
+does not look like the table nearby may hide a tile (under an arm, a hand, or missed by the detector);
+a box the detector weakly takes for a back may be nothing but table (:func:`bare_table`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Sequence
 
 import cv2
 import numpy as np
+
+from scorer.vision.geometry import long_side
 
 # A pixel looks like the table where each Lab channel lies within this many robust deviations (1.4826
 # MAD) of the table nearby, plus a few grey levels for a very even table.
@@ -114,3 +117,62 @@ def _pixels(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cv2.fillConvexPoly(canvas, np.round(square - lo).astype(np.int32), 1)
     ys, xs = np.nonzero(canvas)
     return xs + lo[0], ys + lo[1]
+
+
+# The detector's weak backs (a score under WEAK_BACK) include boxes on bare table beside a real tile.  A box
+# whose inside is the table's grey around it (medians within PLAIN_GREYS) and whose outline shows no more
+# edge than its inside (under EDGE_RATIO times) is none: every real tile, back or face, has a rim, a shadow
+# or a body of its own.  Measured on the held-out splits' 1,277 backs and faces taken for backs (the
+# nearest weak one at a grey step of 12, 0 caught) and their 32 false backs (3 caught), and the real
+# photos' one false back (caught) -- docs/experiments.md, session 36.
+WEAK_BACK = 0.5
+PLAIN_GREYS = 3.0
+EDGE_RATIO = 1.2
+CLIPPED = 8  # a patch this dark or darker (or this bright, BLOWN) shows nothing either way
+BLOWN = 250  # a grey level this high is blown out (the detector's washed-out faces too)
+RING_FREE = 0.5  # the share of the ring that must lie off the other tiles' boxes (the real photo's false back: 0.66)
+
+
+def bare_table(picture: np.ndarray, corners: np.ndarray, others: Sequence[np.ndarray] = ()) -> bool:
+    """Whether the box at ``corners`` shows only the table around it (:data:`PLAIN_GREYS`, :data:`EDGE_RATIO`):
+    its inside (the box shrunk to 0.8) against a ring round it (1.08 to 1.35 times it) that lies wholly in
+    the picture and mostly (:data:`RING_FREE`) off the ``others`` (the boxes of the tiles read beside it: a
+    back in a packed boneyard is ringed by backs like it)."""
+    grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY) if picture.ndim == 3 else picture
+    quad = np.asarray(corners, np.float64)
+    centre = quad.mean(axis=0)
+    outer = (quad - centre) * 1.35 + centre
+    if outer.min() < 0 or (outer[:, 0] >= grey.shape[1]).any() or (outer[:, 1] >= grey.shape[0]).any():
+        return False  # (cut by the picture's edge: its ring is not all seen)
+    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
+    x1, y1 = np.minimum(np.ceil(outer.max(axis=0)).astype(int) + 1, (grey.shape[1], grey.shape[0]))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    patch = grey[y0:y1, x0:x1]
+
+    def mask(scale: float, outline: int = 0) -> np.ndarray:
+        m = np.zeros(patch.shape, np.uint8)
+        polygon = [np.round((quad - centre) * scale + centre - (x0, y0)).astype(np.int32)]
+        if outline:
+            cv2.polylines(m, polygon, True, 1, thickness=outline)
+        else:
+            cv2.fillPoly(m, polygon, 1)
+        return m > 0
+
+    inside, ring = mask(0.8), mask(1.35) & ~mask(1.08)
+    if not inside.any() or not ring.any():
+        return False
+    if others:
+        tiles = np.zeros(patch.shape, np.uint8)
+        for other in others:  # (one at a time: polygons filled together leave their overlaps as holes)
+            cv2.fillPoly(tiles, [np.round(np.asarray(other, np.float64) - (x0, y0)).astype(np.int32)], 1)
+        if float((tiles[ring] > 0).mean()) > 1 - RING_FREE:
+            return False
+    level = float(np.median(patch[inside]))
+    if not CLIPPED < level < BLOWN or abs(level - float(np.median(patch[ring]))) >= PLAIN_GREYS:
+        return False  # (blown out or crushed black, nothing can be told: left to the reader)
+    gradient = np.hypot(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1))
+    width = max(2, round(0.04 * long_side(quad)))
+    # (The rim looked for a little inside and outside the box too: a box a few pixels off the tile.)
+    rim = max(float(np.median(gradient[mask(scale, width)])) for scale in (0.92, 1.0, 1.08))
+    return rim < EDGE_RATIO * (float(np.median(gradient[inside])) + 1.0)

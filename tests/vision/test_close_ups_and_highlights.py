@@ -20,6 +20,7 @@ from dominosynth.render import CameraParams, random_tileset, render_scene  # noq
 
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import detector as detector_module  # noqa: E402
+from scorer.vision import surface  # noqa: E402
 from scorer.vision.detector import (  # noqa: E402
     INPUT_SIZE,
     TileDetector,
@@ -236,8 +237,8 @@ def _cloth_with_a_back(back_level: int, cloth_level: int = 30, rim: bool = True,
 def test_a_box_on_bare_table_shows_nothing_a_back_does(back_level: int, rim: bool) -> None:
     """A back shows a body or a rim of its own, even a black back on a black cloth; bare cloth beside it none."""
     frame, back, beside = _cloth_with_a_back(back_level, rim=rim)
-    assert detector_module.bare_table(frame, beside, [back])
-    assert not detector_module.bare_table(frame, back, [beside])
+    assert surface.bare_table(frame, beside, [back])
+    assert not surface.bare_table(frame, back, [beside])
 
 
 def test_a_back_among_backs_or_cut_by_the_edge_is_never_taken_for_bare_table() -> None:
@@ -250,10 +251,10 @@ def test_a_back_among_backs_or_cut_by_the_edge_is_never_taken_for_bare_table() -
     middle = grid[4]
     # (The gaps between backs filled too: the ring the same grey as the back, as a tight boneyard's is.)
     cv2.rectangle(frame, (80, 40), (350, 320), (200, 200, 200), -1)
-    assert not detector_module.bare_table(frame, middle, [c for c in grid if c is not middle])
+    assert not surface.bare_table(frame, middle, [c for c in grid if c is not middle])
     plain = np.full((360, 480, 3), 30, np.uint8)
-    assert detector_module.bare_table(plain, obb_corners(240, 180, 120, 60, 0.0))
-    assert not detector_module.bare_table(plain, obb_corners(30, 180, 120, 60, 0.0))  # (cut by the edge)
+    assert surface.bare_table(plain, obb_corners(240, 180, 120, 60, 0.0))
+    assert not surface.bare_table(plain, obb_corners(30, 180, 120, 60, 0.0))  # (cut by the edge)
 
 
 @pytest.mark.parametrize("score, expected", [(0.36, 1), (0.9, 2)])
@@ -271,6 +272,6 @@ def test_a_weak_box_on_a_blown_out_tile_and_table_is_still_a_face_asked_about() 
     washed-out face is asked about as before, not dropped."""
     frame, corners = _frame_with_a_tile(255)
     frame[:] = 255
-    assert not detector_module.bare_table(frame, corners)
+    assert not surface.bare_table(frame, corners)
     (tile,) = read_tiles(frame, [Box(corners, 0.4, 1)], _reader(0.45, 0.5))
     assert tile.face == "up" and not tile.certain
