@@ -22,10 +22,10 @@ from scorer.pipeline.events import Notice, PipelineEvent
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
+from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
     MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
     score_of, sequence_by_arms, sequence_for,

@@ -122,15 +122,13 @@ def _pixels(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # The detector's weak backs (a score under WEAK_BACK) include boxes on bare table beside a real tile.  A box
 # whose inside is the table's grey around it (medians within PLAIN_GREYS) and whose outline shows no more
 # edge than its inside (under EDGE_RATIO times) is none: every real tile, back or face, has a rim, a shadow
-# or a body of its own.  Measured on the held-out splits' 1,277 backs and faces taken for backs (the
-# nearest weak one at a grey step of 12, 0 caught) and their 32 false backs (3 caught), and the real
-# photos' one false back (caught) -- docs/experiments.md, session 36.
+# or a body of its own (how the bounds were chosen: docs/experiments.md, session 36).
 WEAK_BACK = 0.5
 PLAIN_GREYS = 3.0
 EDGE_RATIO = 1.2
 CLIPPED = 8  # a patch this dark or darker (or this bright, BLOWN) shows nothing either way
 BLOWN = 250  # a grey level this high is blown out (the detector's washed-out faces too)
-RING_FREE = 0.5  # the share of the ring that must lie off the other tiles' boxes (the real photo's false back: 0.66)
+RING_FREE = 0.5  # the share of the ring that must lie off the other tiles' boxes (a boneyard's backs are ringed by backs)
 
 
 def bare_table(picture: np.ndarray, corners: np.ndarray, others: Sequence[np.ndarray] = ()) -> bool:
