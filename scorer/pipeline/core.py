@@ -341,6 +341,7 @@ class TablePipeline:
 
     @property
     def steps(self) -> Sequence[Step]:
+        """The match's history so far (the parts read it; they change it through apply and rewrite)."""
         return self.history.steps
 
     def look_again(self, at: float) -> list[PipelineEvent]:

@@ -17,7 +17,6 @@ from scorer.rules import Event, Play, RoundStart, Tile
 from scorer.rules.transcript import Step
 
 Timed = tuple[Event, float | None]  # an event and its time in the recording
-Place = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,6 @@ class Rewritten:
 class Guess:
     """A new tile read unsurely, asked about, and taken as read when play went on without an answer."""
 
-    place: Place  # where it lay in the frame
     tile: Tile  # as taken
     others: tuple[Tile, ...]  # the other readings of it that fitted the game when it was asked about
     round_no: int
@@ -46,7 +44,7 @@ def played_line(steps: Sequence[Step], tile: Tile) -> int | None:
     return next((s.line for s in reversed(steps) if isinstance(s.event, Play) and s.event.tile == tile), None)
 
 
-def guessed(place: Place, readings: Sequence[Sequence[Tile]], round_no: int) -> Guess | None:
+def guessed(readings: Sequence[Sequence[Tile]], round_no: int) -> Guess | None:
     """The guess a question about one tile's reading makes, the first of ``readings`` taken (each reading:
     the tiles the table's new tiles are then); None where the readings differ in more than that tile."""
     taken = set(readings[0])
@@ -57,7 +55,7 @@ def guessed(place: Place, readings: Sequence[Sequence[Tile]], round_no: int) -> 
     if len(tiles) != 1:
         return None
     others = tuple(dict.fromkeys(next(iter(gained)) for _, gained in swaps))  # (a reading offered twice: once)
-    return Guess(place, tiles.pop(), others, round_no)
+    return Guess(tiles.pop(), others, round_no)
 
 
 def with_guess_revised(steps: Sequence[Step], guess: Guess, other: Tile) -> Rewritten | None:

@@ -228,7 +228,7 @@ class Turns:
         said = Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(map(str, readings[0]))}"
                          " -- correct it if it is not")
         out = [said] + self.after_question(t, still, reading, asked)
-        if (guess := guessed(d.center, readings, self.table.match.round_no)) is not None:
+        if (guess := guessed(readings, self.table.match.round_no)) is not None:
             self.guesses.append(replace(guess, line=played_line(self.table.steps, guess.tile)))
         return out
 

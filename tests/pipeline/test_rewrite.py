@@ -54,11 +54,11 @@ def _taken_as(events: list[Event], k: int, tile: Tile) -> list[Event]:
 
 def test_a_question_about_one_tiles_reading_is_a_guess_with_its_other_readings() -> None:
     a, b, c, d = Tile(2, 3), Tile(1, 4), Tile(1, 6), Tile(4, 4)
-    assert guessed((5.0, 6.0), [(a, b), (a, c)], 2) == Guess((5.0, 6.0), b, (c,), 2)
-    assert guessed((5.0, 6.0), [(b,), (c,), (d,)], 2) == Guess((5.0, 6.0), b, (c, d), 2)
-    assert guessed((5.0, 6.0), [(a, b), (c, d)], 2) is None  # (two tiles differ: not one tile's reading)
-    assert guessed((5.0, 6.0), [(b,)], 2) is None
-    assert guessed((5.0, 6.0), [(b,), (c,), (c,)], 2) == Guess((5.0, 6.0), b, (c,), 2)  # (a reading offered twice)
+    assert guessed([(a, b), (a, c)], 2) == Guess(b, (c,), 2)
+    assert guessed([(b,), (c,), (d,)], 2) == Guess(b, (c, d), 2)
+    assert guessed([(a, b), (c, d)], 2) is None  # (two tiles differ: not one tile's reading)
+    assert guessed([(b,)], 2) is None
+    assert guessed([(b,), (c,), (c,)], 2) == Guess(b, (c,), 2)  # (a reading offered twice)
 
 
 def test_the_round_is_written_again_from_the_guessed_play_on_with_the_other_reading() -> None:
@@ -66,7 +66,7 @@ def test_the_round_is_written_again_from_the_guessed_play_on_with_the_other_read
     played = truth[k]
     assert isinstance(played, Play)
     history = _history(header, _taken_as(truth, k, other))
-    guess = Guess((0.0, 0.0), other, (played.tile,), history.match.round_no)
+    guess = Guess(other, (played.tile,), history.match.round_no)
     rewritten = with_guess_revised(history.steps, guess, played.tile)
     assert rewritten is not None
     assert rewritten.keep == k and [e for e, _ in rewritten.events] == truth[k:] and rewritten.changed == (0,)
@@ -82,10 +82,10 @@ def test_no_rewrite_where_the_rules_refuse_the_round_so_changed_or_the_tile_was_
     round_no = history.match.round_no
     # A reading already played elsewhere in the round: the rules refuse it.
     earlier = next(e.tile for e in truth[:k] if isinstance(e, Play) and e.tile != played.tile)
-    assert with_guess_revised(history.steps, Guess((0.0, 0.0), other, (earlier,), round_no), earlier) is None
+    assert with_guess_revised(history.steps, Guess(other, (earlier,), round_no), earlier) is None
     never = next(t for t in (Tile.of(a, b) for a in range(7) for b in range(a, 7))
                  if t not in {e.tile for e in truth if isinstance(e, Play)} and t != other)
-    assert with_guess_revised(history.steps, Guess((0.0, 0.0), never, (played.tile,), round_no), played.tile) is None
+    assert with_guess_revised(history.steps, Guess(never, (played.tile,), round_no), played.tile) is None
 
 
 def _box(x: float, y: float, tile: Tile, sure: float = 0.99) -> TileDetection:
@@ -104,7 +104,7 @@ def test_a_guess_contradicted_by_its_reading_seen_surely_elsewhere_rewrites_the_
     assert isinstance(played, Play)
     session = _history(header, _taken_as(truth, k, other), Session.create(header, tmp_path))
     pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
-    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no, played_line(pipe.history.steps, other)))
+    pipe.turns.guesses.append(Guess(other, (played.tile,), pipe.match.round_no, played_line(pipe.history.steps, other)))
     # The guessed box where the layout remembers the played tile, read unsurely; the other followed and read surely.
     pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
     pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
@@ -127,7 +127,7 @@ def test_a_guess_is_left_where_its_reading_is_not_seen_elsewhere_or_its_other_re
     played = truth[k]
     assert isinstance(played, Play)
     pipe = TablePipeline(_history(header, _taken_as(truth, k, other)), _NoCamera(), PipelineConfig(), fps=10)
-    guess = Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no)
+    guess = Guess(other, (played.tile,), pipe.match.round_no)
     pipe.turns.guesses.append(guess)
     pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
     pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
@@ -146,12 +146,12 @@ def test_a_guess_read_surely_since_or_whose_play_was_written_again_is_no_longer_
     pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
     boxes = [_box(100.0, 100.0, other), _box(400.0, 300.0, other)]
     # Its box read surely since (the camera, or a person's correction): the guess is dropped.
-    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no))
+    pipe.turns.guesses.append(Guess(other, (played.tile,), pipe.match.round_no))
     pipe.tracker.read_surely = lambda detection: True
     assert pipe.turns._revised(50.0, boxes) == [] and pipe.turns.guesses == []
     # Its play undone and entered again (another log line): not the play the guess took.
     line = played_line(pipe.history.steps, other)
-    pipe.turns.guesses.append(Guess((124.0, 112.0), other, (played.tile,), pipe.match.round_no, line))
+    pipe.turns.guesses.append(Guess(other, (played.tile,), pipe.match.round_no, line))
     undone = pipe.history.rewind(k)
     for step in undone:
         pipe.history.apply(step.event, step.t)
