@@ -31,6 +31,7 @@ from scorer.app.window_corrections import MatchCorrections
 from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
 from scorer.app.worker import PipelineWorker, Snapshot
+from scorer.app.wording import notice_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.sources import FrameSource
@@ -299,7 +300,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
-                self.statusBar().showMessage(e.message, 8000)
+                self.statusBar().showMessage(notice_text(e), 8000)
             elif isinstance(e, StatusChange):
                 self.live.set_status(e.status)
                 if e.status == "over" and self.import_to_club:

@@ -1,14 +1,22 @@
-"""The camera's questions worded in the app's language, from the typed question the pipeline hands over.
+"""The camera's questions and notices worded in the app's language, from the typed values the pipeline
+hands over (:mod:`scorer.pipeline.questions`, :mod:`scorer.pipeline.notices`).
 
-The pipeline's own sentence (English) stays the fallback: for a question this module does not know, and
-for the words the rules and the layout give (a refusal's reason, a table that does not fit the game)."""
+The pipeline's own sentence (English) stays the fallback: for a question or notice this module does not
+know, and for the words the rules and the layout give (a refusal's reason, a table that does not fit
+the game, the layout's notes)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from scorer.app.i18n import names, translate
-from scorer.pipeline import NeedsConfirmation
+from scorer.layout.words import Listed, Words
+from scorer.pipeline import NeedsConfirmation, Notice
+from scorer.pipeline.notices import (
+    BlankDoubleTaken, CameraMoved, Change, Corrected, DrawsPutIn, DrewBefore, DrewMore, GuessRevised, HandsLikely,
+    HandsTaken, NewView, NoArmSeen, NotFollowed, OrderTaken, PlayedInstead, ReadingChanged, ReadingTaken,
+    SettledAtTheEnd, TilesTooSmall, WhoLaidTaken, at, hands_told,
+)
 from scorer.pipeline.questions import (
     HandsLeft,
     LaidAtOnce,
@@ -23,7 +31,7 @@ from scorer.pipeline.questions import (
     WhoOpened,
     WhoseArm,
 )
-from scorer.rules import Tile
+from scorer.rules import Event, Pass, Play, Tile
 
 _TEXTS = {
     WhoOpened: QT_TRANSLATE_NOOP("Questions", "who started the round? (drawn by lot; the camera did not see the arm)"),
@@ -54,10 +62,13 @@ def _genitive(name: str) -> str:
 
 def question_text(asked: NeedsConfirmation) -> str:
     """What the players are asked, in the app's language."""
-    q = asked.question
+    return _question_words(asked.question, asked.reason)
+
+
+def _question_words(q: object, reason: str) -> str:
     template = _TEXTS.get(type(q))
     if template is None:
-        return asked.reason
+        return reason
     either = translate("Questions", _OR)
     fields: dict[str, str] = {}
     if isinstance(q, (SeenTwoWays, WhichReading)):
@@ -76,5 +87,146 @@ def question_text(asked: NeedsConfirmation) -> str:
     if isinstance(q, NotPlayable):
         fields["on_turn"] = q.on_turn
     if isinstance(q, (OpeningUnfit, TableUnfit)):
-        fields["problems"] = "; ".join(q.problems[:3])
+        fields["problems"] = "; ".join(map(said_again, q.problems[:3]))
     return translate("Questions", template).format(**fields)
+
+
+_OPEN = QT_TRANSLATE_NOOP("Notices", " -- correct it if it is not")
+_NOTICES = {
+    ReadingChanged: QT_TRANSLATE_NOOP("Notices", "the tile at {place} now reads {after}, not {before}"),
+    CameraMoved: QT_TRANSLATE_NOOP("Notices", "the camera moved by {pixels} px (its stand knocked?): the whole table shifted "
+                                              "alike, and the places kept follow it"),
+    NewView: QT_TRANSLATE_NOOP("Notices", "the camera was moved to a new view: the table is read afresh from its tiles"),
+    TilesTooSmall: QT_TRANSLATE_NOOP("Notices", "the tiles are about {length} px long in the image, too small for their pips "
+                                                "to be read reliably (at least {minimum} px is needed): bring the camera "
+                                                "closer or raise its resolution"),
+    BlankDoubleTaken: QT_TRANSLATE_NOOP("Notices", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where "
+                                                   "a double is laid on a 0"),
+    NoArmSeen: QT_TRANSLATE_NOOP("Notices", "no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules "
+                                            "({odds})"),
+    OrderTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the order the new tiles were played in: taken as {taken}"),
+    ReadingTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the tile at {place}: taken as read, {tiles}"),
+    HandsTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the hands left at the round's end: taken as read -- {hands}"),
+    HandsLikely: QT_TRANSLATE_NOOP("Notices", "hands read unsurely, taken as the one likely reading the rules allow: {hands}"),
+    SettledAtTheEnd: QT_TRANSLATE_NOOP("Notices", "no answer to '{question}' before the recording ended: taken as {taken}"),
+    DrawsPutIn: QT_TRANSLATE_NOOP("Notices", "the hands laid out hold more tiles than the camera saw drawn: taken as "
+                                             "{changes}"),
+    GuessRevised: QT_TRANSLATE_NOOP("Notices", "the tile at {place} taken as {taken} is {tile}: {taken} is read surely at "
+                                               "{seen_at} -- {changes}, the moves since scored again"),
+    Corrected: QT_TRANSLATE_NOOP("Notices", "the tile at {place} is {tile}, as corrected"),
+    NotFollowed: QT_TRANSLATE_NOOP("Notices", "no tile is being followed there"),
+}
+_WHO_LAID = {
+    "hands": QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: the hands laid out tell -- taken as {taken}"),
+    "rules": QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: taken as {taken}, the likeliest under the rules"),
+    None: QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: taken as {taken}"),
+}
+# Taken without an answer: open to correction.
+_TAKEN = (NoArmSeen, OrderTaken, ReadingTaken, HandsTaken, SettledAtTheEnd, DrawsPutIn, GuessRevised, WhoLaidTaken)
+
+
+def notice_text(notice: Notice) -> str:
+    """What the players are told, in the app's language."""
+    said = notice.said
+    template = _WHO_LAID[said.told_by] if isinstance(said, WhoLaidTaken) else _NOTICES.get(type(said))
+    if template is None or said is None:
+        return said_again(notice.message)
+    fields = {name: _field(value) for name, value in vars(said).items()}
+    if isinstance(said, (CameraMoved, TilesTooSmall)):
+        fields.update({k: f"{v:.0f}" for k, v in vars(said).items()})
+    if isinstance(said, NoArmSeen):
+        fields["odds"] = f"{said.odds:.0%}"
+    if isinstance(said, (HandsTaken, HandsLikely)):
+        fields["hands"] = hands_told(said.reveal)
+    if isinstance(said, SettledAtTheEnd):
+        fields["question"] = _question_words(said.question, said.reason)
+    text = translate("Notices", template).format(**fields)
+    return text + translate("Notices", _OPEN) if isinstance(said, _TAKEN) else text
+
+
+def _field(value: object) -> str:
+    """A notice's value as its templates take it: a place, tiles, plays, changes of a round written again."""
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
+        return at(value)  # type: ignore[arg-type]
+    if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
+        return ", ".join(map(str, value))
+    if isinstance(value, tuple) and value and all(isinstance(v, (DrewMore, DrewBefore, PlayedInstead)) for v in value):
+        return "; ".join(_change(c) for c in value)
+    if isinstance(value, tuple) and all(isinstance(v, Event) for v in value):
+        return _plays(value)
+    return str(value)
+
+
+def _plays(events: tuple[Event, ...]) -> str:
+    """The plays and passes of a sequence: "Ben [3|6], then Cid passed"."""
+    said = [translate("Notices", "{player} {tile}").format(player=e.player, tile=e.tile) if isinstance(e, Play)
+            else translate("Notices", "{player} passed").format(player=e.player)
+            for e in events if isinstance(e, (Play, Pass))]
+    return translate("Notices", ", then ").join(said)
+
+
+def _change(change: Change) -> str:
+    if isinstance(change, DrewMore):
+        text = translate("Notices", "{player} drew {count}, not {seen}").format(player=change.player, count=change.count, seen=change.seen)
+    elif isinstance(change, DrewBefore) and change.tile is not None:
+        text = translate("Notices", "{player} drew {count} before laying {tile}").format(
+            player=change.player, count=change.count, tile=change.tile)
+    elif isinstance(change, DrewBefore):
+        text = translate("Notices", "{player} drew {count} before passing").format(player=change.player, count=change.count)
+    else:
+        return translate("Notices", "{player} played {tile}, not {instead_of}").format(
+            player=change.player, tile=change.tile, instead_of=change.instead_of)
+    at_s = change.at_s
+    return text if at_s is None else text + translate("Notices", " (at {seconds} s)").format(seconds=f"{at_s:.1f}")
+
+
+# The layout's sentences (scorer.layout.words.Words): their templates, for the translations.
+_LAYOUT = (
+    QT_TRANSLATE_NOOP("Layout", "{tile} at {place}"),
+    QT_TRANSLATE_NOOP("Layout", "pips do not match at a join: {tile} shows {value} where {other} shows {other_value}"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} was on the table and is not seen in the layout now (moved, covered or taken away)"),
+    QT_TRANSLATE_NOOP("Layout", "{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} cannot be where it lies: {why}"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} is new but not joined to the layout where a tile may go"),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: so the table fits the board before"),
+    QT_TRANSLATE_NOOP("Layout", "the box at {place} read as {read} is left out: it overlaps another, and only without it does "
+                                "the layout fit together"),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: so the layout fits together"),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} looks face down, yet lies in the layout as the double blank would: taken "
+                                "as [0|0] -- please check it"),
+    QT_TRANSLATE_NOOP("Layout", "the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame "
+                                "the whole layout"),
+    QT_TRANSLATE_NOOP("Layout", "the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
+                                "there unseen -- please check it"),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} is read uncertainly as {read} ({confidence}): please check it"),
+    QT_TRANSLATE_NOOP("Layout", "tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile "
+                                "between them may be unseen or misread"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} lies lengthwise in the line: read as a double laid crosswise"),
+    QT_TRANSLATE_NOOP("Layout", "two tiles at one side: {tile} and {other} both meet the same side"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} is seen {count} times: {places}"),
+    QT_TRANSLATE_NOOP("Layout", "spinner {tile}: a branch is used before both line sides are filled"),
+    QT_TRANSLATE_NOOP("Layout", "{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading"),
+    QT_TRANSLATE_NOOP("Layout", "only the round's first double spins, but {tiles} both have branches"),
+    QT_TRANSLATE_NOOP("Layout", "no order of play gives this layout (a double seems attached by its short end)"),
+    QT_TRANSLATE_NOOP("Layout", "{tile}: {why}"),
+    QT_TRANSLATE_NOOP("Layout", "the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game"),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: {why}"),
+    QT_TRANSLATE_NOOP("Layout", "a played tile seen nowhere else"),
+    QT_TRANSLATE_NOOP("Layout", "the only likely reading that fits the game"),
+    QT_TRANSLATE_NOOP("Layout", " and "),
+)
+
+
+def layout_templates() -> frozenset[str]:
+    """The layout's sentences the app has translations for."""
+    return frozenset(_LAYOUT)
+
+
+def said_again(text: str) -> str:
+    """A sentence of the layout's (:class:`~scorer.layout.words.Words`) in the app's language; other text as it is."""
+    if isinstance(text, Listed):
+        return translate("Layout", text.separator).join(map(said_again, text.items))
+    if isinstance(text, Words):
+        values = {name: said_again(v) if isinstance(v, str) else str(v) for name, v in text.values.items()}
+        return translate("Layout", text.template).format(**values)
+    return text

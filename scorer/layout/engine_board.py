@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from scorer.errors import IllegalMove
 from scorer.layout.joins import Layout, Phys, PhysJoin, SeenTile, _where
 from scorer.rules import Board, Side, Tile
+from scorer.layout.words import Listed, Words
 
 
 @dataclass
@@ -96,12 +97,13 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
             and any((j.a == i and j.side_a.startswith("short")) or (j.b == i and j.side_b.startswith("short")) for j in layout.joins)
         ]
         if len(spinning) > 1:
-            problems.append("only the round's first double spins, but " + " and ".join(_where(layout.tiles[i]) for i in spinning) + " both have branches")
+            problems.append(Words("only the round's first double spins, but {tiles} both have branches",
+                                  tiles=Listed([_where(layout.tiles[i]) for i in spinning], " and ")))
         if spinning:
             roots = [spinning[0]]
     order = next((o for o in (_order(layout, r) for r in roots) if o is not None), None)
     if order is None:
-        problems.append("no order of play gives this layout (a double seems attached by its short end)")
+        problems.append(Words("no order of play gives this layout (a double seems attached by its short end)"))
         return board, problems
     sides = _SideMap()
     for index, join in order:
@@ -119,7 +121,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
             if tile.is_double:
                 sides.engine[(index, child_phys)] = Side.LINE_A
         except IllegalMove as exc:
-            problems.append(f"{_where(seen)}: {exc}")
+            problems.append(Words("{tile}: {why}", tile=_where(seen), why=exc))
     return board, problems
 
 

@@ -14,6 +14,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from scorer.rules import Tile
+from scorer.layout.words import Words
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -88,7 +89,7 @@ class Layout:
 
 def _where(seen: SeenTile) -> str:
     c = np.asarray(seen.corners).mean(0)
-    return f"{seen.tile} at ({c[0]:.0f}, {c[1]:.0f})"
+    return Words("{tile} at {place}", tile=seen.tile, place=f"({c[0]:.0f}, {c[1]:.0f})")
 
 
 def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:
@@ -98,7 +99,8 @@ def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> 
     for join, value, rvalue in _meetings(tiles, tolerance):
         key = (min(join.a, join.b), max(join.a, join.b))
         if rvalue != value:
-            message = f"pips do not match at a join: {_where(tiles[join.a])} shows {value} where {_where(tiles[join.b])} shows {rvalue}"
+            message = Words("pips do not match at a join: {tile} shows {value} where {other} shows {other_value}",
+                            tile=_where(tiles[join.a]), value=value, other=_where(tiles[join.b]), other_value=rvalue)
             mismatches[key] = (join, message)
             continue
         if key not in found or join.error < found[key].error:

@@ -15,6 +15,7 @@ from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_e
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
+from scorer.layout.words import Words
 
 if TYPE_CHECKING:
     from scorer.vision.tile_detection import TileDetection
@@ -53,7 +54,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
     seen = set(seen_tiles)
     change.vanished = [t for t in before.tiles if t not in seen]
     for t in change.vanished:
-        change.problems.append(f"{t} was on the table and is not seen in the layout now (moved, covered or taken away)")
+        change.problems.append(Words("{tile} was on the table and is not seen in the layout now (moved, covered or taken away)", tile=t))
     new = [t for t in seen_tiles if t not in before]
     board = before
     if not before.tiles and new:
@@ -64,7 +65,8 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
             new = [t for t in new if t != first]
         else:
             change.problems.append(
-                f"{len(new)} tiles appeared on an empty table ({', '.join(map(str, new))}): the opening tile cannot be told"
+                Words("{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told", count=len(new),
+                      tiles=", ".join(map(str, new)))
             )
             change.board = board
             return change
@@ -80,7 +82,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
                 at = board.point(at_tile, side)
                 board = board.place(tile, at)
             except IllegalMove as exc:
-                change.problems.append(f"{tile} cannot be where it lies: {exc}")
+                change.problems.append(Words("{tile} cannot be where it lies: {why}", tile=tile, why=exc))
                 pending.remove(tile)
                 continue
             change.placements.append(Placement(tile, at))
@@ -89,7 +91,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
         if not progressed:
             break
     for tile in pending:
-        change.problems.append(f"{tile} is new but not joined to the layout where a tile may go")
+        change.problems.append(Words("{tile} is new but not joined to the layout where a tile may go", tile=tile))
     change.board = board
     return change
 
@@ -124,7 +126,8 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
     for i, pips in reread.items():
         x, y = up[i].center
-        notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(_pips(up[i]))} is taken as {list(pips)}: so the table fits the board before")
+        notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the table fits the board before",
+                           place=f"({x:.0f}, {y:.0f})", read=list(_pips(up[i])), taken=list(pips)))
     if not change.placements:
         # No new tile found: the move may be one of the tiles read unsurely, anywhere.
         return MoveReading(change, layout, reading.problems + change.problems, notes)

@@ -25,6 +25,7 @@ from scorer.rules import Board, Side, Tile
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
+from scorer.layout.words import Listed, Words
 
 
 def seen_from_detections(detections: Iterable[TileDetection], to_table: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -76,8 +77,9 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     settled = _without_overlaps(detections, every_double_spins, to_table)
     if settled is not None:
         detections, left_out = settled
-        notes += [f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out: it overlaps"
-                  " another, and only without it does the layout fit together" for d in left_out]
+        notes += [Words("the box at {place} read as {read} is left out: it overlaps another, and only without it does the "
+                        "layout fit together", place=f"({d.center[0]:.0f}, {d.center[1]:.0f})", read=list(d.pips or ()))
+                  for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
     blank = _back_as_blank_double(detections, backs, layout, len(problems), every_double_spins, to_table)
@@ -90,11 +92,12 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
         for i, pips in reread.items():
             x, y = up[i].center
-            notes.append(f"the tile at ({x:.0f}, {y:.0f}) read as {list(_pips(up[i]))} is taken as {list(pips)}: so the layout fits together")
+            notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
+                               place=f"({x:.0f}, {y:.0f})", read=list(_pips(up[i])), taken=list(pips)))
     problems = layout.problems + problems
     if blank is not None:
-        problems.append(f"the tile at ({back.center[0]:.0f}, {back.center[1]:.0f}) looks face down, yet lies in the layout"
-                        " as the double blank would: taken as [0|0] -- please check it")
+        problems.append(Words("the tile at {place} looks face down, yet lies in the layout as the double blank would: "
+                              "taken as [0|0] -- please check it", place=f"({back.center[0]:.0f}, {back.center[1]:.0f})"))
     ends, spots = _open_end_problems(layout, board, up, detections, image)
     problems += ends
     problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
@@ -128,27 +131,28 @@ def _open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection]
         return [], []
     unseen = _open_ends_not_bare(layout, board, [np.asarray(d.corners, np.float64) for d in up],
                                  [np.asarray(d.corners, np.float64) for d in detections], image)
-    problems = []
+    problems: list[str] = []
     at_edge = sorted({i for i, _, outside, _ in unseen if outside})
     if at_edge:
-        problems.append("the layout reaches the edge of the picture (" + ", ".join(_where(layout.tiles[i]) for i in at_edge)
-                        + "): it may go on beyond it, unseen -- frame the whole layout")
+        problems.append(Words("the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame "
+                              "the whole layout", tiles=Listed([_where(layout.tiles[i]) for i in at_edge])))
     for i, (x, y), outside, _ in unseen:
         if not outside:
-            problems.append(f"the open end of {layout.tiles[i].tile} at ({x:.0f}, {y:.0f}) is not bare table (something"
-                            " covers it): a tile may lie there unseen -- please check it")
+            problems.append(Words("the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
+                                  "there unseen -- please check it", tile=layout.tiles[i].tile, place=f"({x:.0f}, {y:.0f})"))
     return problems, [spot for *_, spot in unseen]
 
 
 def unsure_problem(d: TileDetection) -> str:
     """A face-up tile read unsurely, in words."""
     x, y = d.center
-    return f"the tile at ({x:.0f}, {y:.0f}) is read uncertainly as {list(_pips(d))} ({d.read_confidence:.2f}): please check it"
+    return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
+                 place=f"({x:.0f}, {y:.0f})", read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")
 
 
 def _beside_problems(layout: Layout) -> list[str]:
-    return ["tiles joined to one another lie beside the layout but are not joined to it ("
-            + ", ".join(_where(layout.tiles[i]) for i in group) + "): a tile between them may be unseen or misread"
+    return [Words("tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them "
+                  "may be unseen or misread", tiles=Listed([_where(layout.tiles[i]) for i in group]))
             for group in _joined_beside(layout)]
 
 

@@ -15,6 +15,7 @@ from typing import Collection, Sequence
 
 from scorer.layout.joins import Layout, Phys, PhysJoin, SeenTile, _geom, _where, find_joins
 from scorer.rules import Tile
+from scorer.layout.words import Listed, Words
 
 # A tile that joins nothing at JOIN_TOLERANCE may still join the layout at this looser one, where its
 # pips fit exactly one free side there (a detector's box is a few pixels off on a small tile).
@@ -50,7 +51,7 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Col
     # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
     kept = [j for j in kept if j.a in inside and j.b in inside]
     kept, lengthwise = _lengthwise_doubles(kept, tiles, component)
-    notes += [f"{_where(tiles[i])} lies lengthwise in the line: read as a double laid crosswise" for i in lengthwise]
+    notes += [Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=_where(tiles[i])) for i in lengthwise]
     problems += _branches_too_early(tiles, kept, component)
     return Layout(tiles, kept, component, problems, notes)
 
@@ -64,7 +65,8 @@ def _one_join_a_side(tiles: Sequence[SeenTile], joins: Sequence[PhysJoin]
     for join in sorted(joins, key=lambda j: j.error):
         clash = used.get((join.a, join.side_a)) or used.get((join.b, join.side_b))
         if clash is not None:
-            problems.append(f"two tiles at one side: {_where(tiles[join.a])} and {_where(tiles[join.b])} both meet the same side")
+            problems.append(Words("two tiles at one side: {tile} and {other} both meet the same side", tile=_where(tiles[join.a]),
+                                  other=_where(tiles[join.b])))
             continue
         used[(join.a, join.side_a)] = join
         used[(join.b, join.side_b)] = join
@@ -101,7 +103,7 @@ def _seen_twice(tiles: Sequence[SeenTile], inside: set[int]) -> tuple[list[str],
     for tile, where in by_tile.items():
         if len(where) < 2:
             continue
-        message = f"{tile} is seen {len(where)} times: " + ", ".join(_where(tiles[i]) for i in where)
+        message = Words("{tile} is seen {count} times: {places}", tile=tile, count=len(where), places=Listed([_where(tiles[i]) for i in where]))
         if len(inside & set(where)) == 1:
             # One copy is joined in the layout, the others lie loose: a set holds each tile once, so
             # the loose ones are misread (often a face-down tile): reported, not blocking.
@@ -119,7 +121,7 @@ def _branches_too_early(tiles: Sequence[SeenTile], kept: Sequence[PhysJoin], com
         if t.pips[0] == t.pips[1]:
             sides = {j.side_a if j.a == i else j.side_b for j in kept if i in (j.a, j.b)}
             if sides & {"short+", "short-"} and not {"long+", "long-"} <= sides:
-                problems.append(f"spinner {_where(t)}: a branch is used before both line sides are filled")
+                problems.append(Words("spinner {tile}: a branch is used before both line sides are filled", tile=_where(t)))
     return problems
 
 
@@ -142,7 +144,7 @@ def _reread_at_joins(tiles: list[SeenTile], mismatches: Sequence[tuple[PhysJoin,
             (where, value), = candidates
             proposals.setdefault(where, set()).add(value)
     seen = {t.tile for t in tiles}
-    out, notes = list(tiles), []
+    out, notes = list(tiles), list[str]()
     for (i, half), values in sorted(proposals.items()):
         if len(values) != 1:
             continue
@@ -153,7 +155,8 @@ def _reread_at_joins(tiles: list[SeenTile], mismatches: Sequence[tuple[PhysJoin,
             continue
         seen.add(new.tile)
         out[i] = new
-        notes.append(f"{_where(old)} is taken as {new.tile}: its half meets a {pips[half]} at a join, a likely other reading")
+        notes.append(Words("{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading", tile=_where(old),
+                           taken=new.tile, pips=pips[half]))
     return out, notes
 
 

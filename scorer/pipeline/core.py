@@ -36,17 +36,20 @@ from scorer.pipeline.announce import Announcement, announce_play, announce_round
 from scorer.pipeline.arms import Arms, arm_in_view, moved_near
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.draws import Draws
-from scorer.pipeline.events import MoveEvent, Notice, PipelineEvent, StatusChange, TableView
+from scorer.pipeline.events import MoveEvent, Notice, PipelineEvent, StatusChange, TableView, told
 from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.notices import (
+    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, TilesTooSmall,
+)
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
 from scorer.pipeline.rewrite import Rewritten
-from scorer.pipeline.sequences import in_order_put_down, played_as
+from scorer.pipeline.sequences import in_order_put_down
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
 from scorer.pipeline.steady import CameraShift
@@ -57,7 +60,8 @@ from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, R
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
-from scorer.vision.detector import Detector, too_small_to_read
+from scorer.vision.detector import Detector
+from scorer.vision.tile_detection import small_tiles
 from scorer.vision.geometry import long_side
 
 # Questions a recording may end on, settled then on the first answer offered: the likeliest (the reading
@@ -181,7 +185,7 @@ class TablePipeline:
         # (Read again, the table is the one read a frame ago: a tile read surely then and missed now is there.)
         voted, flips = self.tracker.update(detections, same_table=pending.frames_left < self.config.rereads)
         for flip in flips:
-            events.append(Notice(frame.t, f"the tile at ({flip.center[0]:.0f}, {flip.center[1]:.0f}) now reads {flip.after}, not {flip.before}"))
+            events.append(told(frame.t, ReadingChanged(flip.center, flip.before, flip.after)))
         has_boneyard = self.match.rules.has_boneyard
         if has_boneyard:
             pending.boneyard.append(boneyard_tiles(voted, detections, self.zones, len(self.match.players), self.to_table,
@@ -263,7 +267,7 @@ class TablePipeline:
         self.memory.follow(moved.shift)
         if moved.new_view:
             self.tracker.reset()
-        return [Notice(still.t, moved.message())]
+        return [told(still.t, NewView() if moved.new_view else CameraMoved(float(np.hypot(*moved.shift))))]
 
     def _looked(self, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """What a read of the table leaves behind, and the notes it gives."""
@@ -274,9 +278,9 @@ class TablePipeline:
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
-        if not self._told_small and (small := too_small_to_read(list(still.up), LIVE_SMALL_TILE_PX)):
+        if not self._told_small and (length := small_tiles(list(still.up), LIVE_SMALL_TILE_PX)) is not None:
             self._told_small = True  # once a session: the players can move the camera, or not
-            events.append(Notice(still.t, small))
+            events.append(told(still.t, TilesTooSmall(length, LIVE_SMALL_TILE_PX)))
         return events
 
     def finish(self, t: float) -> list[PipelineEvent]:
@@ -290,8 +294,7 @@ class TablePipeline:
         elif (question := self.asked.open) is not None and question.alternatives and isinstance(question, SETTLED_AT_THE_END):
             offered = [list(way) for way in question.alternatives]
             likeliest = in_order_put_down(offered, self.arms.put_down()) if isinstance(question, WhichOrder) else offered[0]
-            events = [Notice(t, f"no answer to '{question.reason}' before the recording ended: taken as "
-                                f"{played_as(likeliest)} -- correct it if it is not")]
+            events = [told(t, SettledAtTheEnd(question, question.reason, tuple(likeliest)))]
             events += self.confirm(likeliest, t)
         else:
             return []
@@ -322,14 +325,13 @@ class TablePipeline:
         redrawn = with_missed_draws(self.history.steps, reveal, unseen)
         if redrawn is None:
             return []
-        said = f"the hands laid out hold more tiles than the camera saw drawn: taken as {redrawn.said} -- correct it if it is not"
-        return self.rewrite(t, redrawn, said) + self.apply(t, [reveal])
+        return self.rewrite(t, redrawn, DrawsPutIn(redrawn.changes)) + self.apply(t, [reveal])
 
-    def rewrite(self, t: float, rewritten: Rewritten, said: str) -> list[PipelineEvent]:
+    def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
         """The round written again (one undo line, then its lines from the first one changed on, each at
         its time), said; each event changed announced (a play: its score as it is now)."""
         self.history.rewind(rewritten.keep, t)
-        out: list[PipelineEvent] = [Notice(t, said)]
+        out: list[PipelineEvent] = [told(t, said)]
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
@@ -371,12 +373,12 @@ class TablePipeline:
     def correct_reading(self, center: tuple[float, float], tile: Tile, t: float = 0.0) -> list[PipelineEvent]:
         """A person corrected a tile's pips: the table is read again with that reading."""
         if not self.tracker.correct(center, tile):
-            return [Notice(t, "no tile is being followed there")]
+            return [told(t, NotFollowed())]
         self.asked.boxes = ()
         self.asked.moved_on()
         self.gate.force_reread()
         self._pending = _Pending(0)
-        return [Notice(t, f"the tile at ({center[0]:.0f}, {center[1]:.0f}) is {tile}, as corrected")]
+        return [told(t, Corrected(center, tile))]
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""

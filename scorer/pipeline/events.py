@@ -11,6 +11,7 @@ from scorer.rules.log import event_to_json
 from scorer.rules.transcript import Step, record
 
 if TYPE_CHECKING:
+    from scorer.pipeline.notices import Said
     from scorer.vision.detector import TileDetection
 
 Status = Literal["waiting", "reading", "confirm", "over"]
@@ -58,6 +59,8 @@ class Notice:
 
     t: float
     message: str
+    # What is told as a typed value (scorer.pipeline.notices), for a front end to word in its language.
+    said: object = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"t": round(self.t, 2), "type": "notice", "message": self.message}
@@ -70,6 +73,11 @@ class StatusChange:
 
     def to_json(self) -> dict[str, Any]:
         return {"t": round(self.t, 2), "type": "status", "status": self.status}
+
+
+def told(t: float, said: Said) -> Notice:
+    """The notice telling ``said``."""
+    return Notice(t, said.text(), said)
 
 
 PipelineEvent = MoveEvent | NeedsConfirmation | Notice | StatusChange

@@ -22,6 +22,7 @@ from scorer.pipeline.sequences import drawn_on_turn, sequence_for
 from scorer.rules import Board, Match, Tile
 from scorer.vision.detector import HalfReading, TileDetection
 from scorer.vision.geometry import long_side
+from scorer.layout.words import Words
 
 # Tiles touching end to end lie a tile's length apart, centre to centre; a crosswise double 3/4 of it.
 AGAINST = 1.25
@@ -101,8 +102,9 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
 
 def _left_out(boxes: Boxes) -> list[Note]:
     # (Said once per reading: the box moves a little from frame to frame.)
-    return [(("left-out", d.pips), f"the box at ({d.center[0]:.0f}, {d.center[1]:.0f}) read as {list(d.pips or ())} is left out:"
-             " that tile is seen elsewhere, where it fits the game") for d in boxes]
+    return [(("left-out", d.pips), Words("the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits "
+                                         "the game", place=f"({d.center[0]:.0f}, {d.center[1]:.0f})", read=list(d.pips or ())))
+            for d in boxes]
 
 
 def alternatives(match: Match, outcomes: Sequence[Outcome], draws: int = 0) -> Alternatives:
@@ -160,8 +162,9 @@ def reread(fit: Fit, tiles: Boxes) -> tuple[Boxes, Layout, Change, str] | None:
         return None
     trial, layout, change, d, reading = found[0]
     x, y = d.center
-    why = "a played tile seen nowhere else" if Tile.of(*reading) in unseen else "the only likely reading that fits the game"
-    return trial, layout, change, f"the tile at ({x:.0f}, {y:.0f}) read as {list(pips(d))} is taken as {list(reading)}: {why}"
+    why = Words("a played tile seen nowhere else") if Tile.of(*reading) in unseen else Words("the only likely reading that fits the game")
+    return trial, layout, change, Words("the tile at {place} read as {read} is taken as {taken}: {why}", place=f"({x:.0f}, {y:.0f})",
+                                        read=list(pips(d)), taken=list(reading), why=why)
 
 
 def duplicates(fit: Fit, tiles: Boxes) -> list[tuple[int, ...]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
+from scorer.pipeline.notices import Change, DrewBefore, DrewMore
 from scorer.pipeline.rewrite import Rewritten, Timed
 from scorer.pipeline.sequences import allows
 from scorer.rules import Draw, Pass, Play, Reveal, RoundStart
@@ -34,7 +35,8 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     before = steps[start].before
     events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
     first_changed = len(events)
-    drawn, said = [], []
+    drawn: list[Timed] = []
+    said: list[Change] = []
     for player, missed in short.items():
         if not missed:
             continue
@@ -49,28 +51,22 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     if not allows(before, [*(e for e, _ in events), reveal]):
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
-    return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, "; ".join(said))
+    return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
 
 
-def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterator[tuple[list[Timed], int, str]]:
+def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterator[tuple[list[Timed], int, Change]]:
     """Each way ``player`` can have drawn ``missed`` tiles more, likeliest first: a draw of theirs made
     larger (the last first), then (``unseen``) a draw put before a play or pass of theirs (the last
     first; before a pass where the draw emptied the boneyard).  Yields the events, the index of the
-    one changed, and the change in words."""
+    one changed, and the change as told."""
     own = [i for i, (e, _) in enumerate(events) if getattr(e, "player", None) == player]
     for i in reversed(own):
         e, t = events[i]
         if isinstance(e, Draw):
             larger = Draw(player, e.count + missed)
-            yield (events[:i] + [(larger, t)] + events[i + 1:], i,
-                   f"{player} drew {larger.count}, not {e.count}{_when(t)}")
+            yield events[:i] + [(larger, t)] + events[i + 1:], i, DrewMore(player, larger.count, e.count, t)
     for i in reversed(own if unseen else []):
         e, t = events[i]
         if isinstance(e, (Play, Pass)):
-            what = f"laying {e.tile}" if isinstance(e, Play) else "passing"
-            yield (events[:i] + [(Draw(player, missed), t)] + events[i:], i,
-                   f"{player} drew {missed} before {what}{_when(t)}")
-
-
-def _when(t: float | None) -> str:
-    return "" if t is None else f" (at {t:.1f} s)"
+            tile = e.tile if isinstance(e, Play) else None
+            yield events[:i] + [(Draw(player, missed), t)] + events[i:], i, DrewBefore(player, missed, tile, t)

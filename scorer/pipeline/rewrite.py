@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from scorer.pipeline.notices import Change, PlayedInstead, changes_told
 from scorer.pipeline.sequences import allows
 from scorer.rules import Event, Play, RoundStart, Tile
 from scorer.rules.transcript import Step
@@ -26,7 +27,12 @@ class Rewritten:
     keep: int
     events: tuple[Timed, ...]
     changed: tuple[int, ...]  # where among them the events changed lie
-    said: str  # what was changed, in words
+    changes: tuple[Change, ...]  # what was changed, as the players are told it
+
+    @property
+    def said(self) -> str:
+        """What was changed, in words."""
+        return changes_told(self.changes)
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ def with_guess_revised(steps: Sequence[Step], guess: Guess, other: Tile) -> Rewr
     events = [(_swapped(s.event, guess.tile, other), s.t) for s in steps[first:]]
     if not allows(steps[first].before, [e for e, _ in events]):
         return None
-    return Rewritten(first, tuple(events), (0,), f"{play.player} played {other}, not {guess.tile}")
+    return Rewritten(first, tuple(events), (0,), (PlayedInstead(play.player, other, guess.tile),))
 
 
 def _swapped(event: Event, tile: Tile, other: Tile) -> Event:

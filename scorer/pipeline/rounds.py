@@ -18,11 +18,12 @@ from scorer.layout import Layout, infer_placements
 from scorer.layout.reading import OVERLAP
 from scorer.pipeline.arms import Arms, moved_near, player_at
 from scorer.pipeline.draws import Draws
-from scorer.pipeline.events import Notice, PipelineEvent
+from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import other_readings, pips
 from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.notices import HandsLikely, HandsTaken, WhoLaidTaken
 from scorer.pipeline.questions import Asked, HandsLeft, OpeningUnfit, WhoOpened
-from scorer.pipeline.sequences import allows, played_as, state_after
+from scorer.pipeline.sequences import allows, state_after
 from scorer.pipeline.still import Seats, Sight, StillTable
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import Table, Turns
@@ -159,7 +160,7 @@ class Rounds:
             # The tiles read unsurely can be only these (where every tile is dealt, the hands hold
             # exactly the tiles not played).
             self.reveal_guess = None
-            return [Notice(t, f"hands read unsurely, taken as the one likely reading the rules allow: {_told(settled)}")] + self.table.apply(t, [settled])
+            return [told(t, HandsLikely(settled))] + self.table.apply(t, [settled])
         if sure and min(more) >= 0 and sum(more) > 0:
             if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read, unseen=False)):
                 self.reveal_guess = None
@@ -184,7 +185,7 @@ class Rounds:
             return []
         ended = self.table.apply(t, [guess])
         self.reveal_guess = None
-        said = Notice(t, f"no answer about the hands left at the round's end: taken as read -- {_told(guess)} -- correct it if it is not")
+        said = told(t, HandsTaken(guess))
         self.cleared_away({s.tile for s in sight.seen})
         return [said, *ended, *self.before_round(t, still, sight)]
 
@@ -211,7 +212,7 @@ class Rounds:
             return []
         (way,) = fitting
         self.asked.who_laid = None
-        said = Notice(t, f"no answer about who laid {asked.tile}: the hands laid out tell -- taken as {played_as(way)} -- correct it if it is not")
+        said = told(t, WhoLaidTaken(asked.tile, tuple(way), "hands"))
         return [said] + self.table.apply(t, [*way, reveal])
 
     def _laid_out(self, seats: Seats) -> Hands:
@@ -238,11 +239,6 @@ class Rounds:
 
     def _allows(self, event: Event) -> bool:
         return allows(self.table.match, [event])
-
-
-def _told(reveal: Reveal) -> str:
-    """The hands in words: "Ann -; Ben [0|3] [2|5]"."""
-    return "; ".join(f"{player} {' '.join(map(str, hand)) or '-'}" for player, hand in reveal.hands)
 
 
 def in_a_row(hand: list[TileDetection]) -> list[TileDetection]:

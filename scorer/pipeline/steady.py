@@ -37,13 +37,6 @@ class Moved:
     shift: tuple[float, float]
     new_view: bool = False
 
-    def message(self) -> str:
-        if self.new_view:
-            return "the camera was moved to a new view: the table is read afresh from its tiles"
-        dx, dy = self.shift
-        return (f"the camera moved by {np.hypot(dx, dy):.0f} px (its stand knocked?): the whole table shifted alike, "
-                "and the places kept follow it")
-
 
 @dataclass
 class CameraShift:

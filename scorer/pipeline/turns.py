@@ -18,16 +18,17 @@ from scorer.layout import Layout, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline.arms import Arms, player_at, settle_order
 from scorer.pipeline.draws import Draws
-from scorer.pipeline.events import Notice, PipelineEvent
+from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
+from scorer.pipeline.notices import BlankDoubleTaken, GuessRevised, NoArmSeen, OrderTaken, ReadingTaken, Said, WhoLaidTaken
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
-    MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, played_as, put_down_apart,
+    MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, put_down_apart,
     score_of, sequence_by_arms, sequence_for,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
@@ -60,7 +61,7 @@ class Table(Protocol):
         """The round-end count, with the draws the camera missed that its hands show (nothing where none
         fit; ``unseen``: also a draw where the camera saw none)."""
 
-    def rewrite(self, t: float, rewritten: Rewritten, said: str) -> list[PipelineEvent]:
+    def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
         """The round written again as ``rewritten`` says, said."""
 
     @property
@@ -78,7 +79,7 @@ class Move:
     """The rules events that explain the new tiles, and what was taken without an answer (said)."""
 
     events: tuple[Event, ...]
-    said: tuple[str, ...] = ()
+    said: tuple[Said, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,7 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
         # fits.  The likeliest way is taken where it is likely enough (said), else asked.
         ways, odds = likeliest_first(match, (tuple(candidates[0]),) + others)
         if odds[0] >= TAKEN_WITHOUT_ASKING:
-            return Move(ways[0], (f"no arm was seen laying {tiles[0]}: taken as {played_as(ways[0])}, the likeliest under "
-                                  f"the rules ({odds[0]:.0%}) -- correct it if it is not",))
+            return Move(ways[0], (NoArmSeen(tiles[0], tuple(ways[0]), odds[0]),))
         return WhoLaid(tiles[0], on, ways)
     if len(placements) > 1:
         # Several new tiles: who laid which is told by the arms that laid them, where seen.
@@ -130,20 +130,20 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
     """Of the sequences the rules allow, the one played (several tiles: in the order they settled)."""
     placed = frozenset(p.tile for p in placements)
     offered = tuple(tuple(c) for c in candidates)
-    unanswered = []
+    unanswered: list[Tile | None] = []  # the tile whose layer was asked about, or None: the order
     if len({score_of(match, seq) for seq in candidates}) > 1:
         if asked.order is None or not asked.order.tiles < placed:
             return WhichOrder(placed, offered)
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
-        unanswered.append("the order the new tiles were played in")
+        unanswered.append(None)
     if seen.new_now and not put_down_apart([seen.settled.get(p.tile) for p in placements]):
         # Several tiles new to this look whose places stopped moving at one moment were laid in one
         # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
         return LaidAtOnce(tuple(p.tile for p in placements), offered)
     chosen = in_order_put_down(candidates, seen.put_down)
     if asked.who_laid is not None and asked.who_laid.tile in placed:
-        unanswered.append(f"who laid {asked.who_laid.tile}")
+        unanswered.append(asked.who_laid.tile)
     plays = [e for e in chosen if isinstance(e, Play)]
     if unanswered and (settled := settle_order(placements, seen.put_down)) and (
             [e.tile for e in plays] != [p.tile for p in settled] or any(seen.laid_by[e.tile] not in (None, e.player) for e in plays)):
@@ -151,8 +151,8 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
         # put down by the arms that laid them: a player passed between them (a continued turn ended
         # by a pass, a knock).  Taken as the arms tell, those between passing.
         chosen = sequence_by_arms(match, settled, seen.laid_by) or chosen
-    return Move(tuple(chosen), tuple(f"no answer about {what}: taken as {played_as(chosen)} -- correct it if it is not"
-                                     for what in unanswered))
+    taken = tuple(chosen)
+    return Move(taken, tuple(OrderTaken(taken) if tile is None else WhoLaidTaken(tile, taken) for tile in unanswered))
 
 
 class Turns:
@@ -177,8 +177,7 @@ class Turns:
             if (blank := blank_double_played(fit, tiles, layout, still.down)) is not None:
                 tiles, d = blank
                 layout = reconstruct(seen_from_detections(tiles, self.to_table), known=fit.board.tiles)
-                x, y = d.center
-                events.append(Notice(t, f"the tile at ({x:.0f}, {y:.0f}), seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"))
+                events.append(told(t, BlankDoubleTaken(d.center)))
         notes, reading = explain(fit, match, tiles, layout, self.asked.boxes)
         events += self.table.tell(t, notes)
         if isinstance(reading, TableUnfit) and reading.hidden and self._hidden_for_now(t, frozenset(reading.hidden)):
@@ -225,8 +224,7 @@ class Turns:
             drawn_first = self.draws.since(self.table.match, still, reading.tiles, reading.layout)
             return self.table.put(t, WhichReading(d.center, readings, drawn_first, alternatives(self.table.match, outcomes, drawn_first)))
         self.asked.reading = None
-        said = Notice(t, f"no answer about the tile at ({x:.0f}, {y:.0f}): taken as read, {', '.join(map(str, readings[0]))}"
-                         " -- correct it if it is not")
+        said = told(t, ReadingTaken(d.center, readings[0]))
         out = [said] + self.after_question(t, still, reading, asked)
         if (guess := guessed(readings, self.table.match.round_no)) is not None:
             self.guesses.append(replace(guess, line=played_line(self.table.steps, guess.tile)))
@@ -252,12 +250,11 @@ class Turns:
                     if (way := with_guess_revised(self.table.steps, guess, other)) is not None]
             if len(near) != 1 or not elsewhere or len(ways) != 1:
                 continue
-            (other, way), (x, y), (qx, qy) = ways[0], near[0].center, elsewhere[0].center
+            other, way = ways[0]
             self.guesses.remove(guess)
             played = way.events[0][0]
             self.tracker.correct(near[0].center, other, played.at if isinstance(played, Play) else None)
-            said = (f"the tile at ({x:.0f}, {y:.0f}) taken as {guess.tile} is {other}: {guess.tile} is read surely at "
-                    f"({qx:.0f}, {qy:.0f}) -- {way.said}, the moves since scored again -- correct it if it is not")
+            said = GuessRevised(near[0].center, guess.tile, other, elsewhere[0].center, way.changes)
             return self.table.rewrite(t, way, said) + self.table.look_again(t)
         return []
 
@@ -298,7 +295,7 @@ class Turns:
         if not isinstance(turn, Move):
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
-        return [Notice(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+        return [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
 
     def settle_who_laid(self, t: float) -> list[PipelineEvent]:
         """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""
@@ -306,8 +303,7 @@ class Turns:
         if asked is None or not asked.alternatives:
             return []
         way = asked.alternatives[0]
-        said = Notice(t, f"no answer about who laid {asked.tile}: taken as {played_as(way)}, the likeliest under the rules"
-                         " -- correct it if it is not")
+        said = told(t, WhoLaidTaken(asked.tile, tuple(way), "rules"))
         return [said] + self.table.apply(t, way)
 
     def remember(self, still: StillTable, tiles: list[TileDetection], layout: Layout) -> None:

@@ -96,11 +96,22 @@ SMALL_TILE_PX = 30
 
 def too_small_to_read(detections: Sequence["TileDetection"], minimum: float = SMALL_TILE_PX) -> str | None:
     """A word for the players when the face-up tiles are shorter in the image than ``minimum`` (px)."""
+    length = small_tiles(detections, minimum)
+    return None if length is None else too_small_words(length, minimum)
+
+
+def small_tiles(detections: Sequence["TileDetection"], minimum: float = SMALL_TILE_PX) -> float | None:
+    """The face-up tiles' median length in the image (px) where it is under ``minimum``, else None."""
     lengths = [long_side(d.corners) for d in detections if d.face == "up"]
     if len(lengths) < 2 or float(np.median(lengths)) >= minimum:  # (one small box may be a stray one)
         return None
-    return (f"the tiles are about {float(np.median(lengths)):.0f} px long in the image, too small for their pips to be read"
+    return float(np.median(lengths))
+
+
+def too_small_words(length: float, minimum: float) -> str:
+    return (f"the tiles are about {length:.0f} px long in the image, too small for their pips to be read"
             f" reliably (at least {minimum:.0f} px is needed): bring the camera closer or raise its resolution")
+
 
 def settled(tiles: list[TileDetection]) -> list[TileDetection]:
     """The tiles read, less the boxes that cannot be tiles beside the others."""

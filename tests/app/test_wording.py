@@ -1,14 +1,24 @@
-"""The camera's questions worded in the app's language from the typed question: in English as the
-pipeline says them, in Finnish with the names in the genitive."""
+"""The camera's questions and notices worded in the app's language from the typed values: in English as
+the pipeline says them, in Finnish with the names in the genitive; the layout's sentences too."""
 
 from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+from pathlib import Path
 
 import pytest
 
 from scorer.app import i18n
-from scorer.app.wording import question_text
-from scorer.pipeline.questions import WhichReading, WhoLaid, WhoseArm, needs_confirmation
-from scorer.rules import Tile
+from scorer.app.wording import layout_templates, notice_text, question_text, said_again
+from scorer.layout.words import Listed, Words
+from scorer.pipeline import Notice, notices
+from scorer.pipeline.events import told
+from scorer.pipeline.questions import TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
+from scorer.rules import Pass, Play, Reveal, Tile
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -39,3 +49,75 @@ def test_in_finnish_the_questions_are_finnish(finnish) -> None:
         "[2|3]: käsi tuli Cidin puolelta, mutta on Annin vuoro: oliko se Annin?"
     assert question_text(needs_confirmation(1.0, QUESTIONS[2])) == \
         "uusi laatta kohdassa (412, 201) luetaan epävarmasti: [1|6] tai [0|1]"
+
+
+# -- notices: each kind the pipeline tells, and the layout's sentences ---------------------------------
+
+PLAY = (Pass("Ann"), Play("Ben", Tile(3, 6), Tile(1, 3), None))
+NOTICES = [
+    notices.ReadingChanged((212.3, 132.0), Tile(3, 6), Tile(3, 5)), notices.CameraMoved(4.2), notices.NewView(),
+    notices.TilesTooSmall(24.6, 30), notices.BlankDoubleTaken((10.0, 20.0)), notices.NoArmSeen(Tile(3, 6), PLAY[1:], 0.99),
+    notices.OrderTaken(PLAY), notices.WhoLaidTaken(Tile(3, 6), PLAY, "rules"), notices.WhoLaidTaken(Tile(3, 6), PLAY, "hands"),
+    notices.WhoLaidTaken(Tile(3, 6), PLAY), notices.ReadingTaken((5.0, 6.0), (Tile(1, 2), Tile(2, 2))),
+    notices.HandsTaken(Reveal((("Ann", (Tile(1, 2),)), ("Ben", ())))), notices.HandsLikely(Reveal((("Ann", ()),))),
+    notices.SettledAtTheEnd(WhoLaid(Tile(5, 5), "Ben"), WhoLaid(Tile(5, 5), "Ben").reason, PLAY),
+    notices.DrawsPutIn((notices.DrewMore("Ben", 3, 2, 12.0), notices.DrewBefore("Cid", 1, None, None),
+                        notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
+    notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
+    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(),
+]
+
+
+def test_every_kind_of_notice_is_worded() -> None:
+    kinds = {c for _, c in inspect.getmembers(notices, inspect.isclass)
+             if dataclasses.is_dataclass(c) and c.__module__ == notices.__name__ and hasattr(c, "text")}
+    assert kinds - {type(n) for n in NOTICES} == {notices.DrewMore, notices.DrewBefore, notices.PlayedInstead}  # (parts of one)
+
+
+@pytest.mark.parametrize("said", NOTICES, ids=lambda n: type(n).__name__)
+def test_in_english_the_app_tells_what_the_pipeline_tells(qapp, said) -> None:
+    i18n.set_language("en")
+    notice = told(3.0, said)
+    assert notice_text(notice) == notice.message
+
+
+def test_in_finnish_the_notices_are_finnish(finnish) -> None:
+    assert notice_text(told(1.0, NOTICES[0])) == "kohdan (212, 132) laatta luetaan nyt [3|5], ei [3|6]"
+    assert notice_text(told(1.0, NOTICES[6])) == ("uusien laattojen pelijärjestykseen ei vastattu: tulkittu Ann ohitti vuoronsa, "
+                                                 "sitten Ben [3|6] -- korjaa, jos se ei pidä paikkaansa")
+    assert notice_text(told(1.0, NOTICES[13])).startswith("kysymykseen ”kuka pelasi laatan [5|5]? kamera ei nähnyt kättä")
+    for said in NOTICES:
+        text = notice_text(told(1.0, said))
+        assert text != said.text() and "{" not in text
+
+
+def _layout_templates() -> set[str]:
+    """Every sentence template the layout and the pipeline make Words of, read from their source."""
+    found = set()
+    for path in [*(ROOT / "scorer" / "layout").glob("*.py"), *(ROOT / "scorer" / "pipeline").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Words":
+                assert node.args and isinstance(node.args[0], ast.Constant), f"{path.name}:{node.lineno}: Words wants a template"
+                found.add(node.args[0].value)
+    return found
+
+
+def test_every_sentence_of_the_layout_has_its_template_in_the_app() -> None:
+    made = _layout_templates()
+    assert len(made) >= 20
+    assert made <= layout_templates()
+
+
+def test_the_layouts_notes_and_problems_are_finnish(finnish) -> None:
+    where = Words("{tile} at {place}", tile=Tile(2, 6), place="(212, 132)")
+    problem = Words("pips do not match at a join: {tile} shows {value} where {other} shows {other_value}",
+                    tile=where, value=2, other=Words("{tile} at {place}", tile=Tile(1, 3), place="(164, 132)"), other_value=3)
+    assert problem == "pips do not match at a join: [2|6] at (212, 132) shows 2 where [1|3] at (164, 132) shows 3"
+    assert said_again(problem) == ("silmäluvut eivät täsmää liitoksessa: [2|6] kohdassa (212, 132) näyttää 2, mutta "
+                                   "[1|3] kohdassa (164, 132) näyttää 3")
+    edge = Words("only the round's first double spins, but {tiles} both have branches", tiles=Listed([where, where], " and "))
+    assert said_again(edge).endswith("[2|6] kohdassa (212, 132) ja [2|6] kohdassa (212, 132) on molemmilla haaroja")
+    asked = needs_confirmation(1.0, TableUnfit((problem,)))
+    assert question_text(asked).startswith("pöytä ei vastaa peliä: silmäluvut eivät täsmää")
+    assert notice_text(Notice(1.0, Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=where))) == \
+        "[2|6] kohdassa (212, 132) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi"

@@ -119,7 +119,7 @@ def test_a_tile_laid_by_the_arm_of_a_later_player_is_played_after_the_passes_bet
     # fit (a chance of 1 %): his play is taken, and said.
     turn = turn_for(match, [laid], 0, Laying({laid.tile: None}, {}, False), Asked())
     assert isinstance(turn, Move) and turn.events == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
-    assert turn.said == ("no arm was seen laying [3|6]: taken as Ben [3|6], the likeliest under the rules (99%) -- correct it if it is not",)
+    assert [said.text() for said in turn.said] == ["no arm was seen laying [3|6]: taken as Ben [3|6], the likeliest under the rules (99%) -- correct it if it is not"]
     # Holding one tile, Ben knocks more often than not (15 of the 26 unseen tiles do not fit): asked,
     # Cid's way (Ben knocking) offered first.
     one_left = replace(match, hand_counts=(6, 1, 7, 7))

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from scorer.pipeline.boneyard import Boneyard
+from scorer.pipeline.notices import CameraMoved
 from scorer.pipeline.steady import CameraShift
 
 
@@ -42,7 +43,7 @@ def test_a_knock_of_a_few_pixels_is_noticed_and_followed() -> None:
     moved = view.look(_moved(table, 3.0, -2.5))
     assert moved is not None and not moved.new_view
     assert moved.shift == pytest.approx((3.0, -2.5), abs=0.3)
-    assert "the camera moved by 4 px" in moved.message()
+    assert "the camera moved by 4 px" in CameraMoved(float(np.hypot(*moved.shift))).text()
     # A calibration's mapping is taken from where the camera looked when it was made.
     mapped = view.followed(lambda points: points * 2.0)
     assert mapped is not None

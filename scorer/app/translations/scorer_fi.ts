@@ -267,6 +267,117 @@
     </message>
 </context>
 <context>
+    <name>Layout</name>
+    <message>
+        <source>{tile} at {place}</source>
+        <translation>{tile} kohdassa {place}</translation>
+    </message>
+    <message>
+        <source>pips do not match at a join: {tile} shows {value} where {other} shows {other_value}</source>
+        <translation>silmäluvut eivät täsmää liitoksessa: {tile} näyttää {value}, mutta {other} näyttää {other_value}</translation>
+    </message>
+    <message>
+        <source>{tile} was on the table and is not seen in the layout now (moved, covered or taken away)</source>
+        <translation>{tile} oli pöydällä, mutta ei näy nyt pelikuviossa (siirretty, peitetty tai otettu pois)</translation>
+    </message>
+    <message>
+        <source>{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told</source>
+        <translation>tyhjälle pöydälle ilmestyi {count} laattaa ({tiles}): aloituslaattaa ei voi päätellä</translation>
+    </message>
+    <message>
+        <source>{tile} cannot be where it lies: {why}</source>
+        <translation>{tile} ei voi olla siinä, missä se on: {why}</translation>
+    </message>
+    <message>
+        <source>{tile} is new but not joined to the layout where a tile may go</source>
+        <translation>{tile} on uusi, mutta ei liity pelikuvioon kohdassa, johon laatan voi pelata</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: so the table fits the board before</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pöytä sopii edelliseen tilanteeseen</translation>
+    </message>
+    <message>
+        <source>the box at {place} read as {read} is left out: it overlaps another, and only without it does the layout fit together</source>
+        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: se on toisen päällä, ja vain ilman sitä pelikuvio sopii yhteen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: so the layout fits together</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pelikuvio sopii yhteen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} looks face down, yet lies in the layout as the double blank would: taken as [0|0] -- please check it</source>
+        <translation>kohdan {place} laatta näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
+    </message>
+    <message>
+        <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
+        <translation>pelikuvio ulottuu kuvan reunaan ({tiles}): se voi jatkua näkymättömissä -- rajaa koko pelikuvio kuvaan</translation>
+    </message>
+    <message>
+        <source>the open end of {tile} at {place} is not bare table (something covers it): a tile may lie there unseen -- please check it</source>
+        <translation>laatan {tile} avoin pää kohdassa {place} ei ole paljasta pöytää (jokin peittää sen): siinä voi olla näkymätön laatta -- tarkista se</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is read uncertainly as {read} ({confidence}): please check it</source>
+        <translation>kohdan {place} laatta luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
+    </message>
+    <message>
+        <source>tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them may be unseen or misread</source>
+        <translation>toisiinsa liittyviä laattoja on pelikuvion vieressä liittymättä siihen ({tiles}): niiden välissä voi olla näkymätön tai väärin luettu laatta</translation>
+    </message>
+    <message>
+        <source>{tile} lies lengthwise in the line: read as a double laid crosswise</source>
+        <translation>{tile} on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi</translation>
+    </message>
+    <message>
+        <source>two tiles at one side: {tile} and {other} both meet the same side</source>
+        <translation>kaksi laattaa samalla sivulla: {tile} ja {other} liittyvät molemmat samaan sivuun</translation>
+    </message>
+    <message>
+        <source>{tile} is seen {count} times: {places}</source>
+        <translation>{tile} näkyy {count} kertaa: {places}</translation>
+    </message>
+    <message>
+        <source>spinner {tile}: a branch is used before both line sides are filled</source>
+        <translation>spinneri {tile}: haaraa käytetään ennen kuin rivin molemmat sivut on täytetty</translation>
+    </message>
+    <message>
+        <source>{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading</source>
+        <translation>{tile} tulkitaan {taken}: sen puolisko kohtaa liitoksessa luvun {pips}, todennäköinen toinen luenta</translation>
+    </message>
+    <message>
+        <source>only the round&apos;s first double spins, but {tiles} both have branches</source>
+        <translation>vain kierroksen ensimmäinen tupla on spinneri, mutta laatoilla {tiles} on molemmilla haaroja</translation>
+    </message>
+    <message>
+        <source>no order of play gives this layout (a double seems attached by its short end)</source>
+        <translation>mikään pelijärjestys ei tuota tätä pelikuviota (tupla näyttää liitetyn lyhyestä päästään)</translation>
+    </message>
+    <message>
+        <source>{tile}: {why}</source>
+        <translation>{tile}: {why}</translation>
+    </message>
+    <message>
+        <source>the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game</source>
+        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: sama laatta näkyy muualla, jossa se sopii peliin</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: {why}</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: {why}</translation>
+    </message>
+    <message>
+        <source>a played tile seen nowhere else</source>
+        <translation>pelattu laatta, jota ei näy missään muualla</translation>
+    </message>
+    <message>
+        <source>the only likely reading that fits the game</source>
+        <translation>ainoa todennäköinen luenta, joka sopii peliin</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> ja </translation>
+    </message>
+</context>
+<context>
     <name>LiveView</name>
     <message>
         <source>waiting for a still table</source>
@@ -516,6 +627,117 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Not the hands</source>
         <translation>Kädet eivät kelpaa</translation>
+    </message>
+</context>
+<context>
+    <name>Notices</name>
+    <message>
+        <source> -- correct it if it is not</source>
+        <translation> -- korjaa, jos se ei pidä paikkaansa</translation>
+    </message>
+    <message>
+        <source>the tile at {place} now reads {after}, not {before}</source>
+        <translation>kohdan {place} laatta luetaan nyt {after}, ei {before}</translation>
+    </message>
+    <message>
+        <source>the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, and the places kept follow it</source>
+        <translation>kamera siirtyi {pixels} px (jalustaa tönäistiin?): koko pöytä siirtyi samoin, ja muistetut paikat seuraavat sitä</translation>
+    </message>
+    <message>
+        <source>the camera was moved to a new view: the table is read afresh from its tiles</source>
+        <translation>kamera siirrettiin uuteen kuvakulmaan: pöytä luetaan alusta sen laatoista</translation>
+    </message>
+    <message>
+        <source>the tiles are about {length} px long in the image, too small for their pips to be read reliably (at least {minimum} px is needed): bring the camera closer or raise its resolution</source>
+        <translation>laatat ovat kuvassa noin {length} px pitkiä, liian pieniä, jotta silmät luettaisiin luotettavasti (vähintään {minimum} px tarvitaan): tuo kamera lähemmäs tai nosta sen tarkkuutta</translation>
+    </message>
+    <message>
+        <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
+        <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
+    </message>
+    <message>
+        <source>no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules ({odds})</source>
+        <translation>laatan {tile} laskevaa kättä ei nähty: tulkittu {taken}, sääntöjen mukaan todennäköisin ({odds})</translation>
+    </message>
+    <message>
+        <source>no answer about the order the new tiles were played in: taken as {taken}</source>
+        <translation>uusien laattojen pelijärjestykseen ei vastattu: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>no answer about the tile at {place}: taken as read, {tiles}</source>
+        <translation>kohdan {place} laatasta ei vastattu: tulkittu luetuksi, {tiles}</translation>
+    </message>
+    <message>
+        <source>no answer about the hands left at the round&apos;s end: taken as read -- {hands}</source>
+        <translation>kierroksen lopussa jääneistä käsistä ei vastattu: tulkittu luetuiksi -- {hands}</translation>
+    </message>
+    <message>
+        <source>hands read unsurely, taken as the one likely reading the rules allow: {hands}</source>
+        <translation>kädet luettiin epävarmasti; tulkittu ainoaksi todennäköiseksi luennaksi, jonka säännöt sallivat: {hands}</translation>
+    </message>
+    <message>
+        <source>no answer to &apos;{question}&apos; before the recording ended: taken as {taken}</source>
+        <translation>kysymykseen ”{question}” ei vastattu ennen tallenteen loppua: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>the hands laid out hold more tiles than the camera saw drawn: taken as {changes}</source>
+        <translation>esille pannuissa käsissä on enemmän laattoja kuin kamera näki nostettavan: tulkittu {changes}</translation>
+    </message>
+    <message>
+        <source>the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, the moves since scored again</source>
+        <translation>kohdan {place} laatta, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti kohdassa {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is {tile}, as corrected</source>
+        <translation>kohdan {place} laatta on {tile}, korjattu</translation>
+    </message>
+    <message>
+        <source>no tile is being followed there</source>
+        <translation>siinä kohdassa ei seurata yhtään laattaa</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: the hands laid out tell -- taken as {taken}</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: esille pannut kädet kertovat -- tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: taken as {taken}, the likeliest under the rules</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}, sääntöjen mukaan todennäköisin</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: taken as {taken}</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>{player} {tile}</source>
+        <translation>{player} {tile}</translation>
+    </message>
+    <message>
+        <source>{player} passed</source>
+        <translation>{player} ohitti vuoronsa</translation>
+    </message>
+    <message>
+        <source>, then </source>
+        <translation>, sitten </translation>
+    </message>
+    <message>
+        <source>{player} drew {count}, not {seen}</source>
+        <translation>{player} nosti {count}, ei {seen}</translation>
+    </message>
+    <message>
+        <source>{player} drew {count} before laying {tile}</source>
+        <translation>{player} nosti {count} ennen kuin pelasi laatan {tile}</translation>
+    </message>
+    <message>
+        <source>{player} drew {count} before passing</source>
+        <translation>{player} nosti {count} ennen kuin ohitti vuoronsa</translation>
+    </message>
+    <message>
+        <source>{player} played {tile}, not {instead_of}</source>
+        <translation>{player} pelasi laatan {tile}, ei {instead_of}</translation>
+    </message>
+    <message>
+        <source> (at {seconds} s)</source>
+        <translation> (kohdassa {seconds} s)</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,42 @@
+"""Sentences told to the players that a front end can say again in its own language.
+
+:class:`Words` is the English sentence itself (a ``str``: joined, compared, written to JSON as any
+text), which also keeps the template it was made from and the values put in, so that the app can look
+the template up in its translations and fill it again (``scorer.app.wording``).  A value may itself be
+:class:`Words`, or :class:`Listed` words."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+
+class Words(str):
+    """``template.format(**values)``, remembering both."""
+
+    template: str
+    values: Mapping[str, object]
+
+    def __new__(cls, template: str, **values: object) -> Words:
+        words = super().__new__(cls, template.format(**{name: str(value) for name, value in values.items()}))
+        words.template = template
+        words.values = values
+        return words
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (str, (str(self),))  # (a copy or a pickle is the sentence)
+
+
+class Listed(str):
+    """Several sentences joined by ``separator`` (", ", " and ")."""
+
+    items: tuple[str, ...]
+    separator: str
+
+    def __new__(cls, items: Sequence[str], separator: str = ", ") -> Listed:
+        listed = super().__new__(cls, separator.join(items))
+        listed.items = tuple(items)
+        listed.separator = separator
+        return listed
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (str, (str(self),))
