@@ -22,6 +22,7 @@ from scorer.pipeline.questions import (
     LaidAtOnce,
     NotPlayable,
     OpeningUnfit,
+    PlayedTileAgain,
     SeenInTwoPlaces,
     SeenTwoWays,
     TableUnfit,
@@ -47,6 +48,7 @@ _TEXTS = {
     LaidAtOnce: QT_TRANSLATE_NOOP("Questions", "{tiles} appeared at once, as if laid by one hand: were they played so?"),
     OpeningUnfit: QT_TRANSLATE_NOOP("Questions", "the first tiles of the round do not fit: {problems}"),
     TableUnfit: QT_TRANSLATE_NOOP("Questions", "the table does not match the game: {problems}"),
+    PlayedTileAgain: QT_TRANSLATE_NOOP("Questions", "the table does not match the game: {problems}"),
 }
 _OR = QT_TRANSLATE_NOOP("Questions", " or ")
 
@@ -86,7 +88,7 @@ def _question_words(q: object, reason: str) -> str:
         fields.update(arm_gen=_genitive(q.arm or "?"), on_turn_gen=_genitive(q.on_turn))
     if isinstance(q, NotPlayable):
         fields["on_turn"] = q.on_turn
-    if isinstance(q, (OpeningUnfit, TableUnfit)):
+    if isinstance(q, (OpeningUnfit, TableUnfit, PlayedTileAgain)):
         fields["problems"] = "; ".join(map(said_again, q.problems[:3]))
     return translate("Questions", template).format(**fields)
 
@@ -214,6 +216,7 @@ _LAYOUT = (
     QT_TRANSLATE_NOOP("Layout", "a played tile seen nowhere else"),
     QT_TRANSLATE_NOOP("Layout", "the only likely reading that fits the game"),
     QT_TRANSLATE_NOOP("Layout", " and "),
+    QT_TRANSLATE_NOOP("Layout", "the tile at {place} against the layout reads {tile}, which is already played: which tile is it?"),
 )
 
 

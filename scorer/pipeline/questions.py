@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from scorer.layout.moves import Placement
+from scorer.layout.words import Words
 from scorer.pipeline.events import NeedsConfirmation
 from scorer.rules import Event, Reveal, RoundStart, Tile
 
@@ -125,8 +126,8 @@ class PlayedTileAgain:
 
     @property
     def problems(self) -> tuple[str, ...]:
-        return tuple(f"the tile at {_said(place)} against the layout reads {tile}, which is already played: which tile is it?"
-                     for place, tile in self.boxes)
+        return tuple(Words("the tile at {place} against the layout reads {tile}, which is already played: which tile is it?",
+                           place=_said(place), tile=tile) for place, tile in self.boxes)
 
     @property
     def reason(self) -> str:

@@ -15,7 +15,7 @@ from scorer.app.wording import layout_templates, notice_text, question_text, sai
 from scorer.layout.words import Listed, Words
 from scorer.pipeline import Notice, notices
 from scorer.pipeline.events import told
-from scorer.pipeline.questions import TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
+from scorer.pipeline.questions import PlayedTileAgain, TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
 from scorer.rules import Pass, Play, Reveal, Tile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +121,9 @@ def test_the_layouts_notes_and_problems_are_finnish(finnish) -> None:
     assert question_text(asked).startswith("pöytä ei vastaa peliä: silmäluvut eivät täsmää")
     assert notice_text(Notice(1.0, Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=where))) == \
         "[2|6] kohdassa (212, 132) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi"
+
+
+def test_a_played_tile_seen_again_is_asked_about_in_finnish(finnish) -> None:
+    asked = needs_confirmation(1.0, PlayedTileAgain((((212.0, 132.0), Tile(3, 6)),)))
+    assert question_text(asked) == ("pöytä ei vastaa peliä: kohdan (212, 132) laatta pelikuvion vieressä luetaan [3|6], joka on jo "
+                                    "pelattu: mikä laatta se on?")

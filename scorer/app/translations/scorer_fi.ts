@@ -376,6 +376,10 @@
         <source> and </source>
         <translation> ja </translation>
     </message>
+    <message>
+        <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
+        <translation>kohdan {place} laatta pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
+    </message>
 </context>
 <context>
     <name>LiveView</name>
