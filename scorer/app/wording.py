@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from scorer.app.i18n import names, translate
+from scorer.app.i18n import decimal, names, translate
 from scorer.layout.words import Listed, Words
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.notices import (
@@ -130,14 +130,14 @@ _TAKEN = (NoArmSeen, OrderTaken, ReadingTaken, HandsTaken, SettledAtTheEnd, Draw
 def notice_text(notice: Notice) -> str:
     """What the players are told, in the app's language."""
     said = notice.said
-    template = _WHO_LAID[said.told_by] if isinstance(said, WhoLaidTaken) else _NOTICES.get(type(said))
+    template = _WHO_LAID.get(said.told_by) if isinstance(said, WhoLaidTaken) else _NOTICES.get(type(said))
     if template is None or said is None:
         return said_again(notice.message)
-    fields = {name: _field(value) for name, value in vars(said).items()}
+    fields = {name: _field(name, value) for name, value in vars(said).items()}
     if isinstance(said, (CameraMoved, TilesTooSmall)):
         fields.update({k: f"{v:.0f}" for k, v in vars(said).items()})
     if isinstance(said, NoArmSeen):
-        fields["odds"] = f"{said.odds:.0%}"
+        fields["odds"] = translate("Notices", "{percent}%").format(percent=f"{said.odds * 100:.0f}")
     if isinstance(said, (HandsTaken, HandsLikely)):
         fields["hands"] = hands_told(said.reveal)
     if isinstance(said, SettledAtTheEnd):
@@ -146,15 +146,16 @@ def notice_text(notice: Notice) -> str:
     return text + translate("Notices", _OPEN) if isinstance(said, _TAKEN) else text
 
 
-def _field(value: object) -> str:
-    """A notice's value as its templates take it: a place, tiles, plays, changes of a round written again."""
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
+def _field(name: str, value: object) -> str:
+    """A notice's value as its templates take it, by its name: a place, tiles, plays, the changes of a
+    round written again."""
+    if name in ("place", "seen_at"):
         return at(value)  # type: ignore[arg-type]
-    if isinstance(value, tuple) and value and all(isinstance(v, Tile) for v in value):
-        return ", ".join(map(str, value))
-    if isinstance(value, tuple) and value and all(isinstance(v, (DrewMore, DrewBefore, PlayedInstead)) for v in value):
-        return "; ".join(_change(c) for c in value)
-    if isinstance(value, tuple) and all(isinstance(v, Event) for v in value):
+    if name == "tiles":
+        return ", ".join(map(str, value))  # type: ignore[call-overload]
+    if name == "changes":
+        return "; ".join(_change(c) for c in value)  # type: ignore[attr-defined]
+    if name == "taken" and isinstance(value, tuple):
         return _plays(value)
     return str(value)
 
@@ -179,7 +180,7 @@ def _change(change: Change) -> str:
         return translate("Notices", "{player} played {tile}, not {instead_of}").format(
             player=change.player, tile=change.tile, instead_of=change.instead_of)
     at_s = change.at_s
-    return text if at_s is None else text + translate("Notices", " (at {seconds} s)").format(seconds=f"{at_s:.1f}")
+    return text if at_s is None else text + translate("Notices", " (at {seconds} s)").format(seconds=decimal(at_s))
 
 
 # The layout's sentences (scorer.layout.words.Words): their templates, for the translations.
@@ -216,6 +217,8 @@ _LAYOUT = (
     QT_TRANSLATE_NOOP("Layout", "a played tile seen nowhere else"),
     QT_TRANSLATE_NOOP("Layout", "the only likely reading that fits the game"),
     QT_TRANSLATE_NOOP("Layout", " and "),
+    QT_TRANSLATE_NOOP("Layout", "the layout is not seen (covered, or the camera moved; if the round is over, blocked, give "
+                                "the hands left)"),
     QT_TRANSLATE_NOOP("Layout", "the tile at {place} against the layout reads {tile}, which is already played: which tile is it?"),
 )
 

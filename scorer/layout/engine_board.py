@@ -121,7 +121,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
             if tile.is_double:
                 sides.engine[(index, child_phys)] = Side.LINE_A
         except IllegalMove as exc:
-            problems.append(Words("{tile}: {why}", tile=_where(seen), why=exc))
+            problems.append(Words("{tile}: {why}", tile=_where(seen), why=str(exc)))
     return board, problems
 
 

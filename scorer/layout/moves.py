@@ -82,7 +82,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
                 at = board.point(at_tile, side)
                 board = board.place(tile, at)
             except IllegalMove as exc:
-                change.problems.append(Words("{tile} cannot be where it lies: {why}", tile=tile, why=exc))
+                change.problems.append(Words("{tile} cannot be where it lies: {why}", tile=tile, why=str(exc)))
                 pending.remove(tile)
                 continue
             change.placements.append(Placement(tile, at))

@@ -215,7 +215,7 @@ def _back_as_blank_double(detections: Sequence[TileDetection], backs: Sequence[T
     one, does so, or where the double blank is seen face up already (a set holds one).  ``base`` is
     the layout without it, whose board has ``base_board_problems`` problems."""
     up = _read_faces(detections)
-    if not backs or any(d.pips == (0, 0) for d in up):
+    if not backs or any(d.pips == (0, 0) and d.certain for d in up):
         return None
     centres = np.array([d.center for d in up if 0 in _pips(d)]).reshape(-1, 2)
     near = []

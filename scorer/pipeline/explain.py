@@ -95,7 +95,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
     if problems and not (change.placements and not change.vanished and not layout.problems):
         # Keep the last good state and ask.
         if fit.to_table is None and not layout.component and board.tiles:
-            problems = ["the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)"]
+            problems = [Words("the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)")]
         return notes, TableUnfit(tuple(problems), tuple(d.center for d in played_again(fit, tiles, layout)), hidden=tuple(change.vanished))
     return notes, Explained(tiles, layout, change)
 
@@ -287,4 +287,4 @@ def with_pips(d: TileDetection, reading: tuple[int, int]) -> TileDetection:
     """The box read as ``reading``."""
     assert d.halves is not None
     halves = tuple(HalfReading(p, h.center, h.confidence, h.alternatives) for p, h in zip(reading, d.halves))
-    return TileDetection(d.corners, d.face, d.confidence, halves)  # type: ignore[arg-type]
+    return TileDetection(d.corners, d.face, d.confidence, halves, d.maybe_back)  # type: ignore[arg-type]

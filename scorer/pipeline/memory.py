@@ -44,7 +44,7 @@ def moved(d: TileDetection, dx: float, dy: float) -> TileDetection:
     corners = tuple((x + dx, y + dy) for x, y in d.corners)
     halves = None if d.halves is None else tuple(
         HalfReading(h.pips, (h.center[0] + dx, h.center[1] + dy), h.confidence, h.alternatives) for h in d.halves)
-    return TileDetection(corners, d.face, d.confidence, halves)  # type: ignore[arg-type]
+    return TileDetection(corners, d.face, d.confidence, halves, d.maybe_back)  # type: ignore[arg-type]
 
 
 class LayoutMemory:

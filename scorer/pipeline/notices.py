@@ -8,7 +8,7 @@ a notice without one (the layout's notes) is shown as its sentence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Literal, Protocol, Sequence
 
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
@@ -120,7 +120,7 @@ class WhoLaidTaken:
 
     tile: Tile
     taken: tuple[Event, ...]
-    told_by: str | None = None  # "rules", "hands" or None
+    told_by: Literal["rules", "hands"] | None = None
 
     def text(self) -> str:
         if self.told_by == "hands":

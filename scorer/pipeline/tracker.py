@@ -149,12 +149,12 @@ def _oriented(d: TileDetection, tile: Tile, track: Track) -> TileDetection:
         a, b = (value, other) if first_nearer else (other, value)
     total = sum(track.votes.values())
     share = track.votes[tile] / total if total else 0.0
-    confidence = max(d.read_confidence, share) if track.count >= 3 else d.read_confidence
+    confidence = max(d.read_confidence, share) if track.count >= 3 and not d.maybe_back else d.read_confidence
     # The latest reading's other candidates stay with their halves (the rules may choose among them).  A
     # half the reader saw no count on keeps its own confidence: a box lying half off a tile reads its
     # end as junk again and again, and the vote is no evidence of it.
     halves = (_voted(first, a, confidence), _voted(second, b, confidence))
-    return TileDetection(d.corners, "up", d.confidence, halves)
+    return TileDetection(d.corners, "up", d.confidence, halves, d.maybe_back)
 
 
 def _voted(half: HalfReading, pips: int, confidence: float) -> HalfReading:

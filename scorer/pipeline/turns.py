@@ -198,6 +198,9 @@ class Turns:
             # The tile asked about, read surely now (no answer came): laid before what was drawn since.
             self.asked.reading = None
             return events + self.after_question(t, still, reading, asked)
+        if any(p.tile == Tile(0, 0) for p in change.placements):
+            # A plain box read as the double blank may as well be a back (the camera cannot tell): said.
+            events += [told(t, BlankDoubleTaken(d.center)) for d in tiles if d.maybe_back and d.pips == (0, 0)]
         draws = self.draws.since(match, still, tiles, layout)
         if change.placements:
             self.arms.note_places(tiles, layout)  # (the boxes as finally read)

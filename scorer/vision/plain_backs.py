@@ -61,4 +61,4 @@ def _colour(image: np.ndarray, corners: Sequence[Sequence[float]]) -> np.ndarray
 def _blank_double_unsure(d: TileDetection) -> TileDetection:
     first, second = half_centers(np.asarray(d.corners))
     halves = tuple(HalfReading(0, (float(c[0]), float(c[1])), BLANK_OR_BACK) for c in (first, second))
-    return TileDetection(d.corners, "up", d.confidence, (halves[0], halves[1]))
+    return TileDetection(d.corners, "up", d.confidence, (halves[0], halves[1]), maybe_back=True)

@@ -45,6 +45,9 @@ class TileDetection:
     face: Face
     confidence: float
     halves: tuple[HalfReading, HalfReading] | None = None
+    # A plain box read as the double blank that may as well be a back (scorer.vision.plain_backs): the
+    # same look in every frame, so frames agreeing make it no surer.
+    maybe_back: bool = False
 
     @property
     def pips(self) -> tuple[int, int] | None:

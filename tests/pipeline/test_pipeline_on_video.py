@@ -1097,6 +1097,26 @@ def test_a_double_blank_taken_for_a_back_where_a_double_goes_on_a_0_is_played() 
     assert any(isinstance(e, Notice) and "taken as [0|0]" in e.message for e in table.events)
 
 
+def test_a_plain_box_read_as_the_double_blank_that_may_be_a_back_is_played_and_said() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+    from scorer.vision.plain_backs import BLANK_OR_BACK
+
+    table = ScriptedTable()
+    first = _up((0, 3), 140)
+    table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200), (_rect(170, 126, 6, 6), 40)])
+    # The detector's plain box on the 0, read as the double blank unsurely (it may be a back): in every
+    # frame alike, so the frames' agreeing does not make it sure; it fits, it is played, and said.
+    corners = _rect(116.0, 108.0, 24.0, 48.0)
+    blank = TileDetection(corners, "up", 0.8, (HalfReading(0, (128.0, 120.0), BLANK_OR_BACK),
+                                               HalfReading(0, (128.0, 144.0), BLANK_OR_BACK)), maybe_back=True)
+    events = table.move(FROM_TOP, [first, blank], paint=[(blank.corners, 200)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(0, 0)]
+    assert any(isinstance(e, Notice) and "seen as a back, is taken as [0|0]" in e.message for e in table.events)
+    assert not table.pipe.tracker.read_surely(blank)
+
+
 def test_tiles_too_small_for_live_reading_are_pointed_out_once() -> None:
     from scorer.pipeline.core import LIVE_SMALL_TILE_PX
     from scorer.pipeline.events import Notice

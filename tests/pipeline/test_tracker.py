@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from scorer.pipeline.tracker import Tracker
 from scorer.rules import Tile
 from scorer.vision.detector import HalfReading, TileDetection
@@ -23,6 +25,14 @@ def test_a_reading_repeated_grows_sure_but_a_half_read_as_no_count_does_not() ->
     # The box's first end lies off the tile: the reader sees no count there, however often it looks.
     assert not half_off.certain and half_off.halves is not None and half_off.halves[0].unread
     assert half_off.halves[1].confidence == 1.0
+
+
+def test_a_plain_box_that_may_be_a_back_grows_no_surer_however_often_it_is_read() -> None:
+    tracker = Tracker()
+    plain = replace(_box(100, (0, 0.5), (0, 0.5)), maybe_back=True)
+    for _ in range(4):
+        (voted,), _ = tracker.update([plain])
+    assert voted.pips == (0, 0) and voted.maybe_back and not voted.certain
 
 
 def test_a_tile_read_surely_and_missed_when_a_still_table_is_read_again_is_kept_until_the_table_moves() -> None:

@@ -342,7 +342,7 @@
     </message>
     <message>
         <source>{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading</source>
-        <translation>{tile} tulkitaan {taken}: sen puolisko kohtaa liitoksessa luvun {pips}, todennäköinen toinen luenta</translation>
+        <translation>{tile} tulkitaan laataksi {taken}: sen puolisko kohtaa liitoksessa luvun {pips}, todennäköinen toinen luenta</translation>
     </message>
     <message>
         <source>only the round&apos;s first double spins, but {tiles} both have branches</source>
@@ -375,6 +375,10 @@
     <message>
         <source> and </source>
         <translation> ja </translation>
+    </message>
+    <message>
+        <source>the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)</source>
+        <translation>pelikuviota ei näy (peitetty, tai kamera siirtyi; jos kierros on ohi tukkeutuneena, anna jäljelle jääneet kädet)</translation>
     </message>
     <message>
         <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
@@ -710,6 +714,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>no answer about who laid {tile}: taken as {taken}</source>
         <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>{percent}%</source>
+        <translation>{percent} %</translation>
     </message>
     <message>
         <source>{player} {tile}</source>
