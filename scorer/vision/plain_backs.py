@@ -35,11 +35,11 @@ def blank_or_back(image: np.ndarray, detections: Sequence[TileDetection]) -> lis
     faces = [d for d in detections if d.face == "up" and d.certain]
     if not backs or not faces or any(d.pips == (0, 0) for d in faces):
         return list(detections)
-    colours = {k: _colour(image, detections[k].corners) for k in backs}
+    colours = dict(zip(backs, _colours(image, [detections[k].corners for k in backs])))
     lone = [k for k in backs if not any(j != k and np.linalg.norm(colours[j] - colours[k]) <= LIKE_A_BACK for j in backs)]
     if not lone:
         return list(detections)
-    faces_colour = np.median([_colour(image, d.corners) for d in faces], axis=0)
+    faces_colour = np.median(_colours(image, [d.corners for d in faces]), axis=0)
     out = list(detections)
     for k in lone:
         if np.linalg.norm(colours[k] - faces_colour) <= FACES_COLOUR:
@@ -47,15 +47,17 @@ def blank_or_back(image: np.ndarray, detections: Sequence[TileDetection]) -> lis
     return out
 
 
-def _colour(image: np.ndarray, corners: Sequence[Sequence[float]]) -> np.ndarray:
-    c = np.asarray(corners, np.float64)
-    middle = c.mean(0)
-    crop, _ = rectify(image, (c - middle) * MIDDLE + middle)
-    if crop.ndim == 2:
-        return np.array([float(np.median(crop)), 128.0, 128.0])  # (a grey picture: its grey as the lightness)
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    colour: np.ndarray = np.median(lab.reshape(-1, 3), axis=0).astype(np.float64)
-    return colour
+def _colours(image: np.ndarray, boxes: Sequence[Sequence[Sequence[float]]]) -> np.ndarray:
+    """Each box's median Lab colour over the middle of the tile upright ([N, 3])."""
+    crops = []
+    for corners in boxes:
+        c = np.asarray(corners, np.float64)
+        middle = c.mean(0)
+        crop, _ = rectify(image, (c - middle) * MIDDLE + middle)
+        crops.append(crop if crop.ndim == 3 else cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR))  # (grey: its grey as the lightness)
+    lab = cv2.cvtColor(np.concatenate(crops), cv2.COLOR_BGR2LAB)  # (the crops one above the other: one conversion)
+    colours: np.ndarray = np.median(lab.reshape(len(crops), -1, 3), axis=1).astype(np.float64)
+    return colours
 
 
 def _blank_double_unsure(d: TileDetection) -> TileDetection:
