@@ -71,7 +71,7 @@ def _question_words(q: object, reason: str) -> str:
     template = _TEXTS.get(type(q))
     if template is None:
         return reason
-    either = translate("Questions", _OR)
+    either = translate("Questions", str(_OR))
     fields: dict[str, str] = {}
     if isinstance(q, (SeenTwoWays, WhichReading)):
         fields["readings"] = either.join(map(_tiles, q.readings))
@@ -90,7 +90,7 @@ def _question_words(q: object, reason: str) -> str:
         fields["on_turn"] = q.on_turn
     if isinstance(q, (OpeningUnfit, TableUnfit, PlayedTileAgain)):
         fields["problems"] = "; ".join(map(said_again, q.problems[:3]))
-    return translate("Questions", template).format(**fields)
+    return translate("Questions", str(template)).format(**fields)
 
 
 _OPEN = QT_TRANSLATE_NOOP("Notices", " -- correct it if it is not")
@@ -142,8 +142,8 @@ def notice_text(notice: Notice) -> str:
         fields["hands"] = hands_told(said.reveal)
     if isinstance(said, SettledAtTheEnd):
         fields["question"] = _question_words(said.question, said.reason)
-    text = translate("Notices", template).format(**fields)
-    return text + translate("Notices", _OPEN) if isinstance(said, _TAKEN) else text
+    text = translate("Notices", str(template)).format(**fields)
+    return text + translate("Notices", str(_OPEN)) if isinstance(said, _TAKEN) else text
 
 
 def _field(name: str, value: object) -> str:
@@ -225,7 +225,7 @@ _LAYOUT = (
 
 def layout_templates() -> frozenset[str]:
     """The layout's sentences the app has translations for."""
-    return frozenset(_LAYOUT)
+    return frozenset(map(str, _LAYOUT))
 
 
 def said_again(text: str) -> str:
