@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
@@ -98,8 +98,15 @@ class StartDialog(QDialog):
         self.demo_button.clicked.connect(self._demo)
         self.settings_button = QPushButton()
         self.settings_button.clicked.connect(self._edit_settings)
+        # The language, here too: a first start has none saved (the names need no translating).
+        self.lang_box = QComboBox()
+        for code, name in i18n.LANGS.items():
+            self.lang_box.addItem(name, code)
+        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(i18n.language())))
+        self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
         row.addWidget(self.demo_button)
         row.addWidget(self.settings_button)
+        row.addWidget(self.lang_box)
         row.addStretch(1)
         self.quit_button = QPushButton()
         self.quit_button.clicked.connect(self.reject)
@@ -345,13 +352,23 @@ class StartDialog(QDialog):
                 self.calibration.addItem(wizard.profile.name)
             self.calibration.setCurrentText(wizard.profile.name)
 
+    def _set_lang(self, lang: str) -> None:
+        """This screen and what follows in ``lang`` (Qt's LanguageChange retranslates it), remembered."""
+        i18n.set_language(lang)
+        self.settings = replace(self.settings, lang=i18n.language())
+        try:
+            Settings.remember(lang=self.settings.lang)
+        except OSError:
+            pass  # (not remembered: switched all the same)
+
     def _edit_settings(self) -> None:
-        dialog = SettingsDialog(self.settings)
+        dialog = SettingsDialog(replace(self.settings, lang=i18n.language()))  # (the language in use, as --lang chose it)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.settings = dialog.settings
             if self.settings.lang != i18n.language():
                 i18n.set_language(self.settings.lang)  # this screen and what follows, in the language chosen
                 self.retranslate()
+                self.lang_box.setCurrentIndex(self.lang_box.findData(i18n.language()))
 
 
 def _as_player(name: str, players: tuple[str, ...]) -> str:

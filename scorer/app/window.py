@@ -135,13 +135,29 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.pages.addWidget(self.table_mode)
         self.setCentralWidget(self.pages)
         self._build_match_bar()
-        self.speaker.backend_chosen.connect(lambda _name: self.statusBar().showMessage(self._speech_text(), 8000))
-        self.speaker.failed.connect(lambda why: self.statusBar().showMessage(why, 15000))
+        # The voice's state sits at the status bar's right, apart from the camera's notices: a voice that
+        # fails at every announcement must not hide them.
+        self.voice_label = QLabel()
+        self.voice_problem: str | None = None
+        self.statusBar().addPermanentWidget(self.voice_label)
+        self.speaker.backend_chosen.connect(self._voice_chosen)
+        self.speaker.failed.connect(self._show_voice)
         self._build_menus()
-        self.statusBar().showMessage(self._speech_text())
+        self._show_voice()
 
     def _speech_text(self) -> str:
         return self.tr("Speech: {engine}").format(engine=engine_name(self.speaker.engine))
+
+    def _voice_chosen(self, _engine: str) -> None:
+        self.voice_problem = None
+        self._show_voice()
+
+    def _show_voice(self, problem: str | None = None) -> None:
+        """The voice's engine, or what went wrong when it spoke (kept until an engine is chosen again)."""
+        if problem is not None:
+            self.voice_problem = problem
+        self.voice_label.setText(self.voice_problem or self._speech_text())
+        self.voice_label.setStyleSheet("color:#a01010" if self.voice_problem else "")
 
     # -- the texts, in the language chosen ------------------------------------------------------
 
@@ -198,10 +214,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self._refresh_board()
         if self.pages.currentWidget() is self.table_mode:
             self._refresh_table_mode()
+        self._show_voice()
         if self.finished:
             self._show_finished()
-        else:
-            self.statusBar().showMessage(self._speech_text())
         self.live.update()
 
     def _item_text(self, step: Step) -> str:

@@ -16,7 +16,7 @@ from scorer.app.wording import question_text
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation
 from scorer.pipeline.recount import with_missed_draws
-from scorer.rules import Draw, Event, Pass, Reveal, RoundStart, Tile
+from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
 
 
 class MatchCorrections:
@@ -75,10 +75,20 @@ class MatchCorrections:
         self._for_player("starts", RoundStart)
 
     def _add_pass(self) -> None:
-        self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)
+        if self._in_round(Phase.IN_ROUND):
+            self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)
 
     def _add_draw(self) -> None:
-        self._for_player("draws", lambda p: Draw(p, 1))
+        if self._in_round(Phase.IN_ROUND):
+            self._for_player("draws", lambda p: Draw(p, 1))
+
+    def _in_round(self, *phases: Phase) -> bool:
+        """Whether the match is in one of ``phases``; else the players are told no round is being played
+        (in their language: the rules' own refusal would say more, in English)."""
+        if self.match.phase in phases:
+            return True
+        QMessageBox.information(self, self.tr("Not possible"), self.tr("No round is being played."))
+        return False
 
     def _for_player(self, verb: str, make) -> None:
         """A pass or draw for the player chosen (the one on turn offered first)."""
@@ -93,6 +103,8 @@ class MatchCorrections:
             self._correct([picker.play])
 
     def _enter_hands(self) -> None:
+        if not self._in_round(Phase.IN_ROUND, Phase.ROUND_OVER):
+            return
         dialog = HandsDialog(self, self.match)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             try:

@@ -6,6 +6,8 @@ A part of :class:`scorer.app.window.MainWindow`: the menus' texts are set in ``M
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QToolBar
@@ -124,7 +126,8 @@ class WindowMenus:
     def _edit_settings(self) -> None:
         from scorer.app.settings import SettingsDialog
 
-        dialog = SettingsDialog(Settings.load(), speaker=self.speaker)
+        # (The language shown is the one in use: --lang may differ from the one saved.)
+        dialog = SettingsDialog(replace(Settings.load(), lang=self.lang), speaker=self.speaker)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.speaker.muted = not dialog.settings.voice
             self.mute.setChecked(not dialog.settings.voice)

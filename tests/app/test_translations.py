@@ -214,7 +214,7 @@ def test_a_window_switched_to_finnish_shows_finnish_and_back(qtbot, tmp_path: Pa
     assert window.undo_action.text() == "Kumoa" and window.mute.text() == "Äänetön"
     assert window.moves_label.text().startswith("Siirrot")
     assert window.windowTitle().startswith("Dominopöydän pistelaskija — Horse Race")
-    assert window.statusBar().currentMessage().startswith("Puhe: ")
+    assert window.voice_label.text().startswith("Puhe: ")
     assert window.banner.text() == "Ben, [5|5]: kymmenen, kaksi pistettä"
     assert window.pegboard.title == "Horse Race: ensin 61 pisteeseen"
     assert window.log.item(0).text().startswith("Kierros 1: ")
@@ -296,3 +296,72 @@ def test_the_cribbage_window_has_every_text_in_both_languages() -> None:
     for key, en in TEXTS["en"].items():
         fi = TEXTS["fi"][key]
         assert fi and (set(fi) == set(en) if isinstance(en, dict) else _fields(fi) <= _fields(en) | {"gen"}), key
+
+
+def test_the_settings_show_the_language_in_use_not_only_the_one_saved(qtbot, tmp_path: Path, english_after, monkeypatch) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    from scorer.app import settings as settings_module
+    from scorer.app.settings import Settings
+
+    Settings.remember(lang="en")
+    window, _ = _window(qtbot, tmp_path)
+    window.lang_box.setCurrentIndex(window.lang_box.findData("fi"))
+    QApplication.processEvents()
+    Settings.remember(lang="en")  # (as if started with --lang fi over a saved English)
+    shown = []
+
+    def opened(dialog) -> QDialog.DialogCode:
+        shown.append(dialog.chosen_lang())
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(settings_module.SettingsDialog, "exec", opened)
+    window._edit_settings()
+    assert shown == ["fi"]
+
+
+def test_a_voice_that_fails_at_every_word_leaves_the_cameras_notices_in_sight(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline import Notice
+
+    window, _ = _window(qtbot, tmp_path)
+    window.speaker.failed.emit("espeak-ng could not speak: no sound device could be opened")
+    window._on_events([Notice(3.0, "the camera was moved to a new view: the table is read afresh from its tiles")])
+    window.speaker.failed.emit("espeak-ng could not speak: no sound device could be opened")
+    assert window.statusBar().currentMessage().startswith("the camera was moved to a new view")
+    assert window.voice_label.text() == "espeak-ng could not speak: no sound device could be opened"
+
+
+def test_a_pass_a_draw_or_the_hands_with_no_round_in_play_are_refused_in_the_players_language(
+        qtbot, tmp_path: Path, english_after, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from scorer.app import window_corrections
+    from scorer.sessions import Session
+    from tests.app.test_app import NoDetector, StillCamera, make_window
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=Session.create(sim.header, tmp_path))
+    qtbot.addWidget(window)
+    window.lang_box.setCurrentIndex(window.lang_box.findData("fi"))
+    QApplication.processEvents()
+    told = []
+    monkeypatch.setattr(window_corrections.QMessageBox, "information",
+                        lambda _parent, title, text: told.append((title, text)) or QMessageBox.StandardButton.Ok)
+    window._add_pass()
+    window._add_draw()
+    window._enter_hands()
+    assert told == [("Ei mahdollista", "Kierrosta ei ole käynnissä.")] * 3
+
+
+def test_the_start_screen_chooses_the_language_itself(qtbot, english_after) -> None:
+    from scorer.app.settings import Settings
+    from scorer.app.start import StartDialog
+
+    assert i18n.set_language("en") == "en"
+    dialog = StartDialog(Settings(), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    assert dialog.demo_button.text() == "Play the demo"
+    dialog.lang_box.setCurrentIndex(dialog.lang_box.findData("fi"))
+    QApplication.processEvents()
+    assert i18n.language() == "fi" and Settings.load().lang == "fi" and dialog.settings.lang == "fi"
+    assert dialog.demo_button.text() == "Toista esittely" and dialog.windowTitle() == "Dominopöydän pistelaskija"

@@ -633,6 +633,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>{text} ei ole laatta: anna kaksi lukua väliltä 0–6, esimerkiksi 3 4</translation>
     </message>
     <message>
+        <source>No round is being played.</source>
+        <translation>Kierrosta ei ole käynnissä.</translation>
+    </message>
+    <message>
         <source>Not the hands</source>
         <translation>Kädet eivät kelpaa</translation>
     </message>
