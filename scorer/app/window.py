@@ -259,6 +259,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_changed(self, snapshot: Snapshot) -> None:
         before = self.snapshot
         self.snapshot = snapshot
+        self._show_end_sum()  # (before the moves' pictures are taken: the sum they show is the board's after them)
         lines = [s.line for s in snapshot.steps]
         kept = 0
         while kept < min(self.log.count(), len(lines)) and self.log.item(kept).data(Qt.ItemDataRole.UserRole) == lines[kept]:
@@ -285,7 +286,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(said, 8000)
             self.banner.setText(said)
             self.announcement = None
-        self._show_end_sum()
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()

@@ -365,3 +365,20 @@ def test_the_start_screen_chooses_the_language_itself(qtbot, english_after) -> N
     QApplication.processEvents()
     assert i18n.language() == "fi" and Settings.load().lang == "fi" and dialog.settings.lang == "fi"
     assert dialog.demo_button.text() == "Toista esittely" and dialog.windowTitle() == "Dominopöydän pistelaskija"
+
+
+def test_a_moves_picture_shows_the_end_sum_after_the_move(qtbot, tmp_path: Path, monkeypatch) -> None:
+    import numpy as np
+    from PySide6.QtGui import QPixmap
+
+    from scorer.app.worker import Snapshot
+
+    window, session = _window(qtbot, tmp_path)
+    window.live.image = np.zeros((8, 8, 3), np.uint8)
+    sums_when_taken = []
+    monkeypatch.setattr(window.live, "grab", lambda: sums_when_taken.append(window.live.end_sum) or QPixmap(8, 8))
+    sim = simulate_match("horse-race", 2, seed=5)
+    session.apply(sim.events[12].event)
+    window._on_changed(Snapshot.of(session))
+    board = session.match.board
+    assert sums_when_taken == [board.end_sum() if board is not None and board.tiles else None]
