@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QPen, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QMainWindow,
     QTableWidget,
     QTableWidgetItem,
@@ -80,11 +81,12 @@ class ResultsChart(QWidget):
         p.fillRect(self.rect(), QColor("white"))
         w, h = self.width(), self.height()
         mid = h / 2
-        p.setPen(QPen(QColor("#999999"), 1))
-        p.drawLine(QPointF(30, mid), QPointF(w - 10, mid))
         if not self.data:
+            p.setPen(QColor("#666666"))
             p.drawText(QRectF(0, 0, w, h), Qt.AlignmentFlag.AlignCenter, self.tr("no matches yet"))
             return
+        p.setPen(QPen(QColor("#999999"), 1))
+        p.drawLine(QPointF(30, mid), QPointF(w - 10, mid))
         margins = [s - a for _, s, a, _ in self.data]
         top = max(1, max(abs(m) for m in margins))
         bar = (w - 40) / len(self.data)
@@ -135,6 +137,8 @@ class ClubWindow(QMainWindow):
         pcol.addWidget(self.chart, 1)
         tabs.addTab(page, self.tr("Player"))
         self.setCentralWidget(tabs)
+        for keys in (QKeySequence(QKeySequence.StandardKey.Close), QKeySequence(Qt.Key.Key_Escape)):
+            QShortcut(keys, self, self.close)
         self.day = day or dt.date.today()
         self.refresh()
 
@@ -144,6 +148,10 @@ class ClubWindow(QMainWindow):
         for table, game, text, finished in evening(self.engine, self.day):
             title = GAMES[game].title if game in GAMES else game
             self.evening_list.addItem(f"{table}: {title} — {text}{'' if finished else playing}")
+        if not self.evening_list.count():
+            empty = QListWidgetItem(self.tr("No match in the club's history today yet."))
+            empty.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.evening_list.addItem(empty)
         rows = standings(self.engine, game=self.game.currentData())
         self.table.setRowCount(len(rows))
         for r, s in enumerate(rows):

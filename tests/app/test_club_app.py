@@ -28,3 +28,20 @@ def test_the_club_window_shows_the_evening_and_standings(qtbot, tmp_path: Path) 
     history = results_over_time(engine, "Ben")
     assert len(history) == 3 and window.summary.text().startswith("Ben: 3 matches")
     assert [h[0] for h in history] == sorted(h[0] for h in history)
+
+
+def test_an_evening_with_no_match_says_so_and_the_window_closes_with_escape(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence, QShortcut
+
+    engine = open_database(str(tmp_path / "club.db"))
+    window = ClubWindow(engine, dt.date(2026, 12, 4))
+    qtbot.addWidget(window)
+    window.show()
+    assert window.evening_list.count() == 1
+    assert window.evening_list.item(0).text() == "No match in the club's history today yet."
+    assert not window.evening_list.item(0).flags() & Qt.ItemFlag.ItemIsSelectable
+    escape = [k for k in window.findChildren(QShortcut) if k.key() == QKeySequence(Qt.Key.Key_Escape)]
+    assert len(escape) == 1
+    escape[0].activated.emit()
+    assert not window.isVisible()

@@ -175,6 +175,10 @@
         <translation> (kesken)</translation>
     </message>
     <message>
+        <source>No match in the club&apos;s history today yet.</source>
+        <translation>Kerhon historiassa ei ole vielä tämän päivän otteluita.</translation>
+    </message>
+    <message>
         <source>{name}: {count} matches, {wins} won</source>
         <translation>{name}: {count} ottelua, {wins} voittoa</translation>
     </message>
