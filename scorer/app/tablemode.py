@@ -25,6 +25,7 @@ class TableMode(QWidget):
         self.grid = QGridLayout()
         self.grid.setColumnStretch(0, 3)  # names three fifths of the width, scores two
         self.grid.setColumnStretch(1, 2)
+        self.grid.setContentsMargins(0, 0, 48, 0)  # (the scores clear of the screen's right edge)
         self.turn = QLabel("")
         self.turn.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.announcement = QLabel("")
