@@ -12,7 +12,7 @@ from typing import Sequence
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
-from scorer.app.wording import question_text
+from scorer.app.wording import question_text, refusal_text
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation
 from scorer.pipeline.recount import with_missed_draws
@@ -47,7 +47,7 @@ class MatchCorrections:
             for e in events:
                 state, _ = state.apply(e)
         except ScorerError as exc:  # an illegal correction is refused with its reason
-            QMessageBox.warning(self, self.tr("Not possible"), str(exc))
+            QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc))
             return
         self.worker.correct(events)
 
@@ -110,7 +110,7 @@ class MatchCorrections:
             try:
                 self._hands_entered(dialog.event_())
             except (ValueError, ScorerError) as exc:
-                QMessageBox.warning(self, self.tr("Not the hands"), str(exc))
+                QMessageBox.warning(self, self.tr("Not the hands"), refusal_text(exc))
 
     def _hands_entered(self, hands: Reveal) -> None:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed

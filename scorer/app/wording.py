@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from scorer.app.i18n import decimal, names, translate
-from scorer.layout.words import Listed, Words
+from scorer.words import Listed, Words
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.notices import (
     BlankDoubleTaken, CameraMoved, Change, Corrected, DrawsPutIn, DrewBefore, DrewMore, GuessRevised, HandsLikely,
@@ -70,7 +70,7 @@ def question_text(asked: NeedsConfirmation) -> str:
 def _question_words(q: object, reason: str) -> str:
     template = _TEXTS.get(type(q))
     if template is None:
-        return reason
+        return said_again(reason)  # (a refusal: the rules' Words)
     either = translate("Questions", str(_OR))
     fields: dict[str, str] = {}
     if isinstance(q, (SeenTwoWays, WhichReading)):
@@ -183,56 +183,90 @@ def _change(change: Change) -> str:
     return text if at_s is None else text + translate("Notices", " (at {seconds} s)").format(seconds=decimal(at_s))
 
 
-# The layout's sentences (scorer.layout.words.Words): their templates, for the translations.
-_LAYOUT = (
-    QT_TRANSLATE_NOOP("Layout", "{tile} at {place}"),
-    QT_TRANSLATE_NOOP("Layout", "pips do not match at a join: {tile} shows {value} where {other} shows {other_value}"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} was on the table and is not seen in the layout now (moved, covered or taken away)"),
-    QT_TRANSLATE_NOOP("Layout", "{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} cannot be where it lies: {why}"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} is new but not joined to the layout where a tile may go"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: so the table fits the board before"),
-    QT_TRANSLATE_NOOP("Layout", "the box at {place} read as {read} is left out: it overlaps another, and only without it does "
+# The layout's sentences and the rules' refusals (scorer.words.Words): their templates, for the translations.
+_SENTENCES = (
+    QT_TRANSLATE_NOOP("Sentences", "{tile} at {place}"),
+    QT_TRANSLATE_NOOP("Sentences", "pips do not match at a join: {tile} shows {value} where {other} shows {other_value}"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} was on the table and is not seen in the layout now (moved, covered or taken away)"),
+    QT_TRANSLATE_NOOP("Sentences", "{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} cannot be where it lies: {why}"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is new but not joined to the layout where a tile may go"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} read as {read} is taken as {taken}: so the table fits the board before"),
+    QT_TRANSLATE_NOOP("Sentences", "the box at {place} read as {read} is left out: it overlaps another, and only without it does "
                                 "the layout fit together"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: so the layout fits together"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} looks face down, yet lies in the layout as the double blank would: taken "
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} read as {read} is taken as {taken}: so the layout fits together"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} looks face down, yet lies in the layout as the double blank would: taken "
                                 "as [0|0] -- please check it"),
-    QT_TRANSLATE_NOOP("Layout", "the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame "
+    QT_TRANSLATE_NOOP("Sentences", "the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame "
                                 "the whole layout"),
-    QT_TRANSLATE_NOOP("Layout", "the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
+    QT_TRANSLATE_NOOP("Sentences", "the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
                                 "there unseen -- please check it"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} is read uncertainly as {read} ({confidence}): please check it"),
-    QT_TRANSLATE_NOOP("Layout", "tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile "
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is read uncertainly as {read} ({confidence}): please check it"),
+    QT_TRANSLATE_NOOP("Sentences", "tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile "
                                 "between them may be unseen or misread"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} lies lengthwise in the line: read as a double laid crosswise"),
-    QT_TRANSLATE_NOOP("Layout", "two tiles at one side: {tile} and {other} both meet the same side"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} is seen {count} times: {places}"),
-    QT_TRANSLATE_NOOP("Layout", "spinner {tile}: a branch is used before both line sides are filled"),
-    QT_TRANSLATE_NOOP("Layout", "{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading"),
-    QT_TRANSLATE_NOOP("Layout", "only the round's first double spins, but {tiles} both have branches"),
-    QT_TRANSLATE_NOOP("Layout", "no order of play gives this layout (a double seems attached by its short end)"),
-    QT_TRANSLATE_NOOP("Layout", "{tile}: {why}"),
-    QT_TRANSLATE_NOOP("Layout", "the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} read as {read} is taken as {taken}: {why}"),
-    QT_TRANSLATE_NOOP("Layout", "a played tile seen nowhere else"),
-    QT_TRANSLATE_NOOP("Layout", "the only likely reading that fits the game"),
-    QT_TRANSLATE_NOOP("Layout", " and "),
-    QT_TRANSLATE_NOOP("Layout", "the layout is not seen (covered, or the camera moved; if the round is over, blocked, give "
+    QT_TRANSLATE_NOOP("Sentences", "{tile} lies lengthwise in the line: read as a double laid crosswise"),
+    QT_TRANSLATE_NOOP("Sentences", "two tiles at one side: {tile} and {other} both meet the same side"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is seen {count} times: {places}"),
+    QT_TRANSLATE_NOOP("Sentences", "spinner {tile}: a branch is used before both line sides are filled"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading"),
+    QT_TRANSLATE_NOOP("Sentences", "only the round's first double spins, but {tiles} both have branches"),
+    QT_TRANSLATE_NOOP("Sentences", "no order of play gives this layout (a double seems attached by its short end)"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile}: {why}"),
+    QT_TRANSLATE_NOOP("Sentences", "the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} read as {read} is taken as {taken}: {why}"),
+    QT_TRANSLATE_NOOP("Sentences", "a played tile seen nowhere else"),
+    QT_TRANSLATE_NOOP("Sentences", "the only likely reading that fits the game"),
+    QT_TRANSLATE_NOOP("Sentences", " and "),
+    QT_TRANSLATE_NOOP("Sentences", "the layout is not seen (covered, or the camera moved; if the round is over, blocked, give "
                                 "the hands left)"),
-    QT_TRANSLATE_NOOP("Layout", "the tile at {place} against the layout reads {tile}, which is already played: which tile is it?"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} against the layout reads {tile}, which is already played: which tile is it?"),
+    # the rules' refusals
+    QT_TRANSLATE_NOOP("Sentences", "the match is over ({winners} won); no more events"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is still being played; a new round cannot start"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is over but its hands were not revealed; expected a reveal"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} played the last tile of round {round} and starts round {next}, not {starter}"),
+    QT_TRANSLATE_NOOP("Sentences", "the first round"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} (after a blocked round)"),
+    QT_TRANSLATE_NOOP("Sentences", "the starter of {which} is drawn by lot; the round event must name the starter"),
+    QT_TRANSLATE_NOOP("Sentences", "no round is being played: expected a round event before {player}'s {action}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} played the last tile"),
+    QT_TRANSLATE_NOOP("Sentences", "it is blocked"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is over ({why}): expected the reveal of the hands, not a {action}"),
+    QT_TRANSLATE_NOOP("Sentences", "it is {on_turn}'s turn, not {player}'s ({action})"),
+    QT_TRANSLATE_NOOP("Sentences", "play"),
+    QT_TRANSLATE_NOOP("Sentences", "draw"),
+    QT_TRANSLATE_NOOP("Sentences", "pass"),
+    QT_TRANSLATE_NOOP("Sentences", "{game} has no boneyard: nobody draws (a player who cannot place knocks)"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: there is nothing to draw for"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} draws {count} but the boneyard holds {boneyard}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: no pass is possible"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} may not pass while the boneyard holds {boneyard} tile(s): a player who cannot play "
+                                   "draws"),
+    QT_TRANSLATE_NOOP("Sentences", "no round is being played: there are no hands to reveal"),
+    QT_TRANSLATE_NOOP("Sentences", "the reveal lists a player's hand twice"),
+    QT_TRANSLATE_NOOP("Sentences", "the reveal lists no hand for {players} (give [] for an empty hand)"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} holds {count} tile(s) by the log, the reveal shows {shown}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player}'s revealed {tile} is on the board"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is revealed twice"),
 )
 
 
-def layout_templates() -> frozenset[str]:
-    """The layout's sentences the app has translations for."""
-    return frozenset(map(str, _LAYOUT))
+def sentence_templates() -> frozenset[str]:
+    """The layout's sentences and the rules' refusals the app has translations for."""
+    return frozenset(map(str, _SENTENCES))
+
+
+def refusal_text(exc: BaseException) -> str:
+    """An error's message in the app's language, where it is made of Words (the rules' refusals)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return said_again(first) if isinstance(first, Words) else str(exc)
 
 
 def said_again(text: str) -> str:
-    """A sentence of the layout's (:class:`~scorer.layout.words.Words`) in the app's language; other text as it is."""
+    """A sentence of the layout's or the rules' (:class:`~scorer.words.Words`) in the app's language; other text as it is."""
     if isinstance(text, Listed):
-        return translate("Layout", text.separator).join(map(said_again, text.items))
+        return translate("Sentences", text.separator).join(map(said_again, text.items))
     if isinstance(text, Words):
         values = {name: said_again(v) if isinstance(v, str) else str(v) for name, v in text.values.items()}
-        return translate("Layout", text.template).format(**values)
+        return translate("Sentences", text.template).format(**values)
     return text

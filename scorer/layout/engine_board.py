@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from scorer.errors import IllegalMove
 from scorer.layout.joins import Layout, Phys, PhysJoin, SeenTile, _where
 from scorer.rules import Board, Side, Tile
-from scorer.layout.words import Listed, Words
+from scorer.words import Listed, Words
 
 
 @dataclass

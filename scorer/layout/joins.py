@@ -14,7 +14,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from scorer.rules import Tile
-from scorer.layout.words import Words
+from scorer.words import Words
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]

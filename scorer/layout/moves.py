@@ -15,7 +15,7 @@ from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_e
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
-from scorer.layout.words import Words
+from scorer.words import Words
 
 if TYPE_CHECKING:
     from scorer.vision.tile_detection import TileDetection

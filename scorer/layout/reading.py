@@ -25,7 +25,7 @@ from scorer.rules import Board, Side, Tile
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
-from scorer.layout.words import Listed, Words
+from scorer.words import Listed, Words
 
 
 def seen_from_detections(detections: Iterable[TileDetection], to_table: Callable[[np.ndarray], np.ndarray] | None = None,

@@ -15,7 +15,7 @@ from typing import Collection, Sequence
 
 from scorer.layout.joins import Layout, Phys, PhysJoin, SeenTile, _geom, _where, find_joins
 from scorer.rules import Tile
-from scorer.layout.words import Listed, Words
+from scorer.words import Listed, Words
 
 # A tile that joins nothing at JOIN_TOLERANCE may still join the layout at this looser one, where its
 # pips fit exactly one free side there (a detector's box is a few pixels off on a small tile).

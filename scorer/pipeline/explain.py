@@ -22,7 +22,7 @@ from scorer.pipeline.sequences import drawn_on_turn, sequence_for
 from scorer.rules import Board, Match, Tile
 from scorer.vision.detector import HalfReading, TileDetection
 from scorer.vision.geometry import long_side
-from scorer.layout.words import Words
+from scorer.words import Words
 
 # Tiles touching end to end lie a tile's length apart, centre to centre; a crosswise double 3/4 of it.
 AGAINST = 1.25

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from scorer.layout.moves import Placement
-from scorer.layout.words import Words
+from scorer.words import Words
 from scorer.pipeline.events import NeedsConfirmation
 from scorer.rules import Event, Reveal, RoundStart, Tile
 

@@ -17,6 +17,7 @@ from scorer.rules.board import Board, FreePoint, ScoringEnd
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
 from scorer.rules.game_rules import GameRules, Table
 from scorer.rules.tiles import FULL_SET, Tile, round_to_five
+from scorer.words import Words
 
 
 class Phase(str, Enum):
@@ -115,7 +116,7 @@ class Match:
     def apply(self, event: Event) -> tuple[Match, Outcome]:
         """The state after ``event`` and what it scored; raises :class:`IllegalMove` and changes nothing."""
         if self.phase is Phase.MATCH_OVER:
-            raise IllegalMove(f"the match is over ({', '.join(self.winners())} won); no more events")
+            raise IllegalMove(Words("the match is over ({winners} won); no more events", winners=", ".join(self.winners())))
         state = self
         if (
             self.phase is Phase.BEFORE_ROUND
@@ -143,18 +144,19 @@ class Match:
 
     def _start_round(self, event: RoundStart) -> tuple[Match, Outcome]:
         if self.phase is Phase.IN_ROUND:
-            raise IllegalMove(f"round {self.round_no} is still being played; a new round cannot start")
+            raise IllegalMove(Words("round {round} is still being played; a new round cannot start", round=self.round_no))
         if self.phase is Phase.ROUND_OVER:
-            raise IllegalMove(f"round {self.round_no} is over but its hands were not revealed; expected a reveal")
+            raise IllegalMove(Words("round {round} is over but its hands were not revealed; expected a reveal", round=self.round_no))
         round_no = self.round_no + 1
         if self.next_starter is not None:
             fixed = self.players[self.next_starter]
             if event.starter is not None and event.starter != fixed:
-                raise IllegalMove(f"{fixed} played the last tile of round {self.round_no} and starts round {round_no}, not {event.starter}")
+                raise IllegalMove(Words("{player} played the last tile of round {round} and starts round {next}, not {starter}",
+                                        player=fixed, round=self.round_no, next=round_no, starter=event.starter))
             starter = self.next_starter
         elif event.starter is None:
-            why = "the first round" if round_no == 1 else f"round {round_no} (after a blocked round)"
-            raise IllegalMove(f"the starter of {why} is drawn by lot; the round event must name the starter")
+            why = Words("the first round") if round_no == 1 else Words("round {round} (after a blocked round)", round=round_no)
+            raise IllegalMove(Words("the starter of {which} is drawn by lot; the round event must name the starter", which=why))
         else:
             starter = self.table.seat(event.starter)
         n = len(self.players)
@@ -179,14 +181,18 @@ class Match:
 
     def _check_actor(self, player: str, action: str) -> int:
         if self.phase is Phase.BEFORE_ROUND:
-            raise IllegalMove(f"no round is being played: expected a round event before {player}'s {action}")
+            raise IllegalMove(Words("no round is being played: expected a round event before {player}'s {action}", player=player,
+                                    action=action))
         if self.phase is Phase.ROUND_OVER:
-            why = f"{self.players[self.finisher]} played the last tile" if self.finisher is not None else "it is blocked"
-            raise IllegalMove(f"round {self.round_no} is over ({why}): expected the reveal of the hands, not a {action}")
+            why = (Words("{player} played the last tile", player=self.players[self.finisher]) if self.finisher is not None
+                   else Words("it is blocked"))
+            raise IllegalMove(Words("round {round} is over ({why}): expected the reveal of the hands, not a {action}",
+                                    round=self.round_no, why=why, action=action))
         seat = self.table.seat(player)
         assert self.turn is not None
         if seat != self.turn:
-            raise IllegalMove(f"it is {self.players[self.turn]}'s turn, not {player}'s ({action})")
+            raise IllegalMove(Words("it is {on_turn}'s turn, not {player}'s ({action})", on_turn=self.players[self.turn], player=player,
+                                    action=action))
         return seat
 
     def _resolve_point(self, board: Board, event: Play) -> FreePoint | None:
@@ -224,7 +230,7 @@ class Match:
         return candidates[0]
 
     def _play(self, event: Play) -> tuple[Match, Outcome]:
-        seat = self._check_actor(event.player, "play")
+        seat = self._check_actor(event.player, Words("play"))
         if event.source == "drawn" and not self.drew_this_turn:
             raise IllegalMove(f"{event.player} has not drawn: a drawn tile is played right after the draw")
         if event.source == "hand" and self.drew_this_turn:
@@ -250,15 +256,16 @@ class Match:
         return new, PlayOutcome(event.player, event.tile, point, ends, total, points, continues)
 
     def _draw(self, event: Draw) -> tuple[Match, Outcome]:
-        seat = self._check_actor(event.player, "draw")
+        seat = self._check_actor(event.player, Words("draw"))
         if not self.rules.has_boneyard:
-            raise IllegalMove(f"{self.rules.title} has no boneyard: nobody draws (a player who cannot place knocks)")
+            raise IllegalMove(Words("{game} has no boneyard: nobody draws (a player who cannot place knocks)", game=self.rules.title))
         if not self.current_board().tiles:
-            raise IllegalMove(f"{event.player} starts the round and opens with any tile: there is nothing to draw for")
+            raise IllegalMove(Words("{player} starts the round and opens with any tile: there is nothing to draw for", player=event.player))
         if type(event.count) is not int or event.count < 1:
             raise IllegalMove(f"a draw takes at least one tile, found count {event.count!r}")
         if event.count > self.boneyard:
-            raise IllegalMove(f"{event.player} draws {event.count} but the boneyard holds {self.boneyard}")
+            raise IllegalMove(Words("{player} draws {count} but the boneyard holds {boneyard}", player=event.player, count=event.count,
+                                    boneyard=self.boneyard))
         return (
             replace(
                 self,
@@ -270,13 +277,12 @@ class Match:
         )
 
     def _pass(self, event: Pass) -> tuple[Match, Outcome]:
-        seat = self._check_actor(event.player, "pass")
+        seat = self._check_actor(event.player, Words("pass"))
         if not self.current_board().tiles:
-            raise IllegalMove(f"{event.player} starts the round and opens with any tile: no pass is possible")
+            raise IllegalMove(Words("{player} starts the round and opens with any tile: no pass is possible", player=event.player))
         if self.rules.has_boneyard and self.boneyard > 0:
-            raise IllegalMove(
-                f"{event.player} may not pass while the boneyard holds {self.boneyard} tile(s): a player who cannot play draws"
-            )
+            raise IllegalMove(Words("{player} may not pass while the boneyard holds {boneyard} tile(s): a player who cannot play draws",
+                                    player=event.player, boneyard=self.boneyard))
         passes = self.passes_in_a_row + 1
         new = replace(self, passes_in_a_row=passes, drew_this_turn=False)
         if passes >= len(self.players):
@@ -285,28 +291,29 @@ class Match:
 
     def _reveal(self, event: Reveal) -> tuple[Match, Outcome]:
         if self.phase is Phase.BEFORE_ROUND:
-            raise IllegalMove("no round is being played: there are no hands to reveal")
+            raise IllegalMove(Words("no round is being played: there are no hands to reveal"))
         table = self.table
         board = self.current_board()
         names = [name for name, _ in event.hands]
         for name in names:
             table.seat(name)
         if len(set(names)) != len(names):
-            raise IllegalMove("the reveal lists a player's hand twice")
+            raise IllegalMove(Words("the reveal lists a player's hand twice"))
         missing = [p for p in table.players if p not in names]
         if missing:
-            raise IllegalMove(f"the reveal lists no hand for {', '.join(missing)} (give [] for an empty hand)")
+            raise IllegalMove(Words("the reveal lists no hand for {players} (give [] for an empty hand)", players=", ".join(missing)))
         seen: set[Tile] = set()
         hands: list[tuple[Tile, ...]] = []
         for seat, player in enumerate(table.players):
             hand = event.hand_of(player) or ()
             if len(hand) != self.hand_counts[seat]:
-                raise IllegalMove(f"{player} holds {self.hand_counts[seat]} tile(s) by the log, the reveal shows {len(hand)}")
+                raise IllegalMove(Words("{player} holds {count} tile(s) by the log, the reveal shows {shown}", player=player,
+                                            count=self.hand_counts[seat], shown=len(hand)))
             for tile in hand:
                 if tile in board:
-                    raise IllegalMove(f"{player}'s revealed {tile} is on the board")
+                    raise IllegalMove(Words("{player}'s revealed {tile} is on the board", player=player, tile=tile))
                 if tile in seen:
-                    raise IllegalMove(f"{tile} is revealed twice")
+                    raise IllegalMove(Words("{tile} is revealed twice", tile=tile))
                 seen.add(tile)
             hands.append(hand)
         blocked = self.finisher is None

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from scorer.app import i18n
-from scorer.app.wording import layout_templates, notice_text, question_text, said_again
-from scorer.layout.words import Listed, Words
+from scorer.app.wording import notice_text, question_text, refusal_text, said_again, sentence_templates
+from scorer.words import Listed, Words
 from scorer.pipeline import Notice, notices
 from scorer.pipeline.events import told
 from scorer.pipeline.questions import PlayedTileAgain, TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
@@ -91,10 +91,10 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
         assert text != said.text() and "{" not in text
 
 
-def _layout_templates() -> set[str]:
-    """Every sentence template the layout and the pipeline make Words of, read from their source."""
+def _sentence_templates() -> set[str]:
+    """Every sentence template the rules, the layout and the pipeline make Words of, read from their source."""
     found = set()
-    for path in [*(ROOT / "scorer" / "layout").glob("*.py"), *(ROOT / "scorer" / "pipeline").glob("*.py")]:
+    for path in [f for part in ("rules", "layout", "pipeline") for f in (ROOT / "scorer" / part).glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Words":
                 assert node.args and isinstance(node.args[0], ast.Constant), f"{path.name}:{node.lineno}: Words wants a template"
@@ -102,10 +102,10 @@ def _layout_templates() -> set[str]:
     return found
 
 
-def test_every_sentence_of_the_layout_has_its_template_in_the_app() -> None:
-    made = _layout_templates()
-    assert len(made) >= 20
-    assert made <= layout_templates()
+def test_every_sentence_of_the_layout_and_the_rules_has_its_template_in_the_app() -> None:
+    made = _sentence_templates()
+    assert len(made) >= 40
+    assert made <= sentence_templates()
 
 
 def test_the_layouts_notes_and_problems_are_finnish(finnish) -> None:
@@ -127,3 +127,16 @@ def test_a_played_tile_seen_again_is_asked_about_in_finnish(finnish) -> None:
     asked = needs_confirmation(1.0, PlayedTileAgain((((212.0, 132.0), Tile(3, 6)),)))
     assert question_text(asked) == ("pöytä ei vastaa peliä: kohdan (212, 132) laatta pelikuvion vieressä luetaan [3|6], joka on jo "
                                     "pelattu: mikä laatta se on?")
+
+
+def test_the_rules_refusals_are_said_in_finnish(finnish) -> None:
+    from scorer.errors import IllegalMove
+    from scorer.rules.simulate import simulate_match
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    match = sim.events[3].after  # (in the round: someone is on turn)
+    other = next(p for p in match.players if p != match.next_player)
+    with pytest.raises(IllegalMove) as refused:
+        match.apply(Pass(other))
+    assert str(refused.value) == f"it is {match.next_player}'s turn, not {other}'s (pass)"  # (the rules' English, as before)
+    assert refusal_text(refused.value) == f"vuorossa on {match.next_player}, ei {other} (ohitus)"

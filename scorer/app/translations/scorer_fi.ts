@@ -271,125 +271,6 @@
     </message>
 </context>
 <context>
-    <name>Layout</name>
-    <message>
-        <source>{tile} at {place}</source>
-        <translation>{tile} kohdassa {place}</translation>
-    </message>
-    <message>
-        <source>pips do not match at a join: {tile} shows {value} where {other} shows {other_value}</source>
-        <translation>silmäluvut eivät täsmää liitoksessa: {tile} näyttää {value}, mutta {other} näyttää {other_value}</translation>
-    </message>
-    <message>
-        <source>{tile} was on the table and is not seen in the layout now (moved, covered or taken away)</source>
-        <translation>{tile} oli pöydällä, mutta ei näy nyt pelikuviossa (siirretty, peitetty tai otettu pois)</translation>
-    </message>
-    <message>
-        <source>{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told</source>
-        <translation>tyhjälle pöydälle ilmestyi {count} laattaa ({tiles}): aloituslaattaa ei voi päätellä</translation>
-    </message>
-    <message>
-        <source>{tile} cannot be where it lies: {why}</source>
-        <translation>{tile} ei voi olla siinä, missä se on: {why}</translation>
-    </message>
-    <message>
-        <source>{tile} is new but not joined to the layout where a tile may go</source>
-        <translation>{tile} on uusi, mutta ei liity pelikuvioon kohdassa, johon laatan voi pelata</translation>
-    </message>
-    <message>
-        <source>the tile at {place} read as {read} is taken as {taken}: so the table fits the board before</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pöytä sopii edelliseen tilanteeseen</translation>
-    </message>
-    <message>
-        <source>the box at {place} read as {read} is left out: it overlaps another, and only without it does the layout fit together</source>
-        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: se on toisen päällä, ja vain ilman sitä pelikuvio sopii yhteen</translation>
-    </message>
-    <message>
-        <source>the tile at {place} read as {read} is taken as {taken}: so the layout fits together</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pelikuvio sopii yhteen</translation>
-    </message>
-    <message>
-        <source>the tile at {place} looks face down, yet lies in the layout as the double blank would: taken as [0|0] -- please check it</source>
-        <translation>kohdan {place} laatta näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
-    </message>
-    <message>
-        <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
-        <translation>pelikuvio ulottuu kuvan reunaan ({tiles}): se voi jatkua näkymättömissä -- rajaa koko pelikuvio kuvaan</translation>
-    </message>
-    <message>
-        <source>the open end of {tile} at {place} is not bare table (something covers it): a tile may lie there unseen -- please check it</source>
-        <translation>laatan {tile} avoin pää kohdassa {place} ei ole paljasta pöytää (jokin peittää sen): siinä voi olla näkymätön laatta -- tarkista se</translation>
-    </message>
-    <message>
-        <source>the tile at {place} is read uncertainly as {read} ({confidence}): please check it</source>
-        <translation>kohdan {place} laatta luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
-    </message>
-    <message>
-        <source>tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them may be unseen or misread</source>
-        <translation>toisiinsa liittyviä laattoja on pelikuvion vieressä liittymättä siihen ({tiles}): niiden välissä voi olla näkymätön tai väärin luettu laatta</translation>
-    </message>
-    <message>
-        <source>{tile} lies lengthwise in the line: read as a double laid crosswise</source>
-        <translation>{tile} on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi</translation>
-    </message>
-    <message>
-        <source>two tiles at one side: {tile} and {other} both meet the same side</source>
-        <translation>kaksi laattaa samalla sivulla: {tile} ja {other} liittyvät molemmat samaan sivuun</translation>
-    </message>
-    <message>
-        <source>{tile} is seen {count} times: {places}</source>
-        <translation>{tile} näkyy {count} kertaa: {places}</translation>
-    </message>
-    <message>
-        <source>spinner {tile}: a branch is used before both line sides are filled</source>
-        <translation>spinneri {tile}: haaraa käytetään ennen kuin rivin molemmat sivut on täytetty</translation>
-    </message>
-    <message>
-        <source>{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading</source>
-        <translation>{tile} tulkitaan laataksi {taken}: sen puolisko kohtaa liitoksessa luvun {pips}, todennäköinen toinen luenta</translation>
-    </message>
-    <message>
-        <source>only the round&apos;s first double spins, but {tiles} both have branches</source>
-        <translation>vain kierroksen ensimmäinen tupla on spinneri, mutta laatoilla {tiles} on molemmilla haaroja</translation>
-    </message>
-    <message>
-        <source>no order of play gives this layout (a double seems attached by its short end)</source>
-        <translation>mikään pelijärjestys ei tuota tätä pelikuviota (tupla näyttää liitetyn lyhyestä päästään)</translation>
-    </message>
-    <message>
-        <source>{tile}: {why}</source>
-        <translation>{tile}: {why}</translation>
-    </message>
-    <message>
-        <source>the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game</source>
-        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: sama laatta näkyy muualla, jossa se sopii peliin</translation>
-    </message>
-    <message>
-        <source>the tile at {place} read as {read} is taken as {taken}: {why}</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: {why}</translation>
-    </message>
-    <message>
-        <source>a played tile seen nowhere else</source>
-        <translation>pelattu laatta, jota ei näy missään muualla</translation>
-    </message>
-    <message>
-        <source>the only likely reading that fits the game</source>
-        <translation>ainoa todennäköinen luenta, joka sopii peliin</translation>
-    </message>
-    <message>
-        <source> and </source>
-        <translation> ja </translation>
-    </message>
-    <message>
-        <source>the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)</source>
-        <translation>pelikuviota ei näy (peitetty, tai kamera siirtyi; jos kierros on ohi tukkeutuneena, anna jäljelle jääneet kädet)</translation>
-    </message>
-    <message>
-        <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
-        <translation>kohdan {place} laatta pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
-    </message>
-</context>
-<context>
     <name>LiveView</name>
     <message>
         <source>waiting for a still table</source>
@@ -908,6 +789,229 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>Close</source>
         <translation>Sulje</translation>
+    </message>
+</context>
+<context>
+    <name>Sentences</name>
+    <message>
+        <source>{tile} at {place}</source>
+        <translation>{tile} kohdassa {place}</translation>
+    </message>
+    <message>
+        <source>pips do not match at a join: {tile} shows {value} where {other} shows {other_value}</source>
+        <translation>silmäluvut eivät täsmää liitoksessa: {tile} näyttää {value}, mutta {other} näyttää {other_value}</translation>
+    </message>
+    <message>
+        <source>{tile} was on the table and is not seen in the layout now (moved, covered or taken away)</source>
+        <translation>{tile} oli pöydällä, mutta ei näy nyt pelikuviossa (siirretty, peitetty tai otettu pois)</translation>
+    </message>
+    <message>
+        <source>{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told</source>
+        <translation>tyhjälle pöydälle ilmestyi {count} laattaa ({tiles}): aloituslaattaa ei voi päätellä</translation>
+    </message>
+    <message>
+        <source>{tile} cannot be where it lies: {why}</source>
+        <translation>{tile} ei voi olla siinä, missä se on: {why}</translation>
+    </message>
+    <message>
+        <source>{tile} is new but not joined to the layout where a tile may go</source>
+        <translation>{tile} on uusi, mutta ei liity pelikuvioon kohdassa, johon laatan voi pelata</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: so the table fits the board before</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pöytä sopii edelliseen tilanteeseen</translation>
+    </message>
+    <message>
+        <source>the box at {place} read as {read} is left out: it overlaps another, and only without it does the layout fit together</source>
+        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: se on toisen päällä, ja vain ilman sitä pelikuvio sopii yhteen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: so the layout fits together</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pelikuvio sopii yhteen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} looks face down, yet lies in the layout as the double blank would: taken as [0|0] -- please check it</source>
+        <translation>kohdan {place} laatta näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
+    </message>
+    <message>
+        <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
+        <translation>pelikuvio ulottuu kuvan reunaan ({tiles}): se voi jatkua näkymättömissä -- rajaa koko pelikuvio kuvaan</translation>
+    </message>
+    <message>
+        <source>the open end of {tile} at {place} is not bare table (something covers it): a tile may lie there unseen -- please check it</source>
+        <translation>laatan {tile} avoin pää kohdassa {place} ei ole paljasta pöytää (jokin peittää sen): siinä voi olla näkymätön laatta -- tarkista se</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is read uncertainly as {read} ({confidence}): please check it</source>
+        <translation>kohdan {place} laatta luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
+    </message>
+    <message>
+        <source>tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them may be unseen or misread</source>
+        <translation>toisiinsa liittyviä laattoja on pelikuvion vieressä liittymättä siihen ({tiles}): niiden välissä voi olla näkymätön tai väärin luettu laatta</translation>
+    </message>
+    <message>
+        <source>{tile} lies lengthwise in the line: read as a double laid crosswise</source>
+        <translation>{tile} on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi</translation>
+    </message>
+    <message>
+        <source>two tiles at one side: {tile} and {other} both meet the same side</source>
+        <translation>kaksi laattaa samalla sivulla: {tile} ja {other} liittyvät molemmat samaan sivuun</translation>
+    </message>
+    <message>
+        <source>{tile} is seen {count} times: {places}</source>
+        <translation>{tile} näkyy {count} kertaa: {places}</translation>
+    </message>
+    <message>
+        <source>spinner {tile}: a branch is used before both line sides are filled</source>
+        <translation>spinneri {tile}: haaraa käytetään ennen kuin rivin molemmat sivut on täytetty</translation>
+    </message>
+    <message>
+        <source>{tile} is taken as {taken}: its half meets a {pips} at a join, a likely other reading</source>
+        <translation>{tile} tulkitaan laataksi {taken}: sen puolisko kohtaa liitoksessa luvun {pips}, todennäköinen toinen luenta</translation>
+    </message>
+    <message>
+        <source>only the round&apos;s first double spins, but {tiles} both have branches</source>
+        <translation>vain kierroksen ensimmäinen tupla on spinneri, mutta laatoilla {tiles} on molemmilla haaroja</translation>
+    </message>
+    <message>
+        <source>no order of play gives this layout (a double seems attached by its short end)</source>
+        <translation>mikään pelijärjestys ei tuota tätä pelikuviota (tupla näyttää liitetyn lyhyestä päästään)</translation>
+    </message>
+    <message>
+        <source>{tile}: {why}</source>
+        <translation>{tile}: {why}</translation>
+    </message>
+    <message>
+        <source>the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game</source>
+        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: sama laatta näkyy muualla, jossa se sopii peliin</translation>
+    </message>
+    <message>
+        <source>the tile at {place} read as {read} is taken as {taken}: {why}</source>
+        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: {why}</translation>
+    </message>
+    <message>
+        <source>a played tile seen nowhere else</source>
+        <translation>pelattu laatta, jota ei näy missään muualla</translation>
+    </message>
+    <message>
+        <source>the only likely reading that fits the game</source>
+        <translation>ainoa todennäköinen luenta, joka sopii peliin</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> ja </translation>
+    </message>
+    <message>
+        <source>the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)</source>
+        <translation>pelikuviota ei näy (peitetty, tai kamera siirtyi; jos kierros on ohi tukkeutuneena, anna jäljelle jääneet kädet)</translation>
+    </message>
+    <message>
+        <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
+        <translation>kohdan {place} laatta pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
+    </message>
+    <message>
+        <source>the match is over ({winners} won); no more events</source>
+        <translation>ottelu on päättynyt ({winners} voitti); siirtoja ei enää ole</translation>
+    </message>
+    <message>
+        <source>round {round} is still being played; a new round cannot start</source>
+        <translation>kierros {round} on yhä kesken; uutta kierrosta ei voi aloittaa</translation>
+    </message>
+    <message>
+        <source>round {round} is over but its hands were not revealed; expected a reveal</source>
+        <translation>kierros {round} on päättynyt, mutta sen käsiä ei ole näytetty; odotetaan käsien näyttämistä</translation>
+    </message>
+    <message>
+        <source>{player} played the last tile of round {round} and starts round {next}, not {starter}</source>
+        <translation>{player} pelasi kierroksen {round} viimeisen laatan ja aloittaa kierroksen {next}, ei {starter}</translation>
+    </message>
+    <message>
+        <source>the first round</source>
+        <translation>ensimmäisen kierroksen</translation>
+    </message>
+    <message>
+        <source>round {round} (after a blocked round)</source>
+        <translation>kierroksen {round} (tukkeutuneen kierroksen jälkeen)</translation>
+    </message>
+    <message>
+        <source>the starter of {which} is drawn by lot; the round event must name the starter</source>
+        <translation>{which} aloittaja arvotaan; kierroksen alun on nimettävä aloittaja</translation>
+    </message>
+    <message>
+        <source>no round is being played: expected a round event before {player}&apos;s {action}</source>
+        <translation>kierrosta ei ole käynnissä: kierroksen alkua odotetaan ennen pelaajan {player} siirtoa ({action})</translation>
+    </message>
+    <message>
+        <source>{player} played the last tile</source>
+        <translation>{player} pelasi viimeisen laatan</translation>
+    </message>
+    <message>
+        <source>it is blocked</source>
+        <translation>se on tukkeutunut</translation>
+    </message>
+    <message>
+        <source>round {round} is over ({why}): expected the reveal of the hands, not a {action}</source>
+        <translation>kierros {round} on päättynyt ({why}): odotetaan käsien näyttämistä, ei siirtoa ({action})</translation>
+    </message>
+    <message>
+        <source>it is {on_turn}&apos;s turn, not {player}&apos;s ({action})</source>
+        <translation>vuorossa on {on_turn}, ei {player} ({action})</translation>
+    </message>
+    <message>
+        <source>play</source>
+        <translation>pelaus</translation>
+    </message>
+    <message>
+        <source>draw</source>
+        <translation>nosto</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>ohitus</translation>
+    </message>
+    <message>
+        <source>{game} has no boneyard: nobody draws (a player who cannot place knocks)</source>
+        <translation>pelissä {game} ei ole nostokasaa: kukaan ei nosta (pelaaja, joka ei voi pelata, koputtaa)</translation>
+    </message>
+    <message>
+        <source>{player} starts the round and opens with any tile: there is nothing to draw for</source>
+        <translation>{player} aloittaa kierroksen millä tahansa laatalla: nostettavaa ei ole</translation>
+    </message>
+    <message>
+        <source>{player} draws {count} but the boneyard holds {boneyard}</source>
+        <translation>{player} nostaa {count}, mutta nostokasassa on {boneyard}</translation>
+    </message>
+    <message>
+        <source>{player} starts the round and opens with any tile: no pass is possible</source>
+        <translation>{player} aloittaa kierroksen millä tahansa laatalla: vuoroa ei voi ohittaa</translation>
+    </message>
+    <message>
+        <source>{player} may not pass while the boneyard holds {boneyard} tile(s): a player who cannot play draws</source>
+        <translation>{player} ei voi ohittaa vuoroaan, kun nostokasassa on {boneyard} laattaa: pelaaja, joka ei voi pelata, nostaa</translation>
+    </message>
+    <message>
+        <source>no round is being played: there are no hands to reveal</source>
+        <translation>kierrosta ei ole käynnissä: näytettäviä käsiä ei ole</translation>
+    </message>
+    <message>
+        <source>the reveal lists a player&apos;s hand twice</source>
+        <translation>saman pelaajan käsi on annettu kahdesti</translation>
+    </message>
+    <message>
+        <source>the reveal lists no hand for {players} (give [] for an empty hand)</source>
+        <translation>käsiä ei ole annettu pelaajille {players} (tyhjä käsi: [])</translation>
+    </message>
+    <message>
+        <source>{player} holds {count} tile(s) by the log, the reveal shows {shown}</source>
+        <translation>pelaajalla {player} on lokin mukaan {count} laattaa, käsissä näkyy {shown}</translation>
+    </message>
+    <message>
+        <source>{player}&apos;s revealed {tile} is on the board</source>
+        <translation>pelaajan {player} kädessä näytetty {tile} on jo pöydällä</translation>
+    </message>
+    <message>
+        <source>{tile} is revealed twice</source>
+        <translation>{tile} on näytetty kahdesti</translation>
     </message>
 </context>
 <context>
