@@ -40,3 +40,9 @@ class Listed(str):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (str, (str(self),))
+
+
+def words_of(error: BaseException) -> str:
+    """An error's message: the Words it was made of, where it was (a front end says them again), else its text."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Words) else str(error)

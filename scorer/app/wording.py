@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from scorer.app.i18n import decimal, names, translate
-from scorer.words import Listed, Words
+from scorer.words import Listed, Words, words_of
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.notices import (
     BlankDoubleTaken, CameraMoved, Change, Corrected, DrawsPutIn, DrewBefore, DrewMore, GuessRevised, HandsLikely,
@@ -258,8 +258,7 @@ def sentence_templates() -> frozenset[str]:
 
 def refusal_text(exc: BaseException) -> str:
     """An error's message in the app's language, where it is made of Words (the rules' refusals)."""
-    first = exc.args[0] if len(exc.args) == 1 else None
-    return said_again(first) if isinstance(first, Words) else str(exc)
+    return said_again(words_of(exc))
 
 
 def said_again(text: str) -> str:

@@ -63,7 +63,7 @@ from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector
 from scorer.vision.tile_detection import small_tiles
 from scorer.vision.geometry import long_side
-from scorer.words import Words
+from scorer.words import words_of
 
 # Questions a recording may end on, settled then on the first answer offered: the likeliest (the reading
 # read likeliest; the order the places settled in; the player on turn's own arm).
@@ -312,7 +312,7 @@ class TablePipeline:
             try:
                 step = self.history.apply(event, t)
             except RulesError as exc:
-                return out + self.put(t, Refused(_words_of(exc), (tuple(events),)))
+                return out + self.put(t, Refused(words_of(exc), (tuple(events),)))
             out.append(MoveEvent(t, step, _announced(step)))
         self.asked.moved_on()
         if self.match.is_over:
@@ -404,9 +404,3 @@ class TablePipeline:
         if self.status == "confirm":
             out.append(self._set_status("waiting", t))
         return out
-
-
-def _words_of(exc: Exception) -> str:
-    """An error's message, as the Words it was made of where it was (a front end says them again)."""
-    first = exc.args[0] if len(exc.args) == 1 else None
-    return first if isinstance(first, Words) else str(exc)

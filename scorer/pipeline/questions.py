@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from scorer.layout.moves import Placement
-from scorer.words import Words
 from scorer.pipeline.events import NeedsConfirmation
+from scorer.pipeline.notices import at
 from scorer.rules import Event, Reveal, RoundStart, Tile
+from scorer.words import Words
 
 Place = tuple[float, float]  # a box's centre, frame pixels
 Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequence of rules events
@@ -29,10 +30,6 @@ Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequ
 def _at(place: Place) -> tuple[int, int]:
     """A place as the players are told it (to the pixel)."""
     return round(place[0]), round(place[1])
-
-
-def _said(place: Place) -> str:
-    return f"({place[0]:.0f}, {place[1]:.0f})"
 
 
 def _tiles(tiles: tuple[Tile, ...]) -> str:
@@ -127,7 +124,7 @@ class PlayedTileAgain:
     @property
     def problems(self) -> tuple[str, ...]:
         return tuple(Words("the tile at {place} against the layout reads {tile}, which is already played: which tile is it?",
-                           place=_said(place), tile=tile) for place, tile in self.boxes)
+                           place=at(place), tile=tile) for place, tile in self.boxes)
 
     @property
     def reason(self) -> str:
@@ -195,7 +192,7 @@ class WhichReading:
 
     @property
     def reason(self) -> str:
-        return f"the new tile at {_said(self.place)} is read unsurely: {' or '.join(map(_tiles, self.readings))}"
+        return f"the new tile at {at(self.place)} is read unsurely: {' or '.join(map(_tiles, self.readings))}"
 
 
 # -- the turn -------------------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
     """Of the sequences the rules allow, the one played (several tiles: in the order they settled)."""
     placed = frozenset(p.tile for p in placements)
     offered = tuple(tuple(c) for c in candidates)
-    unanswered: list[Tile | None] = []  # the tile whose layer was asked about, or None: the order
+    unanswered: list[Tile | None] = []  # asked about and unanswered: who laid this tile, or (None) the order
     if len({score_of(match, seq) for seq in candidates}) > 1:
         if asked.order is None or not asked.order.tiles < placed:
             return WhichOrder(placed, offered)

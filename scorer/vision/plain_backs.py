@@ -15,9 +15,8 @@ from scorer.vision.tile_detection import HalfReading, TileDetection
 MIDDLE = 0.75
 # Another box taken for a back within this distance in colour: the set's backs look like this one.
 LIKE_A_BACK = 15.0
-# A box within this distance of the median colour of the faces read surely has the faces' colour.
-# Measured over the held-out splits' boxes taken for backs (docs/experiments.md, session 37): of 35
-# faces so taken, 27 lie alone and in the faces' colour; of 1,242 real backs, 8 do.
+# A box within this distance of the median colour of the faces read surely has the faces' colour
+# (both chosen on the held-out splits' boxes taken for backs: docs/experiments.md, session 37).
 FACES_COLOUR = 5.0
 # The double blank read so: as likely a back (below CERTAIN, so it is asked about).
 BLANK_OR_BACK = 0.5
