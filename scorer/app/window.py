@@ -121,7 +121,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             buttons.addWidget(b)
             self.correction_buttons.append(b)
         self.mute = QCheckBox()
-        self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))
+        self.mute.toggled.connect(self._set_muted)
         buttons.addWidget(self.mute)
         col.addLayout(buttons)
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -147,6 +147,15 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _speech_text(self) -> str:
         return self.tr("Speech: {engine}").format(engine=engine_name(self.speaker.engine))
+
+    def _set_muted(self, on: bool) -> None:
+        """Mute or unmute the voice; remembered, as the settings' "say the announcements aloud"."""
+        self.speaker.muted = on
+        if Settings.load().voice == on:
+            try:
+                Settings.remember(voice=not on)
+            except OSError as exc:  # not remembered, but muted
+                self.statusBar().showMessage(str(exc), 8000)
 
     def _voice_chosen(self, _engine: str) -> None:
         self.voice_problem = None

@@ -382,3 +382,13 @@ def test_a_moves_picture_shows_the_end_sum_after_the_move(qtbot, tmp_path: Path,
     window._on_changed(Snapshot.of(session))
     board = session.match.board
     assert sums_when_taken == [board.end_sum() if board is not None and board.tiles else None]
+
+
+def test_the_mute_box_is_remembered_for_the_next_match(qtbot, tmp_path: Path) -> None:
+    from scorer.app.settings import Settings
+
+    window, _ = _window(qtbot, tmp_path)
+    window.mute.setChecked(True)
+    assert window.speaker.muted and Settings.load().voice is False
+    window.mute.setChecked(False)
+    assert not window.speaker.muted and Settings.load().voice is True
