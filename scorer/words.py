@@ -46,3 +46,8 @@ def words_of(error: BaseException) -> str:
     """An error's message: the Words it was made of, where it was (a front end says them again), else its text."""
     first = error.args[0] if len(error.args) == 1 else None
     return first if isinstance(first, Words) else str(error)
+
+
+def at(place: Sequence[float]) -> str:
+    """A place in the picture as the players are told it: "(212, 132)"."""
+    return f"({place[0]:.0f}, {place[1]:.0f})"

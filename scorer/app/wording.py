@@ -10,12 +10,12 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from scorer.app.i18n import decimal, names, translate
-from scorer.words import Listed, Words, words_of
+from scorer.words import Listed, Words, at, words_of
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.notices import (
     BlankDoubleTaken, CameraMoved, Change, Corrected, DrawsPutIn, DrewBefore, DrewMore, GuessRevised, HandsLikely,
     HandsTaken, NewView, NoArmSeen, NotFollowed, OrderTaken, PlayedInstead, ReadingChanged, ReadingTaken,
-    SettledAtTheEnd, TilesTooSmall, WhoLaidTaken, at, hands_told,
+    SettledAtTheEnd, TilesTooSmall, WhoLaidTaken, hands_told,
 )
 from scorer.pipeline.questions import (
     HandsLeft,

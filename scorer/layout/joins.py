@@ -14,7 +14,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from scorer.rules import Tile
-from scorer.words import Words
+from scorer.words import Words, at
 
 # Physical sides: the two halves of a non-double; long sides and short ends of a double.
 Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
@@ -89,7 +89,7 @@ class Layout:
 
 def _where(seen: SeenTile) -> str:
     c = np.asarray(seen.corners).mean(0)
-    return Words("{tile} at {place}", tile=seen.tile, place=f"({c[0]:.0f}, {c[1]:.0f})")
+    return Words("{tile} at {place}", tile=seen.tile, place=at(c))
 
 
 def find_joins(tiles: Sequence[SeenTile], tolerance: float = JOIN_TOLERANCE) -> tuple[list[PhysJoin], list[tuple[PhysJoin, str]]]:

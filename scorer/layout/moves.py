@@ -15,7 +15,7 @@ from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_e
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
-from scorer.words import Words
+from scorer.words import Words, at
 
 if TYPE_CHECKING:
     from scorer.vision.tile_detection import TileDetection
@@ -125,9 +125,8 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     layout, change, reread = _read_again_by_board(before, reading.layout.tiles, up)
     notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
     for i, pips in reread.items():
-        x, y = up[i].center
         notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the table fits the board before",
-                           place=f"({x:.0f}, {y:.0f})", read=list(_pips(up[i])), taken=list(pips)))
+                           place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
     if not change.placements:
         # No new tile found: the move may be one of the tiles read unsurely, anywhere.
         return MoveReading(change, layout, reading.problems + change.problems, notes)

@@ -25,7 +25,7 @@ from scorer.rules import Board, Side, Tile
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.surface import look_at_spots
-from scorer.words import Listed, Words
+from scorer.words import Listed, Words, at
 
 
 def seen_from_detections(detections: Iterable[TileDetection], to_table: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -78,7 +78,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     if settled is not None:
         detections, left_out = settled
         notes += [Words("the box at {place} read as {read} is left out: it overlaps another, and only without it does the "
-                        "layout fit together", place=f"({d.center[0]:.0f}, {d.center[1]:.0f})", read=list(d.pips or ()))
+                        "layout fit together", place=at(d.center), read=list(d.pips or ()))
                   for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
@@ -91,13 +91,12 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     if problems or layout.problems or _joined_beside(layout):
         layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
         for i, pips in reread.items():
-            x, y = up[i].center
             notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
-                               place=f"({x:.0f}, {y:.0f})", read=list(_pips(up[i])), taken=list(pips)))
+                               place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
     problems = layout.problems + problems
     if blank is not None:
         problems.append(Words("the tile at {place} looks face down, yet lies in the layout as the double blank would: "
-                              "taken as [0|0] -- please check it", place=f"({back.center[0]:.0f}, {back.center[1]:.0f})"))
+                              "taken as [0|0] -- please check it", place=at(back.center)))
     ends, spots = _open_end_problems(layout, board, up, detections, image)
     problems += ends
     problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
@@ -139,15 +138,14 @@ def _open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection]
     for i, (x, y), outside, _ in unseen:
         if not outside:
             problems.append(Words("the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
-                                  "there unseen -- please check it", tile=layout.tiles[i].tile, place=f"({x:.0f}, {y:.0f})"))
+                                  "there unseen -- please check it", tile=layout.tiles[i].tile, place=at((x, y))))
     return problems, [spot for *_, spot in unseen]
 
 
 def unsure_problem(d: TileDetection) -> str:
     """A face-up tile read unsurely, in words."""
-    x, y = d.center
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
-                 place=f"({x:.0f}, {y:.0f})", read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")
+                 place=at(d.center), read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")
 
 
 def _beside_problems(layout: Layout) -> list[str]:

@@ -22,7 +22,7 @@ from scorer.pipeline.sequences import drawn_on_turn, sequence_for
 from scorer.rules import Board, Match, Tile
 from scorer.vision.detector import HalfReading, TileDetection
 from scorer.vision.geometry import long_side
-from scorer.words import Words
+from scorer.words import Words, at
 
 # Tiles touching end to end lie a tile's length apart, centre to centre; a crosswise double 3/4 of it.
 AGAINST = 1.25
@@ -103,7 +103,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
 def _left_out(boxes: Boxes) -> list[Note]:
     # (Said once per reading: the box moves a little from frame to frame.)
     return [(("left-out", d.pips), Words("the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits "
-                                         "the game", place=f"({d.center[0]:.0f}, {d.center[1]:.0f})", read=list(d.pips or ())))
+                                         "the game", place=at(d.center), read=list(d.pips or ())))
             for d in boxes]
 
 
@@ -161,9 +161,8 @@ def reread(fit: Fit, tiles: Boxes) -> tuple[Boxes, Layout, Change, str] | None:
     if len({(f[3].center, Tile.of(*f[4])) for f in found}) != 1:
         return None
     trial, layout, change, d, reading = found[0]
-    x, y = d.center
     why = Words("a played tile seen nowhere else") if Tile.of(*reading) in unseen else Words("the only likely reading that fits the game")
-    return trial, layout, change, Words("the tile at {place} read as {read} is taken as {taken}: {why}", place=f"({x:.0f}, {y:.0f})",
+    return trial, layout, change, Words("the tile at {place} read as {read} is taken as {taken}: {why}", place=at(d.center),
                                         read=list(pips(d)), taken=list(reading), why=why)
 
 

@@ -13,17 +13,13 @@ from typing import Literal, Protocol, Sequence
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
 from scorer.vision.tile_detection import too_small_words
+from scorer.words import at
 
 Place = tuple[float, float]  # image pixels
 
 
 class Said(Protocol):
     def text(self) -> str: ...
-
-
-def at(place: Place) -> str:
-    """A place as the players are told it: "(212, 132)"."""
-    return f"({place[0]:.0f}, {place[1]:.0f})"
 
 
 def hands_told(reveal: Reveal) -> str:

@@ -19,9 +19,8 @@ from typing import Hashable
 
 from scorer.layout.moves import Placement
 from scorer.pipeline.events import NeedsConfirmation
-from scorer.pipeline.notices import at
 from scorer.rules import Event, Reveal, RoundStart, Tile
-from scorer.words import Words
+from scorer.words import Words, at
 
 Place = tuple[float, float]  # a box's centre, frame pixels
 Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequence of rules events
