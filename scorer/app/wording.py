@@ -1,186 +1,67 @@
-"""The camera's questions and notices worded in the app's language, from the typed values the pipeline
-hands over (:mod:`scorer.pipeline.questions`, :mod:`scorer.pipeline.notices`).
+"""What the rules, the layout and the camera tell the players, said again in the app's language.
 
-The pipeline's own sentence (English) stays the fallback: for a question or notice this module does not
-know, and for the words the rules and the layout give (a refusal's reason, a table that does not fit
-the game, the layout's notes)."""
+Those sentences are :class:`~scorer.words.Words`: the English sentence, keeping the template it was made
+from and the values put in.  The app looks the template up in its translations (context "Sentences")
+and fills it again, each value said again the same way; a template's translation may also use
+``{field_gen}``, the Finnish genitive of a name put in as ``{field}`` ("on Benin vuoro").  Other text
+is shown as it is.  The templates are listed below once more for ``pyside6-lupdate``, which reads only
+the app's sources; tests/app/test_wording.py holds the list to the sentences the code makes.
+"""
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from scorer.app.i18n import decimal, names, translate
-from scorer.words import Listed, Words, at, words_of
+from scorer.app.i18n import language, translate
 from scorer.pipeline import NeedsConfirmation, Notice
-from scorer.pipeline.notices import (
-    BlankDoubleTaken, CameraMoved, Change, Corrected, DrawsPutIn, DrewBefore, DrewMore, GuessRevised, HandsLikely,
-    HandsTaken, NewView, NoArmSeen, NotFollowed, OrderTaken, PlayedInstead, ReadingChanged, ReadingTaken,
-    SettledAtTheEnd, TilesTooSmall, WhoLaidTaken, hands_told,
-)
-from scorer.pipeline.questions import (
-    HandsLeft,
-    LaidAtOnce,
-    NotPlayable,
-    OpeningUnfit,
-    PlayedTileAgain,
-    SeenInTwoPlaces,
-    SeenTwoWays,
-    TableUnfit,
-    WhichOrder,
-    WhichReading,
-    WhoLaid,
-    WhoOpened,
-    WhoseArm,
-)
-from scorer.rules import Event, Pass, Play, Tile
-
-_TEXTS = {
-    WhoOpened: QT_TRANSLATE_NOOP("Questions", "who started the round? (drawn by lot; the camera did not see the arm)"),
-    HandsLeft: QT_TRANSLATE_NOOP("Questions", "the hands left at the round's end could not be counted surely: which were they?"),
-    WhichOrder: QT_TRANSLATE_NOOP("Questions", "the new tiles can have been played in orders that score differently"),
-    SeenTwoWays: QT_TRANSLATE_NOOP("Questions", "one new tile is seen two ways: {readings}"),
-    SeenInTwoPlaces: QT_TRANSLATE_NOOP("Questions", "a tile is seen in two places, and either fits the game: {places}"),
-    WhichReading: QT_TRANSLATE_NOOP("Questions", "the new tile at {place} is read unsurely: {readings}"),
-    WhoLaid: QT_TRANSLATE_NOOP("Questions", "who laid {tile}? the camera saw no arm, and it is {on_turn_gen} turn"),
-    WhoseArm: QT_TRANSLATE_NOOP("Questions", "{tiles} was laid by an arm from {arm_gen} side, but it is {on_turn_gen} turn: "
-                                             "was it {on_turn_gen}?"),
-    NotPlayable: QT_TRANSLATE_NOOP("Questions", "{tiles} cannot be played here by {on_turn} under the rules"),
-    LaidAtOnce: QT_TRANSLATE_NOOP("Questions", "{tiles} appeared at once, as if laid by one hand: were they played so?"),
-    OpeningUnfit: QT_TRANSLATE_NOOP("Questions", "the first tiles of the round do not fit: {problems}"),
-    TableUnfit: QT_TRANSLATE_NOOP("Questions", "the table does not match the game: {problems}"),
-    PlayedTileAgain: QT_TRANSLATE_NOOP("Questions", "the table does not match the game: {problems}"),
-}
-_OR = QT_TRANSLATE_NOOP("Questions", " or ")
-
-
-def _tiles(tiles: tuple[Tile, ...]) -> str:
-    return ", ".join(map(str, tiles))
-
-
-def _genitive(name: str) -> str:
-    """The name as the template wants it: "Ben's" in English, "Benin" in Finnish."""
-    return translate("Questions", "{name}'s").format(**names(name))
+from scorer.pipeline.announce import genitive_fi
+from scorer.words import Listed, Words, words_of
 
 
 def question_text(asked: NeedsConfirmation) -> str:
     """What the players are asked, in the app's language."""
-    return _question_words(asked.question, asked.reason)
-
-
-def _question_words(q: object, reason: str) -> str:
-    template = _TEXTS.get(type(q))
-    if template is None:
-        return said_again(reason)  # (a refusal: the rules' Words)
-    either = translate("Questions", str(_OR))
-    fields: dict[str, str] = {}
-    if isinstance(q, (SeenTwoWays, WhichReading)):
-        fields["readings"] = either.join(map(_tiles, q.readings))
-    if isinstance(q, WhichReading):
-        fields["place"] = f"({q.place[0]:.0f}, {q.place[1]:.0f})"
-    if isinstance(q, SeenInTwoPlaces):
-        fields["places"] = either.join(
-            ", ".join(str(p.tile) if p.at is None else f"{p.tile} → {p.at.tile}" for p in move) for move in q.moves)
-    if isinstance(q, WhoLaid):
-        fields.update(tile=str(q.tile), on_turn_gen=_genitive(q.on_turn))
-    if isinstance(q, (WhoseArm, NotPlayable, LaidAtOnce)):
-        fields["tiles"] = _tiles(q.tiles)
-    if isinstance(q, WhoseArm):
-        fields.update(arm_gen=_genitive(q.arm or "?"), on_turn_gen=_genitive(q.on_turn))
-    if isinstance(q, NotPlayable):
-        fields["on_turn"] = q.on_turn
-    if isinstance(q, (OpeningUnfit, TableUnfit, PlayedTileAgain)):
-        fields["problems"] = "; ".join(map(said_again, q.problems[:3]))
-    return translate("Questions", str(template)).format(**fields)
-
-
-_OPEN = QT_TRANSLATE_NOOP("Notices", " -- correct it if it is not")
-_NOTICES = {
-    ReadingChanged: QT_TRANSLATE_NOOP("Notices", "the tile at {place} now reads {after}, not {before}"),
-    CameraMoved: QT_TRANSLATE_NOOP("Notices", "the camera moved by {pixels} px (its stand knocked?): the whole table shifted "
-                                              "alike, and the places kept follow it"),
-    NewView: QT_TRANSLATE_NOOP("Notices", "the camera was moved to a new view: the table is read afresh from its tiles"),
-    TilesTooSmall: QT_TRANSLATE_NOOP("Notices", "the tiles are about {length} px long in the image, too small for their pips "
-                                                "to be read reliably (at least {minimum} px is needed): bring the camera "
-                                                "closer or raise its resolution"),
-    BlankDoubleTaken: QT_TRANSLATE_NOOP("Notices", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where "
-                                                   "a double is laid on a 0"),
-    NoArmSeen: QT_TRANSLATE_NOOP("Notices", "no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules "
-                                            "({odds})"),
-    OrderTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the order the new tiles were played in: taken as {taken}"),
-    ReadingTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the tile at {place}: taken as read, {tiles}"),
-    HandsTaken: QT_TRANSLATE_NOOP("Notices", "no answer about the hands left at the round's end: taken as read -- {hands}"),
-    HandsLikely: QT_TRANSLATE_NOOP("Notices", "hands read unsurely, taken as the one likely reading the rules allow: {hands}"),
-    SettledAtTheEnd: QT_TRANSLATE_NOOP("Notices", "no answer to '{question}' before the recording ended: taken as {taken}"),
-    DrawsPutIn: QT_TRANSLATE_NOOP("Notices", "the hands laid out hold more tiles than the camera saw drawn: taken as "
-                                             "{changes}"),
-    GuessRevised: QT_TRANSLATE_NOOP("Notices", "the tile at {place} taken as {taken} is {tile}: {taken} is read surely at "
-                                               "{seen_at} -- {changes}, the moves since scored again"),
-    Corrected: QT_TRANSLATE_NOOP("Notices", "the tile at {place} is {tile}, as corrected"),
-    NotFollowed: QT_TRANSLATE_NOOP("Notices", "no tile is being followed there"),
-}
-_WHO_LAID = {
-    "hands": QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: the hands laid out tell -- taken as {taken}"),
-    "rules": QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: taken as {taken}, the likeliest under the rules"),
-    None: QT_TRANSLATE_NOOP("Notices", "no answer about who laid {tile}: taken as {taken}"),
-}
-# Taken without an answer: open to correction.
-_TAKEN = (NoArmSeen, OrderTaken, ReadingTaken, HandsTaken, SettledAtTheEnd, DrawsPutIn, GuessRevised, WhoLaidTaken)
+    return said_again(asked.reason)
 
 
 def notice_text(notice: Notice) -> str:
     """What the players are told, in the app's language."""
-    said = notice.said
-    template = _WHO_LAID.get(said.told_by) if isinstance(said, WhoLaidTaken) else _NOTICES.get(type(said))
-    if template is None or said is None:
-        return said_again(notice.message)
-    fields = {name: _field(name, value) for name, value in vars(said).items()}
-    if isinstance(said, (CameraMoved, TilesTooSmall)):
-        fields.update({k: f"{v:.0f}" for k, v in vars(said).items()})
-    if isinstance(said, NoArmSeen):
-        fields["odds"] = translate("Notices", "{percent}%").format(percent=f"{said.odds * 100:.0f}")
-    if isinstance(said, (HandsTaken, HandsLikely)):
-        fields["hands"] = hands_told(said.reveal)
-    if isinstance(said, SettledAtTheEnd):
-        fields["question"] = _question_words(said.question, said.reason)
-    text = translate("Notices", str(template)).format(**fields)
-    return text + translate("Notices", str(_OPEN)) if isinstance(said, _TAKEN) else text
+    return said_again(notice.message)
 
 
-def _field(name: str, value: object) -> str:
-    """A notice's value as its templates take it, by its name: a place, tiles, plays, the changes of a
-    round written again."""
-    if name in ("place", "seen_at"):
-        return at(value)  # type: ignore[arg-type]
-    if name == "tiles":
-        return ", ".join(map(str, value))  # type: ignore[call-overload]
-    if name == "changes":
-        return "; ".join(_change(c) for c in value)  # type: ignore[attr-defined]
-    if name == "taken" and isinstance(value, tuple):
-        return _plays(value)
+def refusal_text(exc: BaseException) -> str:
+    """An error's message in the app's language, where it is made of Words (the rules' refusals)."""
+    return said_again(words_of(exc))
+
+
+def said_again(text: str) -> str:
+    """A sentence made of :class:`~scorer.words.Words` in the app's language; other text as it is."""
+    if isinstance(text, Listed):
+        return translate("Sentences", text.separator).join(map(said_again, text.items))
+    if isinstance(text, Words):
+        return translate("Sentences", text.template).format_map(_Values(text.values))
+    return text
+
+
+class _Values(dict[str, str]):
+    """A sentence's values said again, and ``{name_gen}`` for any ``{name}`` (the Finnish genitive)."""
+
+    def __init__(self, values: Mapping[str, object]) -> None:
+        super().__init__({name: _value(value) for name, value in values.items()})
+
+    def __missing__(self, key: str) -> str:
+        if key.endswith("_gen") and key[: -len("_gen")] in self:
+            return genitive_fi(self[key[: -len("_gen")]])
+        raise KeyError(key)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, str):
+        return said_again(value)
+    if isinstance(value, float):  # (the language's decimal sign: 4,5 s in Finnish)
+        return str(value).replace(".", ",") if language() == "fi" else str(value)
     return str(value)
-
-
-def _plays(events: tuple[Event, ...]) -> str:
-    """The plays and passes of a sequence: "Ben [3|6], then Cid passed"."""
-    said = [translate("Notices", "{player} {tile}").format(player=e.player, tile=e.tile) if isinstance(e, Play)
-            else translate("Notices", "{player} passed").format(player=e.player)
-            for e in events if isinstance(e, (Play, Pass))]
-    return translate("Notices", ", then ").join(said)
-
-
-def _change(change: Change) -> str:
-    if isinstance(change, DrewMore):
-        text = translate("Notices", "{player} drew {count}, not {seen}").format(player=change.player, count=change.count, seen=change.seen)
-    elif isinstance(change, DrewBefore) and change.tile is not None:
-        text = translate("Notices", "{player} drew {count} before laying {tile}").format(
-            player=change.player, count=change.count, tile=change.tile)
-    elif isinstance(change, DrewBefore):
-        text = translate("Notices", "{player} drew {count} before passing").format(player=change.player, count=change.count)
-    else:
-        return translate("Notices", "{player} played {tile}, not {instead_of}").format(
-            player=change.player, tile=change.tile, instead_of=change.instead_of)
-    at_s = change.at_s
-    return text if at_s is None else text + translate("Notices", " (at {seconds} s)").format(seconds=decimal(at_s))
 
 
 # The layout's sentences and the rules' refusals (scorer.words.Words): their templates, for the translations.
@@ -220,6 +101,68 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "the layout is not seen (covered, or the camera moved; if the round is over, blocked, give "
                                 "the hands left)"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} against the layout reads {tile}, which is already played: which tile is it?"),
+    # the camera's questions
+    QT_TRANSLATE_NOOP("Sentences", "who started the round? (drawn by lot; the camera did not see the arm)"),
+    QT_TRANSLATE_NOOP("Sentences", "the hands left at the round's end could not be counted surely: which were they?"),
+    QT_TRANSLATE_NOOP("Sentences", "the new tiles can have been played in orders that score differently"),
+    QT_TRANSLATE_NOOP("Sentences", "one new tile is seen two ways: {readings}"),
+    QT_TRANSLATE_NOOP("Sentences", "a tile is seen in two places, and either fits the game: {places}"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} at {other} {side}"),
+    QT_TRANSLATE_NOOP("Sentences", "the new tile at {place} is read unsurely: {readings}"),
+    QT_TRANSLATE_NOOP("Sentences", " or "),
+    QT_TRANSLATE_NOOP("Sentences", "who laid {tile}? the camera saw no arm, and it is {on_turn}'s turn"),
+    QT_TRANSLATE_NOOP("Sentences", "{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it "
+                                   "{on_turn}'s?"),
+    QT_TRANSLATE_NOOP("Sentences", "{tiles} cannot be played here by {on_turn} under the rules"),
+    QT_TRANSLATE_NOOP("Sentences", "{tiles} appeared at once, as if laid by one hand: were they played so?"),
+    QT_TRANSLATE_NOOP("Sentences", "the first tiles of the round do not fit: {problems}"),
+    QT_TRANSLATE_NOOP("Sentences", "the table does not match the game: {problems}"),
+    # the camera's notices
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} now reads {after}, not {before}"),
+    QT_TRANSLATE_NOOP("Sentences", "the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, "
+                                   "and the places kept follow it"),
+    QT_TRANSLATE_NOOP("Sentences", "the camera was moved to a new view: the table is read afresh from its tiles"),
+    QT_TRANSLATE_NOOP("Sentences", "the tiles are about {length} px long in the image, too small for their pips to be read "
+                                   "reliably (at least {minimum} px is needed): bring the camera closer or raise its "
+                                   "resolution"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid "
+                                   "on a 0"),
+    QT_TRANSLATE_NOOP("Sentences", "{taken} -- correct it if it is not"),
+    QT_TRANSLATE_NOOP("Sentences", "no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules "
+                                   "({odds})"),
+    QT_TRANSLATE_NOOP("Sentences", "{percent}%"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about the order the new tiles were played in: taken as {taken}"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: the hands laid out tell -- taken as {taken}"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}, the likeliest under the rules"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about the tile at {place}: taken as read, {tiles}"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about the hands left at the round's end: taken as read -- {hands}"),
+    QT_TRANSLATE_NOOP("Sentences", "hands read unsurely, taken as the one likely reading the rules allow: {hands}"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer to '{question}' before the recording ended: taken as {taken}"),
+    QT_TRANSLATE_NOOP("Sentences", "the hands laid out hold more tiles than the camera saw drawn: taken as {changes}"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- "
+                                   "{changes}, the moves since scored again"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected"),
+    QT_TRANSLATE_NOOP("Sentences", "no tile is being followed there"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} {tile}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} passed"),
+    QT_TRANSLATE_NOOP("Sentences", ", then "),
+    QT_TRANSLATE_NOOP("Sentences", "{player} drew {count}, not {seen}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} drew {count} before laying {tile}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} drew {count} before passing"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} played {tile}, not {instead_of}"),
+    QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)"),
+    # the board's refusals
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is already on the board"),
+    QT_TRANSLATE_NOOP("Sentences", "the board is empty: {tile} opens the round and attaches to nothing"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} needs a free point to attach to; the board is not empty"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} does not match {other} {side} (shows {value})"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is not on the board"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} {side} is already filled"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} {side} shows {expected}, not {value}"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile} is not a spinner: its branch sides cannot be used"),
+    QT_TRANSLATE_NOOP("Sentences", "spinner {tile}: both line sides must be filled before a branch opens; {sides} still "
+                                   "free"),
     # the rules' refusals
     QT_TRANSLATE_NOOP("Sentences", "the match is over ({winners} won); no more events"),
     QT_TRANSLATE_NOOP("Sentences", "round {round} is still being played; a new round cannot start"),
@@ -252,20 +195,5 @@ _SENTENCES = (
 
 
 def sentence_templates() -> frozenset[str]:
-    """The layout's sentences and the rules' refusals the app has translations for."""
+    """The templates of the sentences the app has translations for."""
     return frozenset(map(str, _SENTENCES))
-
-
-def refusal_text(exc: BaseException) -> str:
-    """An error's message in the app's language, where it is made of Words (the rules' refusals)."""
-    return said_again(words_of(exc))
-
-
-def said_again(text: str) -> str:
-    """A sentence of the layout's or the rules' (:class:`~scorer.words.Words`) in the app's language; other text as it is."""
-    if isinstance(text, Listed):
-        return translate("Sentences", text.separator).join(map(said_again, text.items))
-    if isinstance(text, Words):
-        values = {name: said_again(v) if isinstance(v, str) else str(v) for name, v in text.values.items()}
-        return translate("Sentences", text.template).format(**values)
-    return text

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from scorer.errors import IllegalMove
 from scorer.layout.joins import Layout, Phys, PhysJoin, SeenTile, _where
 from scorer.rules import Board, Side, Tile
-from scorer.words import Listed, Words
+from scorer.words import Listed, Words, words_of
 
 
 @dataclass
@@ -121,7 +121,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
             if tile.is_double:
                 sides.engine[(index, child_phys)] = Side.LINE_A
         except IllegalMove as exc:
-            problems.append(Words("{tile}: {why}", tile=_where(seen), why=str(exc)))
+            problems.append(Words("{tile}: {why}", tile=_where(seen), why=words_of(exc)))
     return board, problems
 
 

@@ -15,7 +15,7 @@ from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_e
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
-from scorer.words import Words, at
+from scorer.words import Words, at, words_of
 
 if TYPE_CHECKING:
     from scorer.vision.tile_detection import TileDetection
@@ -82,7 +82,7 @@ def infer_placements(before: Board, layout: Layout, opening: Tile | None = None)
                 at = board.point(at_tile, side)
                 board = board.place(tile, at)
             except IllegalMove as exc:
-                change.problems.append(Words("{tile} cannot be where it lies: {why}", tile=tile, why=str(exc)))
+                change.problems.append(Words("{tile} cannot be where it lies: {why}", tile=tile, why=words_of(exc)))
                 pending.remove(tile)
                 continue
             change.placements.append(Placement(tile, at))

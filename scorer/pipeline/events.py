@@ -40,7 +40,7 @@ class NeedsConfirmation:
     reason: str
     alternatives: tuple[tuple[Event, ...], ...] = ()
     problems: tuple[str, ...] = ()
-    # The question as a typed value (scorer.pipeline.questions), for a front end to word in its language.
+    # The question as a typed value (scorer.pipeline.questions); the reason, Words, is what a front end says again.
     question: object = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -59,7 +59,7 @@ class Notice:
 
     t: float
     message: str
-    # What is told as a typed value (scorer.pipeline.notices), for a front end to word in its language.
+    # What is told as a typed value (scorer.pipeline.notices); the message, Words, is what a front end says again.
     said: object = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """What the pipeline tells the players that changes nothing, as typed values.
 
-A :class:`~scorer.pipeline.events.Notice` carries one of these beside its English sentence
-(``text()``), so that a front end can word it in its own language (the app: ``scorer.app.wording``);
-a notice without one (the layout's notes) is shown as its sentence.
+A :class:`~scorer.pipeline.events.Notice` carries one of these beside its sentence (``text()``), which
+is :class:`~scorer.words.Words`, as the layout's notes are: a front end says it again in its own
+language (the app: ``scorer.app.wording``).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import Literal, Protocol, Sequence
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
 from scorer.vision.tile_detection import too_small_words
-from scorer.words import at
+from scorer.words import Listed, Words, at
 
 Place = tuple[float, float]  # image pixels
 
 
 class Said(Protocol):
-    def text(self) -> str: ...
+    def text(self) -> Words: ...
 
 
 def hands_told(reveal: Reveal) -> str:
@@ -27,7 +27,9 @@ def hands_told(reveal: Reveal) -> str:
     return "; ".join(f"{player} {' '.join(map(str, hand)) or '-'}" for player, hand in reveal.hands)
 
 
-_OPEN = " -- correct it if it is not"
+def _open(words: Words) -> Words:
+    """Something taken without an answer, open to correction."""
+    return Words("{taken} -- correct it if it is not", taken=words)
 
 
 # -- what the camera saw ---------------------------------------------------------------------------
@@ -40,8 +42,9 @@ class ReadingChanged:
     before: Tile
     after: Tile
 
-    def text(self) -> str:
-        return f"the tile at {at(self.place)} now reads {self.after}, not {self.before}"
+    def text(self) -> Words:
+        return Words("the tile at {place} now reads {after}, not {before}", place=at(self.place), after=self.after,
+                     before=self.before)
 
 
 @dataclass(frozen=True)
@@ -50,17 +53,17 @@ class CameraMoved:
 
     pixels: float
 
-    def text(self) -> str:
-        return (f"the camera moved by {self.pixels:.0f} px (its stand knocked?): the whole table shifted alike, "
-                "and the places kept follow it")
+    def text(self) -> Words:
+        return Words("the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, and the places "
+                     "kept follow it", pixels=f"{self.pixels:.0f}")
 
 
 @dataclass(frozen=True)
 class NewView:
     """The camera was moved to another view: the table is read afresh."""
 
-    def text(self) -> str:
-        return "the camera was moved to a new view: the table is read afresh from its tiles"
+    def text(self) -> Words:
+        return Words("the camera was moved to a new view: the table is read afresh from its tiles")
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class TilesTooSmall:
     length: float
     minimum: float
 
-    def text(self) -> str:
+    def text(self) -> Words:
         return too_small_words(self.length, self.minimum)
 
 
@@ -80,8 +83,9 @@ class BlankDoubleTaken:
 
     place: Place
 
-    def text(self) -> str:
-        return f"the tile at {at(self.place)}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0"
+    def text(self) -> Words:
+        return Words("the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0",
+                     place=at(self.place))
 
 
 # -- taken without an answer, so that the game goes on (open to correction) ------------------------
@@ -94,9 +98,9 @@ class NoArmSeen:
     taken: tuple[Event, ...]
     odds: float
 
-    def text(self) -> str:
-        return (f"no arm was seen laying {self.tile}: taken as {played_as(self.taken)}, the likeliest under "
-                f"the rules ({self.odds:.0%})" + _OPEN)
+    def text(self) -> Words:
+        return _open(Words("no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules ({odds})",
+                           tile=self.tile, taken=played_as(self.taken), odds=Words("{percent}%", percent=f"{self.odds * 100:.0f}")))
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,8 @@ class OrderTaken:
 
     taken: tuple[Event, ...]
 
-    def text(self) -> str:
-        return f"no answer about the order the new tiles were played in: taken as {played_as(self.taken)}" + _OPEN
+    def text(self) -> Words:
+        return _open(Words("no answer about the order the new tiles were played in: taken as {taken}", taken=played_as(self.taken)))
 
 
 @dataclass(frozen=True)
@@ -118,11 +122,14 @@ class WhoLaidTaken:
     taken: tuple[Event, ...]
     told_by: Literal["rules", "hands"] | None = None
 
-    def text(self) -> str:
+    def text(self) -> Words:
+        tile, taken = self.tile, played_as(self.taken)
         if self.told_by == "hands":
-            return f"no answer about who laid {self.tile}: the hands laid out tell -- taken as {played_as(self.taken)}" + _OPEN
-        likeliest = ", the likeliest under the rules" if self.told_by == "rules" else ""
-        return f"no answer about who laid {self.tile}: taken as {played_as(self.taken)}{likeliest}" + _OPEN
+            return _open(Words("no answer about who laid {tile}: the hands laid out tell -- taken as {taken}", tile=tile, taken=taken))
+        if self.told_by == "rules":
+            return _open(Words("no answer about who laid {tile}: taken as {taken}, the likeliest under the rules", tile=tile,
+                               taken=taken))
+        return _open(Words("no answer about who laid {tile}: taken as {taken}", tile=tile, taken=taken))
 
 
 @dataclass(frozen=True)
@@ -132,8 +139,9 @@ class ReadingTaken:
     place: Place
     tiles: tuple[Tile, ...]
 
-    def text(self) -> str:
-        return f"no answer about the tile at {at(self.place)}: taken as read, {', '.join(map(str, self.tiles))}" + _OPEN
+    def text(self) -> Words:
+        return _open(Words("no answer about the tile at {place}: taken as read, {tiles}", place=at(self.place),
+                           tiles=", ".join(map(str, self.tiles))))
 
 
 @dataclass(frozen=True)
@@ -142,8 +150,9 @@ class HandsTaken:
 
     reveal: Reveal
 
-    def text(self) -> str:
-        return f"no answer about the hands left at the round's end: taken as read -- {hands_told(self.reveal)}" + _OPEN
+    def text(self) -> Words:
+        return _open(Words("no answer about the hands left at the round's end: taken as read -- {hands}",
+                           hands=hands_told(self.reveal)))
 
 
 @dataclass(frozen=True)
@@ -152,8 +161,8 @@ class HandsLikely:
 
     reveal: Reveal
 
-    def text(self) -> str:
-        return f"hands read unsurely, taken as the one likely reading the rules allow: {hands_told(self.reveal)}"
+    def text(self) -> Words:
+        return Words("hands read unsurely, taken as the one likely reading the rules allow: {hands}", hands=hands_told(self.reveal))
 
 
 @dataclass(frozen=True)
@@ -165,8 +174,9 @@ class SettledAtTheEnd:
     reason: str
     taken: tuple[Event, ...]
 
-    def text(self) -> str:
-        return f"no answer to '{self.reason}' before the recording ended: taken as {played_as(self.taken)}" + _OPEN
+    def text(self) -> Words:
+        return _open(Words("no answer to '{question}' before the recording ended: taken as {taken}", question=self.reason,
+                           taken=played_as(self.taken)))
 
 
 # -- a round written again ---------------------------------------------------------------------------
@@ -180,8 +190,8 @@ class DrewMore:
     seen: int
     at_s: float | None
 
-    def text(self) -> str:
-        return f"{self.player} drew {self.count}, not {self.seen}{_when(self.at_s)}"
+    def text(self) -> Words:
+        return _when(Words("{player} drew {count}, not {seen}", player=self.player, count=self.count, seen=self.seen), self.at_s)
 
 
 @dataclass(frozen=True)
@@ -193,9 +203,11 @@ class DrewBefore:
     tile: Tile | None
     at_s: float | None
 
-    def text(self) -> str:
-        what = "passing" if self.tile is None else f"laying {self.tile}"
-        return f"{self.player} drew {self.count} before {what}{_when(self.at_s)}"
+    def text(self) -> Words:
+        if self.tile is None:
+            return _when(Words("{player} drew {count} before passing", player=self.player, count=self.count), self.at_s)
+        return _when(Words("{player} drew {count} before laying {tile}", player=self.player, count=self.count, tile=self.tile),
+                     self.at_s)
 
 
 @dataclass(frozen=True)
@@ -206,15 +218,15 @@ class PlayedInstead:
     tile: Tile
     instead_of: Tile
 
-    def text(self) -> str:
-        return f"{self.player} played {self.tile}, not {self.instead_of}"
+    def text(self) -> Words:
+        return Words("{player} played {tile}, not {instead_of}", player=self.player, tile=self.tile, instead_of=self.instead_of)
 
 
 Change = DrewMore | DrewBefore | PlayedInstead
 
 
-def changes_told(changes: Sequence[Change]) -> str:
-    return "; ".join(c.text() for c in changes)
+def changes_told(changes: Sequence[Change]) -> Listed:
+    return Listed([c.text() for c in changes], "; ")
 
 
 @dataclass(frozen=True)
@@ -224,8 +236,9 @@ class DrawsPutIn:
 
     changes: tuple[Change, ...]
 
-    def text(self) -> str:
-        return f"the hands laid out hold more tiles than the camera saw drawn: taken as {changes_told(self.changes)}" + _OPEN
+    def text(self) -> Words:
+        return _open(Words("the hands laid out hold more tiles than the camera saw drawn: taken as {changes}",
+                           changes=changes_told(self.changes)))
 
 
 @dataclass(frozen=True)
@@ -238,9 +251,10 @@ class GuessRevised:
     seen_at: Place
     changes: tuple[Change, ...]
 
-    def text(self) -> str:
-        return (f"the tile at {at(self.place)} taken as {self.taken} is {self.tile}: {self.taken} is read surely at "
-                f"{at(self.seen_at)} -- {changes_told(self.changes)}, the moves since scored again" + _OPEN)
+    def text(self) -> Words:
+        return _open(Words("the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, "
+                           "the moves since scored again", place=at(self.place), taken=self.taken, tile=self.tile,
+                           seen_at=at(self.seen_at), changes=changes_told(self.changes)))
 
 
 # -- a person's correction ----------------------------------------------------------------------------
@@ -250,17 +264,18 @@ class Corrected:
     place: Place
     tile: Tile
 
-    def text(self) -> str:
-        return f"the tile at {at(self.place)} is {self.tile}, as corrected"
+    def text(self) -> Words:
+        return Words("the tile at {place} is {tile}, as corrected", place=at(self.place), tile=self.tile)
 
 
 @dataclass(frozen=True)
 class NotFollowed:
     """A correction where no tile is followed."""
 
-    def text(self) -> str:
-        return "no tile is being followed there"
+    def text(self) -> Words:
+        return Words("no tile is being followed there")
 
 
-def _when(t: float | None) -> str:
-    return "" if t is None else f" (at {t:.1f} s)"
+def _when(words: Words, t: float | None) -> Words:
+    """A change with the time it was made at, where known."""
+    return words if t is None else Words("{change} (at {seconds} s)", change=words, seconds=round(float(t), 1))

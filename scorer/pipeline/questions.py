@@ -20,7 +20,7 @@ from typing import Hashable
 from scorer.layout.moves import Placement
 from scorer.pipeline.events import NeedsConfirmation
 from scorer.rules import Event, Reveal, RoundStart, Tile
-from scorer.words import Words, at
+from scorer.words import Listed, Words, at
 
 Place = tuple[float, float]  # a box's centre, frame pixels
 Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequence of rules events
@@ -35,8 +35,12 @@ def _tiles(tiles: tuple[Tile, ...]) -> str:
     return ", ".join(map(str, tiles))
 
 
-def _unfit(problems: tuple[str, ...]) -> str:
-    return "the table does not match the game: " + "; ".join(problems[:3])
+def _unfit(problems: tuple[str, ...]) -> Words:
+    return Words("the table does not match the game: {problems}", problems=Listed(problems[:3], "; "))
+
+
+def _either(readings: tuple[tuple[Tile, ...], ...]) -> Listed:
+    return Listed([_tiles(reading) for reading in readings], " or ")
 
 
 # -- the round ------------------------------------------------------------------------------------
@@ -48,7 +52,7 @@ class WhoOpened:
 
     players: tuple[str, ...]
     key = ("who-opened",)
-    reason = "who started the round? (drawn by lot; the camera did not see the arm)"
+    reason = Words("who started the round? (drawn by lot; the camera did not see the arm)")
     problems = ()
 
     @property
@@ -63,7 +67,7 @@ class HandsLeft:
 
     guess: Reveal | None = None
     key = ("hands-left",)
-    reason = "the hands left at the round's end could not be counted surely: which were they?"
+    reason = Words("the hands left at the round's end could not be counted surely: which were they?")
     problems = ()
 
     @property
@@ -84,7 +88,7 @@ class OpeningUnfit:
 
     @property
     def reason(self) -> str:
-        return "the first tiles of the round do not fit: " + "; ".join(self.problems[:3])
+        return Words("the first tiles of the round do not fit: {problems}", problems=Listed(self.problems[:3], "; "))
 
 
 # -- the reading ----------------------------------------------------------------------------------
@@ -144,7 +148,7 @@ class SeenTwoWays:
 
     @property
     def reason(self) -> str:
-        return f"one new tile is seen two ways: {' or '.join(map(_tiles, self.readings))}"
+        return Words("one new tile is seen two ways: {readings}", readings=_either(self.readings))
 
 
 @dataclass(frozen=True)
@@ -163,10 +167,10 @@ class SeenInTwoPlaces:
     @property
     def reason(self) -> str:
         def placed(p: Placement) -> str:
-            return str(p.tile) if p.at is None else f"{p.tile} at {p.at.tile} {p.at.side.value}"
+            return str(p.tile) if p.at is None else Words("{tile} at {other} {side}", tile=p.tile, other=p.at.tile, side=p.at.side.value)
 
-        places = " or ".join(", ".join(placed(p) for p in move) for move in self.moves)
-        return f"a tile is seen in two places, and either fits the game: {places}"
+        places = Listed([Listed([placed(p) for p in move]) for move in self.moves], " or ")
+        return Words("a tile is seen in two places, and either fits the game: {places}", places=places)
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,7 @@ class WhichReading:
 
     @property
     def reason(self) -> str:
-        return f"the new tile at {at(self.place)} is read unsurely: {' or '.join(map(_tiles, self.readings))}"
+        return Words("the new tile at {place} is read unsurely: {readings}", place=at(self.place), readings=_either(self.readings))
 
 
 # -- the turn -------------------------------------------------------------------------------------
@@ -213,7 +217,7 @@ class WhoLaid:
 
     @property
     def reason(self) -> str:
-        return f"who laid {self.tile}? the camera saw no arm, and it is {self.on_turn}'s turn"
+        return Words("who laid {tile}? the camera saw no arm, and it is {on_turn}'s turn", tile=self.tile, on_turn=self.on_turn)
 
 
 @dataclass(frozen=True)
@@ -232,8 +236,8 @@ class WhoseArm:
 
     @property
     def reason(self) -> str:
-        who = self.on_turn
-        return f"{_tiles(self.tiles)} was laid by an arm from {self.arm}'s side, but it is {who}'s turn: was it {who}'s?"
+        return Words("{tiles} was laid by an arm from {arm}'s side, but it is {on_turn}'s turn: was it {on_turn}'s?",
+                     tiles=_tiles(self.tiles), arm=self.arm or "?", on_turn=self.on_turn)
 
 
 @dataclass(frozen=True)
@@ -251,7 +255,7 @@ class NotPlayable:
 
     @property
     def reason(self) -> str:
-        return f"{_tiles(self.tiles)} cannot be played here by {self.on_turn} under the rules"
+        return Words("{tiles} cannot be played here by {on_turn} under the rules", tiles=_tiles(self.tiles), on_turn=self.on_turn)
 
 
 @dataclass(frozen=True)
@@ -261,7 +265,7 @@ class WhichOrder:
     tiles: frozenset[Tile]
     alternatives: Alternatives = ()
     key = ("order",)
-    reason = "the new tiles can have been played in orders that score differently"
+    reason = Words("the new tiles can have been played in orders that score differently")
     problems = ()
 
 
@@ -279,7 +283,7 @@ class LaidAtOnce:
 
     @property
     def reason(self) -> str:
-        return f"{_tiles(self.tiles)} appeared at once, as if laid by one hand: were they played so?"
+        return Words("{tiles} appeared at once, as if laid by one hand: were they played so?", tiles=_tiles(self.tiles))
 
 
 @dataclass(frozen=True)

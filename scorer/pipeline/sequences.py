@@ -8,6 +8,7 @@ from typing import Sequence
 from scorer.errors import IllegalMove, ScorerError
 from scorer.layout.moves import Placement
 from scorer.rules import Draw, Event, Match, Pass, Play, Tile
+from scorer.words import Listed, Words
 
 # New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
 # the order they were read.
@@ -113,10 +114,10 @@ def put_down_apart(settled: Sequence[float | None]) -> bool:
     return all(b - a >= SETTLE_GAP for a, b in zip(times, times[1:]))
 
 
-def played_as(events: Sequence[Event]) -> str:
+def played_as(events: Sequence[Event]) -> Listed:
     """The plays and passes of a sequence, in words: "Ben [3|6], then Cid passed, then Dee [6|6]"."""
-    return ", then ".join(f"{e.player} {e.tile}" if isinstance(e, Play) else f"{e.player} passed"
-                          for e in events if isinstance(e, (Play, Pass)))
+    return Listed([Words("{player} {tile}", player=e.player, tile=e.tile) if isinstance(e, Play)
+                   else Words("{player} passed", player=e.player) for e in events if isinstance(e, (Play, Pass))], ", then ")
 
 
 def in_order_put_down(candidates: list[list[Event]], settled: dict[Tile, float]) -> list[Event]:

@@ -11,6 +11,7 @@ from typing import Iterable
 
 from scorer.errors import IllegalMove
 from scorer.rules.tiles import BRANCH_SIDES, LINE_SIDES, NON_DOUBLE_SIDES, Side, Tile, side_value
+from scorer.words import Listed, Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,18 +136,19 @@ class Board:
     def place(self, tile: Tile, at: FreePoint | None = None) -> Board:
         """A new board with ``tile`` attached at free point ``at`` (``None`` for the opening tile)."""
         if tile in self.tiles:
-            raise IllegalMove(f"{tile} is already on the board")
+            raise IllegalMove(Words("{tile} is already on the board", tile=tile))
         becomes_spinner = tile.is_double and (self.every_double_spins or not self.spinners)
         spinners = self.spinners + (tile,) if becomes_spinner else self.spinners
         if not self.tiles:
             if at is not None:
-                raise IllegalMove(f"the board is empty: {tile} opens the round and attaches to nothing")
+                raise IllegalMove(Words("the board is empty: {tile} opens the round and attaches to nothing", tile=tile))
             return Board(self.every_double_spins, (tile,), spinners, (), frozenset())
         if at is None:
-            raise IllegalMove(f"{tile} needs a free point to attach to; the board is not empty")
+            raise IllegalMove(Words("{tile} needs a free point to attach to; the board is not empty", tile=tile))
         self._check_free(at)
         if not tile.has(at.value):
-            raise IllegalMove(f"{tile} does not match {at.tile} {at.side.value} (shows {at.value})")
+            raise IllegalMove(Words("{tile} does not match {other} {side} (shows {value})", tile=tile, other=at.tile, side=at.side.value,
+                                    value=at.value))
         if tile.is_double:
             new_side = Side.LINE_A
         else:
@@ -157,21 +159,20 @@ class Board:
 
     def _check_free(self, at: FreePoint) -> None:
         if at.tile not in self.tiles:
-            raise IllegalMove(f"{at.tile} is not on the board")
+            raise IllegalMove(Words("{tile} is not on the board", tile=at.tile))
         if (at.tile, at.side) in self._used:
-            raise IllegalMove(f"{at.tile} {at.side.value} is already filled")
+            raise IllegalMove(Words("{tile} {side} is already filled", tile=at.tile, side=at.side.value))
         expected = side_value(at.tile, at.side)
         if at.value != expected:
-            raise IllegalMove(f"{at.tile} {at.side.value} shows {expected}, not {at.value}")
+            raise IllegalMove(Words("{tile} {side} shows {expected}, not {value}", tile=at.tile, side=at.side.value, expected=expected,
+                                    value=at.value))
         if at.side.is_branch:
             if at.tile not in self.spinners:
-                raise IllegalMove(f"{at.tile} is not a spinner: its branch sides cannot be used")
+                raise IllegalMove(Words("{tile} is not a spinner: its branch sides cannot be used", tile=at.tile))
             open_lines = [s.value for s in LINE_SIDES if (at.tile, s) not in self._used]
             if open_lines:
-                raise IllegalMove(
-                    f"spinner {at.tile}: both line sides must be filled before a branch opens; "
-                    f"{' and '.join(open_lines)} still free"
-                )
+                raise IllegalMove(Words("spinner {tile}: both line sides must be filled before a branch opens; {sides} still free",
+                                        tile=at.tile, sides=Listed(open_lines, " and ")))
 
     def point(self, tile: Tile, side: Side) -> FreePoint:
         """The free point at ``side`` of ``tile``, checked."""

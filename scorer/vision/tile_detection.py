@@ -9,6 +9,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from scorer.vision.geometry import half_centers, long_side, polygon_iou
+from scorer.words import Words
 
 Face = Literal["up", "down"]
 # A half read at this probability or more is taken as read; below it the tile is uncertain.
@@ -111,9 +112,10 @@ def small_tiles(detections: Sequence["TileDetection"], minimum: float = SMALL_TI
     return float(np.median(lengths))
 
 
-def too_small_words(length: float, minimum: float) -> str:
-    return (f"the tiles are about {length:.0f} px long in the image, too small for their pips to be read"
-            f" reliably (at least {minimum:.0f} px is needed): bring the camera closer or raise its resolution")
+def too_small_words(length: float, minimum: float) -> Words:
+    return Words("the tiles are about {length} px long in the image, too small for their pips to be read reliably (at least "
+                 "{minimum} px is needed): bring the camera closer or raise its resolution", length=f"{length:.0f}",
+                 minimum=f"{minimum:.0f}")
 
 
 def settled(tiles: list[TileDetection]) -> list[TileDetection]:

@@ -12,7 +12,7 @@ import pytest
 
 from scorer.app import i18n
 from scorer.app.wording import notice_text, question_text, refusal_text, said_again, sentence_templates
-from scorer.words import Listed, Words
+from scorer.words import Listed, Words, words_of
 from scorer.pipeline import Notice, notices
 from scorer.pipeline.events import told
 from scorer.pipeline.questions import PlayedTileAgain, TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
@@ -86,6 +86,7 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
     assert notice_text(told(1.0, NOTICES[6])) == ("uusien laattojen pelijärjestykseen ei vastattu: tulkittu Ann ohitti vuoronsa, "
                                                  "sitten Ben [3|6] -- korjaa, jos se ei pidä paikkaansa")
     assert notice_text(told(1.0, NOTICES[13])).startswith("kysymykseen ”kuka pelasi laatan [5|5]? kamera ei nähnyt kättä")
+    assert "Ben nosti 3, ei 2 (kohdassa 12,0 s)" in notice_text(told(1.0, NOTICES[14]))  # (a Finnish decimal comma)
     for said in NOTICES:
         text = notice_text(told(1.0, said))
         assert text != said.text() and "{" not in text
@@ -94,7 +95,7 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
 def _sentence_templates() -> set[str]:
     """Every sentence template the rules, the layout and the pipeline make Words of, read from their source."""
     found = set()
-    for path in [f for part in ("rules", "layout", "pipeline") for f in (ROOT / "scorer" / part).glob("*.py")]:
+    for path in [f for part in ("rules", "layout", "pipeline", "vision") for f in (ROOT / "scorer" / part).glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Words":
                 assert node.args and isinstance(node.args[0], ast.Constant), f"{path.name}:{node.lineno}: Words wants a template"
@@ -140,3 +141,17 @@ def test_the_rules_refusals_are_said_in_finnish(finnish) -> None:
         match.apply(Pass(other))
     assert str(refused.value) == f"it is {match.next_player}'s turn, not {other}'s (pass)"  # (the rules' English, as before)
     assert refusal_text(refused.value) == f"vuorossa on {match.next_player}, ei {other} (ohitus)"
+
+
+def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None:
+    from scorer.errors import IllegalMove
+    from scorer.rules.board import Board
+    from scorer.rules.tiles import Side
+
+    board = Board(every_double_spins=False).place(Tile(3, 6))
+    with pytest.raises(IllegalMove) as refused:
+        board.place(Tile(1, 2), board.point(Tile(3, 6), Side.HIGH))
+    assert str(refused.value) == "[1|2] does not match [3|6] high (shows 6)"
+    assert refusal_text(refused.value) == "[1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)"
+    where = Words("{tile} cannot be where it lies: {why}", tile=Tile(1, 2), why=words_of(refused.value))
+    assert said_again(where) == "[1|2] ei voi olla siinä, missä se on: [1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)"

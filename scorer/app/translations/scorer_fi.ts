@@ -527,180 +527,6 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
 </context>
 <context>
-    <name>Notices</name>
-    <message>
-        <source> -- correct it if it is not</source>
-        <translation> -- korjaa, jos se ei pidä paikkaansa</translation>
-    </message>
-    <message>
-        <source>the tile at {place} now reads {after}, not {before}</source>
-        <translation>kohdan {place} laatta luetaan nyt {after}, ei {before}</translation>
-    </message>
-    <message>
-        <source>the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, and the places kept follow it</source>
-        <translation>kamera siirtyi {pixels} px (jalustaa tönäistiin?): koko pöytä siirtyi samoin, ja muistetut paikat seuraavat sitä</translation>
-    </message>
-    <message>
-        <source>the camera was moved to a new view: the table is read afresh from its tiles</source>
-        <translation>kamera siirrettiin uuteen kuvakulmaan: pöytä luetaan alusta sen laatoista</translation>
-    </message>
-    <message>
-        <source>the tiles are about {length} px long in the image, too small for their pips to be read reliably (at least {minimum} px is needed): bring the camera closer or raise its resolution</source>
-        <translation>laatat ovat kuvassa noin {length} px pitkiä, liian pieniä, jotta silmät luettaisiin luotettavasti (vähintään {minimum} px tarvitaan): tuo kamera lähemmäs tai nosta sen tarkkuutta</translation>
-    </message>
-    <message>
-        <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
-        <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
-    </message>
-    <message>
-        <source>no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules ({odds})</source>
-        <translation>laatan {tile} laskevaa kättä ei nähty: tulkittu {taken}, sääntöjen mukaan todennäköisin ({odds})</translation>
-    </message>
-    <message>
-        <source>no answer about the order the new tiles were played in: taken as {taken}</source>
-        <translation>uusien laattojen pelijärjestykseen ei vastattu: tulkittu {taken}</translation>
-    </message>
-    <message>
-        <source>no answer about the tile at {place}: taken as read, {tiles}</source>
-        <translation>kohdan {place} laatasta ei vastattu: tulkittu luetuksi, {tiles}</translation>
-    </message>
-    <message>
-        <source>no answer about the hands left at the round&apos;s end: taken as read -- {hands}</source>
-        <translation>kierroksen lopussa jääneistä käsistä ei vastattu: tulkittu luetuiksi -- {hands}</translation>
-    </message>
-    <message>
-        <source>hands read unsurely, taken as the one likely reading the rules allow: {hands}</source>
-        <translation>kädet luettiin epävarmasti; tulkittu ainoaksi todennäköiseksi luennaksi, jonka säännöt sallivat: {hands}</translation>
-    </message>
-    <message>
-        <source>no answer to &apos;{question}&apos; before the recording ended: taken as {taken}</source>
-        <translation>kysymykseen ”{question}” ei vastattu ennen tallenteen loppua: tulkittu {taken}</translation>
-    </message>
-    <message>
-        <source>the hands laid out hold more tiles than the camera saw drawn: taken as {changes}</source>
-        <translation>esille pannuissa käsissä on enemmän laattoja kuin kamera näki nostettavan: tulkittu {changes}</translation>
-    </message>
-    <message>
-        <source>the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, the moves since scored again</source>
-        <translation>kohdan {place} laatta, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti kohdassa {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
-    </message>
-    <message>
-        <source>the tile at {place} is {tile}, as corrected</source>
-        <translation>kohdan {place} laatta on {tile}, korjattu</translation>
-    </message>
-    <message>
-        <source>no tile is being followed there</source>
-        <translation>siinä kohdassa ei seurata yhtään laattaa</translation>
-    </message>
-    <message>
-        <source>no answer about who laid {tile}: the hands laid out tell -- taken as {taken}</source>
-        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: esille pannut kädet kertovat -- tulkittu {taken}</translation>
-    </message>
-    <message>
-        <source>no answer about who laid {tile}: taken as {taken}, the likeliest under the rules</source>
-        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}, sääntöjen mukaan todennäköisin</translation>
-    </message>
-    <message>
-        <source>no answer about who laid {tile}: taken as {taken}</source>
-        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}</translation>
-    </message>
-    <message>
-        <source>{percent}%</source>
-        <translation>{percent} %</translation>
-    </message>
-    <message>
-        <source>{player} {tile}</source>
-        <translation>{player} {tile}</translation>
-    </message>
-    <message>
-        <source>{player} passed</source>
-        <translation>{player} ohitti vuoronsa</translation>
-    </message>
-    <message>
-        <source>, then </source>
-        <translation>, sitten </translation>
-    </message>
-    <message>
-        <source>{player} drew {count}, not {seen}</source>
-        <translation>{player} nosti {count}, ei {seen}</translation>
-    </message>
-    <message>
-        <source>{player} drew {count} before laying {tile}</source>
-        <translation>{player} nosti {count} ennen kuin pelasi laatan {tile}</translation>
-    </message>
-    <message>
-        <source>{player} drew {count} before passing</source>
-        <translation>{player} nosti {count} ennen kuin ohitti vuoronsa</translation>
-    </message>
-    <message>
-        <source>{player} played {tile}, not {instead_of}</source>
-        <translation>{player} pelasi laatan {tile}, ei {instead_of}</translation>
-    </message>
-    <message>
-        <source> (at {seconds} s)</source>
-        <translation> (kohdassa {seconds} s)</translation>
-    </message>
-</context>
-<context>
-    <name>Questions</name>
-    <message>
-        <source>who started the round? (drawn by lot; the camera did not see the arm)</source>
-        <translation>kuka aloitti kierroksen? (arvottu; kamera ei nähnyt kättä)</translation>
-    </message>
-    <message>
-        <source>the hands left at the round&apos;s end could not be counted surely: which were they?</source>
-        <translation>kierroksen lopussa jääneitä käsiä ei voitu laskea varmasti: mitkä ne olivat?</translation>
-    </message>
-    <message>
-        <source>the new tiles can have been played in orders that score differently</source>
-        <translation>uudet laatat on voitu pelata järjestyksissä, jotka pisteyttävät eri tavoin</translation>
-    </message>
-    <message>
-        <source>one new tile is seen two ways: {readings}</source>
-        <translation>yksi uusi laatta näkyy kahdella tavalla: {readings}</translation>
-    </message>
-    <message>
-        <source>a tile is seen in two places, and either fits the game: {places}</source>
-        <translation>laatta näkyy kahdessa paikassa, ja kumpikin sopii peliin: {places}</translation>
-    </message>
-    <message>
-        <source>the new tile at {place} is read unsurely: {readings}</source>
-        <translation>uusi laatta kohdassa {place} luetaan epävarmasti: {readings}</translation>
-    </message>
-    <message>
-        <source>who laid {tile}? the camera saw no arm, and it is {on_turn_gen} turn</source>
-        <translation>kuka pelasi laatan {tile}? kamera ei nähnyt kättä, ja on {on_turn_gen} vuoro</translation>
-    </message>
-    <message>
-        <source>{tiles} was laid by an arm from {arm_gen} side, but it is {on_turn_gen} turn: was it {on_turn_gen}?</source>
-        <translation>{tiles}: käsi tuli {arm_gen} puolelta, mutta on {on_turn_gen} vuoro: oliko se {on_turn_gen}?</translation>
-    </message>
-    <message>
-        <source>{tiles} cannot be played here by {on_turn} under the rules</source>
-        <translation>{on_turn} ei voi sääntöjen mukaan pelata tähän: {tiles}</translation>
-    </message>
-    <message>
-        <source>{tiles} appeared at once, as if laid by one hand: were they played so?</source>
-        <translation>{tiles} ilmestyivät yhtä aikaa, kuin yhden käden laskemina: pelattiinko ne niin?</translation>
-    </message>
-    <message>
-        <source>the first tiles of the round do not fit: {problems}</source>
-        <translation>kierroksen ensimmäiset laatat eivät sovi: {problems}</translation>
-    </message>
-    <message>
-        <source>the table does not match the game: {problems}</source>
-        <translation>pöytä ei vastaa peliä: {problems}</translation>
-    </message>
-    <message>
-        <source> or </source>
-        <translation> tai </translation>
-    </message>
-    <message>
-        <source>{name}&apos;s</source>
-        <translation>{name_gen}</translation>
-    </message>
-</context>
-<context>
     <name>RecordingControls</name>
     <message>
         <source>{seconds} s</source>
@@ -908,6 +734,210 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
         <translation>kohdan {place} laatta pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
+    </message>
+    <message>
+        <source>who started the round? (drawn by lot; the camera did not see the arm)</source>
+        <translation>kuka aloitti kierroksen? (arvottu; kamera ei nähnyt kättä)</translation>
+    </message>
+    <message>
+        <source>the hands left at the round&apos;s end could not be counted surely: which were they?</source>
+        <translation>kierroksen lopussa jääneitä käsiä ei voitu laskea varmasti: mitkä ne olivat?</translation>
+    </message>
+    <message>
+        <source>the new tiles can have been played in orders that score differently</source>
+        <translation>uudet laatat on voitu pelata järjestyksissä, jotka pisteyttävät eri tavoin</translation>
+    </message>
+    <message>
+        <source>one new tile is seen two ways: {readings}</source>
+        <translation>yksi uusi laatta näkyy kahdella tavalla: {readings}</translation>
+    </message>
+    <message>
+        <source>a tile is seen in two places, and either fits the game: {places}</source>
+        <translation>laatta näkyy kahdessa paikassa, ja kumpikin sopii peliin: {places}</translation>
+    </message>
+    <message>
+        <source>{tile} at {other} {side}</source>
+        <translation>{tile} laattaan {other} ({side})</translation>
+    </message>
+    <message>
+        <source>the new tile at {place} is read unsurely: {readings}</source>
+        <translation>uusi laatta kohdassa {place} luetaan epävarmasti: {readings}</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> tai </translation>
+    </message>
+    <message>
+        <source>who laid {tile}? the camera saw no arm, and it is {on_turn}&apos;s turn</source>
+        <translation>kuka pelasi laatan {tile}? kamera ei nähnyt kättä, ja on {on_turn_gen} vuoro</translation>
+    </message>
+    <message>
+        <source>{tiles} was laid by an arm from {arm}&apos;s side, but it is {on_turn}&apos;s turn: was it {on_turn}&apos;s?</source>
+        <translation>{tiles}: käsi tuli {arm_gen} puolelta, mutta on {on_turn_gen} vuoro: oliko se {on_turn_gen}?</translation>
+    </message>
+    <message>
+        <source>{tiles} cannot be played here by {on_turn} under the rules</source>
+        <translation>{on_turn} ei voi sääntöjen mukaan pelata tähän: {tiles}</translation>
+    </message>
+    <message>
+        <source>{tiles} appeared at once, as if laid by one hand: were they played so?</source>
+        <translation>{tiles} ilmestyivät yhtä aikaa, kuin yhden käden laskemina: pelattiinko ne niin?</translation>
+    </message>
+    <message>
+        <source>the first tiles of the round do not fit: {problems}</source>
+        <translation>kierroksen ensimmäiset laatat eivät sovi: {problems}</translation>
+    </message>
+    <message>
+        <source>the table does not match the game: {problems}</source>
+        <translation>pöytä ei vastaa peliä: {problems}</translation>
+    </message>
+    <message>
+        <source>the tile at {place} now reads {after}, not {before}</source>
+        <translation>kohdan {place} laatta luetaan nyt {after}, ei {before}</translation>
+    </message>
+    <message>
+        <source>the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, and the places kept follow it</source>
+        <translation>kamera siirtyi {pixels} px (jalustaa tönäistiin?): koko pöytä siirtyi samoin, ja muistetut paikat seuraavat sitä</translation>
+    </message>
+    <message>
+        <source>the camera was moved to a new view: the table is read afresh from its tiles</source>
+        <translation>kamera siirrettiin uuteen kuvakulmaan: pöytä luetaan alusta sen laatoista</translation>
+    </message>
+    <message>
+        <source>the tiles are about {length} px long in the image, too small for their pips to be read reliably (at least {minimum} px is needed): bring the camera closer or raise its resolution</source>
+        <translation>laatat ovat kuvassa noin {length} px pitkiä, liian pieniä, jotta silmät luettaisiin luotettavasti (vähintään {minimum} px tarvitaan): tuo kamera lähemmäs tai nosta sen tarkkuutta</translation>
+    </message>
+    <message>
+        <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
+        <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
+    </message>
+    <message>
+        <source>{taken} -- correct it if it is not</source>
+        <translation>{taken} -- korjaa, jos se ei pidä paikkaansa</translation>
+    </message>
+    <message>
+        <source>no arm was seen laying {tile}: taken as {taken}, the likeliest under the rules ({odds})</source>
+        <translation>laatan {tile} laskevaa kättä ei nähty: tulkittu {taken}, sääntöjen mukaan todennäköisin ({odds})</translation>
+    </message>
+    <message>
+        <source>{percent}%</source>
+        <translation>{percent} %</translation>
+    </message>
+    <message>
+        <source>no answer about the order the new tiles were played in: taken as {taken}</source>
+        <translation>uusien laattojen pelijärjestykseen ei vastattu: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: the hands laid out tell -- taken as {taken}</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: esille pannut kädet kertovat -- tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: taken as {taken}, the likeliest under the rules</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}, sääntöjen mukaan todennäköisin</translation>
+    </message>
+    <message>
+        <source>no answer about who laid {tile}: taken as {taken}</source>
+        <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>no answer about the tile at {place}: taken as read, {tiles}</source>
+        <translation>kohdan {place} laatasta ei vastattu: tulkittu luetuksi, {tiles}</translation>
+    </message>
+    <message>
+        <source>no answer about the hands left at the round&apos;s end: taken as read -- {hands}</source>
+        <translation>kierroksen lopussa jääneistä käsistä ei vastattu: tulkittu luetuiksi -- {hands}</translation>
+    </message>
+    <message>
+        <source>hands read unsurely, taken as the one likely reading the rules allow: {hands}</source>
+        <translation>kädet luettiin epävarmasti; tulkittu ainoaksi todennäköiseksi luennaksi, jonka säännöt sallivat: {hands}</translation>
+    </message>
+    <message>
+        <source>no answer to &apos;{question}&apos; before the recording ended: taken as {taken}</source>
+        <translation>kysymykseen ”{question}” ei vastattu ennen tallenteen loppua: tulkittu {taken}</translation>
+    </message>
+    <message>
+        <source>the hands laid out hold more tiles than the camera saw drawn: taken as {changes}</source>
+        <translation>esille pannuissa käsissä on enemmän laattoja kuin kamera näki nostettavan: tulkittu {changes}</translation>
+    </message>
+    <message>
+        <source>the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, the moves since scored again</source>
+        <translation>kohdan {place} laatta, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti kohdassa {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is {tile}, as corrected</source>
+        <translation>kohdan {place} laatta on {tile}, korjattu</translation>
+    </message>
+    <message>
+        <source>no tile is being followed there</source>
+        <translation>siinä kohdassa ei seurata yhtään laattaa</translation>
+    </message>
+    <message>
+        <source>{player} {tile}</source>
+        <translation>{player} {tile}</translation>
+    </message>
+    <message>
+        <source>{player} passed</source>
+        <translation>{player} ohitti vuoronsa</translation>
+    </message>
+    <message>
+        <source>, then </source>
+        <translation>, sitten </translation>
+    </message>
+    <message>
+        <source>{player} drew {count}, not {seen}</source>
+        <translation>{player} nosti {count}, ei {seen}</translation>
+    </message>
+    <message>
+        <source>{player} drew {count} before laying {tile}</source>
+        <translation>{player} nosti {count} ennen kuin pelasi laatan {tile}</translation>
+    </message>
+    <message>
+        <source>{player} drew {count} before passing</source>
+        <translation>{player} nosti {count} ennen kuin ohitti vuoronsa</translation>
+    </message>
+    <message>
+        <source>{player} played {tile}, not {instead_of}</source>
+        <translation>{player} pelasi laatan {tile}, ei {instead_of}</translation>
+    </message>
+    <message>
+        <source>{change} (at {seconds} s)</source>
+        <translation>{change} (kohdassa {seconds} s)</translation>
+    </message>
+    <message>
+        <source>{tile} is already on the board</source>
+        <translation>{tile} on jo pöydässä</translation>
+    </message>
+    <message>
+        <source>the board is empty: {tile} opens the round and attaches to nothing</source>
+        <translation>pöytä on tyhjä: {tile} avaa kierroksen eikä liity mihinkään</translation>
+    </message>
+    <message>
+        <source>{tile} needs a free point to attach to; the board is not empty</source>
+        <translation>{tile} tarvitsee vapaan kohdan, johon liittyä; pöytä ei ole tyhjä</translation>
+    </message>
+    <message>
+        <source>{tile} does not match {other} {side} (shows {value})</source>
+        <translation>{tile} ei sovi laatan {other} kohtaan {side} (siinä on {value})</translation>
+    </message>
+    <message>
+        <source>{tile} is not on the board</source>
+        <translation>{tile} ei ole pöydässä</translation>
+    </message>
+    <message>
+        <source>{tile} {side} is already filled</source>
+        <translation>laatan {tile} kohta {side} on jo täytetty</translation>
+    </message>
+    <message>
+        <source>{tile} {side} shows {expected}, not {value}</source>
+        <translation>laatan {tile} kohdassa {side} on {expected}, ei {value}</translation>
+    </message>
+    <message>
+        <source>{tile} is not a spinner: its branch sides cannot be used</source>
+        <translation>{tile} ei ole spinneri: sen haaroja ei voi käyttää</translation>
+    </message>
+    <message>
+        <source>spinner {tile}: both line sides must be filled before a branch opens; {sides} still free</source>
+        <translation>spinneri {tile}: rivin molemmat sivut on täytettävä ennen kuin haara avataan; {sides} vielä vapaana</translation>
     </message>
     <message>
         <source>the match is over ({winners} won); no more events</source>
