@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.rules.game import Match, PlayOutcome, RoundOutcome
+from scorer.rules.game import Match, PlayOutcome, RoundOutcome, counted_as, credited_hands
 
 _NUMBERS_FI = [
     "nolla", "yksi", "kaksi", "kolme", "neljä", "viisi", "kuusi", "seitsemän", "kahdeksan", "yhdeksän", "kymmenen",
@@ -204,31 +204,43 @@ def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
 
 
 def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
-    """"Round: Ben's hand 17 → 15" for each hand, then what the round gave."""
+    """"Round: Ben's hand 17 → 15. Ann +3", then what the round gave.  Where the other hands are credited
+    together (Horse Race), each hand is told as it is and the sum rounded once: "Round: Ben's hand 31; Cid's
+    hand 22. Ann +11 (31 + 22 = 53 → 55)"."""
     table = after.table
+    credited = credited_hands(after, outcome)
+    # One hand credited to one side: its rounding is told with the hand, as where each hand is rounded.
+    one_hand = len(credited) == 1 and all(len(pips) == 1 for pips in credited.values())
+    rounded_seats = set(range(len(table.players))) if after.rules.rounds_each_hand else {
+        seat for side in credited for seat in range(len(table.players))
+        if one_hand and table.side_of(seat) != side and outcome.hand_pips[seat]}
     parts_en, parts_fi, said_en, said_fi = [], [], [], []
-    for player, pips, total in zip(table.players, outcome.hand_pips, outcome.hand_totals):
+    for seat, (player, pips, total) in enumerate(zip(table.players, outcome.hand_pips, outcome.hand_totals)):
         if pips:
-            parts_en.append(f"{player}'s hand {pips} → {total}")
-            parts_fi.append(f"{genitive_fi(player)} käsi {pips} → {total}")
-            rounded_en = "" if total == pips else f", rounded to {number_en(total)}"
-            rounded_fi = "" if total == pips else f", pyöristettynä {number_fi(total)}"
+            rounds_each = seat in rounded_seats
+            shown = f" {pips} → {total}" if rounds_each and total != pips else f" {pips}"
+            parts_en.append(f"{player}'s hand{shown}")
+            parts_fi.append(f"{genitive_fi(player)} käsi{shown}")
+            rounded_en = "" if total == pips or not rounds_each else f", rounded to {number_en(total)}"
+            rounded_fi = "" if total == pips or not rounds_each else f", pyöristettynä {number_fi(total)}"
             said_en.append(f"{player}'s hand {number_en(pips)}{rounded_en}")
             said_fi.append(f"{genitive_fi(player)} käsi {number_fi(pips)}{rounded_fi}")
     gains_en, gains_fi, said_gains_en, said_gains_fi = [], [], [], []
     for side, change in enumerate(outcome.raw_changes):
-        if change:
+        count = counted_as(credited[side], change) if side in credited and not one_hand else ""
+        if change or count:  # (a credit rounded to nothing told with its count)
             name = table.side_name(side)
             pts = after.rules.game_points(change)
-            gains_en.append(f"{name} {'+' if pts > 0 else ''}{pts}")
-            gains_fi.append(f"{name} {'+' if pts > 0 else ''}{pts}")
+            gains_en.append(f"{name} {'+' if pts > 0 else ''}{pts}" + (f" ({count})" if count else ""))
+            gains_fi.append(f"{name} {'+' if pts > 0 else ''}{pts}" + (f" ({count})" if count else ""))
             pair = " & " in name
-            if pts > 0:
+            if pts >= 0:
                 verb_en, verb_fi = ("score" if pair else "scores"), ("saavat" if pair else "saa")
             else:
                 verb_en, verb_fi = ("lose" if pair else "loses"), ("menettävät" if pair else "menettää")
-            said_gains_en.append(f"{_said_name(name, 'en')} {verb_en} {_points_en(abs(pts))}")
-            said_gains_fi.append(f"{_said_name(name, 'fi')} {verb_fi} {_points_fi(abs(pts))}")
+            how_en, how_fi = _credit_said(credited.get(side, ()), change) if count else ("", "")
+            said_gains_en.append(how_en + f"{_said_name(name, 'en')} {verb_en} {_points_en(abs(pts))}")
+            said_gains_fi.append(how_fi + f"{_said_name(name, 'fi')} {verb_fi} {_points_fi(abs(pts))}")
     en = "Round: " + ("; ".join(parts_en) or "all hands empty") + (". " + ", ".join(gains_en) if gains_en else "")
     fi = "Kierros: " + ("; ".join(parts_fi) or "kaikki kädet tyhjiä") + (". " + ", ".join(gains_fi) if gains_fi else "")
     say_en = "End of the round. " + (". ".join(said_en) or "All hands are empty") + "."
@@ -237,3 +249,14 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
         say_en += " " + ", ".join(said_gains_en) + "."
         say_fi += " " + ", ".join(said_gains_fi) + "."
     return _ending(after, fi, en, say_fi, say_en)
+
+
+def _credit_said(pips: tuple[int, ...], rounded: int) -> tuple[str, str]:
+    """The other hands' sum as said before the credit: "Together fifty-three, rounded to fifty-five: "."""
+    total = sum(pips)
+    en = f"together {number_en(total)}" if len(pips) > 1 else number_en(total)
+    fi = f"yhteensä {number_fi(total)}" if len(pips) > 1 else number_fi(total)
+    if rounded != total:
+        en += f", rounded to {number_en(rounded)}"
+        fi += f", pyöristettynä {number_fi(rounded)}"
+    return en.capitalize() + ": ", fi.capitalize() + ": "

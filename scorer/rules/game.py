@@ -350,6 +350,26 @@ class Match:
         return new, outcome
 
 
+def credited_hands(after: Match, outcome: RoundOutcome) -> dict[int, tuple[int, ...]]:
+    """For each side credited with the other hands at a round's end (Horse Race), those hands' pips in seat
+    order, empty ones left out: their sum, rounded once, is the credit.  Empty where each hand is rounded
+    on its own (Seven Rocks)."""
+    if after.rules.rounds_each_hand:
+        return {}
+    table = after.table
+    return {side: tuple(pips for seat, pips in enumerate(outcome.hand_pips) if table.side_of(seat) != side and pips)
+            for side in outcome.winning_sides}
+
+
+def counted_as(pips: Sequence[int], rounded: int) -> str:
+    """How hands were counted: "31 + 22 = 53 → 55", "17 → 15", "10 + 10 = 20"; "" for one hand not rounded."""
+    total = sum(pips)
+    text = " + ".join(map(str, pips)) + (f" = {total}" if len(pips) > 1 else "")
+    if rounded != total:
+        text += f" → {rounded}"
+    return text if len(pips) > 1 or rounded != total else ""
+
+
 def _add(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
     return values[:index] + (values[index] + delta,) + values[index + 1 :]
 

@@ -20,6 +20,9 @@ class GameRules(ABC):
     target_raw: int
     raw_per_point: int  # raw points per game point (display point)
     has_boneyard: bool
+    # Seven Rocks rounds each hand left on its own; Horse Race credits the winner with the other hands'
+    # pips together, rounded once.
+    rounds_each_hand: bool
 
     @abstractmethod
     def check_table(self, players: Sequence[str], partnership: bool) -> None:

@@ -18,6 +18,7 @@ class HorseRace(GameRules):
     target_raw = 305  # 61 game points of 5 raw each
     raw_per_point = 5
     has_boneyard = True
+    rounds_each_hand = False
 
     def check_table(self, players: Sequence[str], partnership: bool) -> None:
         n = len(players)

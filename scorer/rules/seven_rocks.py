@@ -16,6 +16,7 @@ class SevenRocks(GameRules):
     target_raw = 250
     raw_per_point = 1
     has_boneyard = False
+    rounds_each_hand = True
 
     def check_table(self, players: Sequence[str], partnership: bool) -> None:
         if len(players) != 4 or not partnership:

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Iterator
 
 from scorer.errors import ScorerError
 from scorer.rules.events import Draw, Event, Pass, RoundStart
-from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome
+from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome, counted_as, credited_hands
 from scorer.rules.log import (
     LineError, LogLine, MatchHeader, Undo, event_to_json, parse_header, parse_line, read_lines,
 )
@@ -186,16 +186,9 @@ def narrate(step: Step, lang: str = "en") -> list[str]:
         if after.phase is Phase.ROUND_OVER:
             lines.append(f"  Nobody can play: round {after.round_no} is blocked")
     elif isinstance(outcome, RoundOutcome):
-        hands = ", ".join(
-            f"{p} {pips}" + (f"→{tot}" if tot != pips else "")
-            for p, pips, tot in zip(table.players, outcome.hand_pips, outcome.hand_totals)
-        )
+        hands = _hands_text(after, outcome)
         lines.append(f"  Hands: {hands}")
-        gained = [
-            f"{table.side_name(side)} {'+' if change >= 0 else ''}{after.rules.game_points(change)}"
-            for side, change in enumerate(outcome.raw_changes)
-            if change
-        ]
+        gained = _gained(after, outcome)
         how = "blocked" if outcome.blocked else f"{outcome.finisher} went out"
         lines.append(f"  Round {outcome.round_no} ({how}): {', '.join(gained) or 'no points'}")
         lines.append(f"    Scores: {_scores_text(after)}")
@@ -207,6 +200,25 @@ def narrate(step: Step, lang: str = "en") -> list[str]:
 
 
 # -- in Finnish, in the words of the original rule texts (../shared/seeds/) ---------------------
+
+
+def _hands_text(after: Match, outcome: RoundOutcome) -> str:
+    """The hands left: "Ann 7, Ben 12"; where each is rounded on its own (Seven Rocks) "Ann 7→5, Ben 12→10"."""
+    rounded = after.rules.rounds_each_hand
+    return ", ".join(f"{p} {pips}" + (f"→{tot}" if rounded and tot != pips else "")
+                     for p, pips, tot in zip(after.table.players, outcome.hand_pips, outcome.hand_totals))
+
+
+def _gained(after: Match, outcome: RoundOutcome) -> list[str]:
+    """What each side got: "Ann +11 (31 + 22 = 53 → 55)", the credit's count where the other hands were counted together."""
+    credited = credited_hands(after, outcome)
+    gained = []
+    for side, change in enumerate(outcome.raw_changes):
+        count = counted_as(credited[side], change) if side in credited else ""
+        if change or count:
+            gained.append(f"{after.table.side_name(side)} {'+' if change >= 0 else ''}{after.rules.game_points(change)}"
+                          + (f" ({count})" if count else ""))
+    return gained
 
 
 def _count_fi(n: int, one: str, many: str) -> str:
@@ -253,16 +265,9 @@ def _narrate_fi(step: Step) -> list[str]:
         if after.phase is Phase.ROUND_OVER:
             lines.append(f"  Kukaan ei voi pelata: kierros {after.round_no} {_blocked_fi(after)}")
     elif isinstance(outcome, RoundOutcome):
-        hands = ", ".join(
-            f"{p} {pips}" + (f"→{tot}" if tot != pips else "")
-            for p, pips, tot in zip(table.players, outcome.hand_pips, outcome.hand_totals)
-        )
+        hands = _hands_text(after, outcome)
         lines.append(f"  Kädet: {hands}")
-        gained = [
-            f"{table.side_name(side)} {'+' if change >= 0 else ''}{after.rules.game_points(change)}"
-            for side, change in enumerate(outcome.raw_changes)
-            if change
-        ]
+        gained = _gained(after, outcome)
         how = _blocked_fi(after) if outcome.blocked else f"{outcome.finisher} pelasi kätensä tyhjäksi"
         lines.append(f"  Kierros {outcome.round_no} ({how}): {', '.join(gained) or 'ei pisteitä'}")
         lines.append(f"    Pisteet: {_scores_text(after)}")

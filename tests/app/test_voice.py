@@ -25,6 +25,7 @@ from scorer.pipeline.announce import (
 )
 from scorer.rules.game import Match, PlayOutcome, RoundOutcome
 from scorer.rules.simulate import GAMES, simulate_match
+from scorer.rules.tiles import round_to_five
 
 ESPEAK_STANDIN = """#!/bin/sh
 # A stand-in for espeak-ng: writes its arguments and its stdin to the log, says nothing.
@@ -299,8 +300,8 @@ def test_the_round_in_finnish_uses_the_genitive_and_the_partitive() -> None:
     assert said
     for a in said:
         assert "Benn käsi" not in a.fi and "Annn käsi" not in a.fi
-        assert re.search(r"(Annin|Benin) käsi \d+ → \d+", a.fi), a.fi
-        assert re.search(r"(Ann|Ben)'s hand \d+ → \d+", a.en), a.en  # the English as it was
+        assert re.search(r"(Annin|Benin) käsi \d+( → \d+)?", a.fi), a.fi  # (the arrow where rounding changed it)
+        assert re.search(r"(Ann|Ben)'s hand \d+( → \d+)?", a.en), a.en  # the English as it was
         for m in re.finditer(r"(\w+) (pistettä|piste)\b", a.spoken("fi")):
             assert (m[1] == "yksi") == (m[2] == "piste"), a.spoken("fi")
 
@@ -347,3 +348,25 @@ def test_the_language_is_remembered() -> None:
     Settings.remember(lang="en")
     assert Settings.load().lang == "en"
     assert os.path.exists(Settings.path())
+
+
+@pytest.mark.parametrize("players,partnership", [(3, False), (4, False), (4, True)])
+def test_horse_race_credits_the_other_hands_together_rounded_once(players, partnership) -> None:
+    """The hands are told as they are and their sum rounded once, so that what is heard adds up: "Ben's hand
+    31; Cid's hand 22. Ann +11 (31 + 22 = 53 → 55)", not each hand rounded on its own (30 + 20 = 50)."""
+    rounds = [a for seed in range(6) for a in _announcements("horse-race", players, partnership, seed=seed)
+              if a.en.startswith("Round")]
+    together = 0
+    for a in rounds:
+        for name, points, count in re.findall(r"([\w &]+) \+?(-?\d+) \(([^)]*)\)", a.en.split(". ", 1)[-1]):
+            hands, _, rest = count.partition(" = ")
+            if not rest:
+                continue  # one hand: "17 → 15"
+            together += 1
+            pips = [int(p) for p in hands.split(" + ")]
+            total, _, rounded = rest.partition(" → ")
+            assert sum(pips) == int(total), a.en
+            assert round_to_five(int(total)) == int(rounded or total) == 5 * int(points), a.en
+            assert " → " not in a.en.split(". ", 1)[0], a.en  # (no hand rounded on its own)
+            assert "together" in a.spoken("en").lower() and "yhteensä" in a.spoken("fi").lower(), a.spoken("en")
+    assert together >= 3
