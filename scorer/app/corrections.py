@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app.i18n import language, translate
+from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
-from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, Tile
+from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, RoundStart, Tile
 from scorer.rules.log import event_to_json
 
 # Where the pips of 0..6 lie on a half of unit size (x, y from its top-left corner).
@@ -200,13 +201,15 @@ def end_text(play: Play, outcome: PlayOutcome, rules: GameRules) -> str:
 
 
 class TilePicker(QDialog):
-    """A play by hand: the player, one of the 28 tiles, then one of the free ends it may go on."""
+    """A play by hand: the player, one of the 28 tiles, then one of the free ends it may go on.  Between
+    rounds the play opens the next round, its player starting it (``events``: the round's start, then the play)."""
 
     def __init__(self, parent: QWidget | None, match: Match) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Enter a play"))
         self.match = match
         self.play: Play | None = None
+        self.events: list[Event] = []
         col = QVBoxLayout(self)
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("Player")))
@@ -240,11 +243,25 @@ class TilePicker(QDialog):
         self.end_buttons: list[QPushButton] = []
         self._refresh()
 
+    def _opening(self) -> RoundStart | None:
+        """The round the play opens, between rounds (None within one)."""
+        return RoundStart(self.player.currentText()) if self.match.phase is Phase.BEFORE_ROUND else None
+
+    def _state(self) -> Match | str:
+        """The match the play is laid in (the next round started by the chosen player), or why there is none."""
+        opening = self._opening()
+        if opening is None:
+            return self.match
+        try:
+            return self.match.apply(opening)[0]
+        except ScorerError as exc:  # (the match is over, or another player starts this round)
+            return refusal_text(exc)
+
     def _refresh(self) -> None:
         """Only tiles the chosen player may lay now can be picked."""
-        player = self.player.currentText()
+        player, state = self.player.currentText(), self._state()
         for tile, button in self.tile_buttons.items():
-            legal = bool(legal_plays(self.match, player, tile))
+            legal = isinstance(state, Match) and bool(legal_plays(state, player, tile))
             button.setEnabled(legal)
             button.setIcon(QIcon(tile_pixmap(tile, enabled=legal)))
             button.setChecked(False)
@@ -253,15 +270,21 @@ class TilePicker(QDialog):
     def _pick_tile(self, tile: Tile) -> None:
         for other, button in self.tile_buttons.items():
             button.setChecked(other == tile)
-        self._show_ends(legal_plays(self.match, self.player.currentText(), tile))
+        state = self._state()
+        self._show_ends(legal_plays(state, self.player.currentText(), tile) if isinstance(state, Match) else [])
 
     def _show_ends(self, ways: list[tuple[Play, PlayOutcome]]) -> None:
         for button in self.end_buttons:
             button.deleteLater()
         self.end_buttons = []
         if not ways:
-            self.ends_label.setText(self.tr("Pick a tile.") if self.match.phase is Phase.IN_ROUND
-                                    else self.tr("No round is being played."))
+            state = self._state()
+            if isinstance(state, str):
+                self.ends_label.setText(state)
+            elif state.phase is Phase.IN_ROUND:
+                self.ends_label.setText(self.tr("Pick a tile: it opens the round.") if self._opening() else self.tr("Pick a tile."))
+            else:
+                self.ends_label.setText(self.tr("No round is being played."))
             return
         self.ends_label.setText(self.tr("Where it goes:"))
         for play, outcome in ways:
@@ -272,6 +295,8 @@ class TilePicker(QDialog):
 
     def _choose(self, play: Play) -> None:
         self.play = play
+        opening = self._opening()
+        self.events = [play] if opening is None else [opening, play]
         self.accept()
 
 

@@ -17,7 +17,10 @@ STATUS_TEXT = {
     "over": (QT_TRANSLATE_NOOP("LiveView", "match over"), "#198754"),
     "ended": (QT_TRANSLATE_NOOP("LiveView", "the recording ended"), "#6c757d"),
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
+    "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
+HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right (Pass / knock…, Draw…, Play…, "
+                                          "Round end…) or the Play menu; every move is scored and said aloud.")
 
 
 def to_qimage(frame: np.ndarray) -> QImage:
@@ -118,6 +121,11 @@ class LiveView(QWidget):
                         p.fillRect(QRectF(x - 7, y - 8, 14, 16), QColor(0, 0, 0, 160))
                         p.setPen(colour)
                         p.drawText(QRectF(x - 7, y - 8, 14, 16), Qt.AlignmentFlag.AlignCenter, str(half.pips))
+        if self.image is None and self.status == "hand":
+            p.setPen(QColor("#d0d0d0"))
+            p.setFont(QFont("DejaVu Sans", 13))
+            p.drawText(QRectF(40, 60, self.width() - 80, self.height() - 120),
+                       Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, translate("LiveView", HAND_HINT))
         _, colour = STATUS_TEXT.get(self.status, (self.status, "#6c757d"))
         text = self.status_text()
         p.setFont(QFont("DejaVu Sans", 11, QFont.Weight.Bold))

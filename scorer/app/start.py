@@ -16,7 +16,7 @@ from scorer.app.start_screen import DemoMatch, NewMatch, Resume, StartDialog
 from scorer.app.window import MainWindow
 from scorer.errors import ScorerError
 from scorer.pipeline import open_table
-from scorer.pipeline.sources import Camera, FrameSource, open_video
+from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import Session
 
@@ -40,6 +40,8 @@ def source_of(spec: MatchSource | None, settings: Settings) -> FrameSource:
         return Camera(spec.location, settings.width, settings.height)
     if spec.kind == "demo":
         return open_video(demo_video(), step=spec.step)
+    if spec.kind == "hand":
+        return NoCamera()
     return open_video(spec.location, step=spec.step)
 
 

@@ -156,6 +156,8 @@ class StartDialog(QDialog):
                 self.source.setItemText(i, self.tr("A video file or recorded session…"))
             elif data == "url":
                 self.source.setItemText(i, self.tr("A network camera (URL)…"))
+            elif data == "hand":
+                self.source.setItemText(i, self.tr("No camera: every move entered by hand"))
         self.location.setPlaceholderText(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
         self.browse_button.setText(self.tr("Open video file…"))
         self.browse_folder_button.setText(self.tr("Open recorded session…"))
@@ -262,8 +264,11 @@ class StartDialog(QDialog):
             source.addItem("", i)
         source.addItem("", "file")
         source.addItem("", "url")
+        source.addItem("", "hand")
         if self.settings.camera in cameras:
             source.setCurrentIndex(cameras.index(self.settings.camera))
+        elif not cameras:  # (no camera here: a match scored by hand, until a video or a URL is chosen)
+            source.setCurrentIndex(source.findData("hand"))
         source.currentIndexChanged.connect(self._source_changed)
         return source
 
@@ -293,12 +298,15 @@ class StartDialog(QDialog):
         return self.calibration_row
 
     def _source_changed(self) -> None:
-        self.location.setEnabled(not isinstance(self.source.currentData(), int))
+        data = self.source.currentData()
+        self.location.setEnabled(not isinstance(data, int) and data != "hand")
 
     def source_spec(self) -> MatchSource:
         data = self.source.currentData()
         if isinstance(data, int):
             return MatchSource("camera", str(data))
+        if data == "hand":
+            return MatchSource("hand")
         where = self.location.text().strip()
         if not where:
             raise _FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))

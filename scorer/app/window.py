@@ -68,6 +68,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.announcement: Announcement | None = None  # the last one, shown again in a new language
         self.last_announcement = ""
         self.finished = False
+        # A match with no camera (every move entered by hand): the picture says so, not "recording ended".
+        self.by_hand = self.header.source is not None and self.header.source.kind == "hand"
         self.resize(1280, 760)
         self._build()
         self.worker = PipelineWorker(source, pipeline, realtime, start_seconds=start_seconds)
@@ -345,12 +347,16 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_finished(self) -> None:
         self.finished = True
         if self.live.status != "over":
-            self.live.set_status("ended")
+            self.live.set_status("hand" if self.by_hand else "ended")
         self._show_finished()
 
     def _show_finished(self) -> None:
-        self.statusBar().showMessage(self.tr("The match is over.") if self.match.is_over else
-                                     self.tr("The recording ended: corrections, undo and review still work."))
+        if self.match.is_over:
+            self.statusBar().showMessage(self.tr("The match is over."))
+        elif self.by_hand:
+            self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
+        else:
+            self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
 
     def _set_lang(self, lang: str) -> None:
         """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""

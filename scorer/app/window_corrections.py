@@ -99,8 +99,8 @@ class MatchCorrections:
 
     def _enter_move(self) -> None:
         picker = TilePicker(self, self.match)
-        if picker.exec() == QDialog.DialogCode.Accepted and picker.play is not None:
-            self._correct([picker.play])
+        if picker.exec() == QDialog.DialogCode.Accepted and picker.events:
+            self._correct(picker.events)
 
     def _enter_hands(self) -> None:
         if not self._in_round(Phase.IN_ROUND, Phase.ROUND_OVER):

@@ -213,6 +213,15 @@ class ImageFolder:
             yield Frame(i, i / self.fps, load_image(path))
 
 
+class NoCamera:
+    """No frames at all: a match whose every move is entered by hand."""
+
+    fps = 1.0
+
+    def frames(self) -> Iterator[Frame]:
+        return iter(())
+
+
 class Camera:
     """A webcam by index, or a network camera by URL (a phone streaming RTSP or HTTP); if it drops
     out, it is reopened (the match goes on) until ``give_up_s``."""

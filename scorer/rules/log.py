@@ -42,7 +42,7 @@ _KEYS = {
     "reveal": ({"type", "hands"}, set()),
     "undo": ({"type", "line"}, set()),
 }
-_SOURCE_KINDS = ("camera", "video", "url", "demo")
+_SOURCE_KINDS = ("camera", "video", "url", "demo", "hand")
 # Characters that str.splitlines() and some JSON-lines readers take for a line end, yet JSON leaves raw.
 _LINE_ENDS_JSON_KEEPS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
 
@@ -50,7 +50,8 @@ _LINE_ENDS_JSON_KEEPS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0
 @dataclass(frozen=True, slots=True)
 class MatchSource:
     """Where the match is seen from: a camera (its index), a video file or recorded folder, a network
-    camera's URL, or the bundled demo; ``recording`` is the folder ``record`` writes the video into."""
+    camera's URL, the bundled demo, or nowhere (``hand``: every move entered by hand); ``recording`` is the
+    folder ``record`` writes the video into."""
 
     kind: str
     location: str = ""

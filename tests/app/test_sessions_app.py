@@ -90,7 +90,8 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
     dialog = StartDialog(cameras=[], sessions=list_sessions())
     qtbot.addWidget(dialog)
     assert dialog.resume_button is not None and "Ann, Ben, Cid" in dialog.resume_button.text()
-    assert dialog.source.currentData() == "file"  # no camera: a recording or a URL
+    assert dialog.source.currentData() == "hand"  # no camera: scored by hand, unless a recording or a URL is given
+    dialog.source.setCurrentIndex(dialog.source.findData("file"))
     dialog.show()
     dialog.players.setText("Ann")  # one player: no game is played so
     dialog.location.setText(str(tmp_path))
@@ -143,3 +144,40 @@ def test_a_table_with_a_club_database_writes_each_move_to_the_board(qtbot, tmp_p
     scores = {s["name"]: s["score"] for s in table["match"]["sides"]}
     assert scores == sim.events[5].after.scores()
     window.close()
+
+
+def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot) -> None:
+    from scorer.app.corrections import TilePicker
+    from scorer.app.settings import Settings
+    from scorer.app.start import open_choice
+    from scorer.rules import Play, RoundStart, Tile
+    from scorer.rules.log import MatchSource
+
+    dialog = StartDialog(Settings(), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.players.setText("Ann, Ben")
+    dialog._start_new()
+    assert isinstance(dialog.choice, NewMatch) and dialog.choice.header.source == MatchSource("hand")
+    window = open_choice(dialog.choice, "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10000)
+    assert window.live.status == "hand" and "No camera" in window.statusBar().currentMessage()
+    picker = TilePicker(window, window.match)  # between rounds: the play opens the round
+    qtbot.addWidget(picker)
+    picker.tile_buttons[Tile(5, 5)].click()
+    picker.end_buttons[0].click()
+    assert picker.events == [RoundStart("Ann"), Play("Ann", Tile(5, 5))]
+    window._correct(picker.events)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10000)
+    assert window.match.scores() == {"Ann": 2, "Ben": 0} and "two points" in window.last_announcement
+    path = window.session.path
+    window.close()
+    again = StartDialog(Settings(), cameras=[], sessions=list_sessions())
+    qtbot.addWidget(again)
+    again.resume_button.click()
+    resumed = open_choice(again.choice, "en", Settings(voice=False))
+    qtbot.addWidget(resumed)
+    assert resumed.session.path == path and resumed.by_hand and len(resumed.snapshot.steps) == 2
+    resumed.close()

@@ -297,6 +297,14 @@
         <translation>tallennetta katsellaan</translation>
     </message>
     <message>
+        <source>no camera: moves entered by hand</source>
+        <translation>ei kameraa: siirrot syötetään käsin</translation>
+    </message>
+    <message>
+        <source>Enter each move with the buttons at the right (Pass / knock…, Draw…, Play…, Round end…) or the Play menu; every move is scored and said aloud.</source>
+        <translation>Syötä jokainen siirto oikealla olevilla painikkeilla (Ohita / koputa…, Nosta…, Pelaa…, Kierroksen loppu…) tai Peli-valikosta; jokainen siirto pisteytetään ja sanotaan ääneen.</translation>
+    </message>
+    <message>
         <source>end sum {sum}</source>
         <extracomment>The sum of the scoring ends on the table, shown over the picture.</extracomment>
         <translation>päiden summa {sum}</translation>
@@ -467,6 +475,10 @@
     <message>
         <source>The match is over.</source>
         <translation>Ottelu on päättynyt.</translation>
+    </message>
+    <message>
+        <source>No camera: enter each move with the buttons; undo and redo work as ever.</source>
+        <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
     </message>
     <message>
         <source>The recording ended: corrections, undo and review still work.</source>
@@ -1235,6 +1247,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>Verkkokamera (URL)…</translation>
     </message>
     <message>
+        <source>No camera: every move entered by hand</source>
+        <translation>Ei kameraa: jokainen siirto syötetään käsin</translation>
+    </message>
+    <message>
         <source>a video file, a record folder, or rtsp:// / http:// for a phone over the table</source>
         <translation>videotiedosto, tallennekansio tai rtsp:// / http:// pöydän yllä olevalle puhelimelle</translation>
     </message>
@@ -1392,6 +1408,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>Cancel</source>
         <translation>Peruuta</translation>
+    </message>
+    <message>
+        <source>Pick a tile: it opens the round.</source>
+        <translation>Valitse laatta: se avaa kierroksen.</translation>
     </message>
     <message>
         <source>No round is being played.</source>
