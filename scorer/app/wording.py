@@ -143,6 +143,9 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- "
                                    "{changes}, the moves since scored again"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the "
+                                   "rules do not allow {tile} there (undo the move to enter another)"),
     QT_TRANSLATE_NOOP("Sentences", "no tile is being followed there"),
     QT_TRANSLATE_NOOP("Sentences", "{player} {tile}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} passed"),

@@ -48,7 +48,7 @@ from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
-from scorer.pipeline.rewrite import Rewritten
+from scorer.pipeline.rewrite import Guess, Rewritten, with_guess_revised
 from scorer.pipeline.sequences import in_order_put_down
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
@@ -56,7 +56,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
-from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, Tile
+from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
@@ -372,14 +372,27 @@ class TablePipeline:
     # -- corrections from a person ------------------------------------------------------------------
 
     def correct_reading(self, center: tuple[float, float], tile: Tile, t: float = 0.0) -> list[PipelineEvent]:
-        """A person corrected a tile's pips: the table is read again with that reading."""
+        """A person corrected a tile's pips: the table is read again with that reading, and where the tile
+        as read before was played this round, its move is written again with the tile corrected (and the
+        moves since scored again) -- where the rules allow the round so."""
+        before = self.tracker.reading_at(center)
         if not self.tracker.correct(center, tile):
             return [told(t, NotFollowed())]
         self.asked.boxes = ()
         self.asked.moved_on()
         self.gate.force_reread()
         self._pending = _Pending(0)
-        return [told(t, Corrected(center, tile))]
+        if before is None or before == tile or not self._played_this_round(before):
+            return [told(t, Corrected(center, tile))]
+        played = with_guess_revised(self.history.steps, Guess(before, (), self.match.round_no), tile)
+        if played is None:
+            return [told(t, Corrected(center, tile, kept=before))]
+        return self.rewrite(t, played, Corrected(center, tile, played.changes))
+
+    def _played_this_round(self, tile: Tile) -> bool:
+        steps = self.history.steps
+        start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=len(steps))
+        return any(isinstance(s.event, Play) and s.event.tile == tile for s in steps[start:])
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""

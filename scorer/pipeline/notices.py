@@ -261,10 +261,21 @@ class GuessRevised:
 
 @dataclass(frozen=True)
 class Corrected:
+    """A person's reading of a tile; where the tile was played this round, its move written again so."""
+
     place: Place
     tile: Tile
+    changes: tuple[Change, ...] = ()
+    kept: Tile | None = None  # the tile as played this round, where the rules refuse its move so corrected
 
     def text(self) -> Words:
+        if self.kept is not None:
+            return Words("the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the rules do "
+                         "not allow {tile} there (undo the move to enter another)", place=at(self.place), tile=self.tile,
+                         kept=self.kept)
+        if self.changes:
+            return Words("the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again",
+                         place=at(self.place), tile=self.tile, changes=changes_told(self.changes))
         return Words("the tile at {place} is {tile}, as corrected", place=at(self.place), tile=self.tile)
 
 

@@ -115,6 +115,11 @@ class Tracker:
     def reset(self) -> None:
         self.tracks = []
 
+    def reading_at(self, center: tuple[float, float]) -> Tile | None:
+        """The reading of the tile followed nearest to ``center`` (settled, else the majority)."""
+        track = self._nearest(center)
+        return None if track is None else track.settled or track.tile
+
     def correct(self, center: tuple[float, float], tile: Tile, against: Tile | None = None) -> bool:
         """A person says the tile at ``center`` is ``tile`` (laid ``against`` that tile, where it was not
         the first): that reading wins from now on, its halves turned so that the value the two share lies

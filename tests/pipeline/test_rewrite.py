@@ -158,3 +158,35 @@ def test_a_guess_read_surely_since_or_whose_play_was_written_again_is_no_longer_
     pipe.tracker.read_surely = lambda detection: detection.center != (124.0, 112.0)
     assert pipe.turns._revised(50.0, boxes) == []
     assert [s.event for s in pipe.history.steps] == _taken_as(truth, k, other)
+
+
+def test_a_played_tile_corrected_by_a_person_rewrites_its_move_and_rescores_the_moves_since(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from scorer.pipeline.tracker import Track
+
+    header, truth, k, other = _misread_play(seed=3)
+    played = truth[k]
+    assert isinstance(played, Play)
+    session = _history(header, _taken_as(truth, k, other), Session.create(header, tmp_path))
+    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    box = _box(100.0, 100.0, other)
+    pipe.tracker.tracks = [Track(0, box, Counter({other: 9}), Counter({other: 9}), settled=other)]
+
+    out = pipe.correct_reading(box.center, played.tile, 50.0)
+    (moved,) = [e for e in out if isinstance(e, MoveEvent)]
+    assert moved.step.event == played and moved.announcement is not None
+    (said,) = [e for e in out if isinstance(e, Notice)]
+    assert said.message.startswith(f"the tile at (124, 112) is {played.tile}, as corrected: {played.player} played "
+                                   f"{played.tile}, not {other}")
+    assert [s.event for s in pipe.history.steps] == truth
+    session.close()
+    _, steps = score_log(session.path.read_text().splitlines())  # the file alone: the undo line, the round again
+    assert [s.event for s in steps] == truth
+    # A tile corrected to what the rules refuse there: the reading is corrected, the match left as it is.
+    again = TablePipeline(MatchHistory.new(header), _NoCamera(), PipelineConfig(), fps=10)
+    _history(header, truth, again.history)
+    again.tracker.tracks = [Track(0, box, Counter({played.tile: 9}), settled=played.tile)]
+    kept = [s.event for s in again.history.steps]
+    (said,) = again.correct_reading(box.center, Tile(6, 6) if played.tile != Tile(6, 6) else Tile(0, 0), 60.0)
+    assert "as corrected; the move that laid" in said.message and [s.event for s in again.history.steps] == kept

@@ -880,6 +880,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kohdan {place} laatta on {tile}, korjattu</translation>
     </message>
     <message>
+        <source>the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again</source>
+        <translation>kohdan {place} laatta on {tile}, korjattu: {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the rules do not allow {tile} there (undo the move to enter another)</source>
+        <translation>kohdan {place} laatta on {tile}, korjattu; siirto, jossa pelattiin {kept}, pysyy ennallaan: säännöt eivät salli laattaa {tile} siihen (kumoa siirto syöttääksesi toisen)</translation>
+    </message>
+    <message>
         <source>no tile is being followed there</source>
         <translation>siinä kohdassa ei seurata yhtään laattaa</translation>
     </message>
