@@ -148,14 +148,18 @@ class PegBoard(QWidget):
         super().__init__(parent)
         self.tracks: list[Track] = []
         self.holes = 61
+        self.points_per_hole = 1
         self.title = ""
         self.skunk_lines: tuple[int, ...] = default_skunk_lines(self.holes)
         self.setMinimumSize(360, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
-    def set_state(self, title: str, holes: int, tracks: list[Track], skunk: tuple[int, ...] | None = None) -> None:
-        """``holes``: the game hole's number (61, 121, ...); ``skunk``: the lines to draw (default by ``holes``)."""
+    def set_state(self, title: str, holes: int, tracks: list[Track], skunk: tuple[int, ...] | None = None,
+                  points_per_hole: int = 1) -> None:
+        """``holes``: the game hole's number (61, 121, ...); ``skunk``: the lines to draw (default by ``holes``);
+        ``points_per_hole``: what the numbers along the board count (Seven Rocks: 5 points a hole)."""
         self.title, self.holes, self.tracks = title, holes, list(tracks)
+        self.points_per_hole = points_per_hole
         self.skunk_lines = default_skunk_lines(holes) if skunk is None else tuple(skunk)
         self.setMinimumHeight(int(60 + 56 * max(1, len(self.tracks))))
         self.update()
@@ -267,7 +271,7 @@ class PegBoard(QWidget):
             if row == 1 and any(abs(x - m) < 22 for m in marks):
                 continue  # the skunk line's S is written there
             y = top_y if row == 0 else bottom_y
-            p.drawText(QRectF(x - 20, y, 40, g.numbers_h), Qt.AlignmentFlag.AlignCenter, str(hole))
+            p.drawText(QRectF(x - 20, y, 40, g.numbers_h), Qt.AlignmentFlag.AlignCenter, str(hole * self.points_per_hole))
 
     def _paint_skunk(self, p: QPainter, g: BoardGeometry) -> None:
         for k, line in enumerate(self.skunk_lines):

@@ -24,7 +24,6 @@ class Scoreboard:
             steps = self.snapshot.steps[:count]
         else:
             match, steps = self.match, self.snapshot.steps
-        previous = steps[-1].before.scores() if steps else match.scores()
         table = match.table
         rules = match.rules
         if rules.raw_per_point > 1:
@@ -38,11 +37,11 @@ class Scoreboard:
             name = table.side_name(side)
             seat = table.seats_of(side)[0]
             now = match.scores()[table.players[seat]]
-            before = previous.get(table.players[seat], 0)
+            before = _score_before_last_change(steps, table.players[seat])
             won = 1 if side in match.winning_sides else 0
             on_turn = match.next_player is not None and table.side_of(table.seat(match.next_player)) == side
             tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won, on_turn))
-        self.pegboard.set_state(title, holes, tracks, skunk=())  # the domino games know no skunk
+        self.pegboard.set_state(title, holes, tracks, skunk=(), points_per_hole=per_hole)  # (the domino games know no skunk)
 
     def _step_of(self, item: QListWidgetItem) -> Step | None:
         line = item.data(Qt.ItemDataRole.UserRole)
@@ -89,3 +88,12 @@ class Scoreboard:
         col.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
         self.board_dialog = dialog
         dialog.open()
+
+
+def _score_before_last_change(steps: tuple[Step, ...], player: str) -> int:
+    """Where the back peg stands: the player's score before it last changed (it stays while moves score nothing)."""
+    for step in reversed(steps):
+        before, after = step.before.scores().get(player, 0), step.after.scores().get(player, 0)
+        if before != after:
+            return before
+    return 0

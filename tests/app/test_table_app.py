@@ -103,3 +103,35 @@ def test_table_mode_shows_the_scores_large_and_who_is_on_turn(qtbot, tmp_path: P
     menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert menus == ["Match", "Play", "View", "Help"]
     window.close()
+
+
+def test_the_back_peg_stays_at_the_score_before_while_moves_score_nothing(qtbot, tmp_path: Path) -> None:
+    from scorer.rules.log import MatchHeader
+
+    sim = simulate_match("horse-race", 2, seed=3)
+    header = MatchHeader("horse-race", sim.header.players, False)
+    window = make_window(tmp_path, header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+
+    def gain(k: int, player: str) -> int:
+        return sim.events[k].after.scores()[player] - sim.events[k - 1].after.scores()[player] if k else 0
+
+    players = sim.header.players
+    # A move that scored for a player, then one that scored nothing for anybody.
+    k = next(k for k in range(1, len(sim.events) - 1) if any(gain(k, p) for p in players)
+             and not any(gain(k + 1, p) for p in players))
+    for step in sim.events[: k + 2]:
+        window.session.apply(step.event, 0.0)
+    window._on_changed(window.snapshot.of(window.session))
+    for seat, player in enumerate(players):
+        if gain(k, player):
+            track = window.pegboard.tracks[seat]
+            assert (track.back, track.front) == (sim.events[k - 1].after.scores()[player], sim.events[k].after.scores()[player])
+
+
+def test_seven_rocks_board_is_numbered_in_points(qtbot, tmp_path: Path) -> None:
+    from scorer.rules.log import MatchHeader
+
+    window = make_window(tmp_path, MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    assert window.pegboard.holes == 50 and window.pegboard.points_per_hole == 5  # (250 points, 5 a hole: 25, 50 ... on the board)
