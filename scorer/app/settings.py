@@ -32,7 +32,7 @@ class Settings:
     lang: str = "en"
     voice: bool = True
     still_seconds: float = 0.4
-    club_db: str = ""  # the club database's file or URL, where each move is written live; empty: none
+    club_db: str = ""  # the club database's file or URL, where each move is written live; empty: this computer's own
     table: str = ""  # this table's name on the club's board
 
     @classmethod
@@ -108,7 +108,7 @@ class SettingsDialog(QDialog):
         self.still.setValue(settings.still_seconds)
         self.still.setSuffix(self.tr(" s", "seconds"))
         self.club_db = QLineEdit(settings.club_db)
-        self.club_db.setPlaceholderText(self.tr("empty: no club board; a file, or postgresql+psycopg://user:password@host/club"))
+        self.club_db.setPlaceholderText(self.tr("empty: this computer's club file; or a file, or postgresql+psycopg://user:password@host/club"))
         self.table = QLineEdit(settings.table)
         self.table.setPlaceholderText(self.tr("e.g. Table 3"))
         form.addRow(self.tr("Camera"), self.camera)

@@ -57,11 +57,7 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
     window = MainWindow(session, pipeline, source, lang=lang, realtime=realtime, start_seconds=start)
     window.speaker.muted = not settings.voice
     window.mute.setChecked(not settings.voice)
-    if settings.club_db and (header.source is None or header.source.kind != "demo"):
-        from scorer.club import LiveTable
-
-        window.attach_club(LiveTable(settings.club_db, header.table or settings.table or None,
-                                     on_status=window.club_status.emit))
+    window.use_club(settings)
     return window
 
 

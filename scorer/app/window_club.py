@@ -14,13 +14,38 @@ class ClubLink:
     """The club's live table, its import at the match's end and the club window."""
 
     live_table = None  # the club's LiveTable, where the match is written move by move
+    club_target: tuple[str, str | None] | None = None  # (the club database, the table's name) it writes to
+
+    def use_club(self, settings) -> None:
+        """Write the match to the club database the settings name (empty: this computer's own club file,
+        the one ``club serve`` shows by default) move by move, from now on -- the demo never.  Called
+        again when the settings change: a new database or table name takes over at once."""
+        source = self.session.header.source
+        if source is not None and source.kind == "demo":
+            return
+        target = (settings.club_db, self.session.header.table or settings.table or None)
+        if target == self.club_target:
+            return
+        from scorer.club import ClubError, LiveTable
+
+        try:
+            live = LiveTable(target[0] or None, target[1], on_status=self.club_status.emit)
+        except ClubError as exc:  # (a table name the club refuses): the session file keeps the match
+            self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)
+            return
+        if self.live_table is not None:
+            self.session.listeners.remove(self.live_table)
+            self.live_table.close(timeout=2)
+        self.club_target = target
+        self.attach_club(live)
 
     def attach_club(self, live) -> None:
         """Write the match into the club's database move by move (``live``: a scorer.club LiveTable)."""
+        if self.live_table is None:
+            self.club_status.connect(self._on_club_status)
         self.live_table = live
         self.import_to_club = False  # the live table holds the match already
         self.session.listeners.append(live)
-        self.club_status.connect(self._on_club_status)
         live(self.session)  # the match as it stands, at once (a resumed one too)
 
     def _on_club_status(self, status) -> None:

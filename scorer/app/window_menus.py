@@ -131,6 +131,7 @@ class WindowMenus:
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.speaker.muted = not dialog.settings.voice
             self.mute.setChecked(not dialog.settings.voice)
+            self.use_club(dialog.settings)
             if dialog.settings.lang != self.lang:
                 self.lang_box.setCurrentIndex(self.lang_box.findData(dialog.settings.lang))
 

@@ -146,7 +146,7 @@ def test_a_table_with_a_club_database_writes_each_move_to_the_board(qtbot, tmp_p
     window.close()
 
 
-def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot) -> None:
+def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot, tmp_path: Path) -> None:
     from scorer.app.corrections import TilePicker
     from scorer.app.settings import Settings
     from scorer.app.start import open_choice
@@ -172,6 +172,18 @@ def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot) -> None:
     window._correct(picker.events)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10000)
     assert window.match.scores() == {"Ann": 2, "Ben": 0} and "two points" in window.last_announcement
+    # The club's board follows with the settings as they come: this computer's own club file, ``club serve``'s.
+    from scorer.club import open_database
+    from scorer.club.board import BoardData
+
+    def on_board(target=None):
+        tables = BoardData(open_database(target)).tables()["tables"]
+        return tables[0] if tables else None
+
+    qtbot.waitUntil(lambda: on_board() is not None and on_board()["match"]["lines"] == 3, timeout=20_000)
+    other = str(tmp_path / "other.db")  # the settings changed during the match: the new board at once
+    window.use_club(Settings(club_db=other, table="Table 2"))
+    qtbot.waitUntil(lambda: on_board(other) is not None and on_board(other)["table"] == "Table 2", timeout=20_000)
     path = window.session.path
     window.close()
     again = StartDialog(Settings(), cameras=[], sessions=list_sessions())

@@ -1084,8 +1084,8 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation> s</translation>
     </message>
     <message>
-        <source>empty: no club board; a file, or postgresql+psycopg://user:password@host/club</source>
-        <translation>tyhjä: ei kerhon taulua; tiedosto tai postgresql+psycopg://käyttäjä:salasana@palvelin/kerho</translation>
+        <source>empty: this computer&apos;s club file; or a file, or postgresql+psycopg://user:password@host/club</source>
+        <translation>tyhjä: tämän tietokoneen kerhotiedosto; tai tiedosto, tai postgresql+psycopg://käyttäjä:salasana@palvelin/club</translation>
     </message>
     <message>
         <source>e.g. Table 3</source>
