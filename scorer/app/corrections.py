@@ -116,9 +116,11 @@ class ConfirmDialog(QDialog):
     def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]]) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Please confirm"))
+        self.setMinimumWidth(460)
         self.choice: Sequence[Event] | None = None
         layout = QVBoxLayout(self)
-        ask = QLabel(self.tr("The camera is not sure what happened. Pick what was played:"))
+        ask = QLabel(self.tr("The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, "
+                             "where the tiles read unsurely are framed in orange). Pick what was played:"))
         ask.setWordWrap(True)
         layout.addWidget(ask)
         label = QLabel(reason)

@@ -29,6 +29,8 @@ class MatchCorrections:
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         dialog.open()
+        # The players look at the table, not at the laptop: the voice tells them to look.
+        self.speaker.say(self.tr("The camera asks: please look at the screen."))
 
     def _close_question(self) -> None:
         """The question open is closed unanswered: the match moved on (the camera settled it, or another

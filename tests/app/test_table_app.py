@@ -135,3 +135,16 @@ def test_seven_rocks_board_is_numbered_in_points(qtbot, tmp_path: Path) -> None:
     window = make_window(tmp_path, MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True), StillCamera(), NoDetector())
     qtbot.addWidget(window)
     assert window.pegboard.holes == 50 and window.pegboard.points_per_hole == 5  # (250 points, 5 a hole: 25, 50 ... on the board)
+
+
+def test_a_question_is_said_aloud_so_that_the_players_look_at_the_screen(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline.questions import WhichReading, needs_confirmation
+    from scorer.rules.log import MatchHeader
+
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    window.speaker.muted = False
+    window._ask(needs_confirmation(1.0, WhichReading((412.0, 200.0), ((Tile(1, 6),), (Tile(0, 1),)))))
+    qtbot.waitUntil(lambda: any("look at the screen" in said for said in window.speaker.said_texts), timeout=5000)
+    assert window.pending_dialog is not None and window.pending_dialog.isVisible()
+    window._close_question()

@@ -190,8 +190,8 @@
         <translation>Vahvista siirto</translation>
     </message>
     <message>
-        <source>The camera is not sure what happened. Pick what was played:</source>
-        <translation>Kamera ei ole varma, mitä tapahtui. Valitse, mitä pelattiin:</translation>
+        <source>The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, where the tiles read unsurely are framed in orange). Pick what was played:</source>
+        <translation>Kamera ei ole varma, mitä tapahtui (kohta kuten (412, 200) on kuvan pikseli; epävarmasti luetut laatat on kehystetty oranssilla). Valitse, mitä pelattiin:</translation>
     </message>
     <message>
         <source>Not now (fix it by hand)</source>
@@ -509,6 +509,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
 </context>
 <context>
     <name>MatchCorrections</name>
+    <message>
+        <source>The camera asks: please look at the screen.</source>
+        <translation>Kamera kysyy: katso näyttöä.</translation>
+    </message>
     <message>
         <source>Not possible</source>
         <translation>Ei mahdollista</translation>
