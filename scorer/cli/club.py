@@ -23,9 +23,12 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{path}: {result.match_id[:12]} {', '.join(result.players)}: {state}{'' if result.finished else ' (unfinished)'}\n")
         for path, why in report.refused:
             err.write(f"not imported: {why}\n")
-        left = len(args.logs) - len(report.results) - len(report.refused)
+        for path in report.demos:
+            out.write(f"{path}: the bundled demo, not a club match: left out\n")
+        left = len(args.logs) - len(report.results) - len(report.refused) - len(report.demos)
         out.write(f"{report.count('new')} imported, {report.count('updated')} updated, {report.count('unchanged')} already there, "
-                  f"{len(report.refused)} refused{f', {left} not tried' if left else ''}\n")
+                  f"{len(report.refused)} refused{f', {len(report.demos)} demo(s) left out' if report.demos else ''}"
+                  f"{f', {left} not tried' if left else ''}\n")
         if report.stopped:
             err.write(f"error: stopped: {report.stopped} (the files before it were written as listed)\n")
         return EXIT_BAD_INPUT if report.refused or report.stopped else 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -226,11 +226,13 @@ def _already_there(engine: Engine, text: str, source: str) -> Imported | None:
 @dataclass
 class ImportReport:
     """What ``club import`` did, file by file: every match written is in ``results``; a file refused
-    is in ``refused`` with why; ``stopped`` says why the import ended early, if it did."""
+    is in ``refused`` with why; the bundled demo's matches, no club's, in ``demos``; ``stopped`` says why
+    the import ended early, if it did."""
 
     results: list[tuple[Path, Imported]]
     refused: list[tuple[Path, str]]
     stopped: str | None = None
+    demos: list[Path] = field(default_factory=list)
 
     def count(self, state: str) -> int:
         return sum(1 for _, r in self.results if r.state == state)
@@ -253,11 +255,25 @@ def _import_file(engine: Engine, path: Path, table_name: str | None) -> Imported
     return import_log(engine, text_, source=str(path), played_at=played, table_name=table_name)
 
 
+def _is_demo(path: Path) -> bool:
+    """Whether the log is of the bundled demo (its match line's source), which the app saves as any match."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            first = json.loads(f.readline())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False  # (the import says what is wrong with it)
+    source = first.get("source") if isinstance(first, dict) else None
+    return isinstance(source, dict) and source.get("kind") == "demo"
+
+
 def import_report(engine: Engine, paths: Iterable[Path], table_name: str | None = None) -> ImportReport:
     """Import every file; a bad log is reported and the others go on; an unreachable database stops it."""
     report = ImportReport([], [])
     for path in paths:
         path = Path(path)
+        if _is_demo(path):
+            report.demos.append(path)
+            continue
         try:
             report.results.append((path, _import_file(engine, path, table_name)))
         except ClubUnavailable as exc:

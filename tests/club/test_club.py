@@ -129,6 +129,15 @@ def test_an_import_reports_each_file_and_goes_on_past_a_bad_one(tmp_path: Path) 
     assert "4 imported, 0 updated, 0 already there, 1 refused" in out
     assert f"not imported: {bad}:1:" in err
     assert standings_rows(open_database(db)) == expected_standings(logs)
+    # The bundled demo's match, saved by the app as any match, is no club match: left out, said so.
+    first, rest = logs[0].read_text().split("\n", 1)
+    header = json.loads(first)
+    header["id"], header["source"] = "demo-match-1", {"kind": "demo", "location": "", "step": 1}
+    demo = tmp_path / "logs" / "demo.jsonl"
+    demo.write_text(json.dumps(header) + "\n" + rest)
+    code, out, _ = club(db, "import", str(demo))
+    assert code == 0 and f"{demo}: the bundled demo, not a club match: left out" in out and "1 demo(s) left out" in out
+    assert standings_rows(open_database(db)) == expected_standings(logs)
 
 
 def test_since_takes_words_and_dates_and_says_what_it_takes(tmp_path: Path) -> None:
