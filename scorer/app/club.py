@@ -47,7 +47,7 @@ def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
             )
             won = translate("ClubWindow", " (won)")
             text = ", ".join(f"{n} {s}{won if w else ''}" for n, s, w in scores)
-            out.append((table or "-", game, text, bool(finished)))
+            out.append((table or "", game, text, bool(finished)))
     return out
 
 
@@ -147,7 +147,7 @@ class ClubWindow(QMainWindow):
         playing = self.tr(" (playing)")
         for table, game, text, finished in evening(self.engine, self.day):
             title = GAMES[game].title if game in GAMES else game
-            self.evening_list.addItem(f"{table}: {title} — {text}{'' if finished else playing}")
+            self.evening_list.addItem(f"{table + ': ' if table else ''}{title} — {text}{'' if finished else playing}")
         if not self.evening_list.count():
             empty = QListWidgetItem(self.tr("No match in the club's history today yet."))
             empty.setFlags(Qt.ItemFlag.NoItemFlags)

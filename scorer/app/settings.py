@@ -34,6 +34,10 @@ class Settings:
     still_seconds: float = 0.4
     club_db: str = ""  # the club database's file or URL, where each move is written live; empty: this computer's own
     table: str = ""  # this table's name on the club's board
+    # The last new match's table, offered again on the start screen.
+    game: str = "horse-race"
+    players: str = "Ann, Ben, Cid, Dee"
+    partnership: bool = False
 
     @classmethod
     def path(cls) -> Path:

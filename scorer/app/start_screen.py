@@ -219,7 +219,8 @@ class StartDialog(QDialog):
         self.game = QComboBox()
         self.game.addItem("Horse Race", "horse-race")
         self.game.addItem("Seven Rocks", "seven-rocks")
-        self.players = QLineEdit("Ann, Ben, Cid, Dee")
+        self.game.setCurrentIndex(max(0, self.game.findData(self.settings.game)))
+        self.players = QLineEdit(self.settings.players)
         try:  # the club's names, offered as one types (new names are simply typed)
             from PySide6.QtWidgets import QCompleter
 
@@ -231,6 +232,7 @@ class StartDialog(QDialog):
         except ScorerError:
             pass
         self.partnership = QCheckBox()
+        self.partnership.setChecked(self.settings.partnership)
         self.starter = QLineEdit()
         self.source = self._source_box(cameras)
         self.location = QLineEdit()
@@ -339,6 +341,12 @@ class StartDialog(QDialog):
             return
         self.problem.setText("")
         self.choice = NewMatch(header, starter)
+        table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership}
+        self.settings = replace(self.settings, **table)
+        try:  # the table offered again next time
+            Settings.remember(**table)
+        except OSError:
+            pass
         self.accept()
 
     def _demo(self) -> None:

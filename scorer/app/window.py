@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QThread, Qt, Signal
+from PySide6.QtCore import QEvent, QThread, QTimer, Qt, Signal
 from PySide6.QtGui import QFont, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,7 +35,7 @@ from scorer.app.wording import notice_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.sources import FrameSource
-from scorer.rules import Match
+from scorer.rules import Match, Phase
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step, narrate
 
@@ -246,6 +246,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def start(self) -> None:
         self.thread.start()
+        QTimer.singleShot(0, self.log.scrollToBottom)  # (a resumed match: its latest move in view once laid out)
 
     def stop(self) -> None:
         self.worker.stop()
@@ -292,11 +293,13 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             if withdrawn == 1:
                 said = self.tr("Undone: {move} (Redo brings it back)").format(move=event_text(snapshot.undone[0].event))
             else:
-                said = self.tr("Withdrawn: {count} moves from {move} on (Redo brings them back one by one)").format(
+                said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
             self.statusBar().showMessage(said, 8000)
             self.banner.setText(said)
             self.announcement = None
+        elif len(snapshot.steps) > len(before.steps) and len(snapshot.undone) < len(before.undone):
+            self.statusBar().showMessage(self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event)), 8000)
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
@@ -309,7 +312,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _scoring(self) -> tuple[set, int | None]:
         """The board's scoring ends and their sum, as the session holds it now."""
-        board = self.match.board
+        # (Between rounds the last round's layout is gone from the table: no sum over it.)
+        board = self.match.board if self.match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER) else None
         scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
         return scoring, board.end_sum() if board is not None and board.tiles else None
 

@@ -62,6 +62,8 @@ class RecordingControls:
         self.worker.pause(paused)
         if paused:
             self.statusBar().showMessage(self.tr("Paused: corrections, undo and redo still apply at once."))
+        else:
+            self.statusBar().clearMessage()
 
     def review(self, seconds: float) -> None:
         """The recording and the match as they stood at ``seconds``; the session is not changed."""

@@ -31,8 +31,10 @@ def notice_text(notice: Notice) -> str:
 
 
 def refusal_text(exc: BaseException) -> str:
-    """An error's message in the app's language, where it is made of Words (the rules' refusals)."""
-    return said_again(words_of(exc))
+    """An error's message in the app's language, where it is made of Words (the rules' refusals), as a
+    sentence of its own: "Round 2 is not over: the boneyard still holds 13 tile(s)."."""
+    text = said_again(words_of(exc))
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
 
 def said_again(text: str) -> str:
@@ -194,6 +196,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} holds {count} tile(s) by the log, the reveal shows {shown}"),
     QT_TRANSLATE_NOOP("Sentences", "{player}'s revealed {tile} is on the board"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} is revealed twice"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is not over: the boneyard still holds {boneyard} tile(s)"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is not blocked: {player} holds {tile}, which can be placed"),
 )
 
 

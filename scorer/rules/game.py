@@ -320,14 +320,13 @@ class Match:
         if blocked:
             # A block (passed round, or revealed without every pass logged) must be proved by the hands.
             if self.rules.has_boneyard and self.boneyard > 0:
-                raise IllegalMove(f"round {self.round_no} is not over: the boneyard still holds {self.boneyard} tile(s)")
+                raise IllegalMove(Words("round {round} is not over: the boneyard still holds {boneyard} tile(s)",
+                                        round=self.round_no, boneyard=self.boneyard))
             for seat, hand in enumerate(hands):
                 playable = [t for t in hand if board.can_place(t)]
                 if playable:
-                    raise IllegalMove(
-                        f"round {self.round_no} is not blocked: {table.players[seat]} holds {playable[0]}, "
-                        f"which can be placed"
-                    )
+                    raise IllegalMove(Words("round {round} is not blocked: {player} holds {tile}, which can be placed",
+                                            round=self.round_no, player=table.players[seat], tile=playable[0]))
         pips = tuple(sum(t.pips for t in hand) for hand in hands)
         score = self.rules.round_scores(table, pips, self.finisher)
         scores = tuple(s + c for s, c in zip(self.raw_scores, score.raw_changes))

@@ -113,8 +113,9 @@ def small_tiles(detections: Sequence["TileDetection"], minimum: float = SMALL_TI
 
 
 def too_small_words(length: float, minimum: float) -> Words:
+    # (The length floored: 39.6 px told as "40" beside a minimum of 40 reads as enough.)
     return Words("the tiles are about {length} px long in the image, too small for their pips to be read reliably (at least "
-                 "{minimum} px is needed): bring the camera closer or raise its resolution", length=f"{length:.0f}",
+                 "{minimum} px is needed): bring the camera closer or raise its resolution", length=str(int(length)),
                  minimum=f"{minimum:.0f}")
 
 

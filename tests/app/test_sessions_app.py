@@ -186,8 +186,9 @@ def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot, tmp_path
     qtbot.waitUntil(lambda: on_board(other) is not None and on_board(other)["table"] == "Table 2", timeout=20_000)
     path = window.session.path
     window.close()
-    again = StartDialog(Settings(), cameras=[], sessions=list_sessions())
+    again = StartDialog(cameras=[], sessions=list_sessions())
     qtbot.addWidget(again)
+    assert again.players.text() == "Ann, Ben"  # the last new match's table offered again
     again.resume_button.click()
     resumed = open_choice(again.choice, "en", Settings(voice=False))
     qtbot.addWidget(resumed)

@@ -140,7 +140,7 @@ def test_the_rules_refusals_are_said_in_finnish(finnish) -> None:
     with pytest.raises(IllegalMove) as refused:
         match.apply(Pass(other))
     assert str(refused.value) == f"it is {match.next_player}'s turn, not {other}'s (pass)"  # (the rules' English, as before)
-    assert refusal_text(refused.value) == f"vuorossa on {match.next_player}, ei {other} (ohitus)"
+    assert refusal_text(refused.value) == f"Vuorossa on {match.next_player}, ei {other} (ohitus)."
 
 
 def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None:
@@ -152,6 +152,6 @@ def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None
     with pytest.raises(IllegalMove) as refused:
         board.place(Tile(1, 2), board.point(Tile(3, 6), Side.HIGH))
     assert str(refused.value) == "[1|2] does not match [3|6] high (shows 6)"
-    assert refusal_text(refused.value) == "[1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)"
+    assert refusal_text(refused.value) == "[1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)."
     where = Words("{tile} cannot be where it lies: {why}", tile=Tile(1, 2), why=words_of(refused.value))
     assert said_again(where) == "[1|2] ei voi olla siinä, missä se on: [1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)"

@@ -469,8 +469,12 @@
         <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
     </message>
     <message>
-        <source>Withdrawn: {count} moves from {move} on (Redo brings them back one by one)</source>
-        <translation>Kumottu {count} siirtoa, alkaen: {move} (Tee uudelleen palauttaa ne yksi kerrallaan)</translation>
+        <source>Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)</source>
+        <translation>Kumottu {count} siirtoa, alkaen siirrosta ”{move}” (Tee uudelleen palauttaa ne yksi kerrallaan)</translation>
+    </message>
+    <message>
+        <source>Redone: {move}</source>
+        <translation>Tehty uudelleen: {move}</translation>
     </message>
     <message>
         <source>The match is over.</source>
@@ -1066,6 +1070,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>{tile} is revealed twice</source>
         <translation>{tile} on näytetty kahdesti</translation>
+    </message>
+    <message>
+        <source>round {round} is not over: the boneyard still holds {boneyard} tile(s)</source>
+        <translation>kierros {round} ei ole ohi: nostokasassa on vielä {boneyard} laattaa</translation>
+    </message>
+    <message>
+        <source>round {round} is not blocked: {player} holds {tile}, which can be placed</source>
+        <translation>kierros {round} ei ole tukossa: pelaajalla {player} on {tile}, jonka voi pelata</translation>
     </message>
 </context>
 <context>
