@@ -61,9 +61,20 @@ def qt_engines() -> list[str]:
 
 
 def _qt_factory(name: str) -> Any:
+    """Qt's engine ``name``; what Qt says while making it (a plug-in whose library is missing: "Error loading
+    text-to-speech plug-in") is kept as the reason it failed instead of printed at every start."""
+    from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtTextToSpeech import QTextToSpeech
 
-    return QTextToSpeech(name)
+    said: list[str] = []
+    previous = qInstallMessageHandler(lambda _kind, _context, message: said.append(message))
+    try:
+        tts = QTextToSpeech(name)
+    finally:
+        qInstallMessageHandler(previous)
+    if said and _state_name(tts.state()) == "Error":
+        tts.qt_said = "; ".join(said)
+    return tts
 
 
 def _state_name(state: Any) -> str:
@@ -209,7 +220,7 @@ class Speaker(QObject):
     @staticmethod
     def _error_of(tts: Any) -> str:
         try:
-            return str(tts.errorString()) or "Error"
+            return getattr(tts, "qt_said", "") or str(tts.errorString()) or "Error"
         except Exception:  # a text-to-speech plug-in in trouble: its own error types
             return "Error"
 

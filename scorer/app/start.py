@@ -7,6 +7,7 @@ import sys
 from importlib.resources import as_file, files
 from pathlib import Path
 
+from PySide6.QtCore import QLoggingCategory
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from scorer.app import i18n
@@ -81,6 +82,8 @@ def open_choice(choice: NewMatch | Resume | DemoMatch, lang: str, settings: Sett
 
 def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool = False) -> int:
     """The start screen, then the match's window; the window's Match menu comes back to the start screen."""
+    # (Qt's multimedia looks for PipeWire, optional, and says so twice at every start where it is missing.)
+    QLoggingCategory.setFilterRules("qt.multimedia.symbolsresolver.warning=false")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings = Settings.load()
     lang = i18n.set_language(lang or settings.lang)  # before the first widget: every text in that language
