@@ -298,7 +298,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(said, 8000)
             self.banner.setText(said)
             self.announcement = None
-        elif len(snapshot.steps) > len(before.steps) and len(snapshot.undone) < len(before.undone):
+        elif (len(snapshot.steps) > len(before.steps) and before.undone
+              and snapshot.steps[-1].event == before.undone[0].event):
             self.statusBar().showMessage(self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event)), 8000)
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))

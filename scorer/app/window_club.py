@@ -23,7 +23,7 @@ class ClubLink:
         source = self.session.header.source
         if source is not None and source.kind == "demo":
             return
-        target = (settings.club_db, self.session.header.table or settings.table or None)
+        target = (settings.club_db, settings.table or self.session.header.table or None)
         if target == self.club_target:
             return
         from scorer.club import ClubError, LiveTable
@@ -33,20 +33,29 @@ class ClubLink:
         except ClubError as exc:  # (a table name the club refuses): the session file keeps the match
             self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)
             return
-        if self.live_table is not None:
-            self.session.listeners.remove(self.live_table)
-            self.live_table.close(timeout=2)
         self.club_target = target
         self.attach_club(live)
 
     def attach_club(self, live) -> None:
-        """Write the match into the club's database move by move (``live``: a scorer.club LiveTable)."""
-        if self.live_table is None:
+        """Write the match into the club's database move by move (``live``: a scorer.club LiveTable), in place
+        of the one written to before."""
+        old, self.live_table = self.live_table, live
+        if old is None:
             self.club_status.connect(self._on_club_status)
-        self.live_table = live
         self.import_to_club = False  # the live table holds the match already
-        self.session.listeners.append(live)
-        live(self.session)  # the match as it stands, at once (a resumed one too)
+
+        def switch() -> None:
+            if old is not None:
+                self.session.listeners.remove(old)
+                old.close(timeout=2)
+            self.session.listeners.append(live)
+            live(self.session)  # the match as it stands, at once (a resumed one too)
+
+        # The session is written on the worker's thread once it runs: the listeners change there too.
+        if self.thread.isRunning():
+            self.worker.call(switch)
+        else:
+            switch()
 
     def _on_club_status(self, status) -> None:
         if status.behind:

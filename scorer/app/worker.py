@@ -10,7 +10,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
@@ -106,6 +106,10 @@ class PipelineWorker(QObject):
     def back_to_live(self) -> None:
         self._requests.put(("live", None))
 
+    def call(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the worker's thread, between frames (what touches the session as it is written)."""
+        self._requests.put(("call", fn))
+
     def score_again_from(self, seconds: float) -> None:
         """Withdraw the events after ``seconds`` (redo brings them back) and play on from there."""
         self._requests.put(("again", seconds))
@@ -148,6 +152,8 @@ class PipelineWorker(QObject):
             if self._live_image is not None:
                 self.frame.emit(self._live_image)  # the table as it is now, not the moment reviewed
                 self.view.emit(self.pipeline.view)
+        elif kind == "call":
+            payload()
         elif kind == "again":
             count, _ = Snapshot.of(history).at(payload)
             history.rewind(count, t)

@@ -246,17 +246,21 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
     say_en = "End of the round. " + (". ".join(said_en) or "All hands are empty") + "."
     say_fi = "Kierros päättyi. " + (". ".join(said_fi) or "Kaikki kädet ovat tyhjiä") + "."
     if said_gains_en:
-        say_en += " " + ", ".join(said_gains_en) + "."
-        say_fi += " " + ", ".join(said_gains_fi) + "."
+        say_en += " " + _sentence(", ".join(said_gains_en)) + "."
+        say_fi += " " + _sentence(", ".join(said_gains_fi)) + "."
     return _ending(after, fi, en, say_fi, say_en)
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _credit_said(pips: tuple[int, ...], rounded: int) -> tuple[str, str]:
-    """The other hands' sum as said before the credit: "Together fifty-three, rounded to fifty-five: "."""
+    """The other hands' sum as said before the credit: "together fifty-three, rounded to fifty-five: "."""
     total = sum(pips)
     en = f"together {number_en(total)}" if len(pips) > 1 else number_en(total)
     fi = f"yhteensä {number_fi(total)}" if len(pips) > 1 else number_fi(total)
     if rounded != total:
         en += f", rounded to {number_en(rounded)}"
         fi += f", pyöristettynä {number_fi(rounded)}"
-    return en.capitalize() + ": ", fi.capitalize() + ": "
+    return en + ": ", fi + ": "

@@ -373,16 +373,18 @@ class TablePipeline:
 
     def correct_reading(self, center: tuple[float, float], tile: Tile, t: float = 0.0) -> list[PipelineEvent]:
         """A person corrected a tile's pips: the table is read again with that reading, and where the tile
-        as read before was played this round, its move is written again with the tile corrected (and the
-        moves since scored again) -- where the rules allow the round so."""
+        as read before was played this round -- and no other box is read so, which would be the played one
+        (a new tile misread as one on the board) -- its move is written again with the tile corrected (and
+        the moves since scored again), where the rules allow the round so."""
         before = self.tracker.reading_at(center)
+        alone = before is not None and self.tracker.read_as(before) == 1
         if not self.tracker.correct(center, tile):
             return [told(t, NotFollowed())]
         self.asked.boxes = ()
         self.asked.moved_on()
         self.gate.force_reread()
         self._pending = _Pending(0)
-        if before is None or before == tile or not self._played_this_round(before):
+        if before is None or before == tile or not alone or not self._played_this_round(before):
             return [told(t, Corrected(center, tile))]
         played = with_guess_revised(self.history.steps, Guess(before, (), self.match.round_no), tile)
         if played is None:

@@ -120,6 +120,10 @@ class Tracker:
         track = self._nearest(center)
         return None if track is None else track.settled or track.tile
 
+    def read_as(self, tile: Tile) -> int:
+        """How many tiles followed read as ``tile`` (settled, else the majority)."""
+        return sum(1 for track in self.tracks if (track.settled or track.tile) == tile)
+
     def correct(self, center: tuple[float, float], tile: Tile, against: Tile | None = None) -> bool:
         """A person says the tile at ``center`` is ``tile`` (laid ``against`` that tile, where it was not
         the first): that reading wins from now on, its halves turned so that the value the two share lies

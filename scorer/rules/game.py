@@ -17,7 +17,7 @@ from scorer.rules.board import Board, FreePoint, ScoringEnd
 from scorer.rules.events import Draw, Event, Pass, Play, Reveal, RoundStart
 from scorer.rules.game_rules import GameRules, Table
 from scorer.rules.tiles import FULL_SET, Tile, round_to_five
-from scorer.words import Words
+from scorer.words import Listed, Words
 
 
 class Phase(str, Enum):
@@ -199,42 +199,43 @@ class Match:
         tile = event.tile
         if not board.tiles:
             if event.at is not None:
-                raise IllegalMove(f"{tile} opens the round: the board is empty, so it cannot be attached to {event.at}")
+                raise IllegalMove(Words("{tile} opens the round: the board is empty, so it cannot be attached to {at}", tile=tile,
+                                        at=event.at))
             return None
         if tile in board:
-            raise IllegalMove(f"{tile} is already on the board")
+            raise IllegalMove(Words("{tile} is already on the board", tile=tile))
         if event.at is None:
             if event.side is not None:
-                raise IllegalMove("a play that names a side must also name the tile it is attached to ('at')")
+                raise IllegalMove(Words("a play that names a side must also name the tile it is attached to ('at')"))
             candidates = board.placements(tile)
             targets = sorted({p.tile for p in candidates})
             if not targets:
-                raise IllegalMove(f"{tile} fits no free point; free: {_describe_points(board.free_points())}")
+                raise IllegalMove(Words("{tile} fits no free point; free: {free}", tile=tile, free=_describe_points(board.free_points())))
             if len(targets) > 1:
-                raise IllegalMove(
-                    f"{tile} fits more than one tile ({', '.join(map(str, targets))}): name the one it is attached to with 'at'"
-                )
+                raise IllegalMove(Words("{tile} fits more than one tile ({tiles}): name the one it is attached to with 'at'",
+                                        tile=tile, tiles=", ".join(map(str, targets))))
             return candidates[0]
         if event.at not in board:
-            raise IllegalMove(f"{tile} is put at {event.at}, which is not on the board")
+            raise IllegalMove(Words("{tile} is put at {at}, which is not on the board", tile=tile, at=event.at))
         if event.side is not None:
             point = board.point(event.at, event.side)
             if not tile.has(point.value):
-                raise IllegalMove(f"{tile} does not match {event.at} {event.side.value}, which shows {point.value}")
+                raise IllegalMove(Words("{tile} does not match {at} {side}, which shows {value}", tile=tile, at=event.at,
+                                        side=event.side.value, value=point.value))
             return point
         candidates = tuple(p for p in board.placements(tile) if p.tile == event.at)
         if not candidates:
             free_here = [p for p in board.free_points() if p.tile == event.at]
-            shows = _describe_points(free_here) if free_here else "no free side"
-            raise IllegalMove(f"{tile} does not match {event.at}: it has {shows}")
+            shows = _describe_points(free_here) if free_here else Words("no free side")
+            raise IllegalMove(Words("{tile} does not match {at}: it has {shows}", tile=tile, at=event.at, shows=shows))
         return candidates[0]
 
     def _play(self, event: Play) -> tuple[Match, Outcome]:
         seat = self._check_actor(event.player, Words("play"))
         if event.source == "drawn" and not self.drew_this_turn:
-            raise IllegalMove(f"{event.player} has not drawn: a drawn tile is played right after the draw")
+            raise IllegalMove(Words("{player} has not drawn: a drawn tile is played right after the draw", player=event.player))
         if event.source == "hand" and self.drew_this_turn:
-            raise IllegalMove(f"{event.player} has just drawn: the play right after a draw is the drawn tile")
+            raise IllegalMove(Words("{player} has just drawn: the play right after a draw is the drawn tile", player=event.player))
         board = self.current_board()
         point = self._resolve_point(board, event)
         new_board = board.place(event.tile, point)
@@ -375,5 +376,5 @@ def _add(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 def _describe_points(points: Sequence[FreePoint]) -> str:
     if not points:
-        return "none"
-    return ", ".join(f"{p.tile} {p.side.value} shows {p.value}" for p in points)
+        return Words("none")
+    return Listed([Words("{tile} {side} shows {value}", tile=p.tile, side=p.side.value, value=p.value) for p in points])

@@ -148,3 +148,30 @@ def test_a_question_is_said_aloud_so_that_the_players_look_at_the_screen(qtbot, 
     qtbot.waitUntil(lambda: any("look at the screen" in said for said in window.speaker.said_texts), timeout=5000)
     assert window.pending_dialog is not None and window.pending_dialog.isVisible()
     window._close_question()
+
+
+def test_redone_is_said_only_for_the_move_undone(qtbot, tmp_path: Path) -> None:
+    from scorer.app.corrections import legal_plays
+    from scorer.rules.log import MatchHeader
+
+    sim = simulate_match("horse-race", 2, seed=3)
+    window = make_window(tmp_path, MatchHeader("horse-race", sim.header.players, False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    history = window.session
+    for step in sim.events[:4]:
+        history.apply(step.event, 0.0)
+    window._on_changed(window.snapshot.of(history))
+    undone = history.steps[-1].event
+    history.undo(0.0)
+    window._on_changed(window.snapshot.of(history))
+    assert window.statusBar().currentMessage().startswith("Undone:")
+    match = history.match
+    other = next(play for tile in FULL_SET for play, _ in legal_plays(match, match.next_player, tile) if play != undone)
+    history.apply(other, 0.0)  # another move in its place: not a redo
+    window._on_changed(window.snapshot.of(history))
+    assert not window.statusBar().currentMessage().startswith("Redone")
+    history.undo(0.0)
+    window._on_changed(window.snapshot.of(history))
+    history.apply(other, 0.0)  # the move undone, again
+    window._on_changed(window.snapshot.of(history))
+    assert window.statusBar().currentMessage().startswith("Redone:")

@@ -190,3 +190,24 @@ def test_a_played_tile_corrected_by_a_person_rewrites_its_move_and_rescores_the_
     kept = [s.event for s in again.history.steps]
     (said,) = again.correct_reading(box.center, Tile(6, 6) if played.tile != Tile(6, 6) else Tile(0, 0), 60.0)
     assert "as corrected; the move that laid" in said.message and [s.event for s in again.history.steps] == kept
+
+
+def test_a_box_corrected_beside_the_played_tile_read_the_same_leaves_the_move(tmp_path: Path) -> None:
+    """A new tile misread as one on the board (the camera asks which it is): corrected by hand, it is that
+    box that is corrected, not the move that laid the tile it was taken for."""
+    from collections import Counter
+
+    from scorer.pipeline.tracker import Track
+
+    header, truth, k, other = _misread_play(seed=3)
+    played = truth[k]
+    assert isinstance(played, Play)
+    session = _history(header, truth, Session.create(header, tmp_path))
+    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    on_board, stray = _box(100.0, 100.0, played.tile), _box(600.0, 400.0, played.tile)
+    pipe.tracker.tracks = [Track(0, on_board, Counter({played.tile: 9}), settled=played.tile),
+                           Track(1, stray, Counter({played.tile: 9}), settled=played.tile)]
+    (said,) = pipe.correct_reading(stray.center, other, 50.0)
+    assert said.message == f"the tile at (624, 412) is {other}, as corrected"
+    assert [s.event for s in pipe.history.steps] == truth
+    session.close()

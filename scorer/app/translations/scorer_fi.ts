@@ -1072,6 +1072,54 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{tile} on näytetty kahdesti</translation>
     </message>
     <message>
+        <source>{tile} opens the round: the board is empty, so it cannot be attached to {at}</source>
+        <translation>{tile} avaa kierroksen: pöytä on tyhjä, joten sitä ei voi liittää laattaan {at}</translation>
+    </message>
+    <message>
+        <source>a play that names a side must also name the tile it is attached to (&apos;at&apos;)</source>
+        <translation>siirto, joka nimeää sivun, nimeää myös laatan, johon se liitetään (&apos;at&apos;)</translation>
+    </message>
+    <message>
+        <source>{tile} fits no free point; free: {free}</source>
+        <translation>{tile} ei sovi mihinkään vapaaseen kohtaan; vapaina: {free}</translation>
+    </message>
+    <message>
+        <source>{tile} fits more than one tile ({tiles}): name the one it is attached to with &apos;at&apos;</source>
+        <translation>{tile} sopii useampaan laattaan ({tiles}): nimeä &apos;at&apos;-kentällä se, johon se liitetään</translation>
+    </message>
+    <message>
+        <source>{tile} is put at {at}, which is not on the board</source>
+        <translation>{tile} on pantu laattaan {at}, joka ei ole pöydässä</translation>
+    </message>
+    <message>
+        <source>{tile} does not match {at} {side}, which shows {value}</source>
+        <translation>{tile} ei sovi laatan {at} kohtaan {side}, jossa on {value}</translation>
+    </message>
+    <message>
+        <source>no free side</source>
+        <translation>ei vapaata sivua</translation>
+    </message>
+    <message>
+        <source>{tile} does not match {at}: it has {shows}</source>
+        <translation>{tile} ei sovi laattaan {at}: siinä on {shows}</translation>
+    </message>
+    <message>
+        <source>{player} has not drawn: a drawn tile is played right after the draw</source>
+        <translation>{player} ei ole nostanut: nostettu laatta pelataan heti noston jälkeen</translation>
+    </message>
+    <message>
+        <source>{player} has just drawn: the play right after a draw is the drawn tile</source>
+        <translation>{player} on juuri nostanut: heti noston jälkeen pelataan nostettu laatta</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ei yhtään</translation>
+    </message>
+    <message>
+        <source>{tile} {side} shows {value}</source>
+        <translation>laatan {tile} kohdassa {side} on {value}</translation>
+    </message>
+    <message>
         <source>round {round} is not over: the boneyard still holds {boneyard} tile(s)</source>
         <translation>kierros {round} ei ole ohi: nostokasassa on vielä {boneyard} laattaa</translation>
     </message>
