@@ -98,12 +98,18 @@ class _NoCamera:
         return []
 
 
-def test_a_guess_contradicted_by_its_reading_seen_surely_elsewhere_rewrites_the_session(tmp_path: Path) -> None:
+def _session_with_misread_play(tmp_path: Path, taken: bool = True):
+    """Session 3's play k taken as another tile (``taken``; else as it was), on a pipeline that sees nothing:
+    the truth, the play, the tile it was taken for, the session and the pipeline."""
     header, truth, k, other = _misread_play(seed=3)
     played = truth[k]
     assert isinstance(played, Play)
-    session = _history(header, _taken_as(truth, k, other), Session.create(header, tmp_path))
-    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    session = _history(header, _taken_as(truth, k, other) if taken else truth, Session.create(header, tmp_path))
+    return truth, played, other, session, TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+
+
+def test_a_guess_contradicted_by_its_reading_seen_surely_elsewhere_rewrites_the_session(tmp_path: Path) -> None:
+    truth, played, other, session, pipe = _session_with_misread_play(tmp_path)
     pipe.turns.guesses.append(Guess(other, (played.tile,), pipe.match.round_no, played_line(pipe.history.steps, other)))
     # The guessed box where the layout remembers the played tile, read unsurely; the other followed and read surely.
     pipe.memory.is_remembered = lambda detection: detection.center == (124.0, 112.0)
@@ -165,11 +171,7 @@ def test_a_played_tile_corrected_by_a_person_rewrites_its_move_and_rescores_the_
 
     from scorer.pipeline.tracker import Track
 
-    header, truth, k, other = _misread_play(seed=3)
-    played = truth[k]
-    assert isinstance(played, Play)
-    session = _history(header, _taken_as(truth, k, other), Session.create(header, tmp_path))
-    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    truth, played, other, session, pipe = _session_with_misread_play(tmp_path)
     box = _box(100.0, 100.0, other)
     pipe.tracker.tracks = [Track(0, box, Counter({other: 9}), Counter({other: 9}), settled=other)]
 
@@ -184,8 +186,7 @@ def test_a_played_tile_corrected_by_a_person_rewrites_its_move_and_rescores_the_
     _, steps = score_log(session.path.read_text().splitlines())  # the file alone: the undo line, the round again
     assert [s.event for s in steps] == truth
     # A tile corrected to what the rules refuse there: the reading is corrected, the match left as it is.
-    again = TablePipeline(MatchHistory.new(header), _NoCamera(), PipelineConfig(), fps=10)
-    _history(header, truth, again.history)
+    again = TablePipeline(_history(session.header, truth), _NoCamera(), PipelineConfig(), fps=10)
     again.tracker.tracks = [Track(0, box, Counter({played.tile: 9}), settled=played.tile)]
     kept = [s.event for s in again.history.steps]
     (said,) = again.correct_reading(box.center, Tile(6, 6) if played.tile != Tile(6, 6) else Tile(0, 0), 60.0)
@@ -199,11 +200,7 @@ def test_a_box_corrected_beside_the_played_tile_read_the_same_leaves_the_move(tm
 
     from scorer.pipeline.tracker import Track
 
-    header, truth, k, other = _misread_play(seed=3)
-    played = truth[k]
-    assert isinstance(played, Play)
-    session = _history(header, truth, Session.create(header, tmp_path))
-    pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
+    truth, played, other, session, pipe = _session_with_misread_play(tmp_path, taken=False)
     on_board, stray = _box(100.0, 100.0, played.tile), _box(600.0, 400.0, played.tile)
     pipe.tracker.tracks = [Track(0, on_board, Counter({played.tile: 9}), settled=played.tile),
                            Track(1, stray, Counter({played.tile: 9}), settled=played.tile)]
