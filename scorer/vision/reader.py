@@ -98,15 +98,21 @@ def output_size(session, axis: int, probe_shape: tuple[int, ...], output: int = 
     return int(size)
 
 
+# A tile with a half read under this is read again by the second reader, where there is one.
+SECOND_LOOK = 0.9
+
+
 class PipReader:
     """Reads both halves of face-up tiles with the shipped classifier, of any kind (told apart by its
     input): a half reader, [N, 1, 32, 32], each half rectified and read alone; a whole-tile reader,
     [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once; or a colour
     whole-tile reader, [N, 3, 32, 64] (:func:`standardize_colour`)."""
 
-    def __init__(self, path: Path, threads: int = 2, *, turned: bool = False) -> None:
+    def __init__(self, path: Path, threads: int = 2, *, turned: bool = False, second: Path | None = None) -> None:
         """``turned``: a whole-tile reader also reads each tile turned half round (its halves swapped)
-        and the two readings are combined -- a second look for a still image read with care."""
+        and the two readings are combined -- a second look for a still image read with care.
+        ``second``: a larger whole-tile reader of the same input that reads again the tiles this one reads
+        unsurely (a half under :data:`SECOND_LOOK`), its reading taken for them."""
         self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
         shape = list(inp.shape[1:])
@@ -121,6 +127,10 @@ class PipReader:
             raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
         self.classes = classes
         self.turned = turned and self.whole_tile
+        self.second = None if second is None else PipReader(second, threads, turned=turned)
+        if self.second is not None and (self.second.whole_tile, self.second.colour, self.second.classes) != (
+                self.whole_tile, self.colour, self.classes):
+            raise ModelError(f"{second}: a second reader must read as {path} does (input and classes)")
 
     def picture(self, image: np.ndarray) -> np.ndarray:
         """The image (BGR or grey) as this reader reads it: grey, or colour (a grey one's three channels
@@ -152,6 +162,10 @@ class PipReader:
             # are asked), where they agree it stays as sure.
             both = np.sqrt(probs * again)
             probs = both / both.sum(axis=-1, keepdims=True)
+        if self.second is not None:
+            unsure = (probs.max(axis=-1) < SECOND_LOOK).any(axis=1)
+            if unsure.any():
+                probs[unsure] = self.second.read(image, [b for b, u in zip(boxes, unsure) if u])
         return probs
 
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:
