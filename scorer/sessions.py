@@ -264,6 +264,15 @@ class SessionSummary:
     def resumable(self) -> bool:
         return self.header is not None and self.state in ("playing", "recovered")
 
+    @property
+    def side_scores(self) -> str:
+        """The scores by side: "Ann 9, Ben 5"; a partnership's once a pair: "Ann & Cid 55, Ben & Dee 10"."""
+        if self.header is None:
+            return ""
+        table = self.header.new_match().table
+        return ", ".join(f"{table.side_name(side)} {self.scores.get(table.players[table.seats_of(side)[0]], 0)}"
+                         for side in range(table.n_sides))
+
 
 def summarize(path: Path) -> SessionSummary:
     try:

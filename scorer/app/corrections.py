@@ -219,6 +219,8 @@ class TilePicker(QDialog):
         self.player.addItems(list(match.players))
         if match.next_player:
             self.player.setCurrentText(match.next_player)
+        elif match.phase is Phase.BEFORE_ROUND and match.next_starter is not None:  # (the last round's finisher opens)
+            self.player.setCurrentText(match.players[match.next_starter])
         self.player.currentTextChanged.connect(self._refresh)
         row.addWidget(self.player, 1)
         col.addLayout(row)

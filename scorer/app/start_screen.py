@@ -74,7 +74,7 @@ def _is_demo(s: SessionSummary) -> bool:
 
 def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
-    scores = ", ".join(f"{p} {v}" for p, v in s.scores.items())
+    scores = s.side_scores
     when = s.started[:16].replace("T", " ")
     if s.state == "recovered":
         #: A saved match: when it began, the game, the scores, how many events its file holds; it was recovered after a crash.
@@ -233,6 +233,9 @@ class StartDialog(QDialog):
             pass
         self.partnership = QCheckBox()
         self.partnership.setChecked(self.settings.partnership)
+        # Seven Rocks is played in two pairs only.
+        self.game.currentIndexChanged.connect(
+            lambda: self.partnership.setChecked(True) if self.game.currentData() == "seven-rocks" else None)
         self.starter = QLineEdit()
         self.source = self._source_box(cameras)
         self.location = QLineEdit()

@@ -86,6 +86,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.worker.seekable:
             self._build_timeline(source)
         self.retranslate()
+        for draw in (self.correction_buttons[1], self.draw_action):  # (Seven Rocks has no boneyard: nobody draws)
+            draw.setEnabled(self.match.rules.has_boneyard)
         self._on_changed(self.snapshot)
 
     @property
@@ -301,6 +303,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):
             self.statusBar().showMessage(self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event)), 8000)
+        if self.by_hand and snapshot.match.phase is Phase.ROUND_OVER and before.match.phase is not Phase.ROUND_OVER:
+            self.statusBar().showMessage(self.tr("Round {round} is over: give the hands left (Round end…).").format(
+                round=snapshot.match.round_no))
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()

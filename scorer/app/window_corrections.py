@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
@@ -17,6 +18,10 @@ from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation
 from scorer.pipeline.recount import with_missed_draws
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
+
+
+# A question still open this long after it was put is said aloud (ms).
+QUESTION_SAID_AFTER_MS = 2000
 
 
 class MatchCorrections:
@@ -29,8 +34,13 @@ class MatchCorrections:
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         dialog.open()
-        # The players look at the table, not at the laptop: the voice tells them to look.
-        self.speaker.say(self.tr("The camera asks: please look at the screen."))
+        QTimer.singleShot(QUESTION_SAID_AFTER_MS, lambda d=dialog: self._call_to_the_screen(d))
+
+    def _call_to_the_screen(self, dialog: ConfirmDialog) -> None:
+        """The players look at the table, not at the laptop: the voice tells them to look -- where the
+        question is still open (most are settled by the camera within a moment: the tile read surely)."""
+        if dialog is self.pending_dialog and dialog.isVisible():
+            self.speaker.say(self.tr("The camera asks: please look at the screen."))
 
     def _close_question(self) -> None:
         """The question open is closed unanswered: the match moved on (the camera settled it, or another

@@ -80,18 +80,11 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not sessions:
         out.write("No saved matches yet.\n")
     for n, s in enumerate(sessions, start=1):
-        who = _scores_told(s.header, s.scores) if s.header else "(no readable match line)"
+        who = s.side_scores if s.header else "(no readable match line)"
         game = s.header.game if s.header else "?"
         out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<11} {s.state:<9} {s.events:>4} events  {who}\n")
         out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
     return 0
-
-
-def _scores_told(header, scores: dict[str, int]) -> str:
-    """The scores by side: "Ann 9, Ben 5"; a partnership's once a pair: "Ann & Cid 55, Ben & Dee 10"."""
-    table = header.new_match().table
-    return ", ".join(f"{table.side_name(side)} {scores.get(table.players[table.seats_of(side)[0]], 0)}"
-                     for side in range(table.n_sides))
 
 
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

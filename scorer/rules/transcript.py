@@ -7,6 +7,7 @@ from typing import Any, Iterable, Iterator
 
 from scorer.errors import ScorerError
 from scorer.rules.events import Draw, Event, Pass, RoundStart
+from scorer.rules.describe import side_name
 from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome, counted_as, credited_hands
 from scorer.rules.log import (
     LineError, LogLine, MatchHeader, Undo, event_to_json, parse_header, parse_line, read_lines,
@@ -168,7 +169,7 @@ def narrate(step: Step, lang: str = "en") -> list[str]:
     if step.before.round_no != after.round_no and after.starter is not None:
         lines.append(f"Round {after.round_no}: {table.players[after.starter]} starts")
     if isinstance(outcome, PlayOutcome):
-        where = "opens" if outcome.at is None else f"on {outcome.at.tile} ({outcome.at.side.value})"
+        where = "opens" if outcome.at is None else f"on {outcome.at.tile} ({side_name(outcome.at.side)})"
         terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
         scored = f"scores {_points_text(after, outcome.raw_points)}" if outcome.raw_points else "no score"
         lines.append(f"  {outcome.player} plays {outcome.tile} {where}: ends {terms} = {outcome.sum}, {scored}")
@@ -239,7 +240,6 @@ def _blocked_fi(match: Match) -> str:
 
 
 def _narrate_fi(step: Step) -> list[str]:
-    from scorer.rules.describe import side_name
 
     event, after, outcome = step.event, step.after, step.outcome
     table = after.table

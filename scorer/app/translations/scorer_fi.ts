@@ -477,6 +477,10 @@
         <translation>Tehty uudelleen: {move}</translation>
     </message>
     <message>
+        <source>Round {round} is over: give the hands left (Round end…).</source>
+        <translation>Kierros {round} on ohi: anna jäljelle jääneet kädet (Kierroksen loppu…).</translation>
+    </message>
+    <message>
         <source>The match is over.</source>
         <translation>Ottelu on päättynyt.</translation>
     </message>
