@@ -48,7 +48,7 @@ from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
-from scorer.pipeline.rewrite import Guess, Rewritten, with_guess_revised
+from scorer.pipeline.rewrite import Guess, Rewritten, played_this_round, with_guess_revised
 from scorer.pipeline.sequences import in_order_put_down
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
@@ -56,7 +56,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
-from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, RoundStart, Tile
+from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
@@ -384,17 +384,12 @@ class TablePipeline:
         self.asked.moved_on()
         self.gate.force_reread()
         self._pending = _Pending(0)
-        if before is None or before == tile or not alone or not self._played_this_round(before):
+        if before is None or before == tile or not alone or not played_this_round(self.history.steps, before):
             return [told(t, Corrected(center, tile))]
         played = with_guess_revised(self.history.steps, Guess(before, (), self.match.round_no), tile)
         if played is None:
             return [told(t, Corrected(center, tile, kept=before))]
         return self.rewrite(t, played, Corrected(center, tile, played.changes))
-
-    def _played_this_round(self, tile: Tile) -> bool:
-        steps = self.history.steps
-        start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=len(steps))
-        return any(isinstance(s.event, Play) and s.event.tile == tile for s in steps[start:])
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""

@@ -50,6 +50,12 @@ def played_line(steps: Sequence[Step], tile: Tile) -> int | None:
     return next((s.line for s in reversed(steps) if isinstance(s.event, Play) and s.event.tile == tile), None)
 
 
+def played_this_round(steps: Sequence[Step], tile: Tile) -> bool:
+    """Whether ``tile`` was played since the last round began."""
+    start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=len(steps))
+    return any(isinstance(s.event, Play) and s.event.tile == tile for s in steps[start:])
+
+
 def guessed(readings: Sequence[Sequence[Tile]], round_no: int) -> Guess | None:
     """The guess a question about one tile's reading makes, the first of ``readings`` taken (each reading:
     the tiles the table's new tiles are then); None where the readings differ in more than that tile."""
