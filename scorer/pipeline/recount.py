@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from scorer.pipeline.notices import Change, DrewBefore, DrewMore
-from scorer.pipeline.rewrite import Rewritten, Timed
+from scorer.pipeline.rewrite import Rewritten, Timed, round_start
 from scorer.pipeline.sequences import allows
-from scorer.rules import Draw, Pass, Play, Reveal, RoundStart
+from scorer.rules import Draw, Pass, Play, Reveal
 from scorer.rules.transcript import Step
 
 
@@ -29,7 +29,7 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     short = {player: len(reveal.hand_of(player) or ()) - count for player, count in zip(match.players, match.hand_counts)}
     if any(k < 0 for k in short.values()) or not any(short.values()):
         return None
-    start = max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=None)
+    start = round_start(steps)
     if start is None:
         return None
     before = steps[start].before

@@ -50,14 +50,14 @@ def played_line(steps: Sequence[Step], tile: Tile) -> int | None:
     return next((s.line for s in reversed(steps) if isinstance(s.event, Play) and s.event.tile == tile), None)
 
 
-def _round_start(steps: Sequence[Step]) -> int | None:
+def round_start(steps: Sequence[Step]) -> int | None:
     """Where among the steps the last round began."""
     return max((i for i, s in enumerate(steps) if isinstance(s.event, RoundStart)), default=None)
 
 
 def played_this_round(steps: Sequence[Step], tile: Tile) -> bool:
     """Whether ``tile`` was played since the last round began."""
-    start = _round_start(steps)
+    start = round_start(steps)
     return start is not None and any(isinstance(s.event, Play) and s.event.tile == tile for s in steps[start:])
 
 
@@ -79,7 +79,7 @@ def with_guess_revised(steps: Sequence[Step], guess: Guess, other: Tile) -> Rewr
     """The round's events from the guessed tile's play on, with it played as ``other`` (and a tile laid
     against it laid against ``other``), or None where that play is no longer in the log as the guess
     found it (its line, where known), was not this round's, or the rules refuse an event so changed."""
-    start = _round_start(steps)
+    start = round_start(steps)
     played = [i for i, s in enumerate(steps) if isinstance(s.event, Play) and s.event.tile == guess.tile
               and guess.line in (None, s.line)]
     if start is None or not played or played[-1] < start:
