@@ -69,7 +69,7 @@ class DemoMatch:
 
 
 def _is_demo(s: SessionSummary) -> bool:
-    return s.header is not None and s.header.source is not None and s.header.source.kind == "demo"
+    return s.header is not None and s.header.is_demo
 
 
 def _summary_text(s: SessionSummary) -> str:

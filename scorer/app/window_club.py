@@ -21,8 +21,8 @@ class ClubLink:
         the one ``club serve`` shows by default) move by move, from now on -- the demo never, a recording
         only to a database named.  Called again when the settings change: a new database or table name
         takes over at once."""
-        source = self.session.header.source
-        if source is not None and (source.kind == "demo" or source.kind == "video" and not settings.club_db):
+        header = self.session.header
+        if header.is_demo or header.source is not None and header.source.kind == "video" and not settings.club_db:
             return  # (a recording replayed goes into the club's history when it is over, not onto tonight's board)
         target = (settings.club_db, settings.table or self.session.header.table or None)
         if target == self.club_target:

@@ -27,9 +27,9 @@ from scorer.club.logs import ParsedLog, match_id, parse_log
 from scorer.club.names import check_name
 from scorer.club.schema import matches, moves, players, round_results, seats
 from scorer.club.view import view_of
-from scorer.errors import ClubError, ClubUnavailable
+from scorer.errors import ClubError, ClubUnavailable, ScorerError
 from scorer.rules import PlayOutcome, RoundOutcome
-from scorer.rules.log import MatchHeader, event_to_json
+from scorer.rules.log import MatchHeader, event_to_json, parse_header
 
 
 def _played_at(header: MatchHeader) -> dt.datetime | None:
@@ -260,10 +260,9 @@ def _is_demo(path: Path) -> bool:
     try:
         with path.open(encoding="utf-8") as f:
             first = json.loads(f.readline())
-    except (OSError, UnicodeDecodeError, ValueError):
+        return isinstance(first, dict) and parse_header(first).is_demo
+    except (OSError, UnicodeDecodeError, ValueError, ScorerError):
         return False  # (the import says what is wrong with it)
-    source = first.get("source") if isinstance(first, dict) else None
-    return isinstance(source, dict) and source.get("kind") == "demo"
 
 
 def import_report(engine: Engine, paths: Iterable[Path], table_name: str | None = None) -> ImportReport:

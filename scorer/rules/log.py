@@ -71,6 +71,11 @@ class MatchHeader:
     calibration: str | None = None  # the table profile's name
 
     @property
+    def is_demo(self) -> bool:
+        """Whether this is the bundled demo's match (saved as any match, but no club's)."""
+        return self.source is not None and self.source.kind == "demo"
+
+    @property
     def rules(self) -> GameRules:
         return GAMES[self.game]
 

@@ -16,7 +16,7 @@ MIDDLE = 0.75
 # Another box taken for a back within this distance in colour: the set's backs look like this one.
 LIKE_A_BACK = 15.0
 # A box within this distance of the median colour of the faces read surely has the faces' colour
-# (both chosen on the held-out splits' boxes taken for backs: docs/experiments.md, session 37).
+# (both chosen on the held-out splits' boxes taken for backs; docs/experiments.md tells how).
 FACES_COLOUR = 5.0
 # The double blank read so: as likely a back (below CERTAIN, so it is asked about).
 BLANK_OR_BACK = 0.5
