@@ -14,7 +14,7 @@ from typing import Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-from scorer.app.i18n import language, translate
+from scorer.app.i18n import decimal, translate
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.announce import genitive_fi
 from scorer.words import Listed, Words, words_of
@@ -62,7 +62,7 @@ def _value(value: object) -> str:
     if isinstance(value, str):
         return said_again(value)
     if isinstance(value, float):  # (the language's decimal sign: 4,5 s in Finnish)
-        return str(value).replace(".", ",") if language() == "fi" else str(value)
+        return decimal(value, None)
     return str(value)
 
 
