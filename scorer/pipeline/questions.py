@@ -167,7 +167,7 @@ class SeenInTwoPlaces:
     @property
     def reason(self) -> str:
         def placed(p: Placement) -> str:
-            return str(p.tile) if p.at is None else Words("{tile} at {other} {side}", tile=p.tile, other=p.at.tile, side=p.at.side.value)
+            return str(p.tile) if p.at is None else Words("{tile} at {side} of {other}", tile=p.tile, other=p.at.tile, side=p.at.side.words)
 
         places = Listed([Listed([placed(p) for p in move]) for move in self.moves], " or ")
         return Words("a tile is seen in two places, and either fits the game: {places}", places=places)

@@ -147,7 +147,7 @@ class Board:
             raise IllegalMove(Words("{tile} needs a free point to attach to; the board is not empty", tile=tile))
         self._check_free(at)
         if not tile.has(at.value):
-            raise IllegalMove(Words("{tile} does not match {other} {side} (shows {value})", tile=tile, other=at.tile, side=at.side.value,
+            raise IllegalMove(Words("{tile} does not match {side} of {other} (shows {value})", tile=tile, other=at.tile, side=at.side.words,
                                     value=at.value))
         if tile.is_double:
             new_side = Side.LINE_A
@@ -161,15 +161,15 @@ class Board:
         if at.tile not in self.tiles:
             raise IllegalMove(Words("{tile} is not on the board", tile=at.tile))
         if (at.tile, at.side) in self._used:
-            raise IllegalMove(Words("{tile} {side} is already filled", tile=at.tile, side=at.side.value))
+            raise IllegalMove(Words("{side} of {tile} is already filled", tile=at.tile, side=at.side.words))
         expected = side_value(at.tile, at.side)
         if at.value != expected:
-            raise IllegalMove(Words("{tile} {side} shows {expected}, not {value}", tile=at.tile, side=at.side.value, expected=expected,
+            raise IllegalMove(Words("{side} of {tile} shows {expected}, not {value}", tile=at.tile, side=at.side.words, expected=expected,
                                     value=at.value))
         if at.side.is_branch:
             if at.tile not in self.spinners:
                 raise IllegalMove(Words("{tile} is not a spinner: its branch sides cannot be used", tile=at.tile))
-            open_lines = [s.value for s in LINE_SIDES if (at.tile, s) not in self._used]
+            open_lines = [s.words for s in LINE_SIDES if (at.tile, s) not in self._used]
             if open_lines:
                 raise IllegalMove(Words("spinner {tile}: both line sides must be filled before a branch opens; {sides} still free",
                                         tile=at.tile, sides=Listed(open_lines, " and ")))

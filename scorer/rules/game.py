@@ -220,8 +220,8 @@ class Match:
         if event.side is not None:
             point = board.point(event.at, event.side)
             if not tile.has(point.value):
-                raise IllegalMove(Words("{tile} does not match {at} {side}, which shows {value}", tile=tile, at=event.at,
-                                        side=event.side.value, value=point.value))
+                raise IllegalMove(Words("{tile} does not match {side} of {at}, which shows {value}", tile=tile, at=event.at,
+                                        side=event.side.words, value=point.value))
             return point
         candidates = tuple(p for p in board.placements(tile) if p.tile == event.at)
         if not candidates:
@@ -377,4 +377,4 @@ def _add(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 def _describe_points(points: Sequence[FreePoint]) -> str:
     if not points:
         return Words("none")
-    return Listed([Words("{tile} {side} shows {value}", tile=p.tile, side=p.side.value, value=p.value) for p in points])
+    return Listed([Words("{side} of {tile} shows {value}", tile=p.tile, side=p.side.words, value=p.value) for p in points])

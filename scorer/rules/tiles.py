@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scorer.errors import IllegalMove, RulesError
+from scorer.words import Words
 
 MAX_PIPS = 6
 
@@ -72,6 +73,15 @@ class Side(str, Enum):
     @property
     def order(self) -> int:
         return _SIDE_ORDER[self]
+
+    @property
+    def words(self) -> Words:
+        """The side as the players are told it ("the larger end", "line A"), not its log token."""
+        return _SIDE_WORDS[self]
+
+
+_SIDE_WORDS = {Side.HIGH: Words("the larger end"), Side.LOW: Words("the smaller end"), Side.LINE_A: Words("line A"),
+               Side.LINE_B: Words("line B"), Side.BRANCH_A: Words("branch A"), Side.BRANCH_B: Words("branch B")}
 
 
 # The order the originals list a tile's sides in: larger end before smaller.

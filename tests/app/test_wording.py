@@ -151,7 +151,12 @@ def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None
     board = Board(every_double_spins=False).place(Tile(3, 6))
     with pytest.raises(IllegalMove) as refused:
         board.place(Tile(1, 2), board.point(Tile(3, 6), Side.HIGH))
-    assert str(refused.value) == "[1|2] does not match [3|6] high (shows 6)"
-    assert refusal_text(refused.value) == "[1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)."
+    assert str(refused.value) == "[1|2] does not match the larger end of [3|6] (shows 6)"
+    assert refusal_text(refused.value) == "[1|2] ei sovi: laatan [3|6] suurempi pää on 6."
     where = Words("{tile} cannot be where it lies: {why}", tile=Tile(1, 2), why=words_of(refused.value))
-    assert said_again(where) == "[1|2] ei voi olla siinä, missä se on: [1|2] ei sovi laatan [3|6] kohtaan high (siinä on 6)"
+    assert said_again(where) == "[1|2] ei voi olla siinä, missä se on: [1|2] ei sovi: laatan [3|6] suurempi pää on 6"
+    spinner = Board(every_double_spins=False).place(Tile(4, 4))
+    with pytest.raises(IllegalMove) as refused:
+        spinner.place(Tile(1, 4), spinner.point(Tile(4, 4), Side.BRANCH_A))
+    assert str(refused.value).endswith("line A and line B still free")
+    assert refusal_text(refused.value).endswith("linja A ja linja B vielä vapaana.")

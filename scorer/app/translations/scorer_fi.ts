@@ -780,7 +780,7 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>laatta näkyy kahdessa paikassa, ja kumpikin sopii peliin: {places}</translation>
     </message>
     <message>
-        <source>{tile} at {other} {side}</source>
+        <source>{tile} at {side} of {other}</source>
         <translation>{tile} laattaan {other} ({side})</translation>
     </message>
     <message>
@@ -948,20 +948,52 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{tile} tarvitsee vapaan kohdan, johon liittyä; pöytä ei ole tyhjä</translation>
     </message>
     <message>
-        <source>{tile} does not match {other} {side} (shows {value})</source>
-        <translation>{tile} ei sovi laatan {other} kohtaan {side} (siinä on {value})</translation>
+        <source>{tile} does not match {side} of {other} (shows {value})</source>
+        <translation>{tile} ei sovi: laatan {other} {side} on {value}</translation>
+    </message>
+    <message>
+        <source>{side} of {tile} is already filled</source>
+        <translation>laatan {tile} {side} on jo täytetty</translation>
+    </message>
+    <message>
+        <source>the larger end</source>
+        <translation>suurempi pää</translation>
+    </message>
+    <message>
+        <source>the smaller end</source>
+        <translation>pienempi pää</translation>
+    </message>
+    <message>
+        <source>line A</source>
+        <translation>linja A</translation>
+    </message>
+    <message>
+        <source>line B</source>
+        <translation>linja B</translation>
+    </message>
+    <message>
+        <source>branch A</source>
+        <translation>haara A</translation>
+    </message>
+    <message>
+        <source>branch B</source>
+        <translation>haara B</translation>
+    </message>
+    <message>
+        <source>{side} of {tile} shows {expected}, not {value}</source>
+        <translation>laatan {tile} {side} on {expected}, ei {value}</translation>
+    </message>
+    <message>
+        <source>{tile} does not match {side} of {at}, which shows {value}</source>
+        <translation>{tile} ei sovi: laatan {at} {side} on {value}</translation>
+    </message>
+    <message>
+        <source>{side} of {tile} shows {value}</source>
+        <translation>laatan {tile} {side} on {value}</translation>
     </message>
     <message>
         <source>{tile} is not on the board</source>
         <translation>{tile} ei ole pöydässä</translation>
-    </message>
-    <message>
-        <source>{tile} {side} is already filled</source>
-        <translation>laatan {tile} kohta {side} on jo täytetty</translation>
-    </message>
-    <message>
-        <source>{tile} {side} shows {expected}, not {value}</source>
-        <translation>laatan {tile} kohdassa {side} on {expected}, ei {value}</translation>
     </message>
     <message>
         <source>{tile} is not a spinner: its branch sides cannot be used</source>
@@ -1096,10 +1128,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{tile} on pantu laattaan {at}, joka ei ole pöydässä</translation>
     </message>
     <message>
-        <source>{tile} does not match {at} {side}, which shows {value}</source>
-        <translation>{tile} ei sovi laatan {at} kohtaan {side}, jossa on {value}</translation>
-    </message>
-    <message>
         <source>no free side</source>
         <translation>ei vapaata sivua</translation>
     </message>
@@ -1118,10 +1146,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>none</source>
         <translation>ei yhtään</translation>
-    </message>
-    <message>
-        <source>{tile} {side} shows {value}</source>
-        <translation>laatan {tile} kohdassa {side} on {value}</translation>
     </message>
     <message>
         <source>round {round} is not over: the boneyard still holds {boneyard} tile(s)</source>
