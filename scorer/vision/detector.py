@@ -139,9 +139,7 @@ class TileDetector:
         self.n_classes = output_size(self.session, 1, (1, 3, side, side), output=1 if cut else 0) - (0 if cut else 5)
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
-        second = models_dir / "reader-second.onnx"  # (a larger reader for the tiles read unsurely, where shipped)
-        self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned,
-                                second=second if second.exists() else None)
+        self.reader = PipReader.shipped(models_dir, threads, turned=read_turned)
         self.conf = conf
         self.iou = iou
         self.mirrored = mirrored
@@ -329,11 +327,13 @@ def _read_boxes(
             if b.score < WEAK_BACK and bare_table(frame, corners, [o.corners for o in boxes if o is not b]):
                 out.append(None)  # a weak back where nothing stands out from the table: no tile
                 continue
-            if not (knows_backs and _some_pips_left(p_first, p_second) and washed_out(frame, corners)):
+            if not (knows_backs and _some_pips_left(p_first, p_second) and (not back or washed_out(frame, corners))):
                 out.append(TileDetection(as_tuple, "down", b.score))
                 continue
-            # A face whose pips a highlight has washed out looks like a back: a face read with no count
-            # on either half (the players are asked), not a back.
+            # A face whose pips a highlight has washed out looks like a back, and a back the detector sees
+            # where the reader sees one on neither half surely and on one not even likely, with pips
+            # likelier than no tile, may be a face showing little: a face read with no count on either
+            # half (the players are asked), not a back.
             halves = []
             for p, c in zip((p_first, p_second), half_centers(corners)):
                 ranked = np.argsort(-p[:NOT_A_HALF])
