@@ -273,14 +273,40 @@ def _noise(shape: tuple[int, int], scale: float, rng: np.random.Generator) -> np
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
+def _stone(h: int, w: int, rng: random.Random, g: np.random.Generator) -> np.ndarray:
+    """A busy top: marble's veins, stone's or an oilcloth's blotches, granite's speckles -- two tones mixed
+    at every scale, with edges and spots the size of tiles and pips."""
+    light = np.array([rng.uniform(110, 240)] * 3, np.float32) * np.array([rng.uniform(0.75, 1.0) for _ in range(3)], np.float32)
+    dark = light * np.array([rng.uniform(0.25, 0.7) for _ in range(3)], np.float32)
+    if rng.random() < 0.3:
+        light, dark = dark, light  # a dark stone with light markings
+    scale = rng.uniform(12, 70)
+    field = _noise((h, w), scale, g) + 0.5 * _noise((h, w), scale / 2, g) + 0.25 * _noise((h, w), scale / 4, g)
+    field /= float(field.std()) + 1e-6
+    variant = rng.choice(["blotches", "blotches", "veins", "speckles"])
+    if variant == "blotches":
+        soft = rng.uniform(0.05, 0.4)
+        mix = 0.5 + 0.5 * np.tanh((field - rng.uniform(-0.5, 0.5)) / (2 * soft))  # (the logistic, without overflow)
+    elif variant == "veins":
+        mix = np.exp(-(field / rng.uniform(0.08, 0.3)) ** 2)
+    else:
+        grains = _noise((h, w), rng.uniform(1.5, 4), g)
+        mix = (grains > rng.uniform(0.8, 1.6)).astype(np.float32) + 0.3 * (field > 0)
+        mix = cv2.GaussianBlur(np.clip(mix, 0, 1), (0, 0), 0.7)
+    img = light * (1 - mix[..., None]) + dark * mix[..., None]
+    return img + (_noise((h, w), 1.5, g) * rng.uniform(2, 8))[..., None]
+
+
 def render_table(w: int, h: int, rng: random.Random, style: str = "main") -> np.ndarray:
     g = np.random.default_rng(rng.randrange(2**31))
     kinds = ["wood", "felt", "cloth", "dark", "pattern", "glossy", "paper"]
     weights = [4, 2, 2, 4, 1, 1, 1] if style == "main" else [2, 1, 3, 4, 1, 2, 2]
-    kind = rng.choices(kinds, weights)[0]
+    kind = "stone" if style == "stone" else rng.choices(kinds, weights)[0]
     base = np.array([rng.uniform(0, 255) for _ in range(3)], np.float32)
     img = np.empty((h, w, 3), np.float32)
-    if kind == "wood":
+    if kind == "stone":
+        img[:] = _stone(h, w, rng, g)
+    elif kind == "wood":
         base = np.array(rng.choice([(40, 80, 140), (30, 60, 100), (70, 120, 170), (20, 40, 70), (90, 140, 190)]), np.float32)
         angle = rng.uniform(0, math.pi)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -406,14 +432,15 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
 
 def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: random.Random, center_mm: tuple[float, float],
                  style: str = "main", occlude: bool | None = None, show: list[bool] | None = None,
-                 effects: bool = True, dim: bool = False, moving: bool = False) -> Scene:
+                 effects: bool = True, dim: bool = False, moving: bool = False, table: str | None = None) -> Scene:
     """Render the tiles on a table.  ``show`` hides tiles while keeping the random stream the same, so
     several states of one table (a game filmed) share the table, the light and every tile's look.
     ``dim``: a dim room seen by a webcam's sensor (:func:`_dim_sensor`); ``moving``: every frame
-    blurred by motion (:func:`_camera_effects`), a training style."""
+    blurred by motion (:func:`_camera_effects`), a training style; ``table``: the table's style, where not
+    ``style`` ("stone": busy stone-like tops)."""
     w, h = cam.w, cam.h
     H = camera_homography(w, h, cam.px_per_mm, center_mm, cam.tilt, cam.yaw, cam.tilt_dir)
-    img = render_table(w, h, rng, style)
+    img = render_table(w, h, rng, table or style)
     light_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)])
     light_dir /= np.linalg.norm(light_dir) + 1e-6
     shadow_len = rng.uniform(0.5, 4.0)  # mm

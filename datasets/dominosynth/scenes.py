@@ -37,8 +37,9 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
     close = style == "closeup"  # a camera close over the table: big tiles, few in view, cut by the edge, dim at times
     dim = style == "dim" or (close and rng.random() < 0.3)  # only the camera: a dim room
     moving = style == "motion"  # only the camera: every frame blurred by motion
-    tiles_style = "main" if dim or moving or close else style
-    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion", "closeup") else style  # these change only the set or camera
+    table = "stone" if style == "stone" else None  # only the table: busy stone-like tops
+    tiles_style = "main" if dim or moving or close or table else style
+    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion", "closeup", "stone") else style  # these change only the set, camera or table
     kind = rng.choices(KINDS, [5, 2, 3] if not close else [2, 5, 1])[0]
     cam = random_camera(rng, style, size)
     if close:
@@ -82,6 +83,6 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
             geoms += scatter(rest[:n_up], rng, bounds, [g.corners() for g in geoms], face_up=True, touching=True, role="hand")
     ts = random_tileset(rng, tiles_style)
     occlude = rng.random() < 0.3
-    scene = render_scene(geoms, ts, cam, rng, center, style, occlude, dim=dim, moving=moving)
+    scene = render_scene(geoms, ts, cam, rng, center, style, occlude, dim=dim, moving=moving, table=table)
     info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed, board if geoms else None)
     return scene, info

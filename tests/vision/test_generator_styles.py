@@ -101,3 +101,21 @@ def test_a_camera_style_is_the_main_scene_seen_otherwise(style: str, seed: int) 
         assert 3 <= seen.motion_blur_px <= 12 and seen.blur_px == main.blur_px
         if main.motion_blur_px == 0:  # (a main frame streaked by chance may look like the moving one)
             assert not np.array_equal(seen.image, main.image)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_stone_style_is_the_main_scene_on_a_busy_top(seed: int) -> None:
+    import cv2
+
+    from dominosynth.render import render_table
+    from dominosynth.scenes import make_scene
+
+    main, main_info = make_scene(seed, "main")
+    stone, stone_info = make_scene(seed, "stone")
+    assert stone_info == main_info
+    assert [(t.corners.tolist(), t.values) for t in stone.tiles] == [(t.corners.tolist(), t.values) for t in main.tiles]
+    # Busy at the scale of pips and tiles' edges (a band of 2-8 px) wherever the top is.
+    for top in range(4):
+        grey = cv2.cvtColor(np.clip(render_table(320, 240, random.Random(top), "stone"), 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        band = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 2) - cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 8)
+        assert float(np.abs(band).mean()) > 3
