@@ -139,7 +139,9 @@ class TileDetector:
         self.n_classes = output_size(self.session, 1, (1, 3, side, side), output=1 if cut else 0) - (0 if cut else 5)
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
-        self.reader = PipReader.shipped(models_dir, threads, turned=read_turned)
+        second = models_dir / "reader-second.onnx"  # (a larger reader for the tiles read unsurely, where shipped)
+        self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned,
+                                second=second if second.exists() else None)
         self.conf = conf
         self.iou = iou
         self.mirrored = mirrored
