@@ -409,15 +409,16 @@ def test_a_reader_that_knows_backs_checks_the_detectors_faces_and_backs_both_way
         0: [(0, 0.97), (0, 0.96)],  # a blank double, its divider only engraved, taken for a back
         1: [(BACK, 0.98), (BACK, 0.97)],  # a back the reader agrees with
         2: [(BACK, 0.9), (BACK, 0.8)],  # a box taken for a face that the reader sees is a back
-        3: [(0, 0.7), (BACK, 0.3)],  # not a face on both halves: the detector's back stands
+        3: [(0, 0.7), (BACK, 0.3)],  # not a face on both halves, nor a back on either: asked about, no count read
         4: [(1, 0.75), (0, 0.8)],  # a face, its pips unsure: a face, and the players are asked
         5: [(BACK, 0.4), (1, 0.8)],  # a [0|1] whose blank half passes for a back: a back shows no pips
     }
 
     fake_reader = _reader_of(readings, classes=BACK + 1)
     tiles = read_tiles(frame, boxes, fake_reader)
-    assert [t.face for t in tiles] == ["up", "down", "down", "down", "up", "up"]
+    assert [t.face for t in tiles] == ["up", "down", "down", "up", "up", "up"]
     assert tiles[0].pips == (0, 0) and tiles[0].certain
+    assert not tiles[3].certain and all(h.unread for h in tiles[3].halves)
     assert tiles[4].pips == (1, 0) and not tiles[4].certain
     assert tiles[5].pips[1] == 1 and not tiles[5].certain
     assert read_tiles(frame, [], fake_reader) == [] and read_tiles(frame, [], fake_reader, nms_iou=0.45) == []
