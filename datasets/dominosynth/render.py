@@ -432,15 +432,14 @@ def random_camera(rng: random.Random, style: str = "main", size: tuple[int, int]
 
 def render_scene(geoms: list[PlacedGeom], ts: TileSet, cam: CameraParams, rng: random.Random, center_mm: tuple[float, float],
                  style: str = "main", occlude: bool | None = None, show: list[bool] | None = None,
-                 effects: bool = True, dim: bool = False, moving: bool = False, table: str | None = None) -> Scene:
+                 effects: bool = True, dim: bool = False, moving: bool = False) -> Scene:
     """Render the tiles on a table.  ``show`` hides tiles while keeping the random stream the same, so
     several states of one table (a game filmed) share the table, the light and every tile's look.
     ``dim``: a dim room seen by a webcam's sensor (:func:`_dim_sensor`); ``moving``: every frame
-    blurred by motion (:func:`_camera_effects`), a training style; ``table``: the table's style, where not
-    ``style`` ("stone": busy stone-like tops)."""
+    blurred by motion (:func:`_camera_effects`), a training style.  ``style`` draws the table (:func:`render_table`)."""
     w, h = cam.w, cam.h
     H = camera_homography(w, h, cam.px_per_mm, center_mm, cam.tilt, cam.yaw, cam.tilt_dir)
-    img = render_table(w, h, rng, table or style)
+    img = render_table(w, h, rng, style)
     light_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1)])
     light_dir /= np.linalg.norm(light_dir) + 1e-6
     shadow_len = rng.uniform(0.5, 4.0)  # mm

@@ -83,6 +83,6 @@ def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = No
             geoms += scatter(rest[:n_up], rng, bounds, [g.corners() for g in geoms], face_up=True, touching=True, role="hand")
     ts = random_tileset(rng, tiles_style)
     occlude = rng.random() < 0.3
-    scene = render_scene(geoms, ts, cam, rng, center, style, occlude, dim=dim, moving=moving, table=table)
+    scene = render_scene(geoms, ts, cam, rng, center, table or style, occlude, dim=dim, moving=moving)
     info = SceneInfo(kind, cam.tilt > 10, occlude, touching, seed, board if geoms else None)
     return scene, info
