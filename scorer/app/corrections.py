@@ -24,22 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app.i18n import language, translate
+from scorer.app.layout_picture import PIPS
 from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, RoundStart, Tile
 from scorer.rules.log import event_to_json
-
-# Where the pips of 0..6 lie on a half of unit size (x, y from its top-left corner).
-_PIPS = {
-    0: (),
-    1: ((0.5, 0.5),),
-    2: ((0.25, 0.25), (0.75, 0.75)),
-    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
-    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
-    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
-    6: ((0.25, 0.2), (0.75, 0.2), (0.25, 0.5), (0.75, 0.5), (0.25, 0.8), (0.75, 0.8)),
-}
-
 
 def tile_pixmap(tile: Tile, half: int = 28, enabled: bool = True) -> QPixmap:
     """A domino drawn side by side: ``tile.a`` on the left, ``tile.b`` on the right."""
@@ -56,7 +45,7 @@ def tile_pixmap(tile: Tile, half: int = 28, enabled: bool = True) -> QPixmap:
     painter.setBrush(ink)
     radius = half * 0.09
     for k, value in enumerate((tile.a, tile.b)):
-        for x, y in _PIPS[value]:
+        for x, y in PIPS[value]:
             painter.drawEllipse(QPointF(2 + k * half + x * half, 2 + y * half), radius, radius)
     painter.end()
     return pixmap

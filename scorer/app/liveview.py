@@ -1,4 +1,4 @@
-"""The camera image with what the pipeline read drawn over it."""
+"""The camera image with what the pipeline read drawn over it; with no camera, the round's layout drawn."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygo
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from scorer.app.i18n import translate
+from scorer.app.layout_picture import OTHER_COLOUR, SCORING_COLOUR, paint_layout
+from scorer.rules import Board
+from scorer.rules.schematic import Schematic, draw_board
 
 # The state, shown over the picture (translated when painted, in the context "LiveView").
 STATUS_TEXT = {
@@ -39,6 +42,8 @@ class LiveView(QWidget):
         self.scoring: set = set()
         self.end_sum: int | None = None
         self.status = "waiting"
+        self.layout_board: Board | None = None  # a match with no camera: the round's layout, drawn instead
+        self._drawn: tuple[Board, float, Schematic] | None = None  # the last one laid out (a resize or a paint: the same)
         self.setMinimumSize(480, 270)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -49,6 +54,26 @@ class LiveView(QWidget):
     def show_reading(self, detections: list, scoring_tiles: set, end_sum: int | None) -> None:
         self.detections, self.scoring, self.end_sum = detections, scoring_tiles, end_sum
         self.update()
+
+    def show_layout(self, board: Board | None) -> None:
+        """Draw ``board`` (the session's, after every change) where no camera shows the table; None: no round on it."""
+        self.layout_board = board
+        self.update()
+
+    def layout_area(self) -> QRectF:
+        """Where the layout is drawn: below the state and the end sum."""
+        return QRectF(12, 48, max(1, self.width() - 24), max(1, self.height() - 60))
+
+    def schematic(self) -> Schematic:
+        """The layout shown now, laid out for the picture's shape."""
+        board = self.layout_board
+        if board is None:
+            return Schematic()
+        area = self.layout_area()
+        aspect = area.width() / area.height()
+        if self._drawn is None or self._drawn[0] is not board or self._drawn[1] != aspect:
+            self._drawn = (board, aspect, draw_board(board, aspect))
+        return self._drawn[2]
 
     def set_status(self, status: str) -> None:
         self.status = status
@@ -110,7 +135,7 @@ class LiveView(QWidget):
                 else:
                     from scorer.rules import Tile
 
-                    colour = QColor("#ff3355") if d.pips and Tile.of(*d.pips) in self.scoring else QColor("#33dd66")
+                    colour = SCORING_COLOUR if d.pips and Tile.of(*d.pips) in self.scoring else OTHER_COLOUR
                 p.setPen(QPen(colour, 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawPolygon(poly)
@@ -121,7 +146,10 @@ class LiveView(QWidget):
                         p.fillRect(QRectF(x - 7, y - 8, 14, 16), QColor(0, 0, 0, 160))
                         p.setPen(colour)
                         p.drawText(QRectF(x - 7, y - 8, 14, 16), Qt.AlignmentFlag.AlignCenter, str(half.pips))
-        if self.image is None and self.status == "hand":
+        drawn = self.schematic() if self.image is None else Schematic()
+        if drawn.tiles:
+            paint_layout(p, self.layout_area(), drawn, self.scoring)
+        elif self.image is None and self.status == "hand":
             p.setPen(QColor("#d0d0d0"))
             p.setFont(QFont("DejaVu Sans", 13))
             p.drawText(QRectF(40, 60, self.width() - 80, self.height() - 120),

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from scorer.app import i18n
 from scorer.app.corrections import ConfirmDialog, event_text
+from scorer.app.layout_picture import layout_on_table
 from scorer.app.liveview import LiveView
 from scorer.app.pegboard import PegBoard
 from scorer.app.settings import Settings
@@ -316,16 +317,19 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.review_at is None:
             self.live.show_reading(view.detections, *self._scoring())
 
-    def _scoring(self) -> tuple[set, int | None]:
-        """The board's scoring ends and their sum, as the session holds it now."""
+    def _scoring(self, match: Match | None = None) -> tuple[set, int | None]:
+        """The board's scoring ends and their sum, as the session holds it now (or as ``match`` has them)."""
+        match = self.match if match is None else match
         # (Between rounds the last round's layout is gone from the table: no sum over it.)
-        board = self.match.board if self.match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER) else None
+        board = match.board if match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER) else None
         scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
         return scoring, board.end_sum() if board is not None and board.tiles else None
 
     def _show_end_sum(self) -> None:
         if self.review_at is None:
             self.live.show_reading(self.live.detections, *self._scoring())
+            if self.by_hand:  # no camera shows the table: the picture draws the layout as the session holds it
+                self.live.show_layout(layout_on_table(self.match))
 
     def _on_events(self, events: list) -> None:
         for e in events:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QLabel, QListWidgetItem, QPushButton, QVBoxLayout
 
 from scorer.app.corrections import event_text
+from scorer.app.layout_picture import layout_on_table, layout_pixmap
 from scorer.app.liveview import to_qimage
 from scorer.app.pegboard import Track
 from scorer.rules.transcript import Step, narrate
@@ -48,9 +49,13 @@ class Scoreboard:
         return next((s for s in self.snapshot.steps if s.line == line), None)
 
     def _picture_of(self, step: Step) -> QPixmap | None:
-        """The live view as it was when ``step`` was scored; in a recording, else, its frame then."""
+        """The live view as it was when ``step`` was scored; in a recording, else, its frame then; with no camera,
+        the layout drawn."""
         if step.line in self.pictures:
             return self.pictures[step.line]
+        if self.by_hand:  # no camera: the layout after the move, drawn
+            board = layout_on_table(step.after)
+            return layout_pixmap(board, 560, 380, self._scoring(step.after)[0]) if board is not None and board.tiles else None
         if step.t is None or not self.worker.seekable:
             return None
         frames = self.worker.source.frames(int(round(step.t * self.worker.source.fps)))  # type: ignore[call-arg]

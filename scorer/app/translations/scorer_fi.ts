@@ -497,6 +497,7 @@
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand.
+With no camera the picture draws the round&apos;s layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back).
@@ -507,6 +508,7 @@ Every move is saved at once in the match&apos;s session file; after a crash the 
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
 Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
+Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
 Peli-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
 Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
