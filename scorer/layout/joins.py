@@ -1,26 +1,21 @@
-"""Tiles seen on the table and where they meet: joins found from geometry alone.
-
-Every tile offers *ports*: the outer end of each half of a non-double, the long sides and short ends
-of a double.  A tile joined at a port lies with its receiving part half a tile width beyond it: the
-near half of a non-double (laid straight on, or turned a corner), or the centre of a double laid
-crosswise.  Pips must match across every join.
+"""Tiles seen on the table and where they meet: joins found from geometry alone
+(:mod:`scorer.vision.meetings`: ports, and where a tile laid at one lies), pips matching across every join.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from scorer.rules import Tile
+from scorer.vision.meetings import Side, TileAxes, meetings, ports, tile_axes
 from scorer.words import Words, at
 
-# Physical sides: the two halves of a non-double; long sides and short ends of a double.
-Phys = Literal["half0", "half1", "long+", "long-", "short+", "short-"]
+Phys = Side  # physical sides: the two halves of a non-double; long sides and short ends of a double
 
 JOIN_TOLERANCE = 0.38  # of a tile's width, between where a joined tile should be and where it is
-ALIGN_TOLERANCE = 0.45  # |cos| above which two directions count as parallel
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,23 +34,8 @@ class SeenTile:
         return Tile.of(*self.pips)
 
 
-@dataclass(frozen=True, slots=True)
-class _Geom:
-    center: np.ndarray
-    axis: np.ndarray  # unit, from the half0 end to the half1 end
-    normal: np.ndarray
-    length: float
-    width: float
-
-
-def _geom(seen: SeenTile) -> _Geom:
-    c = np.asarray(seen.corners, np.float64)
-    end0, end1 = (c[0] + c[3]) / 2, (c[1] + c[2]) / 2
-    axis = end1 - end0
-    length = float(np.linalg.norm(axis))
-    axis = axis / max(length, 1e-9)
-    width = float(np.linalg.norm(c[2] - c[1]))
-    return _Geom(c.mean(0), axis, np.array([-axis[1], axis[0]]), length, width)
+def _geom(seen: SeenTile) -> TileAxes:
+    return tile_axes(seen.corners)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,49 +93,15 @@ def _meetings(tiles: Sequence[SeenTile], tolerance: float) -> list[tuple[PhysJoi
     the port's tile shows there and the value the receiving tile shows."""
     geoms = [_geom(t) for t in tiles]
     width = float(np.median([g.width for g in geoms])) if geoms else 1.0
-    ports: list[tuple[int, Phys, np.ndarray, np.ndarray, int]] = []  # tile, side, point, direction, value
-    receivers: list[tuple[int, Phys | None, np.ndarray, int]] = []  # tile, side (None: a double's centre), point, value
-    for i, (t, g) in enumerate(zip(tiles, geoms)):
-        a, b = t.pips
-        ports += [(i, phys, point, direction, b if phys == "half1" else a) for phys, point, direction in _ports(t, g)]
-        if a == b:
-            receivers.append((i, None, g.center, a))
-        else:
-            receivers.append((i, "half0", g.center - g.axis * g.length / 4, a))
-            receivers.append((i, "half1", g.center + g.axis * g.length / 4, b))
-    if not ports or not receivers:
-        return []
-    # Every port against every receiver at once; only the pairs close enough are looked at one by one.
-    expected = np.array([point + direction * width / 2 for _, _, point, direction, _ in ports])
-    at = np.array([rpoint for _, _, rpoint, _ in receivers])
-    errors = np.linalg.norm(expected[:, None, :] - at[None, :, :], axis=2) / width
     out = []
-    for p, r in zip(*np.nonzero(errors <= tolerance)):
-        i, side, point, direction, value = ports[p]
-        j, rside, rpoint, rvalue = receivers[r]
-        if j == i:
-            continue
-        gj = geoms[j]
-        if rside is None:
-            # A double takes a tile on its long side only when laid crosswise to the line.
-            if abs(float(gj.axis @ direction)) > ALIGN_TOLERANCE:
-                continue
-            rphys: Phys = "long+" if float(gj.normal @ (point - gj.center)) > 0 else "long-"
-        else:
-            rphys = rside
-            # The receiving half must be the one nearer the port (the tile faces it).
-            other = gj.center + gj.axis * gj.length / 4 * (1 if rside == "half0" else -1)
-            if np.linalg.norm(other - point) < np.linalg.norm(rpoint - point):
-                continue
-        out.append((PhysJoin(i, side, j, rphys, float(errors[p, r])), value, rvalue))
+    for m in meetings([(g, t.pips[0] == t.pips[1]) for t, g in zip(tiles, geoms)], width, tolerance):
+        # (A double shows its one value on every side; a non-double the half's.)
+        value, rvalue = (tiles[k].pips[1] if side == "half1" else tiles[k].pips[0] for k, side in ((m.a, m.side_a), (m.b, m.side_b)))
+        out.append((PhysJoin(m.a, m.side_a, m.b, m.side_b, m.error), value, rvalue))
     return out
 
 
-def _ports(seen: SeenTile, g: _Geom | None = None) -> list[tuple[Phys, np.ndarray, np.ndarray]]:
+def _ports(seen: SeenTile, g: TileAxes | None = None) -> list[tuple[Phys, np.ndarray, np.ndarray]]:
     """Where a tile can take another: each physical side's middle and its outward direction (``g``:
     the tile's geometry, where already known)."""
-    g = g or _geom(seen)
-    if seen.pips[0] != seen.pips[1]:
-        return [("half0", g.center - g.axis * g.length / 2, -g.axis), ("half1", g.center + g.axis * g.length / 2, g.axis)]
-    return [("long+", g.center + g.normal * g.width / 2, g.normal), ("long-", g.center - g.normal * g.width / 2, -g.normal),
-            ("short+", g.center + g.axis * g.length / 2, g.axis), ("short-", g.center - g.axis * g.length / 2, -g.axis)]
+    return ports(g or _geom(seen), seen.pips[0] == seen.pips[1])

@@ -11,7 +11,6 @@ the layout -- becomes a problem for the players (:class:`BoardReading`).
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence, cast
 
@@ -24,6 +23,7 @@ from scorer.layout.reread import read_again, readings_the_joins_imply
 from scorer.rules import Board, Side, Tile
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
+from scorer.vision.meetings import off_square
 from scorer.vision.surface import look_at_spots
 from scorer.words import Listed, Words, at
 
@@ -143,7 +143,9 @@ def _open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection]
 
 
 def unsure_problem(d: TileDetection) -> str:
-    """A face-up tile read unsurely, in words."""
+    """A face-up tile read unsurely, in words (one whose pips show on neither half: no reading to name)."""
+    if d.halves is not None and all(h.unread for h in d.halves):
+        return Words("the tile at {place} lies face up in the layout, but its pips cannot be read: please check it", place=at(d.center))
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
                  place=at(d.center), read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")
 
@@ -239,18 +241,12 @@ def _back_as_blank_double(detections: Sequence[TileDetection], backs: Sequence[T
         if base.component and not set(joins) & set(base.component):
             continue
         axis = _geom(layout.tiles[blank]).axis
-        if any(error > BLANK_FIT or _off_square(axis, _geom(layout.tiles[k]).axis) > BLANK_SQUARE for k, error in joins.items()):
+        if any(error > BLANK_FIT or off_square(axis, _geom(layout.tiles[k]).axis) > BLANK_SQUARE for k, error in joins.items()):
             continue  # a back lying near a blank end, not laid there
         problems = len(layout.problems) + len(to_board(layout, every_double_spins)[1]) + len(_joined_beside(layout))
         if problems <= base_problems:
             found.append(([o for o in detections if o is not d] + [trial[-1]], d))
     return found[0] if len(found) == 1 else None
-
-
-def _off_square(axis: np.ndarray, other: np.ndarray) -> float:
-    """How far two tiles' long axes are from parallel or square to each other, in degrees."""
-    dot = abs(float(np.dot(axis, other)))
-    return float(np.degrees(np.arcsin(min(1.0, dot, math.sqrt(max(0.0, 1.0 - dot * dot))))))
 
 
 def _pips(d: TileDetection) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from scorer.vision.geometry import half_centers, long_first, long_side, polygon_
 from scorer.vision.images import check_frame
 from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
-from scorer.vision.plain_backs import blank_or_back
+from scorer.vision.plain_backs import blank_or_back, laid_backs_as_faces
 from scorer.vision.surface import BLOWN, WEAK_BACK, bare_table
 from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
     CERTAIN as CERTAIN, SMALL_FOR_A_BLANK_PX as SMALL_FOR_A_BLANK_PX, SMALL_TILE_PX as SMALL_TILE_PX, SURE_BLANK as SURE_BLANK,
@@ -222,7 +222,7 @@ class TileDetector:
             if close:
                 both = sorted(candidates + close, key=lambda b: -b.score)
                 detections = read_tiles(picture, both, self.reader.read, self.iou)
-        detections = blank_or_back(frame, detections)
+        detections = laid_backs_as_faces(blank_or_back(frame, detections))
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000 - searched,
                             "search_ms": searched}
         return detections

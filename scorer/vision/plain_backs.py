@@ -1,14 +1,18 @@
-"""A plain box taken for a back may be the double blank face up: where nothing else on the table looks
-like it as a back and it has the colour of the set's faces, the players are asked (:func:`blank_or_back`)."""
+"""A plain box taken for a back may be a face: the double blank, where nothing else on the table looks
+like it as a back and it has the colour of the set's faces (:func:`blank_or_back`); any face, where it
+lies in the layout (:func:`laid_backs_as_faces`).  The players are asked."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import cv2
 import numpy as np
 
-from scorer.vision.geometry import half_centers, rectify
+from scorer.vision.geometry import half_centers, long_side, rectify
+from scorer.vision.meetings import Meeting, TileAxes, meetings, off_square, tile_axes
 from scorer.vision.tile_detection import HalfReading, TileDetection
 
 # Colours are a box's median in Lab (OpenCV's 8-bit scale), over the middle of the tile.
@@ -20,6 +24,20 @@ LIKE_A_BACK = 15.0
 FACES_COLOUR = 5.0
 # The double blank read so: as likely a back (below CERTAIN, so it is asked about).
 BLANK_OR_BACK = 0.5
+# A box lies as a tile laid against another would where it is within LAID_FIT tile widths of the spot
+# (CROSSWISE_FIT at a double's long side: a double laid crosswise sits centred on the end it takes) and
+# its long axis within LAID_SQUARE degrees of parallel or square to the other's.  In the picture, the
+# real photos' hand-laid layouts: 49 of 50 joins within 0.30 (all 0.40), the 22 at a double's long side
+# within 0.22, all within 5.4 degrees; the held-out faces taken for backs in layouts within 0.24 and
+# 2.6 degrees; of the held-out backs beside faces that a join's 0.38 would take, most lie 5-13 degrees
+# off, and the rest turned a corner or by a face no other lies against (docs/experiments.md, "A back in
+# the layout").
+LAID_FIT = 0.3
+CROSSWISE_FIT = 0.25
+LAID_SQUARE = 7.0
+# A tile laid against another lies with its centre a tile length from the other's or nearer (in line;
+# crosswise, less); farther than this many lengths, a back is not looked at.
+NEAR = 1.5
 
 
 def blank_or_back(image: np.ndarray, detections: Sequence[TileDetection]) -> list[TileDetection]:
@@ -44,6 +62,85 @@ def blank_or_back(image: np.ndarray, detections: Sequence[TileDetection]) -> lis
         if np.linalg.norm(colours[k] - faces_colour) <= FACES_COLOUR:
             out[k] = _blank_double_unsure(detections[k])
     return out
+
+
+def laid_backs_as_faces(detections: Sequence[TileDetection]) -> list[TileDetection]:
+    """``detections`` with each box taken for a back that lies in the layout turned into a face read
+    with no count: laid (:func:`_laid`) against a face-up tile that is itself laid against another, or
+    against two face-up tiles.  Tiles are played face up: a box in the layout that looks like a back is
+    most likely a face whose pips a highlight or a pale print hides, and the players are asked rather
+    than the tile taken silently for one in the boneyard.  (A face lying alone is not enough: loose
+    tiles side by side often lie as a tile and a crosswise double would.)"""
+    backs = [k for k, d in enumerate(detections) if d.face == "down"]
+    faces = [k for k, d in enumerate(detections) if d.face == "up" and d.pips is not None]
+    if backs and len(faces) >= 2:
+        # (Only the backs within reach of a face: most lie well away, in the boneyard.)
+        centres = np.array([detections[k].center for k in faces])
+        reach = NEAR * float(np.median([long_side(detections[k].corners) for k in faces]))
+        distances = np.array([np.hypot(*(centres - detections[k].center).T) for k in backs]).reshape(len(backs), len(faces))
+        near = distances.min(1) <= reach
+        backs = [k for k, n in zip(backs, near) if n]
+        # ... and the faces those may lie against, and the faces those may lie against in turn.
+        faces = [k for k, d in zip(faces, distances[near].min(0, initial=np.inf)) if d <= 2 * reach]
+    if not backs or len(faces) < 2:
+        return list(detections)
+    # Each box as the tile it may be: a face read surely as what it shows, any other (a back, a face
+    # read unsurely: a misread count may make a double of it, or not) as a double and as a non-double.
+    tiles: list[_Laid] = []
+    for k in faces + backs:
+        d = detections[k]
+        axes = tile_axes(d.corners)
+        if d.face == "up" and d.certain:
+            tiles.append(_Laid(k, axes, d.pips[0] == d.pips[1], True))  # type: ignore[index]
+        else:
+            tiles += [_Laid(k, axes, True, False), _Laid(k, axes, False, False)]
+    width = float(np.median([t.axes.width for t in tiles]))
+    in_layout: set[int] = set()
+    against: list[tuple[int, int]] = []  # (back, face)
+    for m in meetings([(t.axes, t.double) for t in tiles], width, LAID_FIT):
+        a, b = tiles[m.a].box, tiles[m.b].box
+        if a == b or not _laid(m, tiles):
+            continue
+        up = [detections[k].face == "up" for k in (a, b)]
+        if all(up):
+            in_layout |= {a, b}
+        elif any(up):
+            against.append((b, a) if up[0] else (a, b))
+    out = list(detections)
+    touched: dict[int, set[int]] = {}
+    for k, face in against:
+        touched.setdefault(k, set()).add(face)
+    for k in [k for k, touching in touched.items() if touching & in_layout or len(touching) >= 2]:
+        halves = tuple(HalfReading.no_count((float(c[0]), float(c[1]))) for c in half_centers(np.asarray(detections[k].corners)))
+        out[k] = TileDetection(detections[k].corners, "up", detections[k].confidence, (halves[0], halves[1]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Laid:
+    box: int  # its index among the detections
+    axes: TileAxes
+    double: bool
+    sure: bool  # a face read surely: a double or not for certain
+
+
+def _laid(m: Meeting, tiles: Sequence[_Laid]) -> bool:
+    """Whether the two tiles of meeting ``m`` lie as a tile laid at the other's end or side would:
+    close (:data:`LAID_FIT`, :data:`CROSSWISE_FIT`), square (:data:`LAID_SQUARE`), going on straight
+    from the end it is laid at or crosswise to it -- a tile turned a corner there is far likelier one
+    lying loose by another than a line turning -- and not both doubles (each shows one value, and a set
+    holds each double once: a back taken as a double cannot lie against a face read surely as one)."""
+    port, receiver = tiles[m.a], tiles[m.b]
+    if off_square(port.axes.axis, receiver.axes.axis) > LAID_SQUARE:
+        return False
+    crosswise = bool({m.side_a, m.side_b} & {"long+", "long-"})
+    if m.error > (CROSSWISE_FIT if crosswise else LAID_FIT):
+        return False
+    direction = port.axes.normal if m.side_a in ("long+", "long-") else port.axes.axis
+    if m.side_b in ("half0", "half1") and abs(float(receiver.axes.axis @ direction)) < math.cos(math.radians(LAID_SQUARE)):
+        return False
+    both_doubles = port.double and receiver.double and (port.sure or receiver.sure)
+    return not both_doubles
 
 
 def _colours(image: np.ndarray, boxes: Sequence[Sequence[Sequence[float]]]) -> np.ndarray:
