@@ -85,7 +85,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "
                                 "there unseen -- please check it"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is read uncertainly as {read} ({confidence}): please check it"),
-    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} lies face up in the layout, but its pips cannot be read: please check it"),
+    QT_TRANSLATE_NOOP("Sentences", "the pips of the tile at {place} cannot be read (they do not show): please check it"),
     QT_TRANSLATE_NOOP("Sentences", "tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile "
                                 "between them may be unseen or misread"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} lies lengthwise in the line: read as a double laid crosswise"),

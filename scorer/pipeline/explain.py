@@ -266,9 +266,13 @@ def played_twice(detections: Sequence[TileDetection], board: Board) -> bool:
 
 
 def other_readings(d: TileDetection, limit: int = 4) -> list[tuple[int, int]]:
-    """The tile's likeliest other readings (pips of the first half, of the second), best first."""
+    """The tile's likeliest other readings (pips of the first half, of the second), best first.  A half
+    with no count read (its pips washed out) may show any: then every reading of it is one."""
     assert d.halves is not None
     first, second = d.halves
+    if first.unread or second.unread:
+        counts = [range(7) if h.unread else [h.pips, *(k for k, _ in h.alternatives)] for h in (first, second)]
+        return [(a, b) for a in counts[0] for b in counts[1] if (a, b) != (first.pips, second.pips)]
     options = []
     for a, pa in [(first.pips, first.confidence), *first.alternatives]:
         for b, pb in [(second.pips, second.confidence), *second.alternatives]:

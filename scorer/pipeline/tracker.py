@@ -75,11 +75,16 @@ class Tracker:
                 unmatched.discard(best)
                 track = self.tracks[best]
                 track.detection = d
-            # An uncertain reading counts for less than a sure one.
+            # An uncertain reading counts for less than a sure one; a face with no count on either half
+            # (pips washed out: its reading a placeholder) for nothing.
             read = Tile.of(*cast(tuple[int, int], d.pips))  # (face up and read: filtered above)
-            track.votes[read] += 2 if d.certain else 1
-            track.sure[read] += d.certain
-            voted = cast(Tile, track.tile)  # (it has a vote now)
+            if not all(h.unread for h in cast(tuple[HalfReading, HalfReading], d.halves)):
+                track.votes[read] += 2 if d.certain else 1
+                track.sure[read] += d.certain
+            if track.tile is None:
+                out.append(d)  # (no count read in any look yet: nothing to follow)
+                continue
+            voted = track.tile
             if track.settled is not None and voted != track.settled and track.votes[voted] > track.votes[track.settled]:
                 flips.append(Flip(track.id, track.settled, voted, d.center))
             if track.count >= 2:

@@ -91,9 +91,9 @@ def laid_backs_as_faces(detections: Sequence[TileDetection]) -> list[TileDetecti
         d = detections[k]
         axes = tile_axes(d.corners)
         if d.face == "up" and d.certain:
-            tiles.append(_Laid(k, axes, d.pips[0] == d.pips[1], True))  # type: ignore[index]
+            tiles.append(_Laid(k, axes, d.pips[0] == d.pips[1]))  # type: ignore[index]
         else:
-            tiles += [_Laid(k, axes, True, False), _Laid(k, axes, False, False)]
+            tiles += [_Laid(k, axes, True), _Laid(k, axes, False)]
     width = float(np.median([t.axes.width for t in tiles]))
     in_layout: set[int] = set()
     against: list[tuple[int, int]] = []  # (back, face)
@@ -121,7 +121,6 @@ class _Laid:
     box: int  # its index among the detections
     axes: TileAxes
     double: bool
-    sure: bool  # a face read surely: a double or not for certain
 
 
 def _laid(m: Meeting, tiles: Sequence[_Laid]) -> bool:
@@ -129,7 +128,7 @@ def _laid(m: Meeting, tiles: Sequence[_Laid]) -> bool:
     close (:data:`LAID_FIT`, :data:`CROSSWISE_FIT`), square (:data:`LAID_SQUARE`), going on straight
     from the end it is laid at or crosswise to it -- a tile turned a corner there is far likelier one
     lying loose by another than a line turning -- and not both doubles (each shows one value, and a set
-    holds each double once: a back taken as a double cannot lie against a face read surely as one)."""
+    holds each double once; a box that may or may not be a double is tried both ways)."""
     port, receiver = tiles[m.a], tiles[m.b]
     if off_square(port.axes.axis, receiver.axes.axis) > LAID_SQUARE:
         return False
@@ -139,8 +138,7 @@ def _laid(m: Meeting, tiles: Sequence[_Laid]) -> bool:
     direction = port.axes.normal if m.side_a in ("long+", "long-") else port.axes.axis
     if m.side_b in ("half0", "half1") and abs(float(receiver.axes.axis @ direction)) < math.cos(math.radians(LAID_SQUARE)):
         return False
-    both_doubles = port.double and receiver.double and (port.sure or receiver.sure)
-    return not both_doubles
+    return not (port.double and receiver.double)
 
 
 def _colours(image: np.ndarray, boxes: Sequence[Sequence[Sequence[float]]]) -> np.ndarray:

@@ -22,7 +22,8 @@ SURE_BLANK = 0.97
 # A half whose likeliest count is less likely than a blind guess among the seven: the reader sees
 # mostly no half there (table, the box's end off the tile) or a back -- its count is unknown.
 UNREAD = 1 / 7
-# A half on a box that shows no count at all (a face that looks like a back): every count this likely.
+# A half on a box that shows no count at all (a face that looks like a back): every count this likely,
+# its ``pips`` a placeholder (0) that nothing may take for a reading (:attr:`HalfReading.unread`).
 NO_COUNT = 0.1
 
 
@@ -35,7 +36,8 @@ class HalfReading:
 
     @classmethod
     def no_count(cls, center: tuple[float, float]) -> "HalfReading":
-        """A half read with no count: each of 0-6 as likely (:data:`NO_COUNT`, below :data:`UNREAD`)."""
+        """A half read with no count: each of 0-6 as likely (:data:`NO_COUNT`, below :data:`UNREAD`), 0
+        standing in as its ``pips`` and the other six as its alternatives."""
         return cls(0, center, NO_COUNT, tuple((k, NO_COUNT) for k in range(1, 7)))
 
     @property

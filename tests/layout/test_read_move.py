@@ -139,8 +139,8 @@ def test_a_reading_that_shows_no_move_is_read_again_where_another_shows_one() ->
 def test_a_new_tile_whose_pips_show_on_neither_half_is_asked_about_as_such() -> None:
     # A face taken for a back but lying in the layout (scorer.vision.plain_backs): every count as likely.
     corners = ((144.0, 100.0), (192.0, 100.0), (192.0, 124.0), (144.0, 124.0))
-    blank = TileDetection(corners, "up", 0.9, (HalfReading.no_count((156.0, 112.0)), HalfReading.no_count((180.0, 112.0))))
-    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), blank])
+    no_count = TileDetection(corners, "up", 0.9, (HalfReading.no_count((156.0, 112.0)), HalfReading.no_count((180.0, 112.0))))
+    move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), no_count])
     assert not move.sure
-    assert "the tile at (168, 112) lies face up in the layout, but its pips cannot be read: please check it" in move.problems
+    assert "the pips of the tile at (168, 112) cannot be read (they do not show): please check it" in move.problems
     assert not any("read uncertainly" in p for p in move.problems)  # (no made-up reading named)

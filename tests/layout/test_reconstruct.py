@@ -500,7 +500,7 @@ def test_read_board_reads_a_washed_out_tile_in_a_line_as_its_neighbours_show_it_
     assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(3, 5), Tile(4, 6)]
     assert any("read as [5, 5] is taken as [6, 2]" in n for n in reading.notes)
     # Still the players' to confirm (no count read on either half: no reading to name).
-    assert "the tile at (120, 112) lies face up in the layout, but its pips cannot be read: please check it" in reading.problems
+    assert "the pips of the tile at (120, 112) cannot be read (they do not show): please check it" in reading.problems
     # With a 6 and a 2 its halves' runner-ups, [6|5] and [5|2] come to the same table (the other half
     # then read again at its join): one reading, not three that do as well.
     runner_up = replace(washed, halves=(replace(washed.halves[0], alternatives=((6, 0.09),)), replace(washed.halves[1], alternatives=((2, 0.09),))))

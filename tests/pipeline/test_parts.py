@@ -11,7 +11,7 @@ import numpy as np
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, open_table
-from scorer.pipeline.explain import Explained, Fit, explain
+from scorer.pipeline.explain import Explained, Fit, explain, unsure_new_tile
 from scorer.pipeline.questions import (
     Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, needs_confirmation,
 )
@@ -100,6 +100,33 @@ def test_a_new_tile_that_fits_is_the_move_and_a_played_tile_misread_is_the_one_s
     assert isinstance(question, TableUnfit) and question.boxes == ((164.0, 132.0),)
     assert question.reason == ("the table does not match the game: pips do not match at a join: [2|6] at (212, 132)"
                                " shows 2 where [1|3] at (164, 132) shows 3")
+
+
+def _no_count(x: float, y: float = 120.0) -> TileDetection:
+    """A face whose pips show on neither half (taken for a back, lying in the layout: scorer.vision.plain_backs)."""
+    corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))
+    return TileDetection(corners, "up", 0.9, (HalfReading.no_count((x + 12, y + 12)), HalfReading.no_count((x + 36, y + 12))))
+
+
+def test_a_face_with_no_count_read_is_never_taken_for_the_tile_its_placeholder_names() -> None:
+    # Laid at the [0|3]'s 0: its placeholder reading [0|0] fits, but so does every [0|x] still in the
+    # set -- the players say which (the pipeline asks where unsure_new_tile offers more than one).
+    match = _opened(Tile(0, 3))
+    tiles = [_box((0, 3), 140), _no_count(92)]
+    layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
+    fit = _fit(match)
+    _, reading = explain(fit, match, tiles, layout, ())
+    assert isinstance(reading, Explained)
+    unsure = unsure_new_tile(fit, reading.tiles, reading.layout, reading.change, lambda d: False)
+    assert unsure is not None
+    offered = {p.tile for _, _, change in unsure[1] for p in change.placements}
+    assert offered == {Tile(0, 0), Tile(0, 1), Tile(0, 2), Tile(0, 4), Tile(0, 5), Tile(0, 6)}
+    # Laid at the [1|3]'s 3: no one reading of it is taken as "the only one that fits" -- asked.
+    match = _opened(Tile(1, 3))
+    tiles = [_box((1, 3), 140), _no_count(188)]
+    layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
+    notes, reading = explain(_fit(match), match, tiles, layout, ())
+    assert not notes and isinstance(reading, TableUnfit)
 
 
 # -- turns ----------------------------------------------------------------------------------------

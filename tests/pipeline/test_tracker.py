@@ -27,6 +27,22 @@ def test_a_reading_repeated_grows_sure_but_a_half_read_as_no_count_does_not() ->
     assert half_off.halves[1].confidence == 1.0
 
 
+def test_a_face_with_no_count_read_casts_no_vote() -> None:
+    # Pips washed out: its reading (a placeholder 0 on each half) is no evidence of any tile.
+    no_count = TileDetection(_box(100, (0, 0.1), (0, 0.1)).corners, "up", 0.9,
+                             (HalfReading.no_count((112, 112)), HalfReading.no_count((136, 112))))
+    tracker = Tracker()
+    for _ in range(4):
+        (seen,), _ = tracker.update([no_count])
+        assert seen == no_count  # (nothing read in any look: passed on as it is, asked about)
+    tracker = Tracker()
+    tracker.update([_box(100, (2, 0.99), (3, 0.99))])
+    for _ in range(4):
+        (followed,), _ = tracker.update([no_count])
+    # The tile read surely as [2|3] before the glare came stays [2|3], its halves still unread.
+    assert Tile.of(*followed.pips) == Tile(2, 3) and not followed.certain
+
+
 def test_a_plain_box_that_may_be_a_back_grows_no_surer_however_often_it_is_read() -> None:
     tracker = Tracker()
     plain = replace(_box(100, (0, 0.5), (0, 0.5)), maybe_back=True)

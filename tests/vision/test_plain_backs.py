@@ -161,9 +161,11 @@ def test_a_back_against_a_lone_face_stays_a_back():
     assert laid_backs_as_faces(detections) == detections
 
 
-def test_a_back_alongside_a_double_stays_a_back():
-    """Two doubles never join, and a tile lying alongside a double is not laid at its long side."""
-    spinner = [_face_at(100, 100, 90, (5, 5)), _face_at(40, 100, 0, (1, 5))]
+@pytest.mark.parametrize("sure", [0.99, 0.6])
+def test_a_back_alongside_a_double_stays_a_back(sure):
+    """Two doubles never join, and a tile lying alongside a double is not laid at its long side --
+    whether the double is read surely or not."""
+    spinner = [_face_at(100, 100, 90, (5, 5), confidence=sure), _face_at(40, 100, 0, (1, 5))]
     detections = [*spinner, _back_at(140, 100, 90), _back_at(150, 140, 90)]
     assert laid_backs_as_faces(detections) == detections
 

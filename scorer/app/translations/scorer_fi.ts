@@ -698,8 +698,8 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kohdan {place} laatta luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
     </message>
     <message>
-        <source>the tile at {place} lies face up in the layout, but its pips cannot be read: please check it</source>
-        <translation>kohdan {place} laatta on pelikuviossa kuvapuoli ylöspäin, mutta sen silmiä ei voi lukea: tarkista se</translation>
+        <source>the pips of the tile at {place} cannot be read (they do not show): please check it</source>
+        <translation>kohdan {place} laatan silmiä ei voi lukea (ne eivät näy): tarkista se</translation>
     </message>
     <message>
         <source>tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them may be unseen or misread</source>
