@@ -68,13 +68,25 @@ class Rounds:
             self.cleared_away(self.seen_now or set())
             if not sight.seen:  # (no tile face up: not an opening misread)
                 self.draws.before_opening = still
-        elif (self.cleared or self.table.match.round_no == 0) and any(
+        elif (self.cleared or self.table.match.round_no == 0 or self._broken_up(tiles, layout)) and any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             # A round opens with a tile put down by a hand, not with something the camera misread at rest.
             events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center)
             self.turns.remember(still, tiles, layout)
             return events
         return []
+
+    def _broken_up(self, tiles: list[TileDetection], layout: Layout) -> bool:
+        """Whether the layout seen between rounds is a new one, the last round's cleared away unseen (the
+        table cleared and the next round's first tiles put down between two still looks): none of its
+        tiles lies where it lay in the last round, and one of them is a tile of that round's layout seen
+        elsewhere -- that layout is broken up.  (A tile of a hand laid out, lying loose, tells nothing:
+        it was on no layout; so does a layout where nothing is remembered.)"""
+        board = self.table.match.current_board().tiles
+        component = [tiles[i] for i in layout.component]
+        # (Nothing remembered -- the session resumed between rounds -- proves nothing moved.)
+        return bool(self.memory.tiles) and not any(self.memory.is_remembered(d) for d in component) and any(
+            d.pips is not None and Tile.of(*d.pips) in board for d in component)
 
     def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
              opening: tuple[float, float]) -> list[PipelineEvent]:

@@ -477,6 +477,50 @@ def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next
     assert table.pipe.match.current_board().tiles == (opening.tile,)
 
 
+def test_a_round_opens_where_the_table_was_cleared_and_its_first_tile_put_down_between_two_looks() -> None:
+    import numpy as np
+
+    from scorer.rules import Phase, Play, Reveal, RoundStart
+    from scorer.rules.simulate import simulate_match
+
+    # The round ended and was counted; hands moved over the table until the next round's first tile lay
+    # there, so no still look saw it cleared.  That tile was in the last round's layout and lies elsewhere
+    # now: the layout was broken up, and the tile opens the next round (a film lost its whole second
+    # round so: docs/experiments.md, session 41).
+    sim = simulate_match("horse-race", 2, seed=2)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    after = sim.events[k].after
+    opening = next(s.event for s in sim.events[k + 1 :] if isinstance(s.event, Play))
+    board = after.current_board().tiles
+    assert after.phase is Phase.BEFORE_ROUND and opening.tile in board
+    # Two of the last round's tiles, joined, still lying in the middle of the table at the last look.
+    a, b = opening.tile.a, opening.tile.b
+    joined = next(t for t in board if t != opening.tile and b in (t.a, t.b))
+    old = [_up((a, b), 60, 90), _up((b, joined.b if joined.a == b else joined.a), 108, 90)]
+
+    def table_after_the_round(remembered: bool) -> ScriptedTable:
+        table = ScriptedTable()
+        table.pipe = TablePipeline(after, table, PipelineConfig(), fps=10)
+        for d in old:
+            table.paint(d.corners, 190)
+        table.seen = old
+        table.still(10)
+        if remembered:  # (as the round's play left them)
+            table.pipe.memory.remember(old, set(board), np.ascontiguousarray(table.image[..., 0]))
+        return table
+
+    first = _up((opening.tile.a, opening.tile.b), 140)
+    table = table_after_the_round(remembered=True)
+    moves = table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)], erase=[d.corners for d in old])
+    assert [type(e) for e in moves] == [RoundStart, Play] and moves[1].tile == opening.tile
+    assert table.pipe.match.round_no == after.round_no + 1 and table.pipe.match.current_board().tiles == (opening.tile,)
+    # Where nothing of the last round is remembered (the session resumed between rounds), a layout seen
+    # proves nothing moved: the round waits for a look at the cleared table, as before.
+    table = table_after_the_round(remembered=False)
+    assert table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)], erase=[d.corners for d in old]) == []
+    assert table.pipe.match.phase is Phase.BEFORE_ROUND
+
+
 def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_round_opens() -> None:
     from scorer.pipeline import Notice
     from scorer.rules import FULL_SET, Phase, Play, Reveal, RoundStart
