@@ -79,14 +79,18 @@ class Rounds:
     def _broken_up(self, tiles: list[TileDetection], layout: Layout) -> bool:
         """Whether the layout seen between rounds is a new one, the last round's cleared away unseen (the
         table cleared and the next round's first tiles put down between two still looks): none of its
-        tiles lies where it lay in the last round, and one of them is a tile of that round's layout seen
-        elsewhere -- that layout is broken up.  (A tile of a hand laid out, lying loose, tells nothing:
-        it was on no layout; so does a layout where nothing is remembered.)"""
-        board = self.table.match.current_board().tiles
+        tiles lies where it lay in the last round, one of them is a tile of that round's layout seen
+        elsewhere -- that layout is broken up -- and two of them are joined as they were not in it.  (A
+        piece of the old layout, bumped or slid, holds only the old joins; a tile of a hand laid out was
+        on no layout; and where nothing is remembered -- a session resumed between rounds -- nothing
+        is proved: the round waits for a look at the cleared table.)"""
+        board = self.table.match.current_board()
         component = [tiles[i] for i in layout.component]
-        # (Nothing remembered -- the session resumed between rounds -- proves nothing moved.)
-        return bool(self.memory.tiles) and not any(self.memory.is_remembered(d) for d in component) and any(
-            d.pips is not None and Tile.of(*d.pips) in board for d in component)
+        old_joins = {frozenset((j.tile, j.new_tile)) for j in board.joins}
+        new_joins = [j for j in layout.joins if j.a in layout.component and j.b in layout.component
+                     and frozenset((layout.tiles[j.a].tile, layout.tiles[j.b].tile)) not in old_joins]
+        return bool(self.memory.tiles) and bool(new_joins) and not any(self.memory.is_remembered(d) for d in component) and any(
+            d.pips is not None and Tile.of(*d.pips) in board.tiles for d in component)
 
     def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
              opening: tuple[float, float]) -> list[PipelineEvent]:
