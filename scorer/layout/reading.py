@@ -144,7 +144,7 @@ def _open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection]
 
 def unsure_problem(d: TileDetection) -> str:
     """A face-up tile read unsurely, in words (one with no count read on either half: no reading to name)."""
-    if d.halves is not None and all(h.unread for h in d.halves):
+    if d.unread:
         return Words("the pips of the tile at {place} cannot be read (they do not show): please check it", place=at(d.center))
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
                  place=at(d.center), read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")

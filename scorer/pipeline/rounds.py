@@ -87,9 +87,9 @@ class Rounds:
         board = self.table.match.current_board()
         component = [tiles[i] for i in layout.component]
         old_joins = {frozenset((j.tile, j.new_tile)) for j in board.joins}
-        new_joins = [j for j in layout.joins if j.a in layout.component and j.b in layout.component
-                     and frozenset((layout.tiles[j.a].tile, layout.tiles[j.b].tile)) not in old_joins]
-        return bool(self.memory.tiles) and bool(new_joins) and not any(self.memory.is_remembered(d) for d in component) and any(
+        new_join = any(j.a in layout.component and j.b in layout.component
+                       and frozenset((layout.tiles[j.a].tile, layout.tiles[j.b].tile)) not in old_joins for j in layout.joins)
+        return bool(self.memory.tiles) and new_join and not any(self.memory.is_remembered(d) for d in component) and any(
             d.pips is not None and Tile.of(*d.pips) in board.tiles for d in component)
 
     def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,

@@ -78,7 +78,7 @@ class Tracker:
             # An uncertain reading counts for less than a sure one; a face with no count on either half
             # (pips washed out: its reading a placeholder) for nothing.
             read = Tile.of(*cast(tuple[int, int], d.pips))  # (face up and read: filtered above)
-            if not all(h.unread for h in cast(tuple[HalfReading, HalfReading], d.halves)):
+            if not d.unread:
                 track.votes[read] += 2 if d.certain else 1
                 track.sure[read] += d.certain
             if track.tile is None:

@@ -26,12 +26,8 @@ FACES_COLOUR = 5.0
 BLANK_OR_BACK = 0.5
 # A box lies as a tile laid against another would where it is within LAID_FIT tile widths of the spot
 # (CROSSWISE_FIT at a double's long side: a double laid crosswise sits centred on the end it takes) and
-# its long axis within LAID_SQUARE degrees of parallel or square to the other's.  In the picture, the
-# real photos' hand-laid layouts: 49 of 50 joins within 0.30 (all 0.40), the 22 at a double's long side
-# within 0.22, all within 5.4 degrees; the held-out faces taken for backs in layouts within 0.24 and
-# 2.6 degrees; of the held-out backs beside faces that a join's 0.38 would take, most lie 5-13 degrees
-# off, and the rest turned a corner or by a face no other lies against (docs/experiments.md, "A back in
-# the layout").
+# its long axis within LAID_SQUARE degrees of parallel or square to the other's: nearly all hand-laid
+# joins of the real photos, none of the held-out backs beside a layout (docs/experiments.md, session 41).
 LAID_FIT = 0.3
 CROSSWISE_FIT = 0.25
 LAID_SQUARE = 7.0
@@ -96,7 +92,7 @@ def laid_backs_as_faces(detections: Sequence[TileDetection]) -> list[TileDetecti
             tiles += [_Laid(k, axes, True), _Laid(k, axes, False)]
     width = float(np.median([t.axes.width for t in tiles]))
     in_layout: set[int] = set()
-    against: list[tuple[int, int]] = []  # (back, face)
+    touched: dict[int, set[int]] = {}  # back -> the faces it lies against
     for m in meetings([(t.axes, t.double) for t in tiles], width, LAID_FIT):
         a, b = tiles[m.a].box, tiles[m.b].box
         if a == b or not _laid(m, tiles):
@@ -105,11 +101,9 @@ def laid_backs_as_faces(detections: Sequence[TileDetection]) -> list[TileDetecti
         if all(up):
             in_layout |= {a, b}
         elif any(up):
-            against.append((b, a) if up[0] else (a, b))
+            back, face = (b, a) if up[0] else (a, b)
+            touched.setdefault(back, set()).add(face)
     out = list(detections)
-    touched: dict[int, set[int]] = {}
-    for k, face in against:
-        touched.setdefault(k, set()).add(face)
     for k in [k for k, touching in touched.items() if touching & in_layout or len(touching) >= 2]:
         halves = tuple(HalfReading.no_count((float(c[0]), float(c[1]))) for c in half_centers(np.asarray(detections[k].corners)))
         out[k] = TileDetection(detections[k].corners, "up", detections[k].confidence, (halves[0], halves[1]))

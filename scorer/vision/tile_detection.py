@@ -68,6 +68,11 @@ class TileDetection:
         return 1.0 if self.halves is None else min(h.confidence for h in self.halves)
 
     @property
+    def unread(self) -> bool:
+        """Whether no count was read on either half (a face whose pips do not show: its pips a placeholder)."""
+        return self.halves is not None and all(h.unread for h in self.halves)
+
+    @property
     def certain(self) -> bool:
         return self.halves is None or all(self.half_certain(k) for k in (0, 1))
 
