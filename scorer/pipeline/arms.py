@@ -30,6 +30,9 @@ Point = tuple[float, float]
 # Still moments whose arm is remembered: a move held up by a question is still told by its own arm
 # after a few more turns have been made.
 ARMS_KEPT = 32
+# Boxes of one tile read at two times lie within this share of its length of each other: a box half a
+# tile off (one half of a tile and the table beside it) is read at another place.
+SAME_PLACE = 0.25
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,11 @@ def moved_near(mask: np.ndarray | None, frame_size: tuple[int, int] | None, plac
     return bool(mask[max(0, cy - r) : cy + r + 1, max(0, cx - r) : cx + r + 1].any())
 
 
+def _same_place(a: Point, b: Point, length: float) -> bool:
+    """Whether boxes centred at ``a`` and ``b`` lie at one place (``length``: the tile's)."""
+    return float(np.hypot(a[0] - b[0], a[1] - b[1])) < SAME_PLACE * length
+
+
 def settle_order(placements: Sequence[Placement], settled: dict[Tile, float]) -> list[Placement] | None:
     """The placements in the order their places settled (``settled``: when), where each one's time is
     known and they were put down apart (:func:`put_down_apart`)."""
@@ -225,6 +233,7 @@ class Arms:
         self.first_seen: dict[Tile, float] = {}  # when each face-up tile of the round was first read
         # When (the gate's clock, as settled) and where each tile was first read where it lies now.
         self.first_read: dict[Tile, tuple[float, Point]] = {}
+        self.round_reads_after = float("-inf")  # reads until then saw a round over: no tile of this one
 
     def moved(self, at: float, mask: np.ndarray | None) -> None:
         """A motion ended in a still table at ``at`` (the gate's clock)."""
@@ -243,10 +252,10 @@ class Arms:
         for d, pips in zip(tiles, read):
             if pips is not None:
                 self.places[Tile.of(*pips)] = d.center
-                first = self.first_read.get(Tile.of(*pips))
-                if at is not None and (first is None or np.hypot(first[1][0] - d.center[0], first[1][1] - d.center[1]) > long_side(d.corners) / 2):
+                first, length = self.first_read.get(Tile.of(*pips)), long_side(d.corners)
+                if at is not None and (first is None or not _same_place(first[1], d.center, length)):
                     # (Read elsewhere before -- a misreading of another tile -- it was first read here now.)
-                    self.first_read[Tile.of(*pips)] = (at, d.center)
+                    self.first_read[Tile.of(*pips)] = (self._boxed_since(d.center, length, at), d.center)
                 if self.frame_size is not None:
                     w, h = self.frame_size
                     c = np.asarray(d.corners)
@@ -254,10 +263,27 @@ class Arms:
                     if (when := self.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))) is not None:
                         self.settled[Tile.of(*pips)] = when
 
+    def _boxed_since(self, place: Point, length: float, at: float) -> float:
+        """Since when (the gate's clock) every read of this round up to ``at`` saw a box at the place --
+        a tile misread at first (as a played tile, as two half boxes) lay there from the first of them."""
+        since = at
+        for when, boxes in reversed(self.reads):
+            if when > at:
+                continue
+            if when <= self.round_reads_after or not any(_same_place((x, y), place, length) for x, y, _ in boxes):
+                break
+            since = when
+        return since
+
+    def round_over(self) -> None:
+        """The round is over: the boxes read so far lay on its table, not the next round's."""
+        if self.reads:
+            self.round_reads_after = self.reads[-1][0]
+
     def side_that_laid(self, tile: Tile) -> int | None:
         """The table edge of the arm that put the tile down: the motion after which its place was
         still, not the latest one -- where a question held the move up, other players' arms have moved since."""
-        settled, place = self.settled.get(tile), self.places.get(tile)
+        settled, place = self.put_down().get(tile), self.places.get(tile)
         if not self.arms:
             return None
         arm = self.arms[-1]

@@ -218,8 +218,11 @@ class TablePipeline:
         assert self.zones is not None
         events = self._followed(still)
         if self._arm_over(still):
-            # A hand still over the table (hovering before it lays a tile): what it covers is not seen.
-            # The table is read once the hand is gone -- or, should it stay, after a while as it is.
+            # A hand still over the table (hovering before it lays a tile) hides what it covers: read once it
+            # is gone, or after a while as it is.  (What it shows lies there: a tile laid, a boneyard whole.)
+            self.arms.read(still.at, still.up)
+            if match.phase is Phase.BEFORE_ROUND and not still.up:
+                self.draws.cleared(still, match, arm_over=True)
             return events + self.look_again(still.t + LOOK_AGAIN_SECONDS)
         self._reference, self._reference_offset = still, self.camera.offset.copy()
         known = Known(self.zones, len(match.players), self.to_table, match.current_board().tiles, match.phase is Phase.IN_ROUND,
@@ -314,10 +317,14 @@ class TablePipeline:
             except RulesError as exc:
                 return out + self.put(t, Refused(words_of(exc), (tuple(events),)))
             out.append(MoveEvent(t, step, _announced(step)))
+        return out + self._moved_on(t)
+
+    def _moved_on(self, t: float) -> list[PipelineEvent]:
+        """The match moved on: the last question may be put again, a round over ends its table's reads, the end is said."""
         self.asked.moved_on()
-        if self.match.is_over:
-            out.append(self._set_status("over", t))
-        return out
+        if self.match.phase is not Phase.IN_ROUND:
+            self.arms.round_over()
+        return [self._set_status("over", t)] if self.match.is_over else []
 
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
         """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the
@@ -337,10 +344,7 @@ class TablePipeline:
             step = self.history.apply(event, at)
             if i in rewritten.changed:
                 out.append(MoveEvent(t, step, _announced(step)))
-        self.asked.moved_on()
-        if self.match.is_over:
-            out.append(self._set_status("over", t))
-        return out
+        return out + self._moved_on(t)
 
     @property
     def steps(self) -> Sequence[Step]:

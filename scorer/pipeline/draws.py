@@ -8,7 +8,7 @@ import numpy as np
 from scorer.layout import Layout
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.still import StillTable
-from scorer.rules import Match
+from scorer.rules import FULL_SET, Match
 from scorer.vision.detector import TileDetection
 
 
@@ -34,6 +34,14 @@ class Draws:
             return 0
         played = [np.asarray(tiles[i].corners) for i in layout.component]
         return min(self.boneyard.update(*still.boneyard, played), match.boneyard)
+
+    def cleared(self, still: StillTable, match: Match, arm_over: bool = False) -> None:
+        """A still table between rounds with no tile face up: the boneyard as it may have been dealt.
+        (With an arm over the table, only where every tile dealt to the boneyard is seen: the arm may
+        hide backs -- and it may be the opener's, about to lay the first tile.)"""
+        n = len(match.players)
+        if not arm_over or len(still.backs) == len(FULL_SET) - match.rules.hand_size(n) * n:
+            self.before_opening = still
 
     def dealt(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
         """A round opened on this table: the boneyard as dealt.  Returns the tiles drawn before its

@@ -59,6 +59,12 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
     problems = layout.problems + change.problems
     if pairs := overlapping_pairs(tiles):
         outcomes = fitting_without(fit, tiles, pairs)
+        if len(outcomes) == 1 and (misread := misread_where_nothing_was(fit, tiles, layout, pairs, outcomes[0][0])) and (
+            not outcomes[0][2].placements or still_asked_about(misread, asked)
+        ):
+            # Two boxes where no tile lay before, one read as a tile already played: the new tile
+            # misread, not a stray box -- asked, as for such a box beside the layout (below).
+            return notes, PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in misread))
         if len(outcomes) == 1:
             (tiles, layout, change), problems = outcomes[0], []
         elif len(outcomes) > 1:
@@ -253,6 +259,16 @@ def _played_in_or_against(tiles: Boxes, layout: Layout, board: Board) -> list[tu
 def misread_beside_layout(tiles: Boxes, layout: Layout, board: Board) -> Boxes:
     """Loose boxes read as a tile already played that lie against the layout."""
     return [d for k, d in _played_in_or_against(tiles, layout, board) if k not in layout.component]
+
+
+def misread_where_nothing_was(fit: Fit, tiles: Boxes, layout: Layout, pairs: Sequence[tuple[int, int]], kept: Boxes) -> Boxes:
+    """Boxes left out of the reading ``kept`` that are read as a played tile, lie in or against the
+    layout, and overlap only boxes that are not played tiles where they were remembered: a place where
+    no tile lay before."""
+    on_old_place = {k for pair in pairs if any(fit.remembered(tiles[i]) for i in pair) for k in pair}
+    return [d for k, d in _played_in_or_against(tiles, layout, fit.board)
+            if k not in on_old_place and any(k in pair for pair in pairs) and not fit.remembered(d)
+            and not any(d is o for o in kept)]
 
 
 def played_twice(detections: Sequence[TileDetection], board: Board) -> bool:

@@ -67,7 +67,7 @@ class Rounds:
         if not layout.component:
             self.cleared_away(self.seen_now or set())
             if not sight.seen:  # (no tile face up: not an opening misread)
-                self.draws.before_opening = still
+                self.draws.cleared(still, self.table.match)
         elif (self.cleared or self.table.match.round_no == 0 or self._broken_up(tiles, layout)) and any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             # A round opens with a tile put down by a hand, not with something the camera misread at rest.

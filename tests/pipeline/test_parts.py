@@ -102,6 +102,29 @@ def test_a_new_tile_that_fits_is_the_move_and_a_played_tile_misread_is_the_one_s
                                " shows 2 where [1|3] at (164, 132) shows 3")
 
 
+def test_a_new_tile_read_as_a_played_one_with_a_half_box_over_it_is_asked_about() -> None:
+    # The tile laid at the [1|3]'s 3 read as [3|1] -- already played -- and a second box half a tile off
+    # over it read [4|4], unsurely: leaving the played reading out fits (nothing new), but no tile lay
+    # there before -- the new tile misread.  Taken for a stray box, its move was lost and the next
+    # player's tile made this one's turn a pass.
+    match = _opened(Tile(1, 3))
+    fit = Fit(match.current_board(), None, lambda layout: None, lambda d: d.center[0] < 170)  # (the [1|3] where it lay)
+
+    def explained(tiles: list[TileDetection], asked: tuple[tuple[float, float], ...] = ()):
+        return explain(fit, match, tiles, reconstruct(seen_from_detections(tiles), known=match.current_board().tiles), asked)[1]
+
+    misread = [_box((1, 3), 140), _box((3, 1), 188), _box((4, 4), 200, 128, sure=0.6)]
+    assert explained(misread) == PlayedTileAgain((((212.0, 132.0), Tile(1, 3)),))
+    # Another tile placed meanwhile: the box is a stray one -- unless the players were asked about it.
+    placing = [*misread, _box((5, 1), 92)]
+    reading = explained(placing)
+    assert isinstance(reading, Explained) and [p.tile for p in reading.change.placements] == [Tile(1, 5)]
+    assert explained(placing, asked=((212.0, 132.0),)) == PlayedTileAgain((((212.0, 132.0), Tile(1, 3)),))
+    # A second box over the played tile where it lies is a stray one: nothing new, nothing asked.
+    reading = explained([_box((1, 3), 140), _box((1, 3), 152, 128, sure=0.6)])
+    assert isinstance(reading, Explained) and not reading.change.placements
+
+
 def _no_count(x: float, y: float = 120.0) -> TileDetection:
     """A face whose pips show on neither half (taken for a back, lying in the layout: scorer.vision.plain_backs)."""
     corners = ((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0))

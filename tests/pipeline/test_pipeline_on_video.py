@@ -269,6 +269,37 @@ def test_tiles_drawn_before_the_opening_tile_is_first_read_surely_are_counted_af
     assert table.pipe.match.boneyard == 14 - 3 and table.pipe.match.next_player == "Ben"
 
 
+def test_a_round_opened_under_a_hovering_hand_is_the_openers_and_the_draw_after_it_counted() -> None:
+    from scorer.rules import Draw, Play, RoundStart, Tile
+    from scorer.vision.detector import TileDetection
+
+    # (set 4's horse-race-4-503, round 2.)  Four players: the 8 backs dealt, seen whole only with Ann's
+    # hand resting over the table from her edge; she opens with [1|3] while it stays -- the one look
+    # that reads the tile with her arm still there.
+    boneyard = [TileDetection(_rect(20.0 + 44 * (k // 4), 40.0 + 26 * (k % 4), 40.0, 20.0), "down", 0.9) for k in range(8)]
+    table = ScriptedTable(players=("Ann", "Ben", "Cid", "Dee"))
+    hand = (slice(130, 240), slice(250, 280))
+    table.sweep(hand, paint=[(b.corners, 170) for b in boneyard])
+    table.image[hand] = (40, 60, 120)
+    table.seen = list(boneyard)
+    table.still(10)
+    opening, laid = _up((1, 3), 140), _up((3, 6), 188)
+    table.sweep(hand, paint=[(opening.corners, 200)])
+    table.image[hand] = (40, 60, 120)
+    table.seen = [opening, *boneyard]
+    table.still(6)
+    assert table.pipe.match.round_no == 0
+    # Her hand gone, Ben draws a back from his edge, having no tile to play (no motion near the tile:
+    # no opening yet), then lays it, [3|6], on the 3: the round opens with both tiles -- the opening
+    # Ann's, not given to the arm that moved next (Ben's, drawing), and Ben's draw counted.
+    table.image[hand] = 60
+    table.move((slice(30, 130), slice(0, 80)), [opening, *boneyard[1:]], erase=[boneyard[0].corners])
+    events = table.move((slice(100, 160), slice(0, 240)), [opening, laid, *boneyard[1:]], paint=[(laid.corners, 210)])
+    assert not table.asked
+    assert events == [RoundStart("Ann"), Play("Ann", Tile(1, 3)), Draw("Ben", 1), Play("Ben", Tile(3, 6), Tile(1, 3), events[-1].side)]
+    assert table.pipe.match.boneyard == 8 - 1 and table.pipe.match.next_player == "Cid"
+
+
 def test_a_draw_entered_by_hand_is_not_counted_again_when_the_boneyard_is_next_seen() -> None:
     from scorer.rules import Draw, Play, Side, Tile
     from scorer.vision.detector import HalfReading, TileDetection

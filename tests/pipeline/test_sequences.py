@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from scorer.layout.moves import Placement
 from scorer.pipeline.sequences import (
     in_order_put_down, laid_after_passes, passes_until, played_as, put_down_apart, score_of, sequence_by_arms, sequence_for,
@@ -102,3 +104,37 @@ def test_a_tile_is_put_down_when_first_read_though_the_next_ones_arm_moved_its_p
     arms.note_places([box(0, t(4, 5)), box(100, t(2, 6))], NoLayout(), 52.4)
     arms.settled = {t(4, 5): 52.17, t(2, 6): 51.53}
     assert arms.put_down() == {t(4, 5): 50.93, t(2, 6): 51.53}
+
+
+def test_a_tile_misread_at_first_was_put_down_when_a_box_first_lay_at_its_place() -> None:
+    # set 4's seven-rocks-4p-506: Ben's [1|4] (x 0) read as the played [1|6], a box half a tile off over it
+    # as [4|4], at 53.5 and 55.1 (the gate's clock); Cid's [2|5] laid at 54.6 (x 200); Dee's [4|4] against
+    # the [1|4] at 56.2, moving its place again; at 56.7 both read right.  Ben laid the [1|4], first.
+    from scorer.pipeline.arms import Arm, Arms
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    def box(x: float, tile) -> TileDetection:
+        return TileDetection(((x, 0), (x + 40, 0), (x + 40, 20), (x, 20)), "up", 0.9,
+                             (HalfReading(tile.a, (x + 10, 10), 0.99), HalfReading(tile.b, (x + 30, 10), 0.99)))
+
+    class NoLayout:
+        tiles: list = []
+
+    def look(at: float, side: int, boxes: list[TileDetection]) -> None:
+        arms.arms.append(Arm(at, ((side, np.zeros((4, 4), bool)),)))  # (the arm that moved before the look)
+        arms.note_places(boxes, NoLayout(), at)
+        arms.read(at, boxes)
+
+    arms = Arms(lambda box: None)
+    look(51.9, 0, [box(300, t(1, 6))])
+    look(53.53, 1, [box(300, t(1, 6)), box(0, t(1, 6)), box(-17, t(4, 4))])
+    look(55.13, 2, [box(300, t(1, 6)), box(0, t(1, 6)), box(-17, t(4, 4)), box(200, t(2, 5))])
+    look(56.73, 3, [box(300, t(1, 6)), box(0, t(1, 4)), box(-40, t(4, 4)), box(200, t(2, 5))])
+    arms.settled = {t(1, 4): 56.2, t(4, 4): 56.2, t(2, 5): 54.6}
+    assert arms.put_down() == {t(1, 4): 53.53, t(4, 4): 56.2, t(2, 5): 54.6}
+    assert [arms.side_that_laid(tile) for tile in (t(1, 4), t(2, 5), t(4, 4))] == [1, 2, 3]
+    # A box of the round before at the place proves nothing: the round is over.
+    arms.round_over()
+    arms.note_places([box(0, t(3, 3))], NoLayout(), 60.0)
+    arms.settled = {t(3, 3): 61.0}
+    assert arms.put_down() == {t(3, 3): 60.0}
