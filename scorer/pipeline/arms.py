@@ -256,12 +256,17 @@ class Arms:
                 if at is not None and (first is None or not _same_place(first[1], d.center, length)):
                     # (Read elsewhere before -- a misreading of another tile -- it was first read here now.)
                     self.first_read[Tile.of(*pips)] = (self._boxed_since(d.center, length, at), d.center)
-                if self.frame_size is not None:
-                    w, h = self.frame_size
-                    c = np.asarray(d.corners)
-                    (x0, y0), (x1, y1) = c.min(0), c.max(0)
-                    if (when := self.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))) is not None:
-                        self.settled[Tile.of(*pips)] = when
+                if (when := self.moved_last(d.corners)) is not None:
+                    self.settled[Tile.of(*pips)] = when
+
+    def moved_last(self, corners: Sequence[Sequence[float]] | np.ndarray) -> float | None:
+        """When (the gate's clock) the picture over a box (corners in frame pixels) last moved."""
+        if self.frame_size is None:
+            return None
+        w, h = self.frame_size
+        c = np.asarray(corners)
+        (x0, y0), (x1, y1) = c.min(0), c.max(0)
+        return self.settled_at((x0 / w, y0 / h, x1 / w, y1 / h))
 
     def _boxed_since(self, place: Point, length: float, at: float) -> float:
         """Since when (the gate's clock) every read of this round up to ``at`` saw a box at the place --
@@ -275,6 +280,23 @@ class Arms:
             since = when
         return since
 
+    def follow(self, shift: tuple[float, float], new_view: bool = False) -> None:
+        """The camera moved by ``shift`` pixels: where tiles were read moves with it.  (A new view: the
+        reads before it are of another picture, where no tile is first read again.)"""
+        dx, dy = shift
+        self.reads = deque([(when, [(x + dx, y + dy, length) for x, y, length in boxes]) for when, boxes in self.reads],
+                           maxlen=self.reads.maxlen)
+        self.first_read = {tile: (when, (x + dx, y + dy)) for tile, (when, (x, y)) in self.first_read.items()}
+        self.places = {tile: (x + dx, y + dy) for tile, (x, y) in self.places.items()}
+        if new_view:
+            self.round_over()
+
+    def first_read_now(self, tiles: Sequence[TileDetection], at: float) -> None:
+        """A round opened on a table never seen cleared: the reads before this one (``at``) were of the
+        last round's table, and these tiles were first read now."""
+        self.round_over()
+        self.first_read.update({Tile.of(*d.pips): (at, d.center) for d in tiles if d.pips is not None})
+
     def round_over(self) -> None:
         """The round is over: the boxes read so far lay on its table, not the next round's."""
         if self.reads:
@@ -283,10 +305,14 @@ class Arms:
     def side_that_laid(self, tile: Tile) -> int | None:
         """The table edge of the arm that put the tile down: the motion after which its place was
         still, not the latest one -- where a question held the move up, other players' arms have moved since."""
-        settled, place = self.put_down().get(tile), self.places.get(tile)
+        settled, place, first = self.settled.get(tile), self.places.get(tile), self.first_read.get(tile)
         if not self.arms:
             return None
         arm = self.arms[-1]
+        if settled is not None and first is not None and first[0] < settled:
+            # Read there before its place last moved (the next tile laid against it): put down by the motion
+            # that ended before that read.
+            settled = max((a.at for a in self.arms if a.at <= first[0]), default=first[0])
         if settled is not None:
             stills = list(self.arms)
             for k, still in enumerate(stills):

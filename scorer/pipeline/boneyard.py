@@ -29,6 +29,7 @@ WASHING_OUT = 0.95
 @dataclass
 class Boneyard:
     slots: list[np.ndarray] = field(default_factory=list)  # corners (4, 2) of each face-down tile on the table
+    taken: list[np.ndarray] = field(default_factory=list)  # the slots emptied by the last update (drawn from)
     _grey: np.ndarray | None = field(default=None, repr=False)  # the picture the slots were last checked in
     _colour: np.ndarray | None = field(default=None, repr=False)  # the same in colour (table_colour), if given
 
@@ -39,6 +40,7 @@ class Boneyard:
         """A new round: the boneyard as dealt (its heap, or heaps: a back lying alone, away from
         them all, is something else -- a glare spot on a glossy table, a reflection)."""
         self.slots = _heaps(one_per_place([np.asarray(c, np.float64) for c in tiles]))
+        self.taken = []
         self._grey, self._colour = grey, colour
 
     def follow(self, shift: tuple[float, float]) -> None:
@@ -91,7 +93,9 @@ class Boneyard:
         moved = sum(1 for k in unmatched if changed(before, grey, tiles[k], MARGIN))
         self.slots = kept + [tiles[k] for k in unmatched]
         self._grey, self._colour = grey, colour
-        return max(0, _distinct(removed) - moved)
+        drawn = max(0, _distinct(removed) - moved)
+        self.taken = removed if drawn else []
+        return drawn
 
     @staticmethod
     def _washing_out(before: np.ndarray, now: np.ndarray, seen: list[np.ndarray]) -> bool:

@@ -238,7 +238,7 @@ class TablePipeline:
             return events + ended
         if match.phase is Phase.BEFORE_ROUND:
             return events + self.rounds.before_round(still.t, still, sight)
-        return events + self.turns.play(still.t, still, sight)
+        return events + self.turns.play(still.t, still, sight) + self.rounds.shown_with_last_tile(still.t, still, sight)
 
     def _arm_over(self, still: StillTable) -> bool:
         """Whether an arm that was not there reaches over the still table, since under ARM_PATIENCE."""
@@ -269,6 +269,7 @@ class TablePipeline:
             return []
         self.boneyard.follow(moved.shift)
         self.memory.follow(moved.shift)
+        self.arms.follow(moved.shift, moved.new_view)
         if moved.new_view:
             self.tracker.reset()
         return [told(still.t, NewView() if moved.new_view else CameraMoved(float(np.hypot(*moved.shift))))]
@@ -368,8 +369,7 @@ class TablePipeline:
         out: list[PipelineEvent] = []
         for key, message in notes:
             if key is None or key not in self._noted:
-                if key is not None:
-                    self._noted.add(key)
+                self._noted.add(key)  # (None too: it is never looked up)
                 out.append(Notice(t, message))
         return out
 

@@ -63,14 +63,16 @@ class Rounds:
 
     def before_round(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """A still table between rounds: cleared, or the next round opened."""
-        tiles, layout = sight.tiles, sight.layout
+        tiles, layout, broken = sight.tiles, sight.layout, False
         if not layout.component:
             self.cleared_away(self.seen_now or set())
             if not sight.seen:  # (no tile face up: not an opening misread)
                 self.draws.cleared(still, self.table.match)
-        elif (self.cleared or self.table.match.round_no == 0 or self._broken_up(tiles, layout)) and any(
+        elif (self.cleared or self.table.match.round_no == 0 or (broken := self._broken_up(tiles, layout))) and any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             # A round opens with a tile put down by a hand, not with something the camera misread at rest.
+            if broken:
+                self.arms.first_read_now([tiles[i] for i in layout.component], still.at)
             events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center)
             self.turns.remember(still, tiles, layout)
             return events
@@ -188,6 +190,13 @@ class Rounds:
             self.hands_asked = True
             return self.table.put(t, HandsLeft(self.reveal_guess))
         return []
+
+    def shown_with_last_tile(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
+        """A look that ended the round with its last tile, the hands laid out in it: counted from it
+        (the table may be cleared by the next look).  Nothing where the round goes on or no hand shows."""
+        if self.table.match.phase is not Phase.ROUND_OVER or not sight.seats:
+            return []
+        return self.reveal(t, sight.seats, backs=len(still.backs))
 
     def hands_unanswered(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """The players were asked for the hands left, with them as best read, and put the next round's

@@ -28,12 +28,12 @@ from scorer.pipeline.questions import (
 )
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
-    MAX_ORDERS_TRIED, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until, put_down_apart,
-    score_of, sequence_by_arms, sequence_for,
+    MAX_ORDERS_TRIED, allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until,
+    put_down_apart, score_of, sequence_by_arms, sequence_for, state_after,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
 from scorer.pipeline.tracker import Tracker
-from scorer.rules import Event, Match, Play, Reveal, Tile
+from scorer.rules import Event, Match, Pass, Play, Reveal, Tile
 from scorer.rules.transcript import Step
 from scorer.vision.detector import TileDetection
 from scorer.vision.geometry import long_side
@@ -122,8 +122,24 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
     if len(placements) > 1:
         # Several new tiles: who laid which is told by the arms that laid them, where seen.
         agreeing = [seq for seq in candidates if all(seen.laid_by[e.tile] in (None, e.player) for e in seq if isinstance(e, Play))]
+        named = [seen.laid_by[p.tile] for p in placements if seen.laid_by[p.tile] is not None]
+        if not agreeing and not draws and len(set(named)) == len(named):
+            # No turns in a row lay them as the arms tell, each tile another player's: the players between
+            # passed (knocked), as for one tile -- never the whole table round to the same player.
+            agreeing = [seq for order in orders if (seq := sequence_by_arms(match, order, seen.laid_by)) is not None
+                        and not _passed_round(seq, len(match.players))]
         candidates = agreeing or candidates
     return _chosen(match, placements, candidates, seen, asked)
+
+
+def _passed_round(events: Sequence[Event], players: int) -> bool:
+    """Whether every other player passes in a row somewhere in the events."""
+    run = 0
+    for e in events:
+        run = run + 1 if isinstance(e, Pass) else 0
+        if run >= players - 1:
+            return True
+    return False
 
 
 def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list[Event]], seen: Laying, asked: Asked) -> Move | Question:
@@ -204,9 +220,38 @@ class Turns:
         draws = self.draws.since(match, still, tiles, layout)
         if change.placements:
             self.arms.note_places(tiles, layout)  # (the boxes as finally read)
-        events += self.drawn_then_laid(t, draws, change.placements)
+        laid_first = self.laid_then_drawn(t, change.placements, draws) if self._drawn_after(change.placements, draws) else None
+        events += self.drawn_then_laid(t, draws, change.placements) if laid_first is None else laid_first
         self.remember(still, tiles, layout)
         return events
+
+    def _drawn_after(self, placements: list[Placement], draws: int) -> bool:
+        """Whether the backs drawn since the last state were taken after a look that read the new tiles
+        where they lie (a look that could not act: a board tile unseen) -- a tile laid, then the next
+        player's draw.  (A tile drawn and laid at once is first read after the draw.)"""
+        if not draws or not placements:
+            return False
+        if any(p.tile not in self.arms.first_read for p in placements):
+            return False
+        laid = max(self.arms.first_read[p.tile][0] for p in placements)
+        taken = [when for box in self.draws.boneyard.taken if (when := self.arms.moved_last(box)) is not None]
+        return len(taken) == len(self.draws.boneyard.taken) > 0 and laid < min(taken)
+
+    def laid_then_drawn(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent] | None:
+        """The placements, then the ``draws`` of the player on turn after them -- where the rules and the
+        arms take the placements without a question and allow the draws then; None otherwise."""
+        match = self.table.match
+        turn = turn_for(match, placements, 0, self._laying(t, placements), self.asked)
+        if not isinstance(turn, Move):
+            return None
+        after = state_after(match, turn.events)
+        if after.next_player is None:
+            return None  # (the round or the match is over: no one draws)
+        drawn = drawn_on_turn(after, draws)
+        if not allows(match, [*turn.events, *drawn]):
+            return None
+        self.asked.order = self.asked.who_laid = None
+        return [told(t, said) for said in turn.said] + self.table.apply(t, [*turn.events, *drawn])
 
     def _hidden_for_now(self, t: float, hidden: frozenset[Tile]) -> bool:
         """Whether these board tiles unseen may still be only covered: unseen for under :data:`HIDDEN_WAIT`."""
@@ -292,13 +337,17 @@ class Turns:
             # Asked who laid a tile, and play went on unanswered: it was laid first, the likeliest way.
             return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
-        seen = Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), match.players) for p in placements},
-                      self.arms.settled, all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down())
-        turn = turn_for(match, placements, draws, seen, self.asked)
+        turn = turn_for(match, placements, draws, self._laying(t, placements), self.asked)
         if not isinstance(turn, Move):
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
         return [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+
+    def _laying(self, t: float, placements: list[Placement]) -> Laying:
+        """What the camera saw of the placements being laid."""
+        players = self.table.match.players
+        return Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), players) for p in placements}, self.arms.settled,
+                      all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down())
 
     def settle_who_laid(self, t: float) -> list[PipelineEvent]:
         """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
-from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, open_table
+from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, open_table
 from scorer.pipeline.explain import Explained, Fit, explain, unsure_new_tile
 from scorer.pipeline.questions import (
     Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, needs_confirmation,
@@ -179,6 +179,21 @@ def test_a_tile_laid_by_the_arm_of_a_later_player_is_played_after_the_passes_bet
     assert turn.alternatives[1] == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
 
 
+def test_tiles_seen_at_once_laid_by_arms_a_player_apart_are_played_with_the_passes_between() -> None:
+    # (set 4's seven-rocks-4p-506 in the `cross` style: round 2's opening [2|2] by Ann, Ben knocking,
+    # Cid's [2|6] -- first read together.)  No turns in a row give the [6|6] to Dee's arm: Cid passed.
+    match = _opened(Tile(1, 3))
+    first = _placement(match, Tile(3, 6), Tile(1, 3))
+    after_first, _ = match.apply(Play("Ben", Tile(3, 6), Tile(1, 3), first.at.side))
+    second = _placement(after_first, Tile(6, 6), Tile(3, 6))
+    turn = turn_for(match, [first, second], 0, Laying({first.tile: "Ben", second.tile: "Dee"}, {}, False), Asked())
+    assert turn == Move((Play("Ben", Tile(3, 6), Tile(1, 3), first.at.side), Pass("Cid"), Play("Dee", Tile(6, 6), Tile(3, 6), second.at.side)))
+    # Arms that agree with turns in a row, or none seen: no pass.
+    turn = turn_for(match, [first, second], 0, Laying({first.tile: "Ben", second.tile: None}, {}, False), Asked())
+    assert isinstance(turn, Move) and turn.events == (Play("Ben", Tile(3, 6), Tile(1, 3), first.at.side),
+                                                      Play("Cid", Tile(6, 6), Tile(3, 6), second.at.side))
+
+
 # -- a running table session -------------------------------------------------------------------------
 
 
@@ -213,3 +228,24 @@ def test_a_still_table_given_whole_is_acted_on() -> None:
     events = pipeline.act(StillTable.of(1.0, 1.0, image, [], [], [], colour=True))
     assert events == [] and pipeline.zones is not None and pipeline.view.t == 1.0
     assert infer_placements(pipeline.match.current_board(), reconstruct([])).placements == []
+
+
+def test_hands_laid_out_in_the_look_that_shows_the_rounds_last_tile_are_counted_from_it() -> None:
+    from scorer.rules import Reveal
+    from scorer.rules.simulate import simulate_match
+
+    # (main set 9's horse-race-3-1002: the last three tiles, the hands laid out and the table cleared
+    # between two still looks -- the hands were seen only in the look that ended the round.)
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    last, before, reveal = sim.events[k - 1], sim.events[k - 2].after, sim.events[k].event
+    assert isinstance(last.event, Play) and last.after.phase.name == "ROUND_OVER"
+    pipeline = TablePipeline(before, _Detector(), PipelineConfig())
+    # (The move as the layout shows it, made as Turns would.)
+    pipeline.turns.play = lambda t, still, sight: pipeline.apply(t, [last.event])  # type: ignore[method-assign]
+    hands = dict(reveal.hands)
+    laid = [_box(pips, 100.0 + 60 * i, 680.0) for i, pips in enumerate((t.a, t.b) for t in hands[before.players[0]])]
+    laid += [_box(pips, 100.0 + 60 * i, 20.0) for i, pips in enumerate((t.a, t.b) for t in hands[before.players[1]])]
+    image = np.full((720, 1280, 3), 60, np.uint8)
+    events = pipeline.act(StillTable.of(1.0, 1.0, image, laid, laid, [], colour=True))
+    assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [last.event, reveal]

@@ -242,6 +242,38 @@ def test_a_draw_made_while_a_question_about_the_tile_laid_is_open_comes_after_th
         assert any(isinstance(e, Notice) and "no answer about the tile" in e.message for e in table.events)
 
 
+def test_a_tile_read_in_a_look_that_could_not_act_and_a_back_taken_after_it_are_the_play_then_the_next_players_draw() -> None:
+    from dataclasses import replace
+
+    import numpy as np
+
+    from scorer.layout.moves import Placement
+    from scorer.rules import Draw, Play, Tile
+
+    # (main set 9's horse-race-3-1002.)  Ben laid [3|6] on the 3 (ends 1 + 6: no score, his turn ends);
+    # the look after it read it but could not act (a board tile unseen); Ann then took a back, and the
+    # next look reads both: Ben's play, then Ann's draw -- not a draw of Ben's before his play.
+    table, opening, boneyard = _opened_beside_a_boneyard()
+    pipe, before = table.pipe, table.pipe.match
+    point = next(p for p in pipe.match.current_board().free_points() if p.value == 3)
+    laid = Placement(Tile(3, 6), point)
+    pipe.arms.side_that_laid = lambda tile: 2  # type: ignore[method-assign]  # (Ben's edge)
+    pipe.arms.first_read[laid.tile] = (10.0, (212.0, 132.0))
+    pipe.draws.boneyard.taken = [np.asarray(boneyard[0].corners, np.float64)]
+    pipe.arms.settled_at = lambda box: 11.0  # (the back's place last moved after that look)
+    assert pipe.turns._drawn_after([laid], 1)
+    events = [e.step.event for e in pipe.turns.laid_then_drawn(12.0, [laid], 1) or [] if isinstance(e, MoveEvent)]
+    assert events == [Play("Ben", Tile(3, 6), Tile(1, 3), point.side), Draw("Ann", 1)]
+    # A tile drawn and laid at once is first read after the draw: drawn first, as ever.
+    pipe.arms.first_read[laid.tile] = (11.5, (212.0, 132.0))
+    assert not pipe.turns._drawn_after([laid], 1)
+    # Ben's last tile: the round is over, and nobody draws after it -- left to the draws-first way.
+    last = replace(before, hand_counts=(6, 1))
+    pipe = TablePipeline(last, table, PipelineConfig(), fps=10)
+    pipe.arms.side_that_laid = lambda tile: 2  # type: ignore[method-assign]
+    assert pipe.turns.laid_then_drawn(12.0, [Placement(Tile(3, 6), point)], 1) is None
+
+
 def test_tiles_drawn_before_the_opening_tile_is_first_read_surely_are_counted_after_it() -> None:
     from scorer.rules import Draw, Play, Tile
     from scorer.vision.detector import TileDetection

@@ -121,7 +121,8 @@ def test_a_tile_misread_at_first_was_put_down_when_a_box_first_lay_at_its_place(
         tiles: list = []
 
     def look(at: float, side: int, boxes: list[TileDetection]) -> None:
-        arms.arms.append(Arm(at, ((side, np.zeros((4, 4), bool)),)))  # (the arm that moved before the look)
+        # The arm that moved before the look; the table read two frames after it was still.
+        arms.arms.append(Arm(at - 0.13, ((side, np.zeros((4, 4), bool)),)))
         arms.note_places(boxes, NoLayout(), at)
         arms.read(at, boxes)
 
@@ -138,3 +139,15 @@ def test_a_tile_misread_at_first_was_put_down_when_a_box_first_lay_at_its_place(
     arms.note_places([box(0, t(3, 3))], NoLayout(), 60.0)
     arms.settled = {t(3, 3): 61.0}
     assert arms.put_down() == {t(3, 3): 60.0}
+    # Where tiles were read follows a knocked camera: a tile laid where another lay before the knock
+    # (one tile's length away) is first read when it is, and the one moved keeps its first read.
+    arms = Arms(lambda box: None)
+    look(70.0, 0, [box(0, t(1, 3))])
+    arms.follow((40.0, 0.0))
+    look(72.0, 2, [box(40, t(1, 3)), box(0, t(6, 1))])
+    assert arms.first_read[t(6, 1)][0] == 72.0 and arms.first_read[t(1, 3)][0] == 70.0
+    # A round opened on a table never seen cleared: the boxes read before lay on the last round's table.
+    look(80.0, 0, [box(0, t(1, 3)), box(40, t(3, 3))])  # (after the count, the old layout still there)
+    arms.first_read_now([box(40, t(3, 5))], 82.0)
+    look(84.0, 1, [box(40, t(3, 5)), box(80, t(5, 5))])
+    assert arms.first_read[t(3, 5)][0] == 82.0 and arms.first_read[t(5, 5)][0] == 84.0
