@@ -21,11 +21,13 @@ from scorer.pipeline.questions import Alternatives, PlayedTileAgain, Question, S
 from scorer.pipeline.sequences import drawn_on_turn, sequence_for
 from scorer.rules import Board, Match, Tile
 from scorer.vision.detector import HalfReading, TileDetection
-from scorer.vision.geometry import long_side
+from scorer.vision.geometry import long_side, polygon_iou
 from scorer.words import Words, at
 
 # Tiles touching end to end lie a tile's length apart, centre to centre; a crosswise double 3/4 of it.
 AGAINST = 1.25
+# Boxes of tiles lying side by side overlap by less than this (a box on part of a tile, more).
+ALONE_IOU = 0.05
 
 Boxes = list[TileDetection]
 Outcome = tuple[Boxes, Layout, Change]  # a reading of the table: its boxes, the layout they make, the move
@@ -92,8 +94,14 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
         # asked.  Not a box the players were asked to name: the next move does not answer that.)
         named = bool(asked) and still_asked_about(played_again(fit, tiles, layout), asked)
         outcomes = [o for o in fitting_without(fit, tiles, twice) if o[2].placements and not named]
+        left = [d for d in tiles if not outcomes or not any(d is k for k in outcomes[0][0])]
+        again = played_again(fit, tiles, layout)
+        if len(outcomes) == 1 and (alone := [d for d in left if any(d is a for a in again) and _alone(d, tiles)]):
+            # The box left out lies against the layout on a place of its own, where no tile lay: the new
+            # tile of a player before misread, not a stray box -- its move would be lost (a pass).
+            return notes, PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in alone))
         if len(outcomes) == 1:
-            notes += _left_out([d for d in tiles if not any(d is k for k in outcomes[0][0])])
+            notes += _left_out(left)
             (tiles, layout, change), problems = outcomes[0], []
         elif len(outcomes) > 1:
             moves = tuple(tuple(c.placements) for _, _, c in outcomes)
@@ -269,6 +277,12 @@ def misread_where_nothing_was(fit: Fit, tiles: Boxes, layout: Layout, pairs: Seq
     return [d for k, d in _played_in_or_against(tiles, layout, fit.board)
             if k not in on_old_place and any(k in pair for pair in pairs) and not fit.remembered(d)
             and not any(d is o for o in kept)]
+
+
+def _alone(d: TileDetection, tiles: Boxes) -> bool:
+    """Whether the box overlaps no other (a box on part of a tile, or straddling two, overlaps them)."""
+    here = np.asarray(d.corners)
+    return not any(o is not d and polygon_iou(here, np.asarray(o.corners)) > ALONE_IOU for o in tiles)
 
 
 def played_twice(detections: Sequence[TileDetection], board: Board) -> bool:

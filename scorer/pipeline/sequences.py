@@ -75,7 +75,8 @@ def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placemen
 
 def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Tile, str | None]) -> list[Event] | None:
     """The placements played in ``order``, each by the player ``laid_by`` names (None: the player then on
-    turn), the players between passing -- or None where the rules allow no such sequence."""
+    turn), the players between passing -- or None where the rules allow no such sequence, or where every
+    other player would pass in a row back to the same one (:func:`passed_round`)."""
     events: list[Event] = []
     state = match
     for p in order:
@@ -86,7 +87,18 @@ def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Til
             return None
         state = state_after(state, seq)
         events += seq
-    return events
+    return None if passed_round(events, len(match.players)) else events
+
+
+def passed_round(events: Sequence[Event], players: int) -> bool:
+    """Whether, at a table of three or more, every other player passes in a row somewhere in the events:
+    the whole table knocking back to one player -- told by an arm, a misread arm is likelier."""
+    run = 0
+    for e in events:
+        run = run + 1 if isinstance(e, Pass) else 0
+        if players > 2 and run >= players - 1:
+            return True
+    return False
 
 
 def laid_after_passes(match: Match, placement: Placement) -> tuple[tuple[Event, ...], ...]:

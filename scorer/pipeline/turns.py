@@ -29,7 +29,7 @@ from scorer.pipeline.questions import (
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
     MAX_ORDERS_TRIED, allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until,
-    put_down_apart, score_of, sequence_by_arms, sequence_for, state_after,
+    passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
 from scorer.pipeline.tracker import Tracker
@@ -100,7 +100,14 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
     arm = seen.laid_by[placements[0].tile] if len(placements) == 1 else None
     prefix = drawn_on_turn(match, draws)
     if not draws and arm is not None and arm != on and len(placements) == 1:
-        prefix += passes_until(match, arm)  # the next seat played: the players between passed (knocked)
+        passes = passes_until(match, arm)  # the next seat played: the players between passed (knocked)
+        if passed_round(passes, len(match.players)):
+            # Every other player knocking, back to the arm's: an arm misread is likelier -- asked, the
+            # player on turn's way first.
+            either = [seq for seq in (sequence_for(match, [], placements), sequence_for(match, passes, placements)) if seq]
+            if either:
+                return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in either))
+        prefix += passes
     orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
     candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
     if not candidates and prefix:
@@ -126,20 +133,9 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
         if not agreeing and not draws and len(set(named)) == len(named):
             # No turns in a row lay them as the arms tell, each tile another player's: the players between
             # passed (knocked), as for one tile -- never the whole table round to the same player.
-            agreeing = [seq for order in orders if (seq := sequence_by_arms(match, order, seen.laid_by)) is not None
-                        and not _passed_round(seq, len(match.players))]
+            agreeing = [seq for order in orders if (seq := sequence_by_arms(match, order, seen.laid_by)) is not None]
         candidates = agreeing or candidates
     return _chosen(match, placements, candidates, seen, asked)
-
-
-def _passed_round(events: Sequence[Event], players: int) -> bool:
-    """Whether every other player passes in a row somewhere in the events."""
-    run = 0
-    for e in events:
-        run = run + 1 if isinstance(e, Pass) else 0
-        if run >= players - 1:
-            return True
-    return False
 
 
 def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list[Event]], seen: Laying, asked: Asked) -> Move | Question:

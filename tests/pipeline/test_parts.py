@@ -13,7 +13,7 @@ from scorer.layout.moves import Placement
 from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, open_table
 from scorer.pipeline.explain import Explained, Fit, explain, unsure_new_tile
 from scorer.pipeline.questions import (
-    Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, needs_confirmation,
+    Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.still import StillTable
 from scorer.pipeline.turns import Laying, Move, turn_for
@@ -123,6 +123,11 @@ def test_a_new_tile_read_as_a_played_one_with_a_half_box_over_it_is_asked_about(
     # A second box over the played tile where it lies is a stray one: nothing new, nothing asked.
     reading = explained([_box((1, 3), 140), _box((1, 3), 152, 128, sure=0.6)])
     assert isinstance(reading, Explained) and not reading.change.placements
+    # The new tile read as a played one on a place of its own, another tile placed meanwhile (set 7's
+    # seven-rocks-4p-806 from twice as high: Ben's [5|6] read as the played [4|5], Cid's [0|2] beside):
+    # not left out as a stray box -- Ben's move would be lost -- but asked about.
+    alone = [_box((1, 3), 140), _box((3, 1), 188), _box((5, 1), 92)]
+    assert explained(alone) == PlayedTileAgain((((212.0, 132.0), Tile(1, 3)),))
 
 
 def _no_count(x: float, y: float = 120.0) -> TileDetection:
@@ -177,6 +182,13 @@ def test_a_tile_laid_by_the_arm_of_a_later_player_is_played_after_the_passes_bet
     assert isinstance(turn, WhoLaid) and turn.on_turn == "Ben"
     assert turn.alternatives[0] == (Pass("Ben"), Play("Cid", Tile(3, 6), Tile(1, 3), laid.at.side))
     assert turn.alternatives[1] == (Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),)
+    # An arm from the player before the one on turn: every other player knocking back to him is less
+    # likely than an arm misread (set 7's seven-rocks-4p-806 from twice as high) -- asked, the player on
+    # turn's way first.
+    turn = turn_for(match, [laid], 0, Laying({laid.tile: "Ann"}, {}, False), Asked())
+    assert isinstance(turn, WhoseArm) and turn.arm == "Ann" and turn.on_turn == "Ben"
+    assert turn.alternatives == ((Play("Ben", Tile(3, 6), Tile(1, 3), laid.at.side),),
+                                 (Pass("Ben"), Pass("Cid"), Pass("Dee"), Play("Ann", Tile(3, 6), Tile(1, 3), laid.at.side)))
 
 
 def test_tiles_seen_at_once_laid_by_arms_a_player_apart_are_played_with_the_passes_between() -> None:

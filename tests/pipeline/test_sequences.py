@@ -8,7 +8,8 @@ from scorer.layout.moves import Placement
 from scorer.pipeline.sequences import (
     in_order_put_down, laid_after_passes, passes_until, played_as, put_down_apart, score_of, sequence_by_arms, sequence_for,
 )
-from scorer.rules import Match, Pass, Play
+from scorer.rules import Match, Pass, Play, Tile
+from scorer.vision.detector import HalfReading, TileDetection
 from tests.conftest import t
 
 
@@ -71,9 +72,9 @@ def test_tiles_played_as_the_arms_that_laid_them_tell_those_between_passing(sr4:
     # [2|4] by Cid (Ben passing), [1|6] with no arm seen: by the player then on turn, Dee.
     seq = sequence_by_arms(m, [first, second], {t(2, 4): "Cid", t(1, 6): None})
     assert played_as(seq) == "Ben passed, then Cid [2|4], then Dee [1|6]"
-    # Laid by the player who has just played, with a whole round of passes between: so the rules allow.
-    assert played_as(sequence_by_arms(m, [first, second], {t(2, 4): "Ben", t(1, 6): "Ben"})) == (
-        "Ben [2|4], then Cid passed, then Dee passed, then Ann passed, then Ben [1|6]")
+    # Laid by the player who has just played, with a whole round of passes between: the rules allow it,
+    # but two arms misread are likelier than the whole table knocking (set 7's seven-rocks-4p-806): none.
+    assert sequence_by_arms(m, [first, second], {t(2, 4): "Ben", t(1, 6): "Ben"}) is None
 
 
 def test_no_tile_is_played_by_the_arms_after_the_round_is_over(hr2: Match) -> None:
@@ -85,18 +86,22 @@ def test_no_tile_is_played_by_the_arms_after_the_round_is_over(hr2: Match) -> No
     assert sequence_by_arms(m, [opening, more], {t(1, 2): "Ann", t(2, 4): "Ben"}) is None
 
 
+def box(x: float, tile: Tile) -> TileDetection:
+    """A tile 40 px long lying along the top of the picture from ``x``, read surely."""
+    return TileDetection(((x, 0), (x + 40, 0), (x + 40, 20), (x, 20)), "up", 0.9,
+                         (HalfReading(tile.a, (x + 10, 10), 0.99), HalfReading(tile.b, (x + 30, 10), 0.99)))
+
+
+class NoLayout:
+    """A layout that does not read the boxes again (Arms.note_places then takes the boxes' readings)."""
+
+    tiles: list = []
+
+
 def test_a_tile_is_put_down_when_first_read_though_the_next_ones_arm_moved_its_place_again() -> None:
     # cross set 1 at 1.6's horse-race-4-203: [4|5] first read at 50.9 (the gate's clock), [2|6] laid beside
     # it, settled at 51.5; the arm drawing after them moved the [4|5]'s place again at 52.2.
     from scorer.pipeline.arms import Arms
-    from scorer.vision.detector import HalfReading, TileDetection
-
-    def box(x: float, tile) -> TileDetection:
-        return TileDetection(((x, 0), (x + 40, 0), (x + 40, 20), (x, 20)), "up", 0.9,
-                             (HalfReading(tile.a, (x + 10, 10), 0.99), HalfReading(tile.b, (x + 30, 10), 0.99)))
-
-    class NoLayout:
-        tiles: list = []
 
     arms = Arms(lambda box: None)
     arms.note_places([box(0, t(4, 5))], NoLayout(), 50.93)
@@ -111,14 +116,6 @@ def test_a_tile_misread_at_first_was_put_down_when_a_box_first_lay_at_its_place(
     # as [4|4], at 53.5 and 55.1 (the gate's clock); Cid's [2|5] laid at 54.6 (x 200); Dee's [4|4] against
     # the [1|4] at 56.2, moving its place again; at 56.7 both read right.  Ben laid the [1|4], first.
     from scorer.pipeline.arms import Arm, Arms
-    from scorer.vision.detector import HalfReading, TileDetection
-
-    def box(x: float, tile) -> TileDetection:
-        return TileDetection(((x, 0), (x + 40, 0), (x + 40, 20), (x, 20)), "up", 0.9,
-                             (HalfReading(tile.a, (x + 10, 10), 0.99), HalfReading(tile.b, (x + 30, 10), 0.99)))
-
-    class NoLayout:
-        tiles: list = []
 
     def look(at: float, side: int, boxes: list[TileDetection]) -> None:
         # The arm that moved before the look; the table read two frames after it was still.
