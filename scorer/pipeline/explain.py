@@ -92,10 +92,10 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
         # is a box on no tile (or on part of one), as with overlapping boxes; only one such reading
         # may exist.  (Where leaving a box out places nothing, the box may be the new tile misread:
         # asked.  Not a box the players were asked to name: the next move does not answer that.)
-        named = bool(asked) and still_asked_about(played_again(fit, tiles, layout), asked)
+        again = played_again(fit, tiles, layout)
+        named = bool(asked) and still_asked_about(again, asked)
         outcomes = [o for o in fitting_without(fit, tiles, twice) if o[2].placements and not named]
         left = [d for d in tiles if not outcomes or not any(d is k for k in outcomes[0][0])]
-        again = played_again(fit, tiles, layout)
         if len(outcomes) == 1 and (alone := [d for d in left if any(d is a for a in again) and _alone(d, tiles)]):
             # The box left out lies against the layout on a place of its own, where no tile lay: the new
             # tile of a player before misread, not a stray box -- its move would be lost (a pass).
@@ -274,9 +274,8 @@ def misread_where_nothing_was(fit: Fit, tiles: Boxes, layout: Layout, pairs: Seq
     layout, and overlap only boxes that are not played tiles where they were remembered: a place where
     no tile lay before."""
     on_old_place = {k for pair in pairs if any(fit.remembered(tiles[i]) for i in pair) for k in pair}
-    return [d for k, d in _played_in_or_against(tiles, layout, fit.board)
-            if k not in on_old_place and any(k in pair for pair in pairs) and not fit.remembered(d)
-            and not any(d is o for o in kept)]
+    new_place = [tiles[k] for pair in pairs for k in pair if k not in on_old_place]
+    return [d for d in played_again(fit, tiles, layout) if any(d is o for o in new_place) and not any(d is o for o in kept)]
 
 
 def _alone(d: TileDetection, tiles: Boxes) -> bool:
