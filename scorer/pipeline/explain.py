@@ -66,7 +66,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
         ):
             # Two boxes where no tile lay before, one read as a tile already played: the new tile
             # misread, not a stray box -- asked, as for such a box beside the layout (below).
-            return notes, PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in misread))
+            return notes, _played_again_asked(misread)
         if len(outcomes) == 1:
             (tiles, layout, change), problems = outcomes[0], []
         elif len(outcomes) > 1:
@@ -86,7 +86,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
             # tile misread.  Taken for a stray box, the move would be lost and later turns scored as
             # passes.  (Where the new tile is found, such a box is a stray one -- unless the players
             # were already asked about it and have not answered: the next move does not answer it.)
-            return notes, PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in misread))
+            return notes, _played_again_asked(misread)
     if problems and (twice := duplicates(fit, tiles)):
         # A set holds each tile once: of two boxes read as one tile, the one the table fits without
         # is a box on no tile (or on part of one), as with overlapping boxes; only one such reading
@@ -99,7 +99,7 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
         if len(outcomes) == 1 and (alone := [d for d in left if any(d is a for a in again) and _alone(d, tiles)]):
             # The box left out lies against the layout on a place of its own, where no tile lay: the new
             # tile of a player before misread, not a stray box -- its move would be lost (a pass).
-            return notes, PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in alone))
+            return notes, _played_again_asked(alone)
         if len(outcomes) == 1:
             notes += _left_out(left)
             (tiles, layout, change), problems = outcomes[0], []
@@ -112,6 +112,11 @@ def explain(fit: Fit, match: Match, tiles: Boxes, layout: Layout, asked: Sequenc
             problems = [Words("the layout is not seen (covered, or the camera moved; if the round is over, blocked, give the hands left)")]
         return notes, TableUnfit(tuple(problems), tuple(d.center for d in played_again(fit, tiles, layout)), hidden=tuple(change.vanished))
     return notes, Explained(tiles, layout, change)
+
+
+def _played_again_asked(boxes: Boxes) -> PlayedTileAgain:
+    """The question for boxes read as tiles already played: which tiles are they?"""
+    return PlayedTileAgain(tuple((d.center, Tile.of(*pips(d))) for d in boxes))
 
 
 def _left_out(boxes: Boxes) -> list[Note]:

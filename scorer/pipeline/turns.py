@@ -244,7 +244,7 @@ class Turns:
         if after.next_player is None:
             return None  # (the round or the match is over: no one draws)
         drawn = drawn_on_turn(after, draws)
-        if not allows(match, [*turn.events, *drawn]):
+        if not allows(after, drawn):
             return None
         self.asked.order = self.asked.who_laid = None
         return [told(t, said) for said in turn.said] + self.table.apply(t, [*turn.events, *drawn])
