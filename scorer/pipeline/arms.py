@@ -291,11 +291,22 @@ class Arms:
         if new_view:
             self.round_over()
 
-    def first_read_now(self, tiles: Sequence[TileDetection], at: float) -> None:
-        """A round opened on a table never seen cleared: the reads before this one (``at``) were of the
-        last round's table, and these tiles were first read now."""
-        self.round_over()
-        self.first_read.update({Tile.of(*d.pips): (at, d.center) for d in tiles if d.pips is not None})
+    def first_read_now(self, tiles: Sequence[tuple[TileDetection, Tile]], at: float, t: float) -> None:
+        """A round opened on a table never seen cleared (the read at ``at``, the look's time ``t``): these
+        boxes, with the tiles the layout reads them as, were first seen now, and first read where every read
+        since the last one of this round that saw no box at all (a look with a hand over the bare table,
+        which could not act) saw a box at their place -- or, where no read saw the table bare, now: the
+        reads before were of the last round's table.  What was noted of the last round's tiles is forgotten
+        (a tile of it laid again where it lay then is new)."""
+        self.forget_but(set())
+        bare = [when for when, boxes in self.reads if self.round_reads_after < when < at and not boxes]
+        if not bare:
+            self.round_over()
+        else:
+            self.round_reads_after = bare[-1]
+        for d, tile in tiles:
+            self.first_read[tile] = (self._boxed_since(d.center, long_side(d.corners), at), d.center)
+            self.first_seen[tile] = t
 
     def round_over(self) -> None:
         """The round is over: the boxes read so far lay on its table, not the next round's."""
@@ -356,6 +367,12 @@ class Arms:
             return None
         earliest = min(times.values())
         first = [t for t, when in times.items() if when == earliest]
+        if len(first) > 1 and all(t in self.first_read for t in first):
+            # Several seen first at once: one read where it lies in an earlier look (one with a hand over
+            # the table, which could not act) was put down first.
+            first.sort(key=lambda t: self.first_read[t][0])
+            if self.first_read[first[0]][0] < self.first_read[first[1]][0]:
+                return first[0]
         if len(first) > 1 and all(t in self.settled for t in first):
             # Several seen first at once (put down before the table was still): the one whose place
             # settled clearly before the others' was put down first.

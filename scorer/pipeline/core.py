@@ -291,7 +291,7 @@ class TablePipeline:
     def finish(self, t: float) -> list[PipelineEvent]:
         """The recording ended: a question still open is settled on its likeliest answer (said, open to
         correction), and the last still table read again, so that the round's last plays and its end
-        are scored."""
+        are scored -- or the hands laid out, waiting for a surer look, counted as read."""
         if self.match.is_over:
             return []
         if self.asked.who_laid is not None:
@@ -302,7 +302,7 @@ class TablePipeline:
             events = [told(t, SettledAtTheEnd(question, question.reason, tuple(likeliest)))]
             events += self.confirm(likeliest, t)
         else:
-            return []
+            return self.rounds.hands_at_the_end(t)
         if self._last_still is not None and any(isinstance(e, MoveEvent) for e in events):
             events += self.act(self._last_still)
         return events

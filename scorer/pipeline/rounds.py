@@ -19,7 +19,7 @@ from scorer.layout.reading import OVERLAP
 from scorer.pipeline.arms import Arms, moved_near, player_at
 from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import PipelineEvent, told
-from scorer.pipeline.explain import other_readings, pips
+from scorer.pipeline.explain import Explained, other_readings, pips, unsure_new_tile
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import HandsLikely, HandsTaken, WhoLaidTaken
 from scorer.pipeline.questions import Asked, HandsLeft, OpeningUnfit, WhoOpened
@@ -72,7 +72,7 @@ class Rounds:
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             # A round opens with a tile put down by a hand, not with something the camera misread at rest.
             if broken:
-                self.arms.first_read_now([tiles[i] for i in layout.component], still.at)
+                self.arms.first_read_now([(tiles[i], layout.tiles[i].tile) for i in layout.component], still.at, t)
             events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center)
             self.turns.remember(still, tiles, layout)
             return events
@@ -111,16 +111,22 @@ class Rounds:
         if starter is None:
             return self.table.put(t, WhoOpened(tuple(match.players)))
         self.cleared = self.hands_asked = False
-        self.asked.boxes = ()
+        self.asked.boxes, self.asked.reading = (), None  # (the last round's questions about readings)
         events = self.table.apply(t, [RoundStart(starter)])
         self.memory.clear()
         draws = self.draws.dealt(self.table.match, still, tiles, layout)
-        return events + self._first_tiles(t, layout, draws)
+        return events + self._first_tiles(t, still, tiles, layout, draws)
 
-    def _first_tiles(self, t: float, layout: Layout, draws: int) -> list[PipelineEvent]:
-        """The layout's tiles not yet played, played (``draws``: tiles drawn since the opening tile)."""
+    def _first_tiles(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
+                     draws: int) -> list[PipelineEvent]:
+        """The layout's tiles not yet played, played (``draws``: tiles drawn since the opening tile) -- or,
+        where one was never read surely and another reading of it would open the round as well, asked."""
         opening = self.arms.opening_tile(layout)
         change = infer_placements(self.table.match.current_board(), layout, opening)
+        if change.placements and not change.problems and not draws and (
+                unsure := unsure_new_tile(self.turns.fit(), tiles, layout, change, self.tracker.sure_as_read)) is not None:
+            # (Any tile may open a round: a box read the same unsure way in every look is still a guess.)
+            return self.turns.unsure(t, still, Explained(tiles, layout, change), *unsure)
         if change.placements and draws and opening is not None:
             # The opening tile, then the draws of the player on turn after it, then the tiles laid since.
             first = [p for p in change.placements if p.tile == opening]
@@ -170,7 +176,7 @@ class Rounds:
         more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]  # tiles beyond the log's count
         complete = not any(more)
         as_read = self._reveal_of(boxes, {})
-        sure = all(d.certain for ds in seats.values() for d in ds)
+        sure = all(self._read_surely(d) for ds in seats.values() for d in ds)
         if complete and sure:
             self.reveal_guess = None
             return self.table.apply(t, [as_read])
@@ -214,13 +220,22 @@ class Rounds:
         self.cleared_away({s.tile for s in sight.seen})
         return [said, *ended, *self.before_round(t, still, sight)]
 
+    def hands_at_the_end(self, t: float) -> list[PipelineEvent]:
+        """The recording ended with the hands laid out but not read surely, the rules allowing them as read:
+        counted so (said, open to correction).  Nothing where none wait so."""
+        guess = self.reveal_guess
+        if guess is None or self.table.match.phase is not Phase.ROUND_OVER or not self._allows(guess):
+            return []
+        self.reveal_guess = None
+        return [told(t, HandsTaken(guess)), *self.table.apply(t, [guess])]
+
     def who_laid_by_hands(self, t: float, seats: Seats) -> list[PipelineEvent]:
         """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
         offered after which the round is over with exactly these hands (all read surely) -- the player
         who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
         asked = self.asked.who_laid
         boxes = self._laid_out(seats)
-        if asked is None or not all(d.certain for seen in boxes for d in seen):
+        if asked is None or not all(self._read_surely(d) for seen in boxes for d in seen):
             return []
         reveal = self._reveal_of(boxes, {})
         fitting = []
@@ -249,7 +264,7 @@ class Rounds:
         """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
         the one reveal the rules allow among the likely readings of the unsure tiles, if one.  Hands
         read unsurely that the rules allow as read wait for a surer look (or the players' word)."""
-        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not d.certain]
+        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not self._read_surely(d)]
         if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(as_read):
             return None
         choices = [[pips(boxes[seat][k]), *other_readings(boxes[seat][k])] for seat, k in unsure]
@@ -261,6 +276,11 @@ class Rounds:
         """The hands the boxes in front of each seat show, some of them read as ``read_as`` says."""
         return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), pips(d))) for k, d in enumerate(seen)))
                             for seat, (player, seen) in enumerate(zip(self.table.match.players, boxes))))
+
+    def _read_surely(self, d: TileDetection) -> bool:
+        """Whether a hand's tile is read surely: not made sure by the vote alone where another count of
+        its pips is likely too (the same unsure reading of a still table, look after look, is no surer)."""
+        return self.tracker.sure_as_read(d) or (d.certain and not other_readings(d))
 
     def _allows(self, event: Event) -> bool:
         return allows(self.table.match, [event])

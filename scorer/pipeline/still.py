@@ -99,11 +99,12 @@ def layout_and_seats(up: Sequence[TileDetection], zones: Zones, players: int) ->
 
 def boneyard_tiles(up: list[TileDetection], detections: Sequence[TileDetection], zones: Zones, players: int,
                    to_table: ToTable, played: Collection[Tile]) -> list[np.ndarray]:
-    """Face-down tiles, and loose face-up ones outside the layout (a plain back can pass for a [0|0])."""
-    layout_tiles, _ = layout_and_seats(up, zones, players)
+    """Face-down tiles, and loose face-up ones outside the layout (a plain back can pass for a [0|0]), and
+    in a seat's strip the plain boxes read as a [0|0] that may as well be backs (the boneyard may lie there)."""
+    layout_tiles, seats = layout_and_seats(up, zones, players)
     # seen_from_detections keeps every face-up tile of the layout zone, so the indices agree.
     layout = reconstruct(seen_from_detections(layout_tiles, to_table), known=played)
-    backs = [layout_tiles[i] for i in layout.loose()]
+    backs = [layout_tiles[i] for i in layout.loose()] + [d for ds in seats.values() for d in ds if d.maybe_back]
     return [np.asarray(d.corners) for d in detections if d.face == "down"] + [np.asarray(d.corners) for d in backs]
 
 

@@ -107,6 +107,15 @@ class Tracker:
         track = self._nearest(detection.center)
         return track is not None and track.tile is not None and track.sure[track.tile] > 0
 
+    def sure_as_read(self, detection: TileDetection) -> bool:
+        """Whether ``detection`` is read surely, and not only by the vote: the tile followed there as it
+        is read was read surely in some look (see :meth:`read_surely`).  A box no tile is followed at (the
+        tracks reset) is as sure as its own reading."""
+        track = self._nearest(detection.center)
+        voted_only = (track is not None and detection.pips is not None and track.tile == Tile.of(*detection.pips)
+                      and track.sure[track.tile] == 0)
+        return detection.certain and not voted_only
+
     def _nearest(self, center: tuple[float, float]) -> Track | None:
         """The tile followed nearest to ``center``."""
         best, best_d = None, float("inf")

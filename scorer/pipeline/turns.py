@@ -149,7 +149,7 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
         unanswered.append(None)
-    if seen.new_now and not put_down_apart([seen.settled.get(p.tile) for p in placements]):
+    if seen.new_now and not put_down_apart([seen.put_down.get(p.tile, seen.settled.get(p.tile)) for p in placements]):
         # Several tiles new to this look whose places stopped moving at one moment were laid in one
         # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
         return LaidAtOnce(tuple(p.tile for p in placements), offered)
@@ -205,7 +205,7 @@ class Turns:
         if change.placements and (unsure := unsure_new_tile(fit, tiles, layout, change, self.tracker.read_surely)) is not None:
             # Still unsure of a new tile after reading it again, and another likely reading of it fits
             # the game too: the players say which (where the rules leave one reading, it is taken).
-            return events + self._unsure(t, still, reading, *unsure)
+            return events + self.unsure(t, still, reading, *unsure)
         if change.placements and (asked := self.asked.reading) is not None and any(p.tile in asked.tiles for p in change.placements):
             # The tile asked about, read surely now (no answer came): laid before what was drawn since.
             self.asked.reading = None
@@ -255,7 +255,7 @@ class Turns:
             self.hidden_since = (hidden, t)
         return t - self.hidden_since[1] < HIDDEN_WAIT
 
-    def _unsure(self, t: float, still: StillTable, reading: Explained, d: TileDetection, outcomes: list[Outcome]) -> list[PipelineEvent]:
+    def unsure(self, t: float, still: StillTable, reading: Explained, d: TileDetection, outcomes: list[Outcome]) -> list[PipelineEvent]:
         """A new tile read unsurely that more than one reading fits: asked -- or, asked already and play
         went on without an answer, its likeliest reading taken, so that the game does not stall (said,
         and still open to correction)."""

@@ -214,3 +214,21 @@ def test_a_back_lying_alone_away_from_the_dealt_heap_is_not_of_the_boneyard() ->
     alone = Boneyard()
     alone.reset([glare], _table([]))
     assert len(alone) == 1
+
+
+def test_the_last_back_of_a_boneyard_beside_a_seat_read_as_the_double_blank_is_still_a_back() -> None:
+    from scorer.pipeline.still import boneyard_tiles
+    from scorer.vision.calibration import default_zones
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # (main set 1's horse-race-4-203: the boneyard at the left edge, in Dee's strip; its last back,
+    # alone, read as a [0|0] that may as well be a back -- counted drawn, Ben's draw given to Ann.)
+    def plain(x: float, maybe_back: bool) -> TileDetection:
+        corners = tuple(map(tuple, _box(x, 193.0)))
+        halves = (HalfReading(0, (x + 12, 205), 0.5), HalfReading(0, (x + 12, 229), 0.5))
+        return TileDetection(corners, "up", 0.8, halves, maybe_back)
+
+    zones = default_zones(1280, 720)
+    lone, hand_tile = plain(38.0, True), plain(80.0, False)
+    found = boneyard_tiles([lone, hand_tile], [lone, hand_tile], zones, 4, None, ())
+    assert [c.tolist() for c in found] == [_box(38.0, 193.0).tolist()]

@@ -261,3 +261,47 @@ def test_hands_laid_out_in_the_look_that_shows_the_rounds_last_tile_are_counted_
     image = np.full((720, 1280, 3), 60, np.uint8)
     events = pipeline.act(StillTable.of(1.0, 1.0, image, laid, laid, [], colour=True))
     assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [last.event, reveal]
+
+
+def test_tiles_first_seen_in_one_look_whose_places_settled_together_are_one_move_unless_one_was_put_down_before() -> None:
+    from scorer.pipeline.questions import LaidAtOnce
+
+    # Two new tiles whose places stopped moving at one moment: one motion -- most likely one tile seen as
+    # two boxes: asked.  Where one of them was read in a look before (a hand over the table then), they
+    # were put down apart: played.  (cross set 1's seven-rocks-4p-205, round 2's [6|6] and [2|6].)
+    match = _opened(Tile(1, 3))
+    first = _placement(match, Tile(3, 6), Tile(1, 3))
+    after_first, _ = match.apply(Play("Ben", Tile(3, 6), Tile(1, 3), first.at.side))
+    second = _placement(after_first, Tile(6, 6), Tile(3, 6))
+    arms = {first.tile: None, second.tile: None}
+    together = {first.tile: 47.4, second.tile: 47.4}
+    assert isinstance(turn_for(match, [first, second], 0, Laying(arms, together, True, together), Asked()), LaidAtOnce)
+    apart = {first.tile: 46.0, second.tile: 47.4}
+    turn = turn_for(match, [first, second], 0, Laying(arms, together, True, apart), Asked())
+    assert isinstance(turn, Move) and [e.tile for e in turn.events if isinstance(e, Play)] == [Tile(3, 6), Tile(6, 6)]
+
+
+def test_hands_laid_out_and_waiting_for_a_surer_look_when_the_recording_ends_are_counted_as_read() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Reveal
+    from scorer.rules.simulate import simulate_match
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    reveal, before = sim.events[k].event, sim.events[k - 1].after
+    pipeline = TablePipeline(before, _Detector(), PipelineConfig())
+    hands = dict(reveal.hands)
+    # Every tile read the same unsure way look after look (another count likely): the count waits.
+    unsure = [TileDetection(((x, y), (x + 48, y), (x + 48, y + 24), (x, y + 24)), "up", 0.9,
+                            (HalfReading(tile.a, (x + 12, y + 12), 0.6, (((tile.a + 1) % 7, 0.4),)),
+                             HalfReading(tile.b, (x + 36, y + 12), 0.99)))
+              for y, player in ((600.0, before.players[0]), (10.0, before.players[1]))
+              for x, tile in zip((100.0, 160.0, 220.0, 280.0), hands[player])]
+    for _ in range(3):
+        voted, _ = pipeline.tracker.update(unsure)
+    seats = {0: [d for d in voted if d.center[1] > 300], 1: [d for d in voted if d.center[1] < 300]}
+    assert pipeline.rounds.reveal(1.0, {s: ds for s, ds in seats.items() if ds}) == []
+    events = pipeline.finish(2.0)
+    assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [reveal]
+    assert any(isinstance(e, Notice) and "taken as read" in e.message for e in events)

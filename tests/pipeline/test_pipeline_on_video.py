@@ -450,7 +450,8 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
         out = []
         for k, t in enumerate(tiles):
             x = 100.0 + 60 * k
-            halves = (HalfReading(t.a, (x + 12, y + 12), sure), HalfReading(t.b, (x + 36, y + 12), sure))
+            others = () if sure >= 0.9 else (((t.a + 1) % 7, 1 - sure),)  # (read unsurely: another count likely)
+            halves = (HalfReading(t.a, (x + 12, y + 12), sure, others), HalfReading(t.b, (x + 36, y + 12), sure))
             out.append(TileDetection(_rect(x, y, 48.0, 24.0), "up", 0.9, halves))
             if twice and k == 0:  # a second, slightly shifted box on the same tile
                 out.append(TileDetection(_rect(x + 3, y + 1, 48.0, 24.0), "up", 0.6, halves))
@@ -466,6 +467,17 @@ def test_the_round_end_count_reads_each_hand_once_and_asks_when_it_cannot() -> N
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     unsure = {0: laid(hands[players[0]], 600, sure=0.6), 1: laid(hands[players[1]], 10, sure=0.6)}
     assert pipe.rounds.reveal(1.0, unsure) == []
+    asked = [e for e in pipe.rounds.reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
+    assert asked and asked[0].alternatives == ((step.event,),)
+
+    # Read unsurely the same way look after look, another count likely, the vote makes each tile "sure" --
+    # but a still table read again shows the same picture: it still waits, and the players are asked.
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    for _ in range(3):
+        voted, _ = pipe.tracker.update([*unsure[0], *unsure[1]])
+    assert all(d.certain for d in voted)
+    by_seat = {0: voted[: len(unsure[0])], 1: voted[len(unsure[0]) :]}
+    assert pipe.rounds.reveal(1.0, by_seat) == []
     asked = [e for e in pipe.rounds.reveal(2.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
     assert asked and asked[0].alternatives == ((step.event,),)
 
@@ -583,7 +595,11 @@ def test_a_round_opens_where_the_table_was_cleared_and_its_first_tiles_put_down_
     next_one = _up((shared, other), 188, 120) if shared == b else _up((other, shared), 92, 120)
     new = [(first.corners, 200), (next_one.corners, 180)]
     table = table_after_the_round(remembered=True)
-    moves = table.move(FROM_BOTTOM, [first, next_one], paint=new, erase=[d.corners for d in old])
+    # (The opening tile put down as the old layout was swept away, the next one by another hand after it,
+    # reaching in beside the first.)
+    table.sweep(FROM_BOTTOM, paint=new[:1], erase=[d.corners for d in old])
+    beside = (slice(118, 146), slice(190, 320)) if shared == b else (slice(118, 146), slice(0, 138))
+    moves = table.move(beside, [first, next_one], paint=new[1:])
     assert [type(e) for e in moves] == [RoundStart, Play, Play] and [m.tile for m in moves[1:]] == [opening.tile, second.tile]
     assert table.pipe.match.round_no == after.round_no + 1
     # The old layout bumped a few pixels with a hand near it: its joins are the old ones -- no round.
@@ -944,6 +960,17 @@ def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading
     assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
 
 
+def _answered(table: ScriptedTable, offered: list, tile) -> NeedsConfirmation:
+    """The last question asked, offering one-tile readings ``offered`` (sorted): answered ``tile``, and the
+    table read again."""
+    ask = table.asked[-1]
+    assert sorted(alt[0].tile for alt in ask.alternatives) == offered
+    (chosen,) = [alt for alt in ask.alternatives if alt[0].tile == tile]
+    table.pipe.confirm(chosen)
+    table.still(10)
+    return ask
+
+
 def test_a_new_tile_read_unsurely_in_every_frame_is_asked_about_where_another_reading_fits() -> None:
     from scorer.pipeline import Notice
     from scorer.rules import Play, Tile
@@ -957,13 +984,9 @@ def test_a_new_tile_read_unsurely_in_every_frame_is_asked_about_where_another_re
                            (HalfReading(3, (200, y + 12), 0.99), HalfReading(0, (224, y + 12), 0.6, ((4, 0.3),))))
     events = table.move(FROM_TOP, [first, glared], paint=[(glared.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert not [e for e in events if isinstance(e, Play)]
-    ask = table.asked[-1]
-    assert "(212, 132) is read unsurely: [0|3] or [3|4]" in ask.reason
-    assert sorted(alt[0].tile for alt in ask.alternatives) == [Tile(0, 3), Tile(3, 4)]
     # The players say [3|4]: it is played, and that box reads [3|4] from now on.
-    (chosen,) = [alt for alt in ask.alternatives if alt[0].tile == Tile(3, 4)]
-    table.pipe.confirm(chosen)
-    table.still(10)
+    ask = _answered(table, [Tile(0, 3), Tile(3, 4)], Tile(3, 4))
+    assert "(212, 132) is read unsurely: [0|3] or [3|4]" in ask.reason
     assert table.pipe.match.current_board().tiles == (Tile(1, 3), Tile(3, 4)) and len(table.asked) == 1
     # Asked, and play goes on without an answer: the likeliest reading is taken, so the game does not
     # stall -- and said.
@@ -979,6 +1002,34 @@ def test_a_new_tile_read_unsurely_in_every_frame_is_asked_about_where_another_re
     unsure = TileDetection(misread.corners, "up", 0.9, (misread.halves[0], HalfReading(6, misread.halves[1].center, 0.6, ((1, 0.35),))))
     events = table2.move(FROM_TOP, [first2, unsure], paint=[(unsure.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)] and not table2.asked
+
+
+def test_an_opening_tile_read_the_same_unsure_way_in_every_look_is_asked_about() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, Tile
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    # Ann opens with [5|5]; the box falls short of one end, and every look reads [4|5] unsurely, 5 the
+    # runner-up.  The votes of looks that see the same picture make it no surer, and any tile may open
+    # a round: asked.
+    def opened() -> tuple[ScriptedTable, TileDetection]:
+        table = ScriptedTable()
+        short = TileDetection(_rect(140.0, 120.0, 48.0, 24.0), "up", 0.9,
+                              (HalfReading(4, (152, 132), 0.6, ((5, 0.35),)), HalfReading(5, (176, 132), 0.99)))
+        events = table.move(FROM_BOTTOM, [short], paint=[(short.corners, 200)])
+        assert not [e for e in events if isinstance(e, Play)]
+        return table, short
+
+    table, short = opened()
+    # Ann says [5|5]: it opens the round.
+    assert "read unsurely" in _answered(table, [Tile(4, 5), Tile(5, 5)], Tile(5, 5)).reason
+    assert table.pipe.match.current_board().tiles == (Tile(5, 5),)
+    # Nobody answers and play goes on: the reading as read is taken, and said.
+    table2, short2 = opened()
+    laid = _up((5, 6), 188)
+    events = table2.move(FROM_TOP, [short2, laid], paint=[(laid.corners, 210)])
+    assert [e.tile for e in events if isinstance(e, Play)] == [Tile(4, 5), Tile(5, 6)]
+    assert any(isinstance(e, Notice) and "no answer" in e.message for e in table2.events)
 
 
 @pytest.mark.parametrize("right_first", [True, False])

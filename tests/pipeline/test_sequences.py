@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from scorer.layout.moves import Placement
@@ -145,6 +147,56 @@ def test_a_tile_misread_at_first_was_put_down_when_a_box_first_lay_at_its_place(
     assert arms.first_read[t(6, 1)][0] == 72.0 and arms.first_read[t(1, 3)][0] == 70.0
     # A round opened on a table never seen cleared: the boxes read before lay on the last round's table.
     look(80.0, 0, [box(0, t(1, 3)), box(40, t(3, 3))])  # (after the count, the old layout still there)
-    arms.first_read_now([box(40, t(3, 5))], 82.0)
+    arms.first_read_now([(box(40, t(3, 5)), t(3, 5))], 82.0, 82.0)
     look(84.0, 1, [box(40, t(3, 5)), box(80, t(5, 5))])
     assert arms.first_read[t(3, 5)][0] == 82.0 and arms.first_read[t(5, 5)][0] == 84.0
+
+
+def test_of_two_tiles_first_seen_at_once_the_one_read_in_a_look_before_opened_the_round() -> None:
+    # cross set 1's seven-rocks-4p-205: Cid's opening [6|6] was read in a look with a hand over the table
+    # (at 46.0, the gate's clock; such a look cannot act), Dee's [2|6] laid against it by the next look
+    # (47.6), where both were first seen.  Their places settled together: [6|6] opened the round.
+    from scorer.pipeline.arms import Arms
+
+    class Both:  # (the layout the two make: its tiles as read, both of the played layout)
+        tiles = [SimpleNamespace(tile=t(2, 6)), SimpleNamespace(tile=t(6, 6))]
+        component = [0, 1]
+
+    arms = Arms(lambda box: None)
+    arms.read(44.33, [])
+    arms.read(46.0, [box(40, t(6, 6))])
+    both = [box(0, t(2, 6)), box(40, t(6, 6))]
+    arms.seen([t(2, 6), t(6, 6)], 47.6)
+    arms.note_places(both, NoLayout(), 47.6)
+    arms.read(47.6, both)
+    arms.settled = {t(2, 6): 47.4, t(6, 6): 47.4}
+    assert arms.opening_tile(Both()) == t(6, 6)
+
+
+def test_a_round_opened_on_a_table_seen_bare_only_under_a_hand_first_reads_its_tiles_since_then() -> None:
+    # The same film: round 1's layout cleared away, and the table seen bare, while a hand was over it
+    # (looks that cannot act); [6|6] read at 46.0 under the hand; the round opened at 47.6 with [2|6]
+    # beside it.  Round 1's [4|6] had lain where the [6|6] lies: forgotten, as every tile of round 1.
+    from scorer.pipeline.arms import Arms
+
+    arms = Arms(lambda box: None)
+    arms.note_places([box(40, t(4, 6))], NoLayout(), 5.4)
+    arms.seen([t(4, 6)], 5.4)
+    arms.read(41.0, [box(40, t(4, 6))])
+    arms.read(43.4, [])
+    arms.read(46.0, [box(40, t(6, 6))])
+    both = [box(0, t(2, 6)), box(40, t(6, 6))]
+    arms.read(47.6, both)
+    arms.first_read_now([(d, tile) for d, tile in zip(both, (t(2, 6), t(6, 6)))], 47.6, 47.5)
+    assert {tile: when for tile, (when, _) in arms.first_read.items()} == {t(2, 6): 47.6, t(6, 6): 46.0}
+    assert arms.first_seen == {t(2, 6): 47.5, t(6, 6): 47.5}
+    # A bare table seen before the last round is no mark of this one: with no bare look since that round
+    # ended, the tiles were first read now.
+    arms = Arms(lambda box: None)
+    arms.read(1.0, [])
+    arms.read(5.0, [box(40, t(3, 3))])
+    arms.round_over()
+    both = [box(0, t(2, 4)), box(40, t(4, 4))]
+    arms.read(14.0, both)
+    arms.first_read_now([(d, tile) for d, tile in zip(both, (t(2, 4), t(4, 4)))], 14.0, 14.0)
+    assert {tile: when for tile, (when, _) in arms.first_read.items()} == {t(2, 4): 14.0, t(4, 4): 14.0}
