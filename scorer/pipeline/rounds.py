@@ -221,10 +221,10 @@ class Rounds:
         return [said, *ended, *self.before_round(t, still, sight)]
 
     def hands_at_the_end(self, t: float) -> list[PipelineEvent]:
-        """The recording ended with the hands laid out but not read surely, the rules allowing them as read:
-        counted so (said, open to correction).  Nothing where none wait so."""
+        """The recording ended with the hands laid out but not read surely (the round over, or blocked), the
+        rules allowing them as read: counted so (said, open to correction).  Nothing where none wait so."""
         guess = self.reveal_guess
-        if guess is None or self.table.match.phase is not Phase.ROUND_OVER or not self._allows(guess):
+        if guess is None or not self._allows(guess):
             return []
         self.reveal_guess = None
         return [told(t, HandsTaken(guess)), *self.table.apply(t, [guess])]
