@@ -176,7 +176,7 @@ class Rounds:
         more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]  # tiles beyond the log's count
         complete = not any(more)
         as_read = self._reveal_of(boxes, {})
-        sure = all(self._read_surely(d) for ds in seats.values() for d in ds)
+        sure = all(d.certain for ds in seats.values() for d in ds)
         if complete and sure:
             self.reveal_guess = None
             return self.table.apply(t, [as_read])
@@ -235,7 +235,7 @@ class Rounds:
         who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
         asked = self.asked.who_laid
         boxes = self._laid_out(seats)
-        if asked is None or not all(self._read_surely(d) for seen in boxes for d in seen):
+        if asked is None or not all(d.certain for seen in boxes for d in seen):
             return []
         reveal = self._reveal_of(boxes, {})
         fitting = []
@@ -264,7 +264,7 @@ class Rounds:
         """Where the hands as read cannot be (a tile read as one on the board, or as another hand's),
         the one reveal the rules allow among the likely readings of the unsure tiles, if one.  Hands
         read unsurely that the rules allow as read wait for a surer look (or the players' word)."""
-        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not self._read_surely(d)]
+        unsure = [(seat, k) for seat, seen in enumerate(boxes) for k, d in enumerate(seen) if not d.certain]
         if not unsure or len(unsure) > REVEAL_UNSURE_MAX or self._allows(as_read):
             return None
         choices = [[pips(boxes[seat][k]), *other_readings(boxes[seat][k])] for seat, k in unsure]
@@ -276,11 +276,6 @@ class Rounds:
         """The hands the boxes in front of each seat show, some of them read as ``read_as`` says."""
         return Reveal(tuple((player, tuple(Tile.of(*read_as.get((seat, k), pips(d))) for k, d in enumerate(seen)))
                             for seat, (player, seen) in enumerate(zip(self.table.match.players, boxes))))
-
-    def _read_surely(self, d: TileDetection) -> bool:
-        """Whether a hand's tile is read surely: not made sure by the vote alone where another count of
-        its pips is likely too (the same unsure reading of a still table, look after look, is no surer)."""
-        return self.tracker.sure_as_read(d) or (d.certain and not other_readings(d))
 
     def _allows(self, event: Event) -> bool:
         return allows(self.table.match, [event])

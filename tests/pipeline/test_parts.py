@@ -300,16 +300,14 @@ def test_hands_laid_out_and_waiting_for_a_surer_look_when_the_recording_ends_are
     reveal, before = sim.events[k].event, sim.events[j - 1].after
     pipeline = TablePipeline(before, _Detector(), PipelineConfig())
     hands = dict(reveal.hands)
-    # Every tile read the same unsure way look after look (another count likely): the count waits.
+    # Every tile read unsurely: the count waits for a surer look.
     sides = ((600.0, 100.0), (10.0, 100.0), (10.0, 700.0), (600.0, 700.0))  # (y, x) of each seat's row
     unsure = [TileDetection(((x, y), (x + 48, y), (x + 48, y + 24), (x, y + 24)), "up", 0.9,
                             (HalfReading(tile.a, (x + 12, y + 12), 0.6, (((tile.a + 1) % 7, 0.4),)),
                              HalfReading(tile.b, (x + 36, y + 12), 0.99)))
               for (y, x0), player in zip(sides, before.players)
               for x, tile in zip((x0, x0 + 60, x0 + 120, x0 + 180), hands[player])]
-    for _ in range(3):
-        voted, _ = pipeline.tracker.update(unsure)
-    seats = {seat: [d for d in voted if d.corners[0][1] == y and x0 <= d.corners[0][0] < x0 + 240]
+    seats = {seat: [d for d in unsure if d.corners[0][1] == y and x0 <= d.corners[0][0] < x0 + 240]
              for seat, (y, x0) in enumerate(sides[: len(before.players)])}
     assert pipeline.rounds.reveal(1.0, {s: ds for s, ds in seats.items() if ds}) == []
     events = pipeline.finish(2.0)
