@@ -1017,6 +1017,15 @@ def test_an_opening_tile_read_the_same_unsure_way_in_every_look_is_asked_about()
     events = table2.move(FROM_TOP, [short2, laid], paint=[(laid.corners, 210)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(4, 5), Tile(5, 6)]
     assert any(isinstance(e, Notice) and "no answer" in e.message for e in table2.events)
+    # A question about a reading left open when the last round ended is no answer to this round's: a tile
+    # read unsurely where that one lay is asked about anew.
+    from scorer.pipeline.questions import WhichReading
+
+    table3 = ScriptedTable()
+    table3.pipe.asked.reading = WhichReading((164.0, 132.0), ((Tile(4, 5),), (Tile(5, 5),)))
+    short3 = TileDetection(short.corners, "up", 0.9, short.halves)
+    events = table3.move(FROM_BOTTOM, [short3], paint=[(short3.corners, 200)])
+    assert not [e for e in events if isinstance(e, Play)] and "read unsurely" in table3.asked[-1].reason
 
 
 @pytest.mark.parametrize("right_first", [True, False])
