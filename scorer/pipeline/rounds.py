@@ -13,7 +13,6 @@ from typing import Sequence
 
 import numpy as np
 
-from scorer.errors import ScorerError
 from scorer.layout import Layout, infer_placements
 from scorer.layout.reading import OVERLAP
 from scorer.pipeline.arms import Arms, moved_near, player_at
@@ -22,8 +21,8 @@ from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import Explained, other_readings, pips, unsure_new_tile
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import HandsLikely, HandsTaken, WhoLaidTaken
-from scorer.pipeline.questions import Asked, HandsLeft, OpeningUnfit, WhoOpened
-from scorer.pipeline.sequences import allows, state_after
+from scorer.pipeline.questions import Alternatives, Asked, HandsLeft, OpeningUnfit, WhoOpened, WhoseArm
+from scorer.pipeline.sequences import allows
 from scorer.pipeline.still import Seats, Sight, StillTable
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import Table, Turns
@@ -160,9 +159,7 @@ class Rounds:
         counted short, :meth:`reveal`), or a round ended by the tile the players were asked who laid.
         Anything else in a seat's strip (a misread boneyard tile, a hand put down) must not hold up
         play: nothing."""
-        if self.asked.who_laid is not None and (told := self.who_laid_by_hands(t, seats)):
-            return told
-        return self.reveal(t, seats, backs=backs)
+        return self.who_laid_by_hands(t, seats) or self.reveal(t, seats, backs=backs)
 
     def reveal(self, t: float, seats: Seats, cleared: bool = False, backs: int | None = None) -> list[PipelineEvent]:
         """The round-end count from the tiles laid face up in front of each seat, once every hand is
@@ -230,30 +227,31 @@ class Rounds:
         return [told(t, HandsTaken(guess)), *self.table.apply(t, [guess])]
 
     def who_laid_by_hands(self, t: float, seats: Seats) -> list[PipelineEvent]:
-        """The players were asked who laid a tile, and now lay their hands out unanswered: the one way
-        offered after which the round is over with exactly these hands (all read surely) -- the player
-        who went out shows none -- is taken, with the count, and said.  None or several: nothing."""
-        asked = self.asked.who_laid
+        """The players were asked who laid a tile (no arm seen, or an arm not the player on turn's), and
+        now lay their hands out unanswered: the one way offered after which these hands (all read
+        surely) end the round -- the player who went out shows none; a blocked round's hands hold
+        nothing that fits -- is taken, with the count, and said.  None or several: nothing."""
+        asked = self._who_laid_asked()
         boxes = self._laid_out(seats)
         if asked is None or not all(d.certain for seen in boxes for d in seen):
             return []
+        tile, ways = asked
         reveal = self._reveal_of(boxes, {})
-        fitting = []
-        for way in asked.alternatives:
-            try:
-                after = state_after(self.table.match, way)
-                if after.phase is not Phase.ROUND_OVER or any(len(seen) != n for seen, n in zip(boxes, after.hand_counts)):
-                    continue
-                after.apply(reveal)
-            except ScorerError:
-                continue
-            fitting.append(way)
+        fitting = [way for way in ways if allows(self.table.match, [*way, reveal])]
         if len(fitting) != 1:
             return []
         (way,) = fitting
         self.asked.who_laid = None
-        said = told(t, WhoLaidTaken(asked.tile, tuple(way), "hands"))
+        said = told(t, WhoLaidTaken(tile, tuple(way), "hands"))
         return [said] + self.table.apply(t, [*way, reveal])
+
+    def _who_laid_asked(self) -> tuple[Tile, Alternatives] | None:
+        """The tile the players were asked who laid, and the ways offered; None where not asked."""
+        if (asked := self.asked.who_laid) is not None:
+            return asked.tile, asked.alternatives
+        if isinstance(question := self.asked.open, WhoseArm) and len(question.tiles) == 1:
+            return question.tiles[0], question.alternatives
+        return None
 
     def _laid_out(self, seats: Seats) -> Hands:
         """The face-up tiles in front of each seat, in seat order, each tile once, in the order they lie."""

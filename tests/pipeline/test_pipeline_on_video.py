@@ -18,6 +18,7 @@ from scorer.pipeline.replay import run
 from scorer.rules.log import MatchHeader, event_to_json
 from scorer.rules.transcript import score_log
 from scorer.sessions import Session
+from tests.pipeline.test_recount import laid_out_hands
 
 
 def _key(d: dict) -> tuple:
@@ -615,13 +616,7 @@ def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_r
     table = ScriptedTable()
     table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
 
-    def laid_out(hands: Reveal, sure: float) -> dict[int, list[TileDetection]]:
-        return {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
-                                     (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), sure),
-                                      HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), sure)))
-                       for i, t in enumerate(tiles)] for seat, (_, tiles) in enumerate(hands.hands)}
-
-    assert table.pipe.rounds.reveal(1.0, laid_out(reveal, sure=0.6)) == []
+    assert table.pipe.rounds.reveal(1.0, laid_out_hands(reveal, sure=0.6)) == []
     table.still(10)
     (ask,) = table.asked
     assert ask.alternatives == ((reveal,),)
@@ -641,7 +636,7 @@ def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_r
         table = ScriptedTable()
         table.pipe = TablePipeline(before, table, PipelineConfig(), fps=10)
         if offered is not None:
-            assert table.pipe.rounds.reveal(1.0, laid_out(offered, sure=0.99)) == []
+            assert table.pipe.rounds.reveal(1.0, laid_out_hands(offered)) == []
         table.still(10)
         assert table.asked[-1].alternatives == (((offered,),) if offered else ())
         assert table.move(FROM_BOTTOM, [first], paint=[(first.corners, 200)]) == []
@@ -772,21 +767,48 @@ def test_a_tile_asked_about_and_left_unanswered_is_told_by_the_hands_laid_out_at
     pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
     pipe.asked.put(WhoLaid(played.tile, "Ann", (tuple(sequence_for(before, [], [placement])),) + laid_after_passes(before, placement)))
 
-    def laid_out(hands, sure: float = 0.99) -> dict[int, list[TileDetection]]:
-        return {seat: [TileDetection(_rect(100.0 + 60 * i, 10.0 + 50 * seat, 48.0, 24.0), "up", 0.9,
-                                     (HalfReading(t.a, (112.0 + 60 * i, 22.0 + 50 * seat), sure),
-                                      HalfReading(t.b, (136.0 + 60 * i, 22.0 + 50 * seat), sure)))
-                       for i, t in enumerate(tiles)]
-                for seat, (_, tiles) in enumerate(hands)}
-
-    assert pipe.rounds.who_laid_by_hands(1.0, laid_out(reveal.hands, sure=0.6)) == []  # read unsurely: it waits
-    events = pipe.rounds.who_laid_by_hands(2.0, laid_out(reveal.hands))
+    assert pipe.rounds.who_laid_by_hands(1.0, laid_out_hands(reveal, sure=0.6)) == []  # read unsurely: it waits
+    events = pipe.rounds.who_laid_by_hands(2.0, laid_out_hands(reveal))
     moves = [e.step.event for e in events if isinstance(e, MoveEvent)]
     assert [(type(e), getattr(e, "player", None), getattr(e, "tile", None)) for e in moves] == [
         (Pass, "Ann", None), (type(played), "Ben", played.tile), (Reveal, None, None)]
     assert moves[2] == reveal and pipe.match.phase is not Phase.IN_ROUND
     assert any(f"no answer about who laid {played.tile}: the hands laid out tell -- taken as Ann passed, then Ben {played.tile}"
                in e.message for e in events if isinstance(e, Notice))
+
+
+def test_a_tile_laid_by_the_arm_of_the_player_who_laid_last_is_told_by_the_hands_of_the_blocked_round() -> None:
+    from scorer.layout.moves import Placement
+    from scorer.pipeline import Notice
+    from scorer.pipeline.questions import Asked, WhoseArm
+    from scorer.pipeline.turns import Laying, turn_for
+    from scorer.rules import Pass, Phase, Play, Reveal
+    from scorer.rules.simulate import simulate_match
+
+    # Seven Rocks, four seats: Ben, Cid and Dee knock, and Ann lays [4|4] again, by her own arm -- the
+    # whole table knocking round to her, so the camera asks whether it was Ben's.  Nobody answers; the
+    # others knock again, the round is blocked and the hands are laid out: Ben shows as many tiles as
+    # the log gives him without the [4|4], so it was Ann's, the others passing.
+    sim = simulate_match("seven-rocks", 4, partnership=True, seed=11)
+    events = [s.event for s in sim.events]
+    k = next(k for k in range(4, len(events) - 5) if isinstance(events[k], Play) and isinstance(events[k + 5], Reveal)
+             and all(isinstance(e, Pass) for e in events[k - 3 : k] + events[k + 1 : k + 5]))
+    played, before, reveal = events[k], sim.events[k - 4].after, events[k + 5]
+    assert played.player == "Ann"
+    point = next(p for p in before.current_board().free_points()
+                 if p.tile == played.at and p.value in (played.tile.a, played.tile.b) and played.side in (None, p.side))
+    question = turn_for(before, [Placement(played.tile, point)], 0, Laying({played.tile: "Ann"}, {}, False), Asked())
+    assert isinstance(question, WhoseArm) and question.on_turn == "Ben"
+    pipe = TablePipeline(before, ScriptedTable().pipe.detector, PipelineConfig(), fps=10)
+    pipe.asked.put(question)
+
+    assert pipe.rounds.hands_in_round(1.0, laid_out_hands(reveal, sure=0.6)) == []  # read unsurely: it waits
+    told = pipe.rounds.hands_in_round(2.0, laid_out_hands(reveal))
+    moves = [e.step.event for e in told if isinstance(e, MoveEvent)]
+    said = [(type(e), getattr(e, "player", None), getattr(e, "tile", None)) for e in moves]
+    assert said == [(Pass, "Ben", None), (Pass, "Cid", None), (Pass, "Dee", None), (Play, "Ann", played.tile), (Reveal, None, None)]
+    assert moves[-1] == reveal and pipe.match.phase is Phase.BEFORE_ROUND
+    assert any(f"no answer about who laid {played.tile}: the hands laid out tell" in e.message for e in told if isinstance(e, Notice))
 
 
 def test_two_tiles_seen_at_once_are_given_to_the_arms_that_laid_them() -> None:

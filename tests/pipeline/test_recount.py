@@ -82,7 +82,7 @@ def test_hands_that_fit_the_log_or_hold_fewer_tiles_or_a_game_without_draws_are_
     assert with_missed_draws(_history(header, events).steps, reveal) is None
 
 
-def _laid_out(reveal: Reveal, sure: float = 0.99) -> dict[int, list[TileDetection]]:
+def laid_out_hands(reveal: Reveal, sure: float = 0.99) -> dict[int, list[TileDetection]]:
     """Each hand laid out face up in front of its seat, read with ``sure``."""
     out = {}
     for seat, (_, tiles) in enumerate(reveal.hands):
@@ -107,7 +107,7 @@ def test_a_missed_draw_is_written_into_the_session_where_the_boneyard_shows_it_e
     session = _history(header, seen, Session.create(header, tmp_path))
     pipe = TablePipeline(session, _NoCamera(), PipelineConfig(), fps=10)
     logged = pipe.match.boneyard
-    out = pipe.rounds.reveal(30.0, _laid_out(reveal), backs=logged - 1)
+    out = pipe.rounds.reveal(30.0, laid_out_hands(reveal), backs=logged - 1)
     assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [Draw(events[k].player, 3), reveal]
     assert any(isinstance(e, Notice) and "drew 3, not 2" in e.message for e in out)
     assert _as_logged(pipe.history) == [*events, reveal] and pipe.match.phase is Phase.BEFORE_ROUND
@@ -118,8 +118,8 @@ def test_a_missed_draw_is_written_into_the_session_where_the_boneyard_shows_it_e
     # The backs seen do not tell it: the hands wait; the table cleared, the players are asked with them as
     # read, and their answer writes the draw in.
     pipe = TablePipeline(_history(header, seen), _NoCamera(), PipelineConfig(), fps=10)
-    assert pipe.rounds.reveal(30.0, _laid_out(reveal), backs=logged) == []
-    assert pipe.rounds.reveal(31.0, _laid_out(reveal, sure=0.6), backs=logged) == []  # (read unsurely: no word)
+    assert pipe.rounds.reveal(30.0, laid_out_hands(reveal), backs=logged) == []
+    assert pipe.rounds.reveal(31.0, laid_out_hands(reveal, sure=0.6), backs=logged) == []  # (read unsurely: no word)
     (asked,) = [e for e in pipe.rounds.reveal(32.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
     assert asked.alternatives == ((reveal,),)
     out = pipe.confirm([reveal], 40.0)
@@ -134,7 +134,7 @@ def test_a_tile_more_in_a_hand_of_a_player_never_seen_drawing_is_asked_about_not
     k = next(k for k, e in enumerate(events) if isinstance(e, Draw))
     seen = events[:k] + events[k + 1:]
     pipe = TablePipeline(_history(header, seen), _NoCamera(), PipelineConfig(), fps=10)
-    assert pipe.rounds.reveal(30.0, _laid_out(reveal), backs=pipe.match.boneyard - 1) == []
+    assert pipe.rounds.reveal(30.0, laid_out_hands(reveal), backs=pipe.match.boneyard - 1) == []
     assert _as_logged(pipe.history) == seen
     (asked,) = [e for e in pipe.rounds.reveal(32.0, {}, cleared=True) if isinstance(e, NeedsConfirmation)]
     assert asked.alternatives == ((reveal,),)  # the players say; their answer writes the draw in
