@@ -156,7 +156,8 @@ class Rounds:
 
     def hands_in_round(self, t: float, seats: Seats, backs: int | None = None) -> list[PipelineEvent]:
         """Hands laid out while the round is on: a blocked round (its passes are not seen; its draws
-        counted short, :meth:`reveal`), or a round ended by the tile the players were asked who laid.
+        counted short, :meth:`reveal`), or a round ended or blocked by the tile the players were asked
+        who laid (:meth:`who_laid_by_hands`).
         Anything else in a seat's strip (a misread boneyard tile, a hand put down) must not hold up
         play: nothing."""
         return self.who_laid_by_hands(t, seats) or self.reveal(t, seats, backs=backs)
@@ -241,7 +242,7 @@ class Rounds:
         if len(fitting) != 1:
             return []
         (way,) = fitting
-        self.asked.who_laid = None
+        self.asked.who_laid, self.reveal_guess = None, None
         said = told(t, WhoLaidTaken(tile, tuple(way), "hands"))
         return [said] + self.table.apply(t, [*way, reveal])
 

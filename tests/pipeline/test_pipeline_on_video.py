@@ -807,7 +807,7 @@ def test_a_tile_laid_by_the_arm_of_the_player_who_laid_last_is_told_by_the_hands
     moves = [e.step.event for e in told if isinstance(e, MoveEvent)]
     said = [(type(e), getattr(e, "player", None), getattr(e, "tile", None)) for e in moves]
     assert said == [(Pass, "Ben", None), (Pass, "Cid", None), (Pass, "Dee", None), (Play, "Ann", played.tile), (Reveal, None, None)]
-    assert moves[-1] == reveal and pipe.match.phase is Phase.BEFORE_ROUND
+    assert moves[-1] == reveal and pipe.match.phase is Phase.BEFORE_ROUND and pipe.asked.open is None
     assert any(f"no answer about who laid {played.tile}: the hands laid out tell" in e.message for e in told if isinstance(e, Notice))
 
 
