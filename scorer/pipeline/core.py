@@ -231,7 +231,7 @@ class TablePipeline:
                          and moved_near(still.motion, self.arms.frame_size, d.center))
         events += self._looked(still, sight)
         if match.phase is Phase.ROUND_OVER:
-            return events + (self.rounds.hands_unanswered(still.t, still, sight)
+            return events + (self.rounds.played_on(still.t, sight) or self.rounds.hands_unanswered(still.t, still, sight)
                              or self.rounds.reveal(still.t, sight.seats, cleared=not sight.layout.component, backs=len(still.backs)))
         if match.phase is Phase.IN_ROUND and sight.seats and (
                 ended := self.rounds.hands_in_round(still.t, sight.seats, backs=len(still.backs))):

@@ -242,6 +242,18 @@ class DrawsPutIn:
 
 
 @dataclass(frozen=True)
+class PlayWentOn:
+    """A player the log had out with their last tile, and play went on on the layout: they held more."""
+
+    player: str
+    changes: tuple[Change, ...]
+
+    def text(self) -> Words:
+        return _open(Words("{player} was counted out, yet play goes on: the camera missed a draw -- taken as {changes}",
+                           player=self.player, changes=changes_told(self.changes)))
+
+
+@dataclass(frozen=True)
 class GuessRevised:
     """A tile taken as read unanswered was another of its readings: the one taken is read surely elsewhere."""
 

@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 from scorer.pipeline.notices import Change, DrewBefore, DrewMore
 from scorer.pipeline.rewrite import Rewritten, Timed, round_start
 from scorer.pipeline.sequences import allows
-from scorer.rules import Draw, Pass, Play, Reveal
+from scorer.rules import Draw, Event, Pass, Play, Reveal
 from scorer.rules.transcript import Step
 
 
@@ -29,6 +29,14 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     short = {player: len(reveal.hand_of(player) or ()) - count for player, count in zip(match.players, match.hand_counts)}
     if any(k < 0 for k in short.values()) or not any(short.values()):
         return None
+    return with_draws_put_in(steps, short, unseen, then=(reveal,))
+
+
+def with_draws_put_in(steps: Sequence[Step], short: dict[str, int], unseen: bool = True, then: Sequence[Event] = ()
+                      ) -> Rewritten | None:
+    """The round's events with each player's draws made ``short[player]`` tiles more -- a draw of theirs made
+    larger, else (``unseen``) one put in before a play or pass of theirs (:func:`_ways`) -- where the rules
+    allow the round so, followed by ``then``; None where no way fits."""
     start = round_start(steps)
     if start is None:
         return None
@@ -48,7 +56,7 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
                 break
         else:
             return None
-    if not allows(before, [*(e for e, _ in events), reveal]):
+    if not allows(before, [*(e for e, _ in events), *then]):
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
     return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))

@@ -20,8 +20,9 @@ from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import Explained, other_readings, pips, unsure_new_tile
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.notices import HandsLikely, HandsTaken, WhoLaidTaken
+from scorer.pipeline.notices import HandsLikely, HandsTaken, PlayWentOn, WhoLaidTaken
 from scorer.pipeline.questions import Alternatives, Asked, HandsLeft, OpeningUnfit, WhoOpened, WhoseArm
+from scorer.pipeline.recount import with_draws_put_in
 from scorer.pipeline.sequences import allows
 from scorer.pipeline.still import Seats, Sight, StillTable
 from scorer.pipeline.tracker import Tracker
@@ -194,6 +195,23 @@ class Rounds:
             self.hands_asked = True
             return self.table.put(t, HandsLeft(self.reveal_guess))
         return []
+
+    def played_on(self, t: float, sight: Sight) -> list[PipelineEvent]:
+        """The log has a player out with their last tile, yet tiles have been laid on the round's layout
+        since, joined as play goes on: that player held more -- a draw the camera missed (white backs
+        on a bright table).  The round is written again with the draw put in (said, open to correction)
+        and the table read again, as play.  Nothing where no tile was laid on, or no draw fits."""
+        match = self.table.match
+        if match.finisher is None or not sight.layout.component:
+            return []
+        change = infer_placements(match.current_board(), sight.layout)
+        if not change.placements or change.problems:
+            return []
+        player = match.players[match.finisher]
+        redrawn = with_draws_put_in(self.table.steps, {player: 1})
+        if redrawn is None:
+            return []
+        return self.table.rewrite(t, redrawn, PlayWentOn(player, redrawn.changes)) + self.table.look_again(t)
 
     def shown_with_last_tile(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """A look that ended the round with its last tile, the hands laid out in it: counted from it

@@ -63,6 +63,7 @@ NOTICES = [
     notices.SettledAtTheEnd(WhoLaid(Tile(5, 5), "Ben"), WhoLaid(Tile(5, 5), "Ben").reason, PLAY),
     notices.DrawsPutIn((notices.DrewMore("Ben", 3, 2, 12.0), notices.DrewBefore("Cid", 1, None, None),
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
+    notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
     notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(),
 ]

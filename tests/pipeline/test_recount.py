@@ -141,3 +141,40 @@ def test_a_tile_more_in_a_hand_of_a_player_never_seen_drawing_is_asked_about_not
     out = pipe.confirm([reveal], 41.0)
     assert [type(e.step.event) for e in out if isinstance(e, MoveEvent)] == [Draw, Reveal]
     assert pipe.match.scores() == _history(header, [*events, reveal]).match.scores()
+
+
+def test_a_player_counted_out_while_play_goes_on_on_the_layout_drew_a_tile_the_camera_missed() -> None:
+    import random
+
+    from dominosynth.layout import lay_out
+
+    from scorer.layout import reconstruct
+    from scorer.layout.joins import SeenTile
+    from scorer.pipeline.still import Sight
+    from scorer.rules import Play
+    from scorer.vision.geometry import long_first
+
+    # Horse Race, three players (main set 5's horse-race-3-602: white backs on a bright table): Ben, one
+    # tile left, draws one the camera does not see and plays -- so the log has him out.  Then Cid lays a
+    # tile on the layout: play goes on, so Ben held more.  The round is written again with his draw.
+    sim = simulate_match("horse-race", 3, seed=0)
+    events = [s.event for s in sim.events]
+    k = 11
+    drawn, played, next_play = events[k : k + 3]
+    assert isinstance(drawn, Draw) and drawn.player == "Ben" and sim.events[k - 1].after.hand_counts[1] == 1
+    assert isinstance(played, Play) and played.player == "Ben" and isinstance(next_play, Play) and next_play.player == "Cid"
+    header = MatchHeader("horse-race", ("Ann", "Ben", "Cid"), False)
+    pipe = TablePipeline(_history(header, events[:k] + [played]), _NoCamera(), PipelineConfig(), fps=10)
+    assert pipe.match.phase is Phase.ROUND_OVER
+
+    def seen(board) -> Sight:
+        geoms = lay_out(board, random.Random(1), (0, 0, 1000, 700))
+        tiles = [SeenTile(tuple(map(tuple, long_first(g.corners()))), g.end_values) for g in geoms]
+        return Sight([], {}, tiles, reconstruct(tiles, known=pipe.match.current_board().tiles))
+
+    assert pipe.rounds.played_on(20.0, seen(sim.events[k + 1].after.board)) == []  # nothing laid since: still out
+    out = pipe.rounds.played_on(21.0, seen(sim.events[k + 2].after.board))
+    assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [drawn]
+    assert any(isinstance(e, Notice) and "Ben was counted out, yet play goes on" in e.message and "Ben drew 1 before laying"
+               in e.message for e in out)
+    assert _as_logged(pipe.history) == events[: k + 2] and pipe.match.phase is Phase.IN_ROUND

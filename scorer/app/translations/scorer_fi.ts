@@ -890,6 +890,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>esille pannuissa käsissä on enemmän laattoja kuin kamera näki nostettavan: tulkittu {changes}</translation>
     </message>
     <message>
+        <source>{player} was counted out, yet play goes on: the camera missed a draw -- taken as {changes}</source>
+        <translation>{player} merkittiin pelanneen viimeisen laattansa, mutta peli jatkuu: kamera ei nähnyt nostoa -- tulkittu {changes}</translation>
+    </message>
+    <message>
         <source>the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, the moves since scored again</source>
         <translation>kohdan {place} laatta, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti kohdassa {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
     </message>
