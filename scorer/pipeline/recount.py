@@ -5,17 +5,18 @@ two seen as one, a draw it never saw).  The round's events are written again wit
 made larger -- their last draw of the round, else (``unseen``) a draw put before their last play or
 pass -- where the rules then allow every event and the hands as laid out.  Fewer tiles than the log
 gives a player are not explained so: a tile of a hand missed by the camera is likelier than a draw that
-never was.
+never was.  Play going on after the log had a player out tells of a draw missed the same way.
 """
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
+from scorer.errors import ScorerError
 from scorer.pipeline.notices import Change, DrewBefore, DrewMore
 from scorer.pipeline.rewrite import Rewritten, Timed, round_start
-from scorer.pipeline.sequences import allows
-from scorer.rules import Draw, Event, Pass, Play, Reveal
+from scorer.pipeline.sequences import allows, state_after
+from scorer.rules import Draw, Match, Pass, Play, Reveal
 from scorer.rules.transcript import Step
 
 
@@ -29,14 +30,6 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     short = {player: len(reveal.hand_of(player) or ()) - count for player, count in zip(match.players, match.hand_counts)}
     if any(k < 0 for k in short.values()) or not any(short.values()):
         return None
-    return with_draws_put_in(steps, short, unseen, then=(reveal,))
-
-
-def with_draws_put_in(steps: Sequence[Step], short: dict[str, int], unseen: bool = True, then: Sequence[Event] = ()
-                      ) -> Rewritten | None:
-    """The round's events with each player's draws made ``short[player]`` tiles more -- a draw of theirs made
-    larger, else (``unseen``) one put in before a play or pass of theirs (:func:`_ways`) -- where the rules
-    allow the round so, followed by ``then``; None where no way fits."""
     start = round_start(steps)
     if start is None:
         return None
@@ -56,10 +49,31 @@ def with_draws_put_in(steps: Sequence[Step], short: dict[str, int], unseen: bool
                 break
         else:
             return None
-    if not allows(before, [*(e for e, _ in events), *then]):
+    if not allows(before, [*(e for e, _ in events), reveal]):
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
     return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
+
+
+def with_draw_before_play_went_on(steps: Sequence[Step], player: str, goes_on: Callable[[Match], bool]) -> Rewritten | None:
+    """The round's events with one draw more for ``player``, whom the log has out with their last tile while
+    play went on: a draw put before a play of theirs (the last first: they drew, and laid the tile drawn),
+    else a draw of theirs made larger -- the first way the rules allow after which ``goes_on`` holds (the
+    tiles laid since can be played then); None where none does."""
+    start = round_start(steps)
+    if start is None:
+        return None
+    before = steps[start].before
+    events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
+    ways = list(_ways(events, player, 1, unseen=True))
+    for way, at, words in [w for w in ways if isinstance(w[2], DrewBefore)] + [w for w in ways if isinstance(w[2], DrewMore)]:
+        try:
+            after = state_after(before, [e for e, _ in way])
+        except ScorerError:
+            continue
+        if goes_on(after):
+            return Rewritten(start + at, tuple(way[at:]), (0,), (words,))
+    return None
 
 
 def _ways(events: list[Timed], player: str, missed: int, unseen: bool) -> Iterator[tuple[list[Timed], int, Change]]:

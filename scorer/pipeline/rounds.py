@@ -22,12 +22,12 @@ from scorer.pipeline.explain import Explained, other_readings, pips, unsure_new_
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import HandsLikely, HandsTaken, PlayWentOn, WhoLaidTaken
 from scorer.pipeline.questions import Alternatives, Asked, HandsLeft, OpeningUnfit, WhoOpened, WhoseArm
-from scorer.pipeline.recount import with_draws_put_in
-from scorer.pipeline.sequences import allows
+from scorer.pipeline.recount import with_draw_before_play_went_on
+from scorer.pipeline.sequences import allows, on_turn, sequence_for
 from scorer.pipeline.still import Seats, Sight, StillTable
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import Table, Turns
-from scorer.rules import Event, Phase, Reveal, RoundStart, Tile
+from scorer.rules import Event, Match, Phase, Reveal, RoundStart, Tile
 from scorer.vision.detector import TileDetection
 from scorer.vision.geometry import polygon_iou
 
@@ -198,17 +198,26 @@ class Rounds:
 
     def played_on(self, t: float, sight: Sight) -> list[PipelineEvent]:
         """The log has a player out with their last tile, yet tiles have been laid on the round's layout
-        since, joined as play goes on: that player held more -- a draw the camera missed (white backs
-        on a bright table).  The round is written again with the draw put in (said, open to correction)
-        and the table read again, as play.  Nothing where no tile was laid on, or no draw fits."""
+        since, joined as play goes on, and no hand is laid out: that player held more -- a draw the camera
+        missed (white backs on a bright table).  The round is written again with the draw put in, the way
+        after which the first tile laid since is the next play -- by the arm that laid it, where seen --
+        said (open to correction), and the table read again, as play.  Nothing where no tile was laid on,
+        or no draw fits."""
         match = self.table.match
-        if match.finisher is None or not sight.layout.component:
+        if (match.finisher is None or not match.rules.has_boneyard or self.hands_asked or self.reveal_guess is not None
+                or any(sight.seats.values()) or not sight.layout.component or sight.layout.problems):
             return []
         change = infer_placements(match.current_board(), sight.layout)
         if not change.placements or change.problems:
             return []
+        first = change.placements[0]
+        arm = player_at(self.arms.side_that_laid(first.tile), match.players)
+
+        def goes_on(after: Match) -> bool:
+            return after.phase is Phase.IN_ROUND and arm in (None, on_turn(after)) and sequence_for(after, [], [first]) is not None
+
         player = match.players[match.finisher]
-        redrawn = with_draws_put_in(self.table.steps, {player: 1})
+        redrawn = with_draw_before_play_went_on(self.table.steps, player, goes_on)
         if redrawn is None:
             return []
         return self.table.rewrite(t, redrawn, PlayWentOn(player, redrawn.changes)) + self.table.look_again(t)

@@ -143,7 +143,9 @@ def test_a_tile_more_in_a_hand_of_a_player_never_seen_drawing_is_asked_about_not
     assert pipe.match.scores() == _history(header, [*events, reveal]).match.scores()
 
 
-def test_a_player_counted_out_while_play_goes_on_on_the_layout_drew_a_tile_the_camera_missed() -> None:
+
+@pytest.mark.parametrize("seed, k", [(0, 11), (76, 157)])
+def test_a_player_counted_out_while_play_goes_on_on_the_layout_drew_a_tile_the_camera_missed(seed: int, k: int) -> None:
     import random
 
     from dominosynth.layout import lay_out
@@ -151,15 +153,16 @@ def test_a_player_counted_out_while_play_goes_on_on_the_layout_drew_a_tile_the_c
     from scorer.layout import reconstruct
     from scorer.layout.joins import SeenTile
     from scorer.pipeline.still import Sight
-    from scorer.rules import Play
+    from scorer.rules import Play, Tile
     from scorer.vision.geometry import long_first
 
     # Horse Race, three players (main set 5's horse-race-3-602: white backs on a bright table): Ben, one
-    # tile left, draws one the camera does not see and plays -- so the log has him out.  Then Cid lays a
-    # tile on the layout: play goes on, so Ben held more.  The round is written again with his draw.
-    sim = simulate_match("horse-race", 3, seed=0)
+    # tile left, draws one the camera does not see and lays it -- so the log has him out.  Then Cid lays a
+    # tile on the layout: play goes on, so Ben held more.  The round is written again with the draw put
+    # before Ben's last play, after which Cid is on turn.  (Seed 76: Ben has drawn earlier in the round
+    # and lays a double from his hand first -- making that draw larger would leave him on turn.)
+    sim = simulate_match("horse-race", 3, seed=seed)
     events = [s.event for s in sim.events]
-    k = 11
     drawn, played, next_play = events[k : k + 3]
     assert isinstance(drawn, Draw) and drawn.player == "Ben" and sim.events[k - 1].after.hand_counts[1] == 1
     assert isinstance(played, Play) and played.player == "Ben" and isinstance(next_play, Play) and next_play.player == "Cid"
@@ -167,14 +170,18 @@ def test_a_player_counted_out_while_play_goes_on_on_the_layout_drew_a_tile_the_c
     pipe = TablePipeline(_history(header, events[:k] + [played]), _NoCamera(), PipelineConfig(), fps=10)
     assert pipe.match.phase is Phase.ROUND_OVER
 
-    def seen(board) -> Sight:
+    def seen(board, seats=None) -> Sight:
         geoms = lay_out(board, random.Random(1), (0, 0, 1000, 700))
         tiles = [SeenTile(tuple(map(tuple, long_first(g.corners()))), g.end_values) for g in geoms]
-        return Sight([], {}, tiles, reconstruct(tiles, known=pipe.match.current_board().tiles))
+        return Sight([], seats or {}, tiles, reconstruct(tiles, known=pipe.match.current_board().tiles))
 
     assert pipe.rounds.played_on(20.0, seen(sim.events[k + 1].after.board)) == []  # nothing laid since: still out
+    # A tile beside the layout while the hands are being laid out is no play (a revealed hand's tile).
+    hand = laid_out_hands(Reveal((("Ann", (Tile(1, 2),)),)))
+    assert pipe.rounds.played_on(20.5, seen(sim.events[k + 2].after.board, hand)) == []
     out = pipe.rounds.played_on(21.0, seen(sim.events[k + 2].after.board))
     assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [drawn]
     assert any(isinstance(e, Notice) and "Ben was counted out, yet play goes on" in e.message and "Ben drew 1 before laying"
                in e.message for e in out)
     assert _as_logged(pipe.history) == events[: k + 2] and pipe.match.phase is Phase.IN_ROUND
+    assert pipe.match.next_player == "Cid"
