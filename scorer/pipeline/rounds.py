@@ -71,9 +71,11 @@ class Rounds:
         elif (self.cleared or self.table.match.round_no == 0 or (broken := self._broken_up(tiles, layout))) and any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             # A round opens with a tile put down by a hand, not with something the camera misread at rest.
+            side = None
             if broken:
                 self.arms.first_read_now([(tiles[i], layout.tiles[i].tile) for i in layout.component], still.at, t)
-            events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center)
+                side = self._side_that_opened(tiles, layout)
+            events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center, side)
             self.turns.remember(still, tiles, layout)
             return events
         return []
@@ -94,10 +96,21 @@ class Rounds:
         return bool(self.memory.tiles) and new_join and not any(self.memory.is_remembered(d) for d in component) and any(
             d.pips is not None and Tile.of(*d.pips) in board.tiles for d in component)
 
+    def _side_that_opened(self, tiles: list[TileDetection], layout: Layout) -> int | None:
+        """Of a round first seen with several tiles down, the table edge of the arm that laid the opening
+        tile -- read in an earlier look than the tiles laid against it, the arm before that look, not the
+        last one (which laid the tile beside it); None where the opening tile is not known."""
+        tile = self.arms.opening_tile(layout)
+        if tile is None or tile not in self.arms.first_read:
+            return None
+        self.arms.note_places(tiles, layout)
+        return self.arms.side_that_laid(tile)
+
     def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
-             opening: tuple[float, float]) -> list[PipelineEvent]:
+             opening: tuple[float, float], side: int | None = None) -> list[PipelineEvent]:
         """A round opened with the tile at ``opening`` (frame pixels): by the player the rules name,
-        else the one whose arm reached it."""
+        else the one whose arm laid it (``side``: that arm's table edge, where known), else whose arm
+        reached it last."""
         match = self.table.match
         starter: str | None
         if match.next_starter is not None:
@@ -107,7 +120,7 @@ class Rounds:
         elif self.asked.opener is not None:
             return []  # the players were asked who opened the round: the next player's arm is no answer
         else:
-            starter = player_at(self.arms.side_over(opening), match.players)
+            starter = player_at(self.arms.side_over(opening) if side is None else side, match.players)
         if starter is None:
             return self.table.put(t, WhoOpened(tuple(match.players)))
         self.cleared = self.hands_asked = False

@@ -540,9 +540,34 @@ def test_an_answer_that_ends_the_round_after_the_table_was_cleared_lets_the_next
     assert table.pipe.match.current_board().tiles == (opening.tile,)
 
 
-def test_a_round_opens_where_the_table_was_cleared_and_its_first_tiles_put_down_between_two_looks() -> None:
+def _three_of_the_last_layout(board, tile) -> list:
+    """Three of the last round's tiles, ``tile`` and two joined after it in a line, in the middle of the
+    table at the last look."""
+    a, b = tile.a, tile.b
+    joined = next(t for t in board.tiles if t != tile and b in (t.a, t.b))
+    c = joined.b if joined.a == b else joined.a
+    third = next(t for t in board.tiles if t not in (tile, joined) and c in (t.a, t.b))
+    return [_up((a, b), 40, 70), _up((b, c), 88, 70), _up((c, third.b if third.a == c else third.a), 136, 70)]
+
+
+def _table_after_the_round(after, old: list, remembered: bool, **seats) -> ScriptedTable:
+    """The table at the round's end, counted, with the ``old`` tiles of its layout still lying there."""
     import numpy as np
 
+    table = ScriptedTable(**seats)
+    table.pipe = TablePipeline(after, table, PipelineConfig(), fps=10)
+    # (A grained cloth: the camera's steadiness is judged by the table, not by the tiles alone.)
+    table.image[:] = np.random.default_rng(1).integers(40, 90, table.image.shape[:2], dtype=np.uint8)[..., None]
+    for d in old:
+        table.paint(d.corners, 190)
+    table.seen = old
+    table.still(10)
+    if remembered:  # (as the round's play left them)
+        table.pipe.memory.remember(old, set(after.current_board().tiles), np.ascontiguousarray(table.image[..., 0]))
+    return table
+
+
+def test_a_round_opens_where_the_table_was_cleared_and_its_first_tiles_put_down_between_two_looks() -> None:
     from scorer.rules import Phase, Play, Reveal, RoundStart
     from scorer.rules.simulate import simulate_match
 
@@ -557,32 +582,15 @@ def test_a_round_opens_where_the_table_was_cleared_and_its_first_tiles_put_down_
     board = after.current_board()
     assert after.phase is Phase.BEFORE_ROUND and opening.tile in board.tiles
     assert not any({j.tile, j.new_tile} == {opening.tile, second.tile} for j in board.joins)
-    # Three of the last round's tiles, joined in a line, in the middle of the table at the last look.
     a, b = opening.tile.a, opening.tile.b
-    joined = next(t for t in board.tiles if t != opening.tile and b in (t.a, t.b))
-    c = joined.b if joined.a == b else joined.a
-    third = next(t for t in board.tiles if t not in (opening.tile, joined) and c in (t.a, t.b))
-    old = [_up((a, b), 40, 70), _up((b, c), 88, 70), _up((c, third.b if third.a == c else third.a), 136, 70)]
-
-    def table_after_the_round(remembered: bool) -> ScriptedTable:
-        table = ScriptedTable()
-        table.pipe = TablePipeline(after, table, PipelineConfig(), fps=10)
-        # (A grained cloth: the camera's steadiness is judged by the table, not by the tiles alone.)
-        table.image[:] = np.random.default_rng(1).integers(40, 90, table.image.shape[:2], dtype=np.uint8)[..., None]
-        for d in old:
-            table.paint(d.corners, 190)
-        table.seen = old
-        table.still(10)
-        if remembered:  # (as the round's play left them)
-            table.pipe.memory.remember(old, set(board.tiles), np.ascontiguousarray(table.image[..., 0]))
-        return table
+    old = _three_of_the_last_layout(board, opening.tile)
 
     first = _up((a, b), 140, 120)
     shared = b if b in (second.tile.a, second.tile.b) else a
     other = second.tile.b if second.tile.a == shared else second.tile.a
     next_one = _up((shared, other), 188, 120) if shared == b else _up((other, shared), 92, 120)
     new = [(first.corners, 200), (next_one.corners, 180)]
-    table = table_after_the_round(remembered=True)
+    table = _table_after_the_round(after, old, remembered=True)
     # (The opening tile put down as the old layout was swept away, the next one by another hand after it,
     # reaching in beside the first.)
     table.sweep(FROM_BOTTOM, paint=new[:1], erase=[d.corners for d in old])
@@ -591,14 +599,46 @@ def test_a_round_opens_where_the_table_was_cleared_and_its_first_tiles_put_down_
     assert [type(e) for e in moves] == [RoundStart, Play, Play] and [m.tile for m in moves[1:]] == [opening.tile, second.tile]
     assert table.pipe.match.round_no == after.round_no + 1
     # The old layout bumped a few pixels with a hand near it: its joins are the old ones -- no round.
-    table = table_after_the_round(remembered=True)
+    table = _table_after_the_round(after, old, remembered=True)
     bumped = [_up(d.pips, d.corners[0][0] + 12, d.corners[0][1] + 6) for d in old]
     assert table.move(FROM_BOTTOM, bumped, paint=[(d.corners, 190) for d in bumped], erase=[d.corners for d in old]) == []
     # Where nothing of the last round is remembered (the session resumed between rounds), a layout seen
     # proves nothing moved: the round waits for a look at the cleared table, as before.
-    table = table_after_the_round(remembered=False)
+    table = _table_after_the_round(after, old, remembered=False)
     assert table.move(FROM_BOTTOM, [first, next_one], paint=new, erase=[d.corners for d in old]) == []
     assert table.pipe.match.phase is Phase.BEFORE_ROUND
+
+
+def test_a_round_first_seen_with_two_tiles_down_is_opened_by_the_arm_that_laid_the_first() -> None:
+    from scorer.rules import Phase, Play, Reveal, RoundStart
+    from scorer.rules.simulate import simulate_match
+
+    # Seven Rocks, four seats (Ann at the bottom, Ben left, Cid at the top, Dee right); a blocked round
+    # names no one to open the next.  The old layout is swept away, a hand resting over the bare table;
+    # Ben lays the opening [4|5] from the left; a look sees it alone (the table never seen cleared without
+    # a hand: no round yet); then Cid, reaching over it from the top, lays [4|4] beside it.  The round is
+    # Ben's -- the arm before the look that first read the [4|5] -- not Cid's, whose arm was the last over
+    # its place (`cross` set 5's seven-rocks-4p-605).
+    sim = simulate_match("seven-rocks", 4, True, seed=0)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal) and s.after.next_starter is None)
+    after = sim.events[k].after
+    opening, second = [s.event for s in sim.events[k + 1 :] if isinstance(s.event, Play)][:2]
+    assert after.phase is Phase.BEFORE_ROUND and (opening.player, opening.tile.a, opening.tile.b) == ("Ben", 4, 5)
+    assert (second.player, second.tile.a, second.tile.b) == ("Cid", 4, 4)
+    old = _three_of_the_last_layout(after.current_board(), opening.tile)
+    table = _table_after_the_round(after, old, remembered=True, players=("Ann", "Ben", "Cid", "Dee"), game="seven-rocks",
+                                   partnership=True)
+    first, double = _up((4, 5), 140, 120), _up((4, 4), 92, 120)
+    for d in old:
+        table.paint(d.corners, 60)
+    table.seen = []
+    resting = (slice(40, 90), slice(260, 320))  # (Dee's hand, over the bare table)
+    table.image[resting] = 220
+    table.still(10)
+    table.image[resting] = 60
+    assert table.move((slice(105, 150), slice(0, 165)), [first], paint=[(first.corners, 200)]) == []
+    moves = table.move((slice(0, 140), slice(90, 190)), [first, double], paint=[(double.corners, 180)])
+    assert [(type(e), getattr(e, "starter", None) or e.player) for e in moves] == [(RoundStart, "Ben"), (Play, "Ben"), (Play, "Cid")]
 
 
 def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_round_opens() -> None:
