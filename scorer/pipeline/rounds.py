@@ -74,7 +74,7 @@ class Rounds:
             side = None
             if broken:
                 self.arms.first_read_now([(tiles[i], layout.tiles[i].tile) for i in layout.component], still.at, t)
-                side = self._side_that_opened(tiles, layout)
+                side = self._side_that_opened(layout)
             events = self.open(t, still, tiles, layout, tiles[layout.component[0]].center, side)
             self.turns.remember(still, tiles, layout)
             return events
@@ -96,15 +96,14 @@ class Rounds:
         return bool(self.memory.tiles) and new_join and not any(self.memory.is_remembered(d) for d in component) and any(
             d.pips is not None and Tile.of(*d.pips) in board.tiles for d in component)
 
-    def _side_that_opened(self, tiles: list[TileDetection], layout: Layout) -> int | None:
+    def _side_that_opened(self, layout: Layout) -> int | None:
         """Of a round first seen with several tiles down, the table edge of the arm that laid the opening
         tile -- read in an earlier look than the tiles laid against it, the arm before that look, not the
         last one (which laid the tile beside it); None where the opening tile is not known."""
         tile = self.arms.opening_tile(layout)
         if tile is None or tile not in self.arms.first_read:
             return None
-        self.arms.note_places(tiles, layout)
-        return self.arms.side_that_laid(tile)
+        return self.arms.side_that_laid(tile)  # (the look has noted the layout's places: core's _looked)
 
     def open(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout,
              opening: tuple[float, float], side: int | None = None) -> list[PipelineEvent]:
