@@ -234,6 +234,7 @@ class Arms:
         # When (the gate's clock, as settled) and where each tile was first read where it lies now.
         self.first_read: dict[Tile, tuple[float, Point]] = {}
         self.round_reads_after = float("-inf")  # reads until then saw a round over: no tile of this one
+        self.reads_unsure: deque[float] = deque(maxlen=4 * ARMS_KEPT)  # reads whose boxes were all read unsurely
 
     def moved(self, at: float, mask: np.ndarray | None) -> None:
         """A motion ended in a still table at ``at`` (the gate's clock)."""
@@ -242,6 +243,8 @@ class Arms:
     def read(self, at: float, tiles: Sequence[TileDetection]) -> None:
         """A read at ``at`` saw these boxes."""
         self.reads.append((at, [(*d.center, long_side(d.corners)) for d in tiles]))
+        if tiles and not any(d.certain for d in tiles):
+            self.reads_unsure.append(at)
 
     def note_places(self, tiles: Sequence[TileDetection], layout: Layout, at: float | None = None) -> None:
         """Where each tile lies and when its place last moved, by the tile it is read as -- as the
@@ -294,12 +297,13 @@ class Arms:
     def first_read_now(self, tiles: Sequence[tuple[TileDetection, Tile]], at: float, t: float) -> None:
         """A round opened on a table never seen cleared (the read at ``at``, the look's time ``t``): these
         boxes, with the tiles the layout reads them as, were first seen now, and first read where every read
-        since the last one of this round that saw no box at all (a look with a hand over the bare table,
-        which could not act) saw a box at their place -- or, where no read saw the table bare, now: the
-        reads before were of the last round's table.  What was noted of the last round's tiles is forgotten
-        (a tile of it laid again where it lay then is new)."""
+        since the last one of this round that saw the table bare (a look with a hand over it, which could
+        not act; a stray box or two, none read surely, left of the last round's table) saw a box at their
+        place -- or, where no read saw the table bare, now: the reads before were of the last round's table.
+        What was noted of the last round's tiles is forgotten (a tile of it laid again where it lay then is new)."""
         self.forget_but(set())
-        bare = [when for when, boxes in self.reads if self.round_reads_after < when < at and not boxes]
+        bare = [when for when, boxes in self.reads
+                if self.round_reads_after < when < at and (not boxes or when in self.reads_unsure)]
         if not bare:
             self.round_over()
         else:
