@@ -252,7 +252,10 @@ class Arms:
         the gate's clock, the picture read was taken: a tile read for the first time there is noted)."""
         read = [s.pips for s in layout.tiles] if len(layout.tiles) == len(tiles) else [d.pips for d in tiles]
         self.settled, self.places = {}, {}
-        for d, pips in zip(tiles, read):
+        # (A tile two boxes read lies where the layout has it: a stray box elsewhere read so is noted first.)
+        inside = set(layout.component) if len(layout.tiles) == len(tiles) else set(range(len(tiles)))
+        order = [i for i in range(len(tiles)) if i not in inside] + [i for i in range(len(tiles)) if i in inside]
+        for d, pips in ((tiles[i], read[i]) for i in order):
             if pips is not None:
                 self.places[Tile.of(*pips)] = d.center
                 first, length = self.first_read.get(Tile.of(*pips)), long_side(d.corners)

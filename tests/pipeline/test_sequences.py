@@ -210,3 +210,19 @@ def test_a_round_opened_on_a_table_seen_bare_only_under_a_hand_first_reads_its_t
     arms.read(14.0, both)
     arms.first_read_now([(d, tile) for d, tile in zip(both, (t(2, 4), t(4, 4)))], 14.0, 14.0)
     assert {tile: when for tile, (when, _) in arms.first_read.items()} == {t(2, 4): 14.0, t(4, 4): 14.0}
+
+
+def test_a_tile_read_by_a_stray_box_too_lies_where_the_layout_has_it() -> None:
+    # set 10's seven-rocks-4p-1105: something at the table's edge, read unsurely as one tile after another,
+    # read [3|4] in the look where Ben laid the [3|4]: the tile's place and first read are the layout's box,
+    # not the stray one (whose place had settled long before, giving the tile to an earlier arm).
+    from types import SimpleNamespace
+
+    from scorer.pipeline.arms import Arms
+
+    laid, beside, stray = box(40, t(3, 4)), box(0, t(2, 3)), box(600, t(3, 4))
+    for boxes, component in (([laid, beside, stray], [0, 1]), ([stray, beside, laid], [1, 2])):
+        arms = Arms(lambda box: None)
+        layout = SimpleNamespace(tiles=[SimpleNamespace(pips=d.pips) for d in boxes], component=component)
+        arms.note_places(boxes, layout, 10.0)  # type: ignore[arg-type]
+        assert arms.places[t(3, 4)] == laid.center and arms.first_read[t(3, 4)][1] == laid.center
