@@ -139,8 +139,8 @@ class PipelineWorker(QObject):
         elif kind == "tile":
             self.events.emit(self.pipeline.correct_reading(payload[0], payload[1], t))
         elif kind == "undo":
-            if history.undo(t) is not None:
-                self.pipeline.gate.force_reread()
+            if history.steps:
+                self.pipeline.rewind(len(history.steps) - 1, t)
         elif kind == "redo":
             if history.undone:
                 self.events.emit(self.pipeline.confirm([history.undone[0].event], t))
@@ -156,8 +156,7 @@ class PipelineWorker(QObject):
             payload()
         elif kind == "again":
             count, _ = Snapshot.of(history).at(payload)
-            history.rewind(count, t)
-            self.pipeline.gate.force_reread()
+            self.pipeline.rewind(count, t)
             self.reviewing = False
             self._seek_to = payload
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from scorer.rules.game import Match, PlayOutcome, RoundOutcome, counted_as, credited_hands
+from scorer.rules.transcript import Step
 
 _NUMBERS_FI = [
     "nolla", "yksi", "kaksi", "kolme", "neljä", "viisi", "kuusi", "seitsemän", "kahdeksan", "yhdeksän", "kymmenen",
@@ -249,6 +250,15 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
         say_en += " " + _sentence(", ".join(said_gains_en)) + "."
         say_fi += " " + _sentence(", ".join(said_gains_fi)) + "."
     return _ending(after, fi, en, say_fi, say_en)
+
+
+def announced(step: Step) -> Announcement | None:
+    """What is said of a step: a play's sum and points, a round's end; nothing of a draw or a pass."""
+    if isinstance(step.outcome, PlayOutcome):
+        return announce_play(step.after, step.outcome)
+    if isinstance(step.outcome, RoundOutcome):
+        return announce_round(step.after, step.outcome)
+    return None
 
 
 def _sentence(text: str) -> str:

@@ -32,7 +32,7 @@ from typing import Hashable, Sequence
 import numpy as np
 
 from scorer.errors import RulesError
-from scorer.pipeline.announce import Announcement, announce_play, announce_round
+from scorer.pipeline.announce import announced
 from scorer.pipeline.arms import Arms, arm_in_view, moved_near
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.draws import Draws
@@ -56,7 +56,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
-from scorer.rules import Draw, Event, Match, Phase, Play, PlayOutcome, Reveal, RoundOutcome, Tile
+from scorer.rules import Draw, Event, Match, Phase, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
@@ -77,15 +77,6 @@ ARM_PATIENCE = 3.0
 # as small as the layout's: below this length (px) the players are told the camera is too far
 # (measured with far-camera game videos: docs/experiments.md, "Session 22").
 LIVE_SMALL_TILE_PX = 40
-
-
-def _announced(step: Step) -> Announcement | None:
-    """What is said of a step: a play's sum and points, a round's end; nothing of a draw or a pass."""
-    if isinstance(step.outcome, PlayOutcome):
-        return announce_play(step.after, step.outcome)
-    if isinstance(step.outcome, RoundOutcome):
-        return announce_round(step.after, step.outcome)
-    return None
 
 
 @dataclass
@@ -317,7 +308,7 @@ class TablePipeline:
                 step = self.history.apply(event, t)
             except RulesError as exc:
                 return out + self.put(t, Refused(words_of(exc), (tuple(events),)))
-            out.append(MoveEvent(t, step, _announced(step)))
+            out.append(MoveEvent(t, step, announced(step)))
         return out + self._moved_on(t)
 
     def _moved_on(self, t: float) -> list[PipelineEvent]:
@@ -344,8 +335,17 @@ class TablePipeline:
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
-                out.append(MoveEvent(t, step, _announced(step)))
+                out.append(MoveEvent(t, step, announced(step)))
         return out + self._moved_on(t)
+
+    def rewind(self, count: int, t: float = 0.0) -> tuple[Step, ...]:
+        """A person withdrew every move after the first ``count`` (undo; score again from here): what was
+        asked and where withdrawn tiles lay are forgotten (the table as it was), and the table read again."""
+        taken = self.history.rewind(count, t)
+        self.asked.forget()
+        self.memory.forget_all_but(set(self.match.current_board().tiles))
+        self.gate.force_reread()
+        return taken
 
     @property
     def steps(self) -> Sequence[Step]:

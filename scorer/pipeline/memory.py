@@ -54,6 +54,10 @@ class LayoutMemory:
     def clear(self) -> None:
         self.tiles.clear()
 
+    def forget_all_but(self, on_board: set[Tile]) -> None:
+        """Moves were withdrawn: their tiles' places are no longer the board's."""
+        self.tiles = {tile: r for tile, r in self.tiles.items() if tile in on_board}
+
     def remember(self, detections: list[TileDetection], on_board: set[Tile], grey: np.ndarray) -> None:
         """The board's tiles as seen in an accepted state."""
         for d in detections:

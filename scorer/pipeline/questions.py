@@ -14,7 +14,7 @@ and the boxes the players were asked to name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Hashable
 
 from scorer.layout.moves import Placement
@@ -186,8 +186,9 @@ class WhichReading:
 
     @property
     def tiles(self) -> frozenset[Tile]:
-        """The tiles it may be."""
-        return frozenset(t for reading in self.readings for t in reading)
+        """The tiles it may be (not those every reading has: tiles laid with it, read surely)."""
+        every = frozenset.intersection(*map(frozenset, self.readings)) if len(self.readings) > 1 else frozenset()
+        return frozenset(t for reading in self.readings for t in reading) - every
 
     @property
     def key(self) -> Hashable:
@@ -348,3 +349,8 @@ class Asked:
     def moved_on(self) -> None:
         """Something happened since the last question: it may be put again."""
         self.last = self.open = None
+
+    def forget(self) -> None:
+        """The moves the questions were about were withdrawn: none is held, any may be put again."""
+        for held in fields(self):
+            setattr(self, held.name, held.default)

@@ -1053,6 +1053,56 @@ def test_a_new_tile_read_unsurely_in_every_frame_is_asked_about_where_another_re
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)] and not table2.asked
 
 
+def _glared_3_4_asked_about() -> tuple[ScriptedTable, object, object]:
+    """Ben's [3|4] laid on the [1|3], every look reading it [3|0] unsurely: asked about, unanswered."""
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    table, first = _opened_with_1_3()
+    y = 120.0
+    glared = TileDetection(_rect(188.0, y, 48.0, 24.0), "up", 0.9,
+                           (HalfReading(3, (200, y + 12), 0.99), HalfReading(0, (224, y + 12), 0.6, ((4, 0.3),))))
+    table.move(FROM_TOP, [first, glared], paint=[(glared.corners, 210), (_rect(200, 128, 6, 6), 30)])
+    assert len(table.asked) == 1
+    return table, first, glared
+
+
+def test_a_move_withdrawn_while_a_question_is_open_leaves_the_question_to_be_asked_again() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Play, RoundStart, Tile
+
+    # Ben's new tile is asked about; nobody answers, and a person undoes Ann's [1|3].  The question was
+    # about the table before the undo: it is asked again of the table as it is -- not settled on its
+    # likeliest answer, which would lay Ann's [1|3] again without anyone's word.
+    table, _, _ = _glared_3_4_asked_about()
+    withdrawn = table.pipe.rewind(len(table.pipe.steps) - 1, 5.0)
+    assert [s.event.tile for s in withdrawn if isinstance(s.event, Play)] == [Tile(1, 3)]
+    events = table.still(10)
+    assert [type(s.event) for s in table.pipe.steps] == [RoundStart]
+    assert not [e for e in events if isinstance(e, (MoveEvent, Notice))]
+    assert len(table.asked) == 2 and "(212, 132) is read unsurely" in table.asked[-1].reason
+    # Redo brings the [1|3] back: Ann's tile is no answer about Ben's, which is asked about again.
+    events = table.pipe.confirm([withdrawn[0].event], 6.0) + table.still(10)
+    assert [s.event for s in table.pipe.steps][1:] == [withdrawn[0].event]
+    assert [e.reason for e in table.asked[2:]] == ["the new tile at (212, 132) is read unsurely: [0|3] or [3|4]"]
+
+
+def test_a_guess_withdrawn_is_asked_about_again_not_taken_from_where_it_lay() -> None:
+    from scorer.rules import Play, Tile
+
+    # Ben's tile asked about and left unanswered, Ann's next tile takes it as read, [0|3].  A person
+    # scores again from before Ben's move: the [0|3] is not the board's any more, and its place
+    # remembered is forgotten with it -- Ben's tile is asked about again, not laid again as the guess.
+    table, first, glared = _glared_3_4_asked_about()
+    next_tile = _up((5, 1), 92)
+    table.move(FROM_BOTTOM, [first, glared, next_tile], paint=[(next_tile.corners, 190)])
+    assert [s.event.tile for s in table.pipe.steps if isinstance(s.event, Play)] == [Tile(1, 3), Tile(0, 3), Tile(1, 5)]
+    table.pipe.rewind(2, 9.0)
+    events = table.still(10)
+    assert [s.event.tile for s in table.pipe.steps if isinstance(s.event, Play)] == [Tile(1, 3)]
+    assert not [e for e in events if isinstance(e, MoveEvent)]
+    assert "the new tile at (212, 132) is read unsurely" in table.asked[-1].reason and len(table.asked) == 2
+
+
 def test_an_opening_tile_read_the_same_unsure_way_in_every_look_is_asked_about() -> None:
     from scorer.pipeline import Notice
     from scorer.rules import Play, Tile
