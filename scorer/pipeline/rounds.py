@@ -244,27 +244,36 @@ class Rounds:
     def hands_unanswered(self, t: float, still: StillTable, sight: Sight) -> list[PipelineEvent]:
         """The players were asked for the hands left, with them as best read, and put the next round's
         first tile down instead of answering: those hands are taken (said, open to correction) and the
-        round is opened with that tile.  Nothing where no hands were offered, or where those offered
-        hold more tiles than the log gives a player (a draw missed or not: the players say): the
-        question stays."""
+        round is opened with that tile.  Hands offered (read surely) that hold more tiles than the log
+        gives a player who was seen drawing this round are taken with that draw counted short (said).
+        Nothing where no hands were offered, or where a player holds more with no draw seen (a draw
+        missed, or a stray tile: the players say): the question stays."""
         guess, tiles, layout = self.reveal_guess, sight.tiles, sight.layout
-        if not self.hands_asked or guess is None or not self._allows(guess) or not layout.component or not any(
+        if not self.hands_asked or guess is None or not layout.component or not any(
                 moved_near(still.motion, self.arms.frame_size, tiles[i].center) for i in layout.component):
             return []
-        ended = self.table.apply(t, [guess])
+        ended = self._taken(t, guess)
+        if not ended:
+            return []
         self.reveal_guess = None
         said = told(t, HandsTaken(guess))
         self.cleared_away({s.tile for s in sight.seen})
         return [said, *ended, *self.before_round(t, still, sight)]
 
     def hands_at_the_end(self, t: float) -> list[PipelineEvent]:
-        """The recording ended with the hands laid out but not read surely (the round over, or blocked), the
-        rules allowing them as read: counted so (said, open to correction).  Nothing where none wait so."""
+        """The recording ended with the hands laid out but not settled (read unsurely, the round over or
+        blocked; or holding a draw counted short): counted as read (said, open to correction), where
+        :meth:`_taken` allows them.  Nothing where none wait so."""
         guess = self.reveal_guess
-        if guess is None or not self._allows(guess):
+        if guess is None or not (ended := self._taken(t, guess)):
             return []
         self.reveal_guess = None
-        return [told(t, HandsTaken(guess)), *self.table.apply(t, [guess])]
+        return [told(t, HandsTaken(guess)), *ended]
+
+    def _taken(self, t: float, guess: Reveal) -> list[PipelineEvent]:
+        """The hands ``guess`` taken, where the rules allow them as read -- or with a draw of a player seen
+        drawing this round counted short (read surely, they hold more tiles than the log gives); nothing else."""
+        return self.table.apply(t, [guess]) if self._allows(guess) else self.table.recount(t, guess, unseen=False)
 
     def who_laid_by_hands(self, t: float, seats: Seats) -> list[PipelineEvent]:
         """The players were asked who laid a tile (no arm seen, or an arm not the player on turn's), and

@@ -683,6 +683,48 @@ def test_hands_asked_about_and_left_unanswered_are_taken_as_read_when_the_next_r
         assert table.pipe.match.phase is Phase.ROUND_OVER
 
 
+def test_hands_left_unanswered_with_a_draw_counted_short_are_taken_with_that_draw_when_the_next_round_opens() -> None:
+    from scorer.pipeline import Notice
+    from scorer.rules import Draw, Phase, Play, Reveal, RoundStart
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.simulate import simulate_match
+
+    # Ann drew three tiles and the camera counted two (one more back seen in the boneyard than lies
+    # there: a box across two backs).  The hands laid out are read surely, Ann's with one tile
+    # more than the log gives her; the boneyard's count does not settle it, so the players are asked --
+    # and they put the next round's first tile down instead of answering.  Ann's draw is taken as three
+    # (said), the hands as read, and the round opened by Ben (at the top): the evening is not held up.
+    sim = simulate_match("horse-race", 2, seed=18)
+    events = [s.event for s in sim.events]
+    k = next(k for k, e in enumerate(events) if isinstance(e, Reveal))
+    d = next(i for i, e in enumerate(events[:k]) if isinstance(e, Draw) and e.player == "Ann" and e.count == 3)
+
+    def asked_about_the_hands() -> ScriptedTable:
+        history = MatchHistory.new(sim.header)
+        for e in events[:k]:
+            history.apply(Draw("Ann", 2) if e is events[d] else e, 0.0)
+        table = ScriptedTable()
+        table.pipe = TablePipeline(history, table, PipelineConfig(), fps=10)
+        assert table.pipe.rounds.reveal(1.0, laid_out_hands(events[k])) == []
+        table.still(10)
+        return table
+
+    table = asked_about_the_hands()
+    assert table.asked[-1].alternatives == ((events[k],),)
+    opening = next(e for e in events[k + 1 :] if isinstance(e, Play))
+    first = _up((opening.tile.a, opening.tile.b), 140)
+    moves = table.move(FROM_TOP, [first], paint=[(first.corners, 200)])
+    assert [type(e) for e in moves] == [Draw, Reveal, RoundStart, Play] and moves[0] == events[d] and moves[1] == events[k]
+    assert [s.event for s in table.pipe.steps][: k + 1] == events[: k + 1]
+    said = [e.message for e in table.events if isinstance(e, Notice)]
+    assert any("Ann drew 3, not 2" in m for m in said) and any("no answer about the hands left" in m for m in said)
+    assert table.pipe.match.phase is Phase.IN_ROUND and table.pipe.match.current_board().tiles == (opening.tile,)
+    # A recording that ends on that question ends with the hands so taken.
+    table = asked_about_the_hands()
+    ended = [e.step.event for e in table.pipe.finish(3.0) if isinstance(e, MoveEvent)]
+    assert ended == [events[d], events[k]] and table.pipe.match.phase is not Phase.ROUND_OVER
+
+
 def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_tile() -> None:
     from scorer.rules import Play, Tile
     from scorer.vision.detector import HalfReading, TileDetection
