@@ -342,8 +342,7 @@ class TablePipeline:
         """A person withdrew every move after the first ``count`` (undo; score again from here): what was
         asked and where withdrawn tiles lay are forgotten (the table as it was), and the table read again."""
         taken = self.history.rewind(count, t)
-        self.asked.forget()
-        self.memory.forget_all_but(set(self.match.current_board().tiles))
+        self.rounds.taken_back()
         self.gate.force_reread()
         return taken
 

@@ -123,6 +123,7 @@ class Rounds:
         if starter is None:
             return self.table.put(t, WhoOpened(tuple(match.players)))
         self.cleared = self.hands_asked = False
+        self.reveal_guess = None  # (the last round's hands, counted or not)
         self.asked.boxes, self.asked.reading = (), None  # (the last round's questions about readings)
         events = self.table.apply(t, [RoundStart(starter)])
         self.memory.clear()
@@ -207,6 +208,13 @@ class Rounds:
             self.hands_asked = True
             return self.table.put(t, HandsLeft(self.reveal_guess))
         return []
+
+    def taken_back(self) -> None:
+        """Moves were withdrawn (undo, score again): what was asked, the hands as best read and where tiles
+        no longer on the board lay are forgotten -- they were of the table as it was."""
+        self.asked.forget()
+        self.memory.forget_all_but(set(self.table.match.current_board().tiles))
+        self.reveal_guess, self.hands_asked = None, False
 
     def played_on(self, t: float, sight: Sight) -> list[PipelineEvent]:
         """The log has a player out with their last tile, yet tiles have been laid on the round's layout

@@ -723,6 +723,12 @@ def test_hands_left_unanswered_with_a_draw_counted_short_are_taken_with_that_dra
     table = asked_about_the_hands()
     ended = [e.step.event for e in table.pipe.finish(3.0) if isinstance(e, MoveEvent)]
     assert ended == [events[d], events[k]] and table.pipe.match.phase is not Phase.ROUND_OVER
+    # Answered, the hands as read are not kept past the next round's opening (nor offered at its end).
+    table = asked_about_the_hands()
+    table.pipe.confirm([events[k]], 3.0)
+    assert [s.event for s in table.pipe.steps][: k + 1] == events[: k + 1]
+    table.move(FROM_TOP, [first], paint=[(first.corners, 200)])
+    assert table.pipe.match.current_board().tiles == (opening.tile,) and table.pipe.rounds.reveal_guess is None
 
 
 def test_a_move_held_up_by_a_question_is_made_by_the_player_whose_arm_laid_the_tile() -> None:
