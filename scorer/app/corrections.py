@@ -116,7 +116,8 @@ class ConfirmDialog(QDialog):
         label.setWordWrap(True)
         layout.addWidget(label)
         for alt in alternatives:
-            button = QPushButton("; ".join(event_text(e) for e in alt))
+            # (one move a line: a way of six moves on one line ran off the dialog's edge)
+            button = QPushButton("\n".join(event_text(e) for e in alt))
             button.clicked.connect(lambda _=False, a=alt: self._pick(a))
             layout.addWidget(button)
         later = QPushButton(self.tr("Not now (fix it by hand)"))

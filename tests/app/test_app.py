@@ -10,7 +10,7 @@ import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
-from scorer.app.corrections import ConfirmDialog
+from scorer.app.corrections import ConfirmDialog, event_text
 from scorer.app.speech import Speaker
 from scorer.app.window import MainWindow
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
@@ -104,6 +104,20 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
     window._on_events([MoveEvent(3.0, step)])
     assert not asked.isVisible() and window.pending_dialog is None
     assert len(window.session.steps) == 1  # (the closed dialog answered nothing)
+
+
+def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QPushButton
+
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben", "Cid", "Dee"), False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    way = (Play("Ann", Tile(4, 4), Tile(3, 4)), Play("Ann", Tile(3, 3), Tile(3, 4)), Play("Ann", Tile(0, 3), Tile(3, 3)),
+           Play("Ben", Tile(0, 6), Tile(0, 3)), Play("Cid", Tile(3, 6), Tile(3, 3)), Play("Cid", Tile(5, 6), Tile(3, 6)))
+    dialog = ConfirmDialog(window, "one new tile is seen two ways", [way, way[:5]])
+    dialog.show()
+    (six,) = [b for b in dialog.findChildren(QPushButton) if "[5|6]" in b.text()]
+    assert six.text().splitlines() == [event_text(e) for e in way]
+    assert six.width() >= six.sizeHint().width() and dialog.width() < 700  # (whole, and no wider than a laptop's half)
 
 
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:
