@@ -119,6 +119,10 @@ class StartDialog(QDialog):
         self.quit_button.clicked.connect(self.reject)
         row.addWidget(self.quit_button)
         outer.addLayout(row)
+        # Enter in the form starts the match it describes -- not the saved one whose button has the focus.
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(button is self.start_button)
+        self.start_button.setDefault(True)
         self.retranslate()
 
     def changeEvent(self, event) -> None:  # noqa: N802

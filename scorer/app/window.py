@@ -292,6 +292,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if hasattr(self, "timeline"):
             self.timeline.set_marks([step.t for step in snapshot.steps if step.t is not None])
         withdrawn = len(before.steps) - len(snapshot.steps)
+        if withdrawn > 0:
+            self._close_question()  # (asked of the table before the moves withdrawn)
         if withdrawn > 0 and snapshot.undone:
             if withdrawn == 1:
                 said = self.tr("Undone: {move} (Redo brings it back)").format(move=event_text(snapshot.undone[0].event))
@@ -360,6 +362,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _on_finished(self) -> None:
         self.finished = True
+        self._playable(False)  # (nothing left to pause or play, until scored again from a moment)
         if self.live.status != "over":
             self.live.set_status("hand" if self.by_hand else "ended")
         self._show_finished()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
@@ -33,7 +33,9 @@ class MatchCorrections:
         dialog = ConfirmDialog(self, question_text(e), e.alternatives)
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
-        dialog.open()
+        # Not modal: the recording and the table go on while it waits, and Pause, Undo and Quit must too.
+        dialog.setWindowModality(Qt.WindowModality.NonModal)
+        dialog.show()
         QTimer.singleShot(QUESTION_SAID_AFTER_MS, lambda d=dialog: self._call_to_the_screen(d))
 
     def _call_to_the_screen(self, dialog: ConfirmDialog) -> None:

@@ -110,7 +110,15 @@ class RecordingControls:
         if answer == QMessageBox.StandardButton.Yes:
             self.score_again_from(self.review_at)
 
+    def _playable(self, on: bool) -> None:
+        """Pause and Play offered: while the recording or the camera goes on."""
+        self.pause_action.setEnabled(on)
+        if hasattr(self, "play_button"):
+            self.play_button.setEnabled(on)
+
     def score_again_from(self, seconds: float) -> None:
+        self.finished = False
+        self._playable(True)
         self.review_at = None
         self._show_review_buttons(False)
         self.log.clearSelection()

@@ -104,6 +104,17 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
     window._on_events([MoveEvent(3.0, step)])
     assert not asked.isVisible() and window.pending_dialog is None
     assert len(window.session.steps) == 1  # (the closed dialog answered nothing)
+    # A question leaves the window free (Pause, Undo, Quit), and a move undone closes it.
+    window.start()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
+    window._on_events([NeedsConfirmation(4.0, "a third question", ((RoundStart("Ben"),),))])
+    asked = window.pending_dialog
+    assert asked is not None and asked.isVisible() and not asked.isModal()
+    window.undo()
+    qtbot.waitUntil(lambda: not window.session.steps, timeout=10_000)
+    qtbot.waitUntil(lambda: not asked.isVisible(), timeout=10_000)
+    assert window.pending_dialog is None
+    window.stop()
 
 
 def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_path: Path) -> None:
@@ -256,6 +267,12 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     # Played on from the seek, the match ends the round exactly as without it.
     truth_events = [l for l in truth.read_text().splitlines()[1:]]
     assert len(window.snapshot.steps) == len(saved(window).steps) == len(truth_events)
+    # Ended, there is nothing to pause; scored again from a moment, the recording plays on.
+    assert not window.play_button.isEnabled() and not window.pause_action.isEnabled()
+    window.score_again_from(at)
+    assert window.play_button.isEnabled() and not window.finished
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert not window.play_button.isEnabled()
     window.stop()
 
 

@@ -118,6 +118,24 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
     assert isinstance(demo.choice, DemoMatch)
 
 
+def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    sim = simulate_match("horse-race", 3, seed=2)
+    older = Session.create(sim.header)
+    for step in sim.events[:9]:
+        older.apply(step.event, 0.0)
+    older.close()
+    dialog = StartDialog(cameras=[], sessions=list_sessions())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.resume_button is not None  # (offered first, and first in the focus chain)
+    dialog.players.setFocus()
+    dialog.players.setText("Ann, Ben")
+    qtbot.keyClick(dialog.players, Qt.Key.Key_Return)
+    assert isinstance(dialog.choice, NewMatch) and dialog.choice.header.players == ("Ann", "Ben")
+
+
 def test_a_table_with_a_club_database_writes_each_move_to_the_board(qtbot, tmp_path: Path) -> None:
     from scorer.club import LiveTable, open_database
     from scorer.club.board import BoardData
