@@ -108,8 +108,14 @@ class ConfirmDialog(QDialog):
         self.setMinimumWidth(460)
         self.choice: Sequence[Event] | None = None
         layout = QVBoxLayout(self)
-        ask = QLabel(self.tr("The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, "
-                             "where the tiles read unsurely are framed in orange). Pick what was played:"))
+        if alternatives:
+            ask = QLabel(self.tr("The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, "
+                                 "where the tiles read unsurely are framed in orange). Pick what was played:"))
+        else:  # (nothing to pick from: the moves are entered with the buttons under the moves list)
+            ask = QLabel(self.tr("The camera cannot tell what happened (a place such as (412, 200) is a pixel of the picture, "
+                                 "where the tiles read unsurely are framed in orange). Enter what was played with "
+                                 "Play…, Draw…, Pass / knock… or Round end… under the moves list -- or wait: the "
+                                 "camera reads the table again as play goes on."))
         ask.setWordWrap(True)
         layout.addWidget(ask)
         label = QLabel(reason)

@@ -129,6 +129,11 @@ def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_p
     (six,) = [b for b in dialog.findChildren(QPushButton) if "[5|6]" in b.text()]
     assert six.text().splitlines() == [event_text(e) for e in way]
     assert six.width() >= six.sizeHint().width() and dialog.width() < 700  # (whole, and no wider than a laptop's half)
+    # Nothing to pick from: the dialog says where the moves are entered, not "Pick what was played".
+    from PySide6.QtWidgets import QLabel
+
+    said = " ".join(label.text() for label in ConfirmDialog(window, "2 tiles appeared", []).findChildren(QLabel))
+    assert "Pick what was played" not in said and "Play…, Draw…, Pass / knock… or Round end…" in said
 
 
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:

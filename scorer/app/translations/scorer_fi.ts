@@ -194,6 +194,10 @@
         <translation>Kamera ei ole varma, mitä tapahtui (kohta kuten (412, 200) on kuvan pikseli; epävarmasti luetut laatat on kehystetty oranssilla). Valitse, mitä pelattiin:</translation>
     </message>
     <message>
+        <source>The camera cannot tell what happened (a place such as (412, 200) is a pixel of the picture, where the tiles read unsurely are framed in orange). Enter what was played with Play…, Draw…, Pass / knock… or Round end… under the moves list -- or wait: the camera reads the table again as play goes on.</source>
+        <translation>Kamera ei pysty sanomaan, mitä tapahtui (kohta kuten (412, 200) on kuvan pikseli; epävarmasti luetut laatat on kehystetty oranssilla). Syötä pelattu siirto siirtoluettelon alla olevilla painikkeilla Pelaa…, Nosta…, Ohita / koputa… tai Kierroksen loppu… – tai odota: kamera lukee pöydän uudelleen pelin jatkuessa.</translation>
+    </message>
+    <message>
         <source>Not now (fix it by hand)</source>
         <translation>Ei nyt (korjaan käsin)</translation>
     </message>
