@@ -38,6 +38,8 @@ class Settings:
     game: str = "horse-race"
     players: str = "Ann, Ben, Cid, Dee"
     partnership: bool = False
+    source: str = ""  # "file", "url" or "hand" where not a camera; empty: a camera (``camera``)
+    location: str = ""  # the video file, recorded session's folder or camera URL last given
 
     @classmethod
     def path(cls) -> Path:

@@ -242,7 +242,7 @@ class StartDialog(QDialog):
             lambda: self.partnership.setChecked(True) if self.game.currentData() == "seven-rocks" else None)
         self.starter = QLineEdit()
         self.source = self._source_box(cameras)
-        self.location = QLineEdit()
+        self.location = QLineEdit(self.settings.location)
         self.problem = QLabel("")
         self.problem.setStyleSheet("color:#b00020")
         self.problem.setWordWrap(True)
@@ -274,7 +274,9 @@ class StartDialog(QDialog):
         source.addItem("", "file")
         source.addItem("", "url")
         source.addItem("", "hand")
-        if self.settings.camera in cameras:
+        if self.settings.source in ("file", "url", "hand"):  # (the last new match's source)
+            source.setCurrentIndex(source.findData(self.settings.source))
+        elif self.settings.camera in cameras:
             source.setCurrentIndex(cameras.index(self.settings.camera))
         elif not cameras:  # (no camera here: a match scored by hand, until a video or a URL is chosen)
             source.setCurrentIndex(source.findData("hand"))
@@ -348,7 +350,11 @@ class StartDialog(QDialog):
             return
         self.problem.setText("")
         self.choice = NewMatch(header, starter)
-        table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership}
+        data = self.source.currentData()
+        table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
+                 "source": "" if isinstance(data, int) else data, "location": self.location.text().strip()}
+        if isinstance(data, int):
+            table["camera"] = data
         self.settings = replace(self.settings, **table)
         try:  # the table offered again next time
             Settings.remember(**table)

@@ -109,6 +109,8 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
     assert dialog.choice.header.players == ("Ann", "Ben") and dialog.choice.starter == "Ben"
     again = StartDialog(cameras=[0], sessions=list_sessions())
     qtbot.addWidget(again)
+    # The last new match's source is offered again: the recording, where it was.
+    assert again.source.currentData() == "file" and again.location.text() == str(tmp_path)
     again.resume_button.click()
     assert isinstance(again.choice, Resume) and again.choice.path == older.path
     demo = StartDialog(cameras=[], sessions=[])
