@@ -119,10 +119,14 @@ class StartDialog(QDialog):
         self.quit_button.clicked.connect(self.reject)
         row.addWidget(self.quit_button)
         outer.addLayout(row)
-        # Enter in the form starts the match it describes -- not the saved one whose button has the focus.
+        # Enter in the form starts the match it describes: the focus starts in the form, not on the saved
+        # match's button (first in the focus chain, it became the default one), and the form's helper
+        # buttons are never the default; Enter on a resume button tabbed to presses that button.
+        resume = {self.resume_button, self.other_button}
         for button in self.findChildren(QPushButton):
-            button.setAutoDefault(button is self.start_button)
+            button.setAutoDefault(button is self.start_button or button in resume)
         self.start_button.setDefault(True)
+        self.players.setFocus()
         self.retranslate()
 
     def changeEvent(self, event) -> None:  # noqa: N802
@@ -274,7 +278,7 @@ class StartDialog(QDialog):
         source.addItem("", "file")
         source.addItem("", "url")
         source.addItem("", "hand")
-        if self.settings.source in ("file", "url", "hand"):  # (the last new match's source)
+        if self.settings.source in ("file", "url"):  # (the last new match's recording or URL)
             source.setCurrentIndex(source.findData(self.settings.source))
         elif self.settings.camera in cameras:
             source.setCurrentIndex(cameras.index(self.settings.camera))
@@ -350,9 +354,10 @@ class StartDialog(QDialog):
             return
         self.problem.setText("")
         self.choice = NewMatch(header, starter)
-        data = self.source.currentData()
+        data, spec = self.source.currentData(), header.source
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
-                 "source": "" if isinstance(data, int) else data, "location": self.location.text().strip()}
+                 "source": data if data in ("file", "url") else "",  # (no camera: offered anyway where none is found)
+                 "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location}
         if isinstance(data, int):
             table["camera"] = data
         self.settings = replace(self.settings, **table)

@@ -362,7 +362,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _on_finished(self) -> None:
         self.finished = True
-        self._playable(False)  # (nothing left to pause or play, until scored again from a moment)
+        if not self.by_hand:  # (nothing left to pause or play, until scored again from a moment)
+            self._playable(False)
         if self.live.status != "over":
             self.live.set_status("hand" if self.by_hand else "ended")
         self._show_finished()

@@ -33,8 +33,10 @@ class MatchCorrections:
         dialog = ConfirmDialog(self, question_text(e), e.alternatives)
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
-        # Not modal: the recording and the table go on while it waits, and Pause, Undo and Quit must too.
+        # Not modal, and the keys left with the window: the recording and the table go on while it waits,
+        # and Pause (Space), Undo and Quit must too -- an answer is clicked.
         dialog.setWindowModality(Qt.WindowModality.NonModal)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         dialog.show()
         QTimer.singleShot(QUESTION_SAID_AFTER_MS, lambda d=dialog: self._call_to_the_screen(d))
 
@@ -83,6 +85,7 @@ class MatchCorrections:
             QMessageBox.warning(self, self.tr("Not a tile"), self.tr(
                 "{text} is not a tile: give two numbers from 0 to 6, like 3 4").format(text=repr(text)))
             return
+        self._close_question()  # (the reading corrected is the word on it: an answer picked later must not undo it)
         self.worker.correct_tile(detection.center, tile)
 
     def _start_round(self) -> None:

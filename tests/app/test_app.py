@@ -85,7 +85,7 @@ def test_a_replay_is_scored_on_the_board_as_by_the_engine(qtbot, tmp_path: Path)
     window.stop()
 
 
-def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_closed(qtbot, tmp_path: Path) -> None:
+def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_closed(qtbot, tmp_path: Path, monkeypatch) -> None:
     from scorer.pipeline import MoveEvent
 
     header = MatchHeader("horse-race", ("Ann", "Ben"), False)
@@ -110,10 +110,24 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
     window._on_events([NeedsConfirmation(4.0, "a third question", ((RoundStart("Ben"),),))])
     asked = window.pending_dialog
     assert asked is not None and asked.isVisible() and not asked.isModal()
+    from PySide6.QtCore import Qt
+
+    assert asked.testAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)  # (Space still pauses: the keys stay with the window)
     window.undo()
     qtbot.waitUntil(lambda: not window.session.steps, timeout=10_000)
     qtbot.waitUntil(lambda: not asked.isVisible(), timeout=10_000)
     assert window.pending_dialog is None
+    # A tile corrected by hand while a question is open: the person's word on it stands, the question goes.
+    from PySide6.QtWidgets import QInputDialog
+
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    window._on_events([NeedsConfirmation(5.0, "the new tile at (10, 10) is read unsurely", ((RoundStart("Ben"),),))])
+    asked = window.pending_dialog
+    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("3 4", True))
+    box = TileDetection(((0, 0), (20, 0), (20, 10), (0, 10)), "up", 0.9, (HalfReading(3, (5, 5), 0.6), HalfReading(0, (15, 5), 0.6)))
+    window._correct_tile(box)
+    assert not asked.isVisible() and window.pending_dialog is None
     window.stop()
 
 

@@ -122,6 +122,7 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
 
 def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) -> None:
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPushButton
 
     sim = simulate_match("horse-race", 3, seed=2)
     older = Session.create(sim.header)
@@ -136,6 +137,18 @@ def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) 
     dialog.players.setText("Ann, Ben")
     qtbot.keyClick(dialog.players, Qt.Key.Key_Return)
     assert isinstance(dialog.choice, NewMatch) and dialog.choice.header.players == ("Ann", "Ben")
+    # Enter on the saved match's button (tabbed to) resumes it; no other helper button is Enter's.
+    again = StartDialog(cameras=[], sessions=list_sessions())
+    qtbot.addWidget(again)
+    again.show()
+    assert again.focusWidget() is again.players
+    assert [b for b in again.findChildren(QPushButton) if b.autoDefault()] == [again.resume_button, again.start_button]
+    again.resume_button.setFocus()
+    qtbot.keyClick(again.resume_button, Qt.Key.Key_Return)
+    assert isinstance(again.choice, Resume)
+    # That match was scored by hand for want of a camera: a camera found next time is offered first.
+    assert dialog.choice.header.source.kind == "hand"
+    assert StartDialog(cameras=[0], sessions=[]).source.currentData() == 0
 
 
 def test_a_table_with_a_club_database_writes_each_move_to_the_board(qtbot, tmp_path: Path) -> None:
