@@ -402,7 +402,7 @@ class TablePipeline:
         if (asked := self.asked.reading) is not None:
             # The answer names the tile read unsurely: that reading wins from now on, as if corrected.
             for e in events:
-                if isinstance(e, Play) and e.tile in asked.tiles:
+                if isinstance(e, Play) and e.tile in asked.box_may_be:
                     self.tracker.correct(asked.place, e.tile, e.at)
             self.asked.reading = None
         # Hands entered that hold more tiles than the log gives them tell of draws the camera missed.

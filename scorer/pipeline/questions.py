@@ -186,9 +186,14 @@ class WhichReading:
 
     @property
     def tiles(self) -> frozenset[Tile]:
-        """The tiles it may be (not those every reading has: tiles laid with it, read surely)."""
+        """The tiles of the move asked about, in any of its readings."""
+        return frozenset(t for reading in self.readings for t in reading)
+
+    @property
+    def box_may_be(self) -> frozenset[Tile]:
+        """The tiles the box read unsurely may be: not those every reading has (laid with it, read surely)."""
         every = frozenset.intersection(*map(frozenset, self.readings)) if len(self.readings) > 1 else frozenset()
-        return frozenset(t for reading in self.readings for t in reading) - every
+        return self.tiles - every
 
     @property
     def key(self) -> Hashable:
