@@ -119,12 +119,10 @@ class StartDialog(QDialog):
         self.quit_button.clicked.connect(self.reject)
         row.addWidget(self.quit_button)
         outer.addLayout(row)
-        # Enter in the form starts the match it describes: the focus starts in the form, not on the saved
-        # match's button (first in the focus chain, it became the default one), and the form's helper
-        # buttons are never the default; Enter on a resume button tabbed to presses that button.
-        resume = {self.resume_button, self.other_button}
+        # Enter in the form starts the match typed, on a resume button tabbed to that match; the focus starts
+        # in the form (first in the focus chain, the resume button became Enter's), helper buttons never are.
         for button in self.findChildren(QPushButton):
-            button.setAutoDefault(button is self.start_button or button in resume)
+            button.setAutoDefault(button in (self.start_button, self.resume_button, self.other_button))
         self.start_button.setDefault(True)
         self.players.setFocus()
         self.retranslate()
@@ -354,12 +352,10 @@ class StartDialog(QDialog):
             return
         self.problem.setText("")
         self.choice = NewMatch(header, starter)
-        data, spec = self.source.currentData(), header.source
+        data, spec = self.source.currentData(), header.source  # ("No camera" is offered anyway where none is found)
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
-                 "source": data if data in ("file", "url") else "",  # (no camera: offered anyway where none is found)
+                 "source": data if data in ("file", "url") else "", "camera": data if isinstance(data, int) else self.settings.camera,
                  "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location}
-        if isinstance(data, int):
-            table["camera"] = data
         self.settings = replace(self.settings, **table)
         try:  # the table offered again next time
             Settings.remember(**table)
