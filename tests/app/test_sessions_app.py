@@ -81,12 +81,18 @@ def test_review_after_a_seek_leaves_the_log_and_corrections_after_the_end_count(
     window.close()
 
 
-def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_form(qtbot, tmp_path: Path) -> None:
+def _an_unfinished_match() -> Session:
+    """A three-player Horse Race left after nine events, saved."""
     sim = simulate_match("horse-race", 3, seed=2)
     older = Session.create(sim.header)
     for step in sim.events[:9]:
         older.apply(step.event, 0.0)
     older.close()
+    return older
+
+
+def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_form(qtbot, tmp_path: Path) -> None:
+    older = _an_unfinished_match()
     dialog = StartDialog(cameras=[], sessions=list_sessions())
     qtbot.addWidget(dialog)
     assert dialog.resume_button is not None and "Ann, Ben, Cid" in dialog.resume_button.text()
@@ -124,11 +130,7 @@ def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) 
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QPushButton
 
-    sim = simulate_match("horse-race", 3, seed=2)
-    older = Session.create(sim.header)
-    for step in sim.events[:9]:
-        older.apply(step.event, 0.0)
-    older.close()
+    _an_unfinished_match()
     dialog = StartDialog(cameras=[], sessions=list_sessions())
     qtbot.addWidget(dialog)
     dialog.show()
