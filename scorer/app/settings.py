@@ -38,7 +38,7 @@ class Settings:
     game: str = "horse-race"
     players: str = "Ann, Ben, Cid, Dee"
     partnership: bool = False
-    source: str = ""  # "file", "url" or "hand" where not a camera; empty: a camera (``camera``)
+    source: str = ""  # the last new match's "file" or "url"; empty: a camera (``camera``), or none found
     location: str = ""  # the video file, recorded session's folder or camera URL last given
 
     @classmethod
