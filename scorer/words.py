@@ -48,6 +48,20 @@ def words_of(error: BaseException) -> str:
     return first if isinstance(first, Words) else str(error)
 
 
-def at(place: Sequence[float]) -> str:
+class At(str):
+    """A place in the picture as the players are told it, "(212, 132)", keeping the place (frame pixels) itself."""
+
+    place: tuple[float, float]
+
+    def __new__(cls, place: Sequence[float]) -> At:
+        told = super().__new__(cls, f"({place[0]:.0f}, {place[1]:.0f})")
+        told.place = (float(place[0]), float(place[1]))
+        return told
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (str, (str(self),))
+
+
+def at(place: Sequence[float]) -> At:
     """A place in the picture as the players are told it: "(212, 132)"."""
-    return f"({place[0]:.0f}, {place[1]:.0f})"
+    return At(place)

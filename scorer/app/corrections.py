@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -102,22 +102,35 @@ def _ok_cancel(dialog: QDialog, form: QFormLayout) -> None:
 class ConfirmDialog(QDialog):
     """The camera is unsure: pick one of the readings, or enter the move by hand."""
 
-    def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]]) -> None:
+    def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]],
+                 picture: QImage | None = None, ringed: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Please confirm"))
         self.setMinimumWidth(460)
         self.choice: Sequence[Event] | None = None
         layout = QVBoxLayout(self)
+        if picture is not None and ringed:
+            where = self.tr("The picture shows the table as the camera saw it: what it asks about is ringed in magenta, "
+                            "tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera's picture.")
+        elif picture is not None:
+            where = self.tr("The picture shows the table as the camera saw it: tiles read unsurely are framed in orange; "
+                            "a place such as (412, 200) is a pixel of the camera's picture.")
+        else:
+            where = self.tr("A place such as (412, 200) is a pixel of the camera's picture, where the tiles read "
+                            "unsurely are framed in orange.")
         if alternatives:
-            ask = QLabel(self.tr("The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, "
-                                 "where the tiles read unsurely are framed in orange). Pick what was played:"))
+            ask = QLabel(self.tr("The camera is not sure what happened. {where} Pick what was played:").format(where=where))
         else:  # (nothing to pick from: the moves are entered with the buttons under the moves list)
-            ask = QLabel(self.tr("The camera cannot tell what happened (a place such as (412, 200) is a pixel of the picture, "
-                                 "where the tiles read unsurely are framed in orange). Enter what was played with "
+            ask = QLabel(self.tr("The camera cannot tell what happened. {where} Enter what was played with "
                                  "Play…, Draw…, Pass / knock… or Round end… under the moves list -- or wait: the "
-                                 "camera reads the table again as play goes on."))
+                                 "camera reads the table again as play goes on.").format(where=where))
         ask.setWordWrap(True)
         layout.addWidget(ask)
+        if picture is not None:
+            shown = QLabel()
+            shown.setPixmap(QPixmap.fromImage(picture))
+            shown.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            layout.addWidget(shown)
         label = QLabel(reason)
         label.setWordWrap(True)
         layout.addWidget(label)

@@ -23,35 +23,13 @@ from PySide6.QtWidgets import (
 )
 
 from scorer.app import i18n
+from scorer.app.cameras import cameras_found
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
-
-CAMERAS_PROBED = 4
-
-
-def camera_available(index: int = 0) -> bool:
-    import cv2
-    from cv2.utils import logging as cv_logging
-
-    # (A camera that is not there is no error: OpenCV's own complaints about it stay out of the terminal.)
-    level = cv_logging.getLogLevel()
-    cv_logging.setLogLevel(cv_logging.LOG_LEVEL_SILENT)
-    try:
-        cap = cv2.VideoCapture(index)
-        ok = cap.isOpened() and cap.read()[0]
-        cap.release()
-    finally:
-        cv_logging.setLogLevel(level)
-    return bool(ok)
-
-
-def cameras_found() -> list[int]:
-    return [i for i in range(CAMERAS_PROBED) if camera_available(i)]
-
 
 @dataclass(frozen=True)
 class NewMatch:
@@ -283,6 +261,7 @@ class StartDialog(QDialog):
         elif not cameras:  # (no camera here: a match scored by hand, until a video or a URL is chosen)
             source.setCurrentIndex(source.findData("hand"))
         source.currentIndexChanged.connect(self._source_changed)
+        source.activated.connect(self._source_chosen)  # (picked by the user, not set by the program)
         return source
 
     def _browse_buttons(self) -> QHBoxLayout:
@@ -313,6 +292,13 @@ class StartDialog(QDialog):
     def _source_changed(self) -> None:
         data = self.source.currentData()
         self.location.setEnabled(not isinstance(data, int) and data != "hand")
+
+    def _source_chosen(self) -> None:
+        """A recording picked in the list opens the file picker (the item promises it: "…") where none is
+        given yet."""
+        data, where = self.source.currentData(), self.location.text().strip()
+        if data == "file" and not (where and Path(where).exists()):
+            self._browse()
 
     def source_spec(self) -> MatchSource:
         data = self.source.currentData()

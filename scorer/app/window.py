@@ -373,6 +373,12 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(self.tr("The match is over."))
         elif self.by_hand:
             self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
+        elif self.worker.broke_off and not self.worker.seekable:
+            self.statusBar().showMessage(self.tr("The camera stopped: {error}. What was scored is kept; corrections "
+                                                 "and undo still work.").format(error=self.worker.broke_off))
+        elif self.worker.broke_off:
+            self.statusBar().showMessage(self.tr("The recording stopped: {error}. What was scored is kept; corrections, "
+                                                 "undo and review still work.").format(error=self.worker.broke_off))
         else:
             self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
+from scorer.app.question_picture import asked_boxes, question_picture
 from scorer.app.wording import question_text, refusal_text
 from scorer.errors import ScorerError
-from scorer.pipeline import NeedsConfirmation
+from scorer.pipeline import NeedsConfirmation, pointed_at
 from scorer.pipeline.recount import with_missed_draws
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
 
@@ -30,7 +32,8 @@ class MatchCorrections:
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
         self._close_question()  # (one question at a time: the newest)
-        dialog = ConfirmDialog(self, question_text(e), e.alternatives)
+        asked, picture = self._question_picture(e)
+        dialog = ConfirmDialog(self, question_text(e), e.alternatives, picture, ringed=bool(asked))
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         # Not modal, and the keys left with the window: the recording and the table go on while it waits,
@@ -38,7 +41,18 @@ class MatchCorrections:
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         dialog.show()
-        QTimer.singleShot(QUESTION_SAID_AFTER_MS, lambda d=dialog: self._call_to_the_screen(d))
+        # (timed on the dialog: a window closed meanwhile takes the call with it)
+        QTimer.singleShot(QUESTION_SAID_AFTER_MS, dialog, lambda d=dialog: self._call_to_the_screen(d))
+
+    def _question_picture(self, e: NeedsConfirmation) -> tuple[list, QImage | None]:
+        """The boxes the question is about, and the table as the camera saw it when it asked, those ringed (no
+        picture: no camera, or a moment of the recording reviewed -- not the table asked about)."""
+        if self.live.image is None or self.review_at is not None:
+            return [], None
+        places, tiles = pointed_at(e.question)
+        detections = self.live.detections
+        asked = asked_boxes(detections, places, tiles)
+        return asked, question_picture(self.live.image, detections, asked)
 
     def _call_to_the_screen(self, dialog: ConfirmDialog) -> None:
         """The players look at the table, not at the laptop: the voice tells them to look -- where the

@@ -67,6 +67,7 @@ class PipelineWorker(QObject):
         self.reviewing = False
         self._live_image = None  # the last frame shown live, shown again after a review
         self.ended = False  # the recording played to its end (requests are still served)
+        self.broke_off: str | None = None  # why the recording or the camera stopped before its end
         self.position = start_seconds  # seconds into the recording
 
     @property
@@ -135,15 +136,15 @@ class PipelineWorker(QObject):
     def _serve(self, kind: str, payload: Any, t: float) -> None:
         history = self.pipeline.history
         if kind == "events":
-            self.events.emit(self.pipeline.confirm(payload, t))
+            self._tell(self.pipeline.confirm(payload, t))
         elif kind == "tile":
-            self.events.emit(self.pipeline.correct_reading(payload[0], payload[1], t))
+            self._tell(self.pipeline.correct_reading(payload[0], payload[1], t))
         elif kind == "undo":
             if history.steps:
                 self.pipeline.rewind(len(history.steps) - 1, t)
         elif kind == "redo":
             if history.undone:
-                self.events.emit(self.pipeline.confirm([history.undone[0].event], t))
+                self._tell(self.pipeline.confirm([history.undone[0].event], t))
         elif kind == "review":
             self.reviewing = True
             self._show_at(payload)
@@ -159,6 +160,12 @@ class PipelineWorker(QObject):
             self.pipeline.rewind(count, t)
             self.reviewing = False
             self._seek_to = payload
+
+    def _tell(self, events: list) -> None:
+        """Events of a request, after the reading they are about (a question shows the table it asks about)."""
+        if events and not self.reviewing:
+            self.view.emit(self.pipeline.view)
+        self.events.emit(events)
 
     def _show_at(self, seconds: float) -> None:
         if not self.seekable:
@@ -178,24 +185,24 @@ class PipelineWorker(QObject):
         return not self._stop
 
     def run(self) -> None:
-        try:
-            self.changed.emit(Snapshot.of(self.pipeline.history))
-            while not self._stop:
-                start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
-                self._seek_to = None
-                self.ended = False
+        self.changed.emit(Snapshot.of(self.pipeline.history))
+        while not self._stop:
+            start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
+            self._seek_to = None
+            self.ended = False
+            self.broke_off = None
+            try:
                 if self._play(start_frame):
                     continue
-                if self._stop:
-                    break
-                self.ended = True
-                self.finished.emit()
-                # The recording ended: corrections, undo, review and scoring again still count.
-                while not self._stop and not self._drain(self.position):
-                    time.sleep(0.05)
-        except ScorerError as exc:
-            self.failed.emit(str(exc))
+            except ScorerError as exc:  # (a recording or camera that failed ends as one played out)
+                self.broke_off = str(exc)
+            if self._stop:
+                break
+            self.ended = True
             self.finished.emit()
+            # The recording ended: corrections, undo, review and scoring again still count.
+            while not self._stop and not self._drain(self.position):
+                time.sleep(0.05)
 
     def _play(self, start_frame: int) -> bool:
         """Play frames from ``start_frame``; True if it stopped for a seek."""
@@ -216,15 +223,16 @@ class PipelineWorker(QObject):
                 start += time.monotonic() - held_at
             self.position = frame.t
             events = self.pipeline.feed(frame)
-            if events:
-                self.changed.emit(Snapshot.of(self.pipeline.history))
-                self.events.emit(events)
-                self.view.emit(self.pipeline.view)
             now = time.monotonic()
-            if now - last_display >= self.display_interval:
+            # The frame and its reading go before the events: a question shows the table it asks about.
+            if events or now - last_display >= self.display_interval:
                 last_display = now
                 self._live_image = to_qimage(frame.image)
                 self.frame.emit(self._live_image)
+            if events:
+                self.view.emit(self.pipeline.view)
+                self.changed.emit(Snapshot.of(self.pipeline.history))
+                self.events.emit(events)
             if self.realtime:
                 # A recording plays at its own pace (a camera gives frames at its pace anyway).
                 ahead = frame.t - (time.monotonic() - start)

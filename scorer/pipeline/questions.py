@@ -20,7 +20,7 @@ from typing import Hashable
 from scorer.layout.moves import Placement
 from scorer.pipeline.events import NeedsConfirmation
 from scorer.rules import Event, Reveal, RoundStart, Tile
-from scorer.words import Listed, Words, at
+from scorer.words import At, Listed, Words, at
 
 Place = tuple[float, float]  # a box's centre, frame pixels
 Alternatives = tuple[tuple[Event, ...], ...]  # the answers offered: each a sequence of rules events
@@ -311,6 +311,44 @@ class Refused:
 
 Question = (WhoOpened | HandsLeft | OpeningUnfit | TableUnfit | PlayedTileAgain | SeenTwoWays | SeenInTwoPlaces
             | WhichReading | WhoLaid | WhoseArm | NotPlayable | WhichOrder | LaidAtOnce | Refused)
+
+
+def _named(words: object) -> tuple[list[Place], list[Tile]]:
+    """The places and the tiles a sentence names (in its values, and in those of the sentences it lists)."""
+    places: list[Place] = []
+    tiles: list[Tile] = []
+    for part in [*getattr(words, "values", {}).values(), *getattr(words, "items", ())]:
+        if isinstance(part, At):
+            places.append(part.place)
+        elif isinstance(part, Tile):
+            tiles.append(part)
+        elif isinstance(part, (Words, Listed)):
+            more_places, more_tiles = _named(part)
+            places += more_places
+            tiles += more_tiles
+    return places, tiles
+
+
+def pointed_at(question: object) -> tuple[tuple[Place, ...], frozenset[Tile]]:
+    """What a question is about, to be shown in the picture: the places it names, and the tiles (found
+    on the table by their reading); none for a question about the players or the whole table."""
+    if isinstance(question, WhichReading):
+        return (question.place,), frozenset()
+    if isinstance(question, PlayedTileAgain):
+        return tuple(place for place, _ in question.boxes), frozenset()
+    if isinstance(question, (TableUnfit, OpeningUnfit)):  # the boxes, and what the problems told name
+        places, tiles = _named(Listed(question.problems[:3]))
+        return (*getattr(question, "boxes", ()), *places), frozenset(tiles)
+    if isinstance(question, WhoLaid):
+        return (), frozenset((question.tile,))
+    if isinstance(question, (WhoseArm, NotPlayable, LaidAtOnce, WhichOrder)):
+        return (), frozenset(question.tiles)
+    if isinstance(question, SeenTwoWays):  # the tiles the readings differ on (those of every reading are sure)
+        readings = [frozenset(reading) for reading in question.readings]
+        return (), frozenset.union(*readings) - frozenset.intersection(*readings) if readings else frozenset()
+    if isinstance(question, SeenInTwoPlaces):
+        return (), frozenset(p.tile for move in question.moves for p in move)
+    return (), frozenset()
 
 
 def needs_confirmation(t: float, question: Question) -> NeedsConfirmation:

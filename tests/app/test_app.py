@@ -371,3 +371,33 @@ def test_hands_entered_with_more_tiles_than_the_camera_saw_drawn_write_the_misse
     assert window.match.scores() == sim.events[k].after.scores()
     window.stop()
     session.close()
+
+
+class FailingRecording(StillCamera):
+    """A recording whose file breaks off after a few frames, every time it is played."""
+
+    def frames(self, start: int = 0):
+        image = np.full((360, 640, 3), 60, np.uint8)
+        for i in range(start, start + 5):
+            yield Frame(i, i / self.fps, image)
+        from scorer.errors import SourceError
+
+        raise SourceError("evening.mp4: the file breaks off")
+
+
+def test_a_recording_that_fails_ends_as_played_out_and_corrections_still_count(qtbot, tmp_path: Path) -> None:
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), FailingRecording(), NoDetector())
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert "stopped: evening.mp4: the file breaks off" in window.statusBar().currentMessage()
+    assert not window.play_button.isEnabled()
+    window._correct([RoundStart("Ann"), Play("Ann", Tile(1, 4))])  # the moves are still taken, and saved
+    qtbot.waitUntil(lambda: window.match.scores()["Ann"] == 1, timeout=10_000)
+    window.undo()
+    qtbot.waitUntil(lambda: len(saved(window).steps) == 1, timeout=10_000)
+    window.score_again_from(0.0)  # played again, it fails again: told again, and nothing is left waiting
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert not window.play_button.isEnabled()
+    window.stop()

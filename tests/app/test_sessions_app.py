@@ -229,3 +229,28 @@ def test_with_no_camera_a_match_is_scored_by_hand_and_resumed_so(qtbot, tmp_path
     qtbot.addWidget(resumed)
     assert resumed.session.path == path and resumed.by_hand and len(resumed.snapshot.steps) == 2
     resumed.close()
+
+
+def test_a_recording_picked_in_the_source_list_opens_the_file_picker(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    video = tmp_path / "evening.mp4"
+    video.write_bytes(b"")
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a) or (str(video), ""))
+    dialog = StartDialog(cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.source.setFocus()
+    # The list's items in order: the recording, the network camera, no camera (chosen: none is found here).
+    qtbot.keyClick(dialog.source, Qt.Key.Key_Up)
+    qtbot.keyClick(dialog.source, Qt.Key.Key_Up)
+    assert dialog.source.currentData() == "file" and len(asked) == 1 and dialog.location.text() == str(video)
+    qtbot.keyClick(dialog.source, Qt.Key.Key_Down)  # the network camera: its address is typed, no picker
+    assert dialog.source.currentData() == "url" and not asked[1:]
+    qtbot.keyClick(dialog.source, Qt.Key.Key_Up)  # back to the recording, already given: no picker again
+    assert dialog.source.currentData() == "file" and len(asked) == 1
+    dialog.source.setCurrentIndex(dialog.source.findData("hand"))
+    dialog.source.setCurrentIndex(dialog.source.findData("file"))  # set by the program: no picker
+    assert len(asked) == 1

@@ -190,12 +190,24 @@
         <translation>Vahvista siirto</translation>
     </message>
     <message>
-        <source>The camera is not sure what happened (a place such as (412, 200) is a pixel of the picture, where the tiles read unsurely are framed in orange). Pick what was played:</source>
-        <translation>Kamera ei ole varma, mitä tapahtui (kohta kuten (412, 200) on kuvan pikseli; epävarmasti luetut laatat on kehystetty oranssilla). Valitse, mitä pelattiin:</translation>
+        <source>The picture shows the table as the camera saw it: what it asks about is ringed in magenta, tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera&apos;s picture.</source>
+        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: se, mitä kysytään, on ympyröity magentalla, ja epävarmasti luetut laatat on kehystetty oranssilla. Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä.</translation>
     </message>
     <message>
-        <source>The camera cannot tell what happened (a place such as (412, 200) is a pixel of the picture, where the tiles read unsurely are framed in orange). Enter what was played with Play…, Draw…, Pass / knock… or Round end… under the moves list -- or wait: the camera reads the table again as play goes on.</source>
-        <translation>Kamera ei pysty sanomaan, mitä tapahtui (kohta kuten (412, 200) on kuvan pikseli; epävarmasti luetut laatat on kehystetty oranssilla). Syötä pelattu siirto siirtoluettelon alla olevilla painikkeilla Pelaa…, Nosta…, Ohita / koputa… tai Kierroksen loppu… – tai odota: kamera lukee pöydän uudelleen pelin jatkuessa.</translation>
+        <source>The picture shows the table as the camera saw it: tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera&apos;s picture.</source>
+        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: epävarmasti luetut laatat on kehystetty oranssilla. Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä.</translation>
+    </message>
+    <message>
+        <source>A place such as (412, 200) is a pixel of the camera&apos;s picture, where the tiles read unsurely are framed in orange.</source>
+        <translation>Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä; kameran kuvassa epävarmasti luetut laatat on kehystetty oranssilla.</translation>
+    </message>
+    <message>
+        <source>The camera is not sure what happened. {where} Pick what was played:</source>
+        <translation>Kamera ei ole varma, mitä tapahtui. {where} Valitse, mitä pelattiin:</translation>
+    </message>
+    <message>
+        <source>The camera cannot tell what happened. {where} Enter what was played with Play…, Draw…, Pass / knock… or Round end… under the moves list -- or wait: the camera reads the table again as play goes on.</source>
+        <translation>Kamera ei pysty sanomaan, mitä tapahtui. {where} Syötä pelattu siirto siirtoluettelon alla olevilla painikkeilla Pelaa…, Nosta…, Ohita / koputa… tai Kierroksen loppu… – tai odota: kamera lukee pöydän uudelleen pelin jatkuessa.</translation>
     </message>
     <message>
         <source>Not now (fix it by hand)</source>
@@ -491,6 +503,14 @@
     <message>
         <source>No camera: enter each move with the buttons; undo and redo work as ever.</source>
         <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
+    </message>
+    <message>
+        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work.</source>
+        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+    </message>
+    <message>
+        <source>The recording stopped: {error}. What was scored is kept; corrections, undo and review still work.</source>
+        <translation>Tallenne katkesi: {error}. Pisteytetty säilyy; korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
     </message>
     <message>
         <source>The recording ended: corrections, undo and review still work.</source>
