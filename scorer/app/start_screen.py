@@ -101,6 +101,8 @@ class StartDialog(QDialog):
         # in the form (first in the focus chain, the resume button became Enter's), helper buttons never are.
         for button in self.findChildren(QPushButton):
             button.setAutoDefault(button in (self.start_button, self.resume_button, self.other_button))
+        # (set once the button is in the dialog: Qt takes it as the dialog's own default only then -- the one
+        # Enter goes back to when the focus leaves a resume button)
         self.start_button.setDefault(True)
         self.players.setFocus()
         self.retranslate()
@@ -240,7 +242,6 @@ class StartDialog(QDialog):
         buttons = QDialogButtonBox()
         # Not the standard OK: Qt would set that button's text back to its own "OK" on a change of language.
         self.start_button = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.start_button.setDefault(True)
         buttons.accepted.connect(self._start_new)
         form.addRow(buttons)
         self._source_changed()

@@ -128,7 +128,7 @@ def test_the_start_screen_without_a_camera_offers_resume_and_keeps_a_mistaken_fo
 
 def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) -> None:
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QPushButton
+    from PySide6.QtWidgets import QApplication, QPushButton
 
     _an_unfinished_match()
     dialog = StartDialog(cameras=[], sessions=list_sessions())
@@ -145,6 +145,15 @@ def test_enter_in_the_new_match_form_starts_that_match_not_the_saved_one(qtbot) 
     again.show()
     assert again.focusWidget() is again.players
     assert [b for b in again.findChildren(QPushButton) if b.autoDefault()] == [again.resume_button, again.start_button]
+    # Tabbed to the resume button and back to the form, Enter starts the match typed again.
+    again.activateWindow()
+    qtbot.waitUntil(again.isActiveWindow)
+    qtbot.keyClick(again.players, Qt.Key.Key_Backtab)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is again.resume_button and again.resume_button.isDefault()
+    qtbot.keyClick(again.resume_button, Qt.Key.Key_Tab)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is again.players and again.start_button.isDefault()
     again.resume_button.setFocus()
     qtbot.keyClick(again.resume_button, Qt.Key.Key_Return)
     assert isinstance(again.choice, Resume)
