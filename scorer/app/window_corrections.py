@@ -52,7 +52,9 @@ class MatchCorrections:
         places, tiles = pointed_at(e.question)
         detections = self.live.detections
         asked = asked_boxes(detections, places, tiles)
-        return asked, question_picture(self.live.image, detections, asked)
+        # (smaller above many ways offered, one move a line: the dialog stays within a laptop's 768 px)
+        size = (560, 340) if sum(map(len, e.alternatives)) <= 8 else (460, 220)
+        return asked, question_picture(self.live.image, detections, asked, size)
 
     def _call_to_the_screen(self, dialog: ConfirmDialog) -> None:
         """The players look at the table, not at the laptop: the voice tells them to look -- where the

@@ -107,6 +107,11 @@ def test_the_question_dialog_shows_the_picture_with_the_tile_ringed(qtbot, tmp_p
     assert near(picture, round((580 - 408) * scale), round((300 - 192) * scale), ASKED_COLOUR)
     said = " ".join(label.text() for label in window.pending_dialog.findChildren(QLabel))
     assert "ringed in magenta" in said
+    # Many ways offered, one move a line: a smaller picture, and the dialog fits a laptop's 768 px.
+    way = tuple(Play("Ann", Tile(3, 5)) for _ in range(6))
+    many = WhichReading((600.0, 300.0), ((Tile(3, 5),), (Tile(3, 6),)), alternatives=(way, way, way))
+    window._on_events([needs_confirmation(2.5, many)])
+    assert shown_picture(window).height() <= 220 and window.pending_dialog.sizeHint().height() < 740
     # A question about the hands names no tile: the whole table, and nothing said to be ringed.
     window._on_events([needs_confirmation(3.0, HandsLeft())])
     assert shown_picture(window).width() == 560
