@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +30,20 @@ from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
+
+class _ListedBox(QComboBox):
+    """A list that tells whether its item was picked from the open list (not stepped to by key or wheel)."""
+
+    picked = False
+
+    def showPopup(self) -> None:  # noqa: N802
+        self.picked = True
+        super().showPopup()
+
+    def hidePopup(self) -> None:  # noqa: N802
+        super().hidePopup()
+        QTimer.singleShot(0, lambda: setattr(self, "picked", False))  # (after the pick's own signal)
+
 
 @dataclass(frozen=True)
 class NewMatch:
@@ -249,7 +263,7 @@ class StartDialog(QDialog):
 
     def _source_box(self, cameras: list[int]) -> QComboBox:
         """A camera found, a file or a network camera; the settings' camera chosen if it is there."""
-        source = QComboBox()
+        source = _ListedBox()
         for i in cameras:
             source.addItem("", i)
         source.addItem("", "file")
@@ -262,7 +276,7 @@ class StartDialog(QDialog):
         elif not cameras:  # (no camera here: a match scored by hand, until a video or a URL is chosen)
             source.setCurrentIndex(source.findData("hand"))
         source.currentIndexChanged.connect(self._source_changed)
-        source.activated.connect(self._source_chosen)  # (picked by the user, not set by the program)
+        source.activated.connect(self._source_chosen)
         return source
 
     def _browse_buttons(self) -> QHBoxLayout:
@@ -295,10 +309,9 @@ class StartDialog(QDialog):
         self.location.setEnabled(not isinstance(data, int) and data != "hand")
 
     def _source_chosen(self) -> None:
-        """A recording picked in the list opens the file picker (the item promises it: "…") where none is
-        given yet."""
+        """A recording picked from the open list opens the file picker (the item promises it) where none is given."""
         data, where = self.source.currentData(), self.location.text().strip()
-        if data == "file" and not (where and Path(where).exists()):
+        if data == "file" and self.source.picked and not (where and Path(where).exists()):
             self._browse()
 
     def source_spec(self) -> MatchSource:

@@ -33,6 +33,7 @@ from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
 from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.app.wording import notice_text
+from scorer.errors import ScorerError, SourceError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.sources import FrameSource
@@ -373,14 +374,20 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(self.tr("The match is over."))
         elif self.by_hand:
             self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
-        elif self.worker.broke_off and not self.worker.seekable:
-            self.statusBar().showMessage(self.tr("The camera stopped: {error}. What was scored is kept; corrections "
-                                                 "and undo still work.").format(error=self.worker.broke_off))
-        elif self.worker.broke_off:
-            self.statusBar().showMessage(self.tr("The recording stopped: {error}. What was scored is kept; corrections, "
-                                                 "undo and review still work.").format(error=self.worker.broke_off))
+        elif self.worker.broke_off is not None:
+            self.statusBar().showMessage(self._broke_off_text(self.worker.broke_off))
         else:
             self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
+
+    def _broke_off_text(self, error: ScorerError) -> str:
+        """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""
+        if not isinstance(error, SourceError):
+            return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
+                error=str(error).rstrip("."))
+        if not self.worker.seekable:
+            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work.").format(error=error)
+        return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "
+                       "work.").format(error=error)
 
     def _set_lang(self, lang: str) -> None:
         """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""

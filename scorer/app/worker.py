@@ -67,7 +67,7 @@ class PipelineWorker(QObject):
         self.reviewing = False
         self._live_image = None  # the last frame shown live, shown again after a review
         self.ended = False  # the recording played to its end (requests are still served)
-        self.broke_off: str | None = None  # why the recording or the camera stopped before its end
+        self.broke_off: ScorerError | None = None  # why the recording or the camera stopped before its end
         self.position = start_seconds  # seconds into the recording
 
     @property
@@ -195,7 +195,7 @@ class PipelineWorker(QObject):
                 if self._play(start_frame):
                     continue
             except ScorerError as exc:  # (a recording or camera that failed ends as one played out)
-                self.broke_off = str(exc)
+                self.broke_off = exc
             if self._stop:
                 break
             self.ended = True

@@ -401,3 +401,47 @@ def test_a_recording_that_fails_ends_as_played_out_and_corrections_still_count(q
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert not window.play_button.isEnabled()
     window.stop()
+
+
+class FailingCamera(StillCamera):
+    """A camera unplugged after a few frames."""
+
+    def frames(self):
+        image = np.full((360, 640, 3), 60, np.uint8)
+        for i in range(5):
+            yield Frame(i, i / self.fps, image)
+        from scorer.errors import SourceError
+
+        raise SourceError("camera 0: no picture")
+
+
+class BrokenPipeline(TablePipeline):
+    """A pipeline that fails on its fourth frame (a model or a session that cannot be written, say)."""
+
+    def feed(self, frame):
+        if frame.index == 3:
+            from scorer.errors import ModelError
+
+            raise ModelError("the reader's model is damaged")
+        return super().feed(frame)
+
+
+def test_a_camera_or_the_scoring_failing_is_told_as_what_it_is(qtbot, tmp_path: Path) -> None:
+    window = make_window(tmp_path / "a", MatchHeader("horse-race", ("Ann", "Ben"), False), FailingCamera(), NoDetector())
+    qtbot.addWidget(window)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert "The camera stopped: camera 0: no picture." in window.statusBar().currentMessage()
+    window.stop()
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path / "b")
+    speaker = Speaker("en")
+    speaker.muted = True
+    broken = MainWindow(session, BrokenPipeline(session, NoDetector(), PipelineConfig(), fps=30.0), StillCamera(),
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(broken)
+    broken.start()
+    qtbot.waitUntil(lambda: broken.finished, timeout=10_000)
+    assert broken.statusBar().currentMessage().startswith("Scoring stopped: the reader's model is damaged.")
+    broken._correct([RoundStart("Ann")])  # corrections still taken
+    qtbot.waitUntil(lambda: broken.match.round_no == 1, timeout=10_000)
+    broken.stop()

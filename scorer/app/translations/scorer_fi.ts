@@ -505,6 +505,10 @@
         <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
     </message>
     <message>
+        <source>Scoring stopped: {error}. What was scored is kept; corrections and undo still work.</source>
+        <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+    </message>
+    <message>
         <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work.</source>
         <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
     </message>
