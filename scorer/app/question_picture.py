@@ -33,13 +33,18 @@ def _inside(corners: Corners, point: tuple[float, float]) -> bool:
     return len(signs) < 2
 
 
+def _length(corners: Corners) -> float:
+    """A box's long side (its first edge)."""
+    return float(np.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]))
+
+
 def asked_boxes(detections: Sequence, places: Sequence[tuple[float, float]], tiles: frozenset[Tile]) -> list[Corners]:
     """The boxes a question is about: those of ``detections`` over a place it names or read as a tile it names,
     and a square round each place named where no box lies (a tile's size: the tiles' middle length, or 40 px)."""
     boxes = [d.corners for d in detections
              if any(_inside(d.corners, place) for place in places)
              or (d.pips is not None and not d.unread and Tile.of(*d.pips) in tiles)]
-    lengths = [float(np.hypot(*(np.asarray(d.corners[1]) - np.asarray(d.corners[0])))) for d in detections]
+    lengths = [_length(d.corners) for d in detections]
     half = (float(np.median(lengths)) if lengths else 40.0) / 2
     for x, y in places:
         if not any(_inside(box, (x, y)) for box in boxes):
@@ -54,7 +59,7 @@ def _cut(width: int, height: int, boxes: Sequence[Corners]) -> QRect:
     inside = (points >= 0).all(axis=1) & (points[:, 0] < width) & (points[:, 1] < height)
     if not inside.any():
         return QRect(0, 0, width, height)
-    tile = max(float(np.hypot(*(np.asarray(box[1]) - np.asarray(box[0])))) for box in boxes)
+    tile = max(map(_length, boxes))
     (x0, y0), (x1, y1) = points.min(axis=0) - MARGIN_TILES * tile, points.max(axis=0) + MARGIN_TILES * tile
     spans = []
     for low, high, size in ((x0, x1, width), (y0, y1, height)):

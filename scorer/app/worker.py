@@ -66,7 +66,6 @@ class PipelineWorker(QObject):
         self._seek_to: float | None = start_seconds or None
         self.reviewing = False
         self._live_image = None  # the last frame shown live, shown again after a review
-        self.ended = False  # the recording played to its end (requests are still served)
         self.broke_off: ScorerError | None = None  # why the recording or the camera stopped before its end
         self.position = start_seconds  # seconds into the recording
 
@@ -189,7 +188,6 @@ class PipelineWorker(QObject):
         while not self._stop:
             start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
             self._seek_to = None
-            self.ended = False
             self.broke_off = None
             try:
                 if self._play(start_frame):
@@ -198,7 +196,6 @@ class PipelineWorker(QObject):
                 self.broke_off = exc
             if self._stop:
                 break
-            self.ended = True
             self.finished.emit()
             # The recording ended: corrections, undo, review and scoring again still count.
             while not self._stop and not self._drain(self.position):
