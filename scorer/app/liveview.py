@@ -22,6 +22,7 @@ STATUS_TEXT = {
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
+UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (the app asks about it)
 HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right (Pass / knock…, Draw…, Play…, "
                                           "Round end…) or the Play menu; every move is scored and said aloud.")
 
@@ -131,7 +132,7 @@ class LiveView(QWidget):
                 if d.face == "down":
                     colour = QColor("#8888ff")
                 elif not d.certain:
-                    colour = QColor("#ff9900")
+                    colour = UNSURE_COLOUR
                 else:
                     from scorer.rules import Tile
 

@@ -3,17 +3,18 @@ question is about ringed, cut round them so that a tile of 30 px can be seen."""
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Sequence
 
+import cv2
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
 
+from scorer.app.liveview import UNSURE_COLOUR
 from scorer.rules import Tile
 
 Corners = Sequence[tuple[float, float]]
 
-UNSURE_COLOUR = QColor("#ff9900")  # as the live view frames a tile read unsurely
 ASKED_COLOUR = QColor("#ff2bd6")  # the tiles the question is about: a colour found nowhere else on the screen
 # The cut round the tiles asked about: this many tile lengths each side, and at least this share of the frame
 # (the players must find the place on the table, not only see the tile).
@@ -24,13 +25,7 @@ MOST_RINGS = 3  # more boxes asked about are only outlined: rings round them all
 
 
 def _inside(corners: Corners, point: tuple[float, float]) -> bool:
-    """Whether ``point`` lies in the convex box ``corners`` (either way round)."""
-    signs = set()
-    for (x0, y0), (x1, y1) in zip(corners, [*corners[1:], corners[0]]):
-        cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
-        if cross:
-            signs.add(cross > 0)
-    return len(signs) < 2
+    return cv2.pointPolygonTest(np.asarray(corners, np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
 def _length(corners: Corners) -> float:

@@ -9,8 +9,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 from test_app import NoDetector, StillCamera, make_window
 
-from scorer.app.liveview import to_qimage
-from scorer.app.question_picture import ASKED_COLOUR, UNSURE_COLOUR, asked_boxes, question_picture
+from scorer.app.liveview import UNSURE_COLOUR, to_qimage
+from scorer.app.question_picture import ASKED_COLOUR, asked_boxes, question_picture
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, pointed_at
 from scorer.pipeline.sources import Frame
 from scorer.pipeline.questions import HandsLeft, NotPlayable, SeenTwoWays, TableUnfit, WhichReading, needs_confirmation
