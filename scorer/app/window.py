@@ -31,7 +31,7 @@ from scorer.app.window_club import ClubLink
 from scorer.app.window_corrections import MatchCorrections
 from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
-from scorer.app.worker import PipelineWorker, Snapshot
+from scorer.app.worker import PipelineWorker, Snapshot, fault_text
 from scorer.app.wording import notice_text
 from scorer.errors import ScorerError, SourceError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
@@ -379,8 +379,11 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         else:
             self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
 
-    def _broke_off_text(self, error: ScorerError) -> str:
+    def _broke_off_text(self, error: Exception) -> str:
         """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""
+        if not isinstance(error, ScorerError):
+            return self.tr("Scoring stopped by a fault in the program ({error}). What was scored is kept; corrections "
+                           "and undo still work.").format(error=fault_text(error))
         if not isinstance(error, SourceError):
             return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
                 error=str(error).rstrip("."))

@@ -6,6 +6,7 @@ and shows the :class:`Snapshot` the worker sends after every change."""
 from __future__ import annotations
 
 import inspect
+import logging
 import queue
 import threading
 import time
@@ -21,6 +22,8 @@ from scorer.pipeline.sources import FrameSource
 from scorer.rules import Event, Match
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,9 @@ class PipelineWorker(QObject):
         self._seek_to: float | None = start_seconds or None
         self.reviewing = False
         self._live_image = None  # the last frame shown live, shown again after a review
-        self.broke_off: ScorerError | None = None  # why the recording or the camera stopped before its end
+        # Why the recording, the camera or the scoring stopped before the end: a ScorerError, or any other
+        # exception -- a fault in the program, logged with its traceback, which must not leave every button dead.
+        self.broke_off: Exception | None = None
         self.position = start_seconds  # seconds into the recording
 
     @property
@@ -128,6 +133,9 @@ class PipelineWorker(QObject):
                 self._serve(kind, payload, t)
             except ScorerError as exc:
                 self.failed.emit(str(exc))
+            except Exception as exc:  # a fault in the program: this request is lost, the next ones are served
+                _log.exception("serving %s failed", kind)
+                self.failed.emit(self.tr("A fault in the program: {error}").format(error=fault_text(exc)))
         if served:
             self.changed.emit(Snapshot.of(self.pipeline.history))
         return self._seek_to is not None
@@ -194,6 +202,9 @@ class PipelineWorker(QObject):
                     continue
             except ScorerError as exc:  # (a recording or camera that failed ends as one played out)
                 self.broke_off = exc
+            except Exception as exc:  # a fault in the program ends the play as well, but not the thread
+                _log.exception("scoring stopped at %.2f s", self.position)
+                self.broke_off = exc
             if self._stop:
                 break
             self.finished.emit()
@@ -236,3 +247,9 @@ class PipelineWorker(QObject):
                 if ahead > 0:
                     time.sleep(ahead)
         return self._seek_to is not None
+
+
+def fault_text(error: Exception) -> str:
+    """A fault in the program told in a line: its kind and what it says (the traceback is in the log)."""
+    said = str(error).strip()
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__

@@ -445,3 +445,32 @@ def test_a_camera_or_the_scoring_failing_is_told_as_what_it_is(qtbot, tmp_path: 
     broken._correct([RoundStart("Ann")])  # corrections still taken
     qtbot.waitUntil(lambda: broken.match.round_no == 1, timeout=10_000)
     broken.stop()
+
+
+class FaultyPipeline(TablePipeline):
+    """A pipeline with a fault in the program (not one of the product's own errors) on its fourth frame."""
+
+    def feed(self, frame):
+        if frame.index == 3:
+            return {}["no such key"]
+        return super().feed(frame)
+
+
+def test_a_fault_in_the_program_stops_the_scoring_not_the_buttons(qtbot, tmp_path: Path, caplog) -> None:
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path / "a")
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, FaultyPipeline(session, NoDetector(), PipelineConfig(), fps=30.0), StillCamera(),
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert window.statusBar().currentMessage().startswith(
+        "Scoring stopped by a fault in the program (KeyError: 'no such key'). What was scored is kept;")
+    assert "Traceback" in caplog.text and "scoring stopped at" in caplog.text  # the fault's traceback is logged
+    window.worker.call(lambda: 1 / 0)  # a request that fails: told, and the next one still served
+    qtbot.waitUntil(lambda: "ZeroDivisionError" in window.statusBar().currentMessage(), timeout=10_000)
+    assert window.statusBar().currentMessage() == "A fault in the program: ZeroDivisionError: division by zero"
+    window._correct([RoundStart("Ann")])
+    qtbot.waitUntil(lambda: window.match.round_no == 1, timeout=10_000)
+    window.stop()

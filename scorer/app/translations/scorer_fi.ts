@@ -505,6 +505,10 @@
         <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
     </message>
     <message>
+        <source>Scoring stopped by a fault in the program ({error}). What was scored is kept; corrections and undo still work.</source>
+        <translation>Pisteytys pysähtyi ohjelman virheeseen ({error}). Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+    </message>
+    <message>
         <source>Scoring stopped: {error}. What was scored is kept; corrections and undo still work.</source>
         <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
     </message>
@@ -578,6 +582,13 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Not the hands</source>
         <translation>Kädet eivät kelpaa</translation>
+    </message>
+</context>
+<context>
+    <name>PipelineWorker</name>
+    <message>
+        <source>A fault in the program: {error}</source>
+        <translation>Ohjelman virhe: {error}</translation>
     </message>
 </context>
 <context>
