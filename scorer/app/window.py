@@ -70,6 +70,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.announcement: Announcement | None = None  # the last one, shown again in a new language
         self.last_announcement = ""
         self.finished = False
+        self.broke_off: Exception | None = None  # why the play ended before the recording did, if it did
         # A match with no camera (every move entered by hand): the picture says so, not "recording ended".
         self.by_hand = self.header.source is not None and self.header.source.kind == "hand"
         self.resize(1280, 760)
@@ -361,8 +362,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 15000)
 
-    def _on_finished(self) -> None:
+    def _on_finished(self, broke_off: Exception | None) -> None:
         self.finished = True
+        self.broke_off = broke_off
         if not self.by_hand:  # (nothing left to pause or play, until scored again from a moment)
             self._playable(False)
         if self.live.status != "over":
@@ -374,16 +376,16 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(self.tr("The match is over."))
         elif self.by_hand:
             self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
-        elif self.worker.broke_off is not None:
-            self.statusBar().showMessage(self._broke_off_text(self.worker.broke_off))
+        elif self.broke_off is not None:
+            self.statusBar().showMessage(self._broke_off_text(self.broke_off))
         else:
             self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
 
     def _broke_off_text(self, error: Exception) -> str:
         """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""
         if not isinstance(error, ScorerError):
-            return self.tr("Scoring stopped by a fault in the program ({error}). What was scored is kept; corrections "
-                           "and undo still work.").format(error=fault_text(error))
+            return self.tr("Scoring stopped by a fault in the program. What was scored is kept; corrections and undo "
+                           "still work. ({error})").format(error=fault_text(error))
         if not isinstance(error, SourceError):
             return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
                 error=str(error).rstrip("."))

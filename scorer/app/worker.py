@@ -11,14 +11,14 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
 from scorer.pipeline import TablePipeline
-from scorer.pipeline.sources import FrameSource
+from scorer.pipeline.sources import Frame, FrameSource
 from scorer.rules import Event, Match
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
@@ -53,7 +53,7 @@ class PipelineWorker(QObject):
     changed = Signal(object)  # Snapshot, after every change to the session
     reviewed = Signal(float)  # a frame of the recording shown for review, at these seconds
     failed = Signal(str)
-    finished = Signal()
+    finished = Signal(object)  # the play ended: None at the recording's end, else why it broke off (an exception)
 
     def __init__(self, source: FrameSource, pipeline: TablePipeline, realtime: bool = True, display_fps: float = 15.0,
                  start_seconds: float = 0.0) -> None:
@@ -69,9 +69,7 @@ class PipelineWorker(QObject):
         self._seek_to: float | None = start_seconds or None
         self.reviewing = False
         self._live_image = None  # the last frame shown live, shown again after a review
-        # Why the recording, the camera or the scoring stopped before the end: a ScorerError, or any other
-        # exception -- a fault in the program, logged with its traceback, which must not leave every button dead.
-        self.broke_off: Exception | None = None
+        self._playing = False
         self.position = start_seconds  # seconds into the recording
 
     @property
@@ -133,9 +131,16 @@ class PipelineWorker(QObject):
                 self._serve(kind, payload, t)
             except ScorerError as exc:
                 self.failed.emit(str(exc))
-            except Exception as exc:  # a fault in the program: this request is lost, the next ones are served
+            except Exception as exc:  # a fault in the program: told, and the worker goes on
+                if self._playing:
+                    raise  # a session half rewritten is not to be scored on: the play stops (see run)
                 _log.exception("serving %s failed", kind)
-                self.failed.emit(self.tr("A fault in the program: {error}").format(error=fault_text(exc)))
+                if kind == "again":  # the window waits for the play it asked for: it stopped
+                    self.changed.emit(Snapshot.of(self.pipeline.history))
+                    self.finished.emit(exc.with_traceback(None))
+                else:
+                    self.failed.emit(self.tr("A fault in the program: this was not done. ({error})").format(
+                        error=fault_text(exc)))
         if served:
             self.changed.emit(Snapshot.of(self.pipeline.history))
         return self._seek_to is not None
@@ -196,18 +201,21 @@ class PipelineWorker(QObject):
         while not self._stop:
             start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
             self._seek_to = None
-            self.broke_off = None
+            # Why the recording, the camera or the scoring stopped before the end: a ScorerError, or any other
+            # exception -- a fault in the program, logged with its traceback, which must not leave every button dead.
+            broke_off: Exception | None = None
             try:
                 if self._play(start_frame):
                     continue
             except ScorerError as exc:  # (a recording or camera that failed ends as one played out)
-                self.broke_off = exc
+                broke_off = exc
             except Exception as exc:  # a fault in the program ends the play as well, but not the thread
                 _log.exception("scoring stopped at %.2f s", self.position)
-                self.broke_off = exc
+                broke_off = exc.with_traceback(None)  # (logged; the window keeps the error, not the frames)
             if self._stop:
                 break
-            self.finished.emit()
+            self.changed.emit(Snapshot.of(self.pipeline.history))  # a move written before a fault is shown too
+            self.finished.emit(broke_off)
             # The recording ended: corrections, undo, review and scoring again still count.
             while not self._stop and not self._drain(self.position):
                 time.sleep(0.05)
@@ -215,8 +223,18 @@ class PipelineWorker(QObject):
     def _play(self, start_frame: int) -> bool:
         """Play frames from ``start_frame``; True if it stopped for a seek."""
         start = time.monotonic() - start_frame / self.source.fps
-        last_display = 0.0
         frames = self.source.frames(start_frame) if start_frame else self.source.frames()  # type: ignore[call-arg]
+        self._playing = True
+        try:
+            return self._play_frames(frames, start)
+        finally:
+            self._playing = False
+            close = getattr(frames, "close", None)
+            if close is not None:
+                close()  # the camera or the file released now, not when the garbage is collected
+
+    def _play_frames(self, frames: Iterable[Frame], start: float) -> bool:
+        last_display = 0.0
         for frame in frames:
             if self._stop:
                 return False
@@ -250,6 +268,14 @@ class PipelineWorker(QObject):
 
 
 def fault_text(error: Exception) -> str:
-    """A fault in the program told in a line: its kind and what it says (the traceback is in the log)."""
-    said = str(error).strip()
-    return f"{type(error).__name__}: {said}" if said else type(error).__name__
+    """A fault in the program told in a line: its kind and the start of what it says (the traceback is in the log)."""
+    kind = type(error).__qualname__
+    if type(error).__module__ != "builtins":
+        kind = f"{type(error).__module__}.{kind}"  # (OpenCV's is just "error")
+    said = " ".join(str(error).split())
+    if len(said) > FAULT_TEXT_LENGTH:
+        said = said[:FAULT_TEXT_LENGTH - 1] + "…"
+    return f"{kind}: {said}" if said else kind
+
+
+FAULT_TEXT_LENGTH = 160

@@ -465,12 +465,82 @@ def test_a_fault_in_the_program_stops_the_scoring_not_the_buttons(qtbot, tmp_pat
     qtbot.addWidget(window)
     window.start()
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
-    assert window.statusBar().currentMessage().startswith(
-        "Scoring stopped by a fault in the program (KeyError: 'no such key'). What was scored is kept;")
+    assert window.statusBar().currentMessage() == ("Scoring stopped by a fault in the program. What was scored is kept; "
+                                                   "corrections and undo still work. (KeyError: 'no such key')")
     assert "Traceback" in caplog.text and "scoring stopped at" in caplog.text  # the fault's traceback is logged
     window.worker.call(lambda: 1 / 0)  # a request that fails: told, and the next one still served
     qtbot.waitUntil(lambda: "ZeroDivisionError" in window.statusBar().currentMessage(), timeout=10_000)
-    assert window.statusBar().currentMessage() == "A fault in the program: ZeroDivisionError: division by zero"
+    assert window.statusBar().currentMessage() == "A fault in the program: this was not done. (ZeroDivisionError: division by zero)"
     window._correct([RoundStart("Ann")])
     qtbot.waitUntil(lambda: window.match.round_no == 1, timeout=10_000)
+    window.stop()
+
+
+class WatchedRecording(StillCamera):
+    """A recording of a still table that knows whether its frames were let go (a file or a webcam released)."""
+
+    released = False
+
+    def frames(self, start: int = 0):
+        image = np.full((360, 640, 3), 60, np.uint8)
+        try:
+            for i in range(start, 300):
+                yield Frame(i, i / self.fps, image)
+        finally:
+            self.released = True
+
+
+class FaultAfterWritePipeline(TablePipeline):
+    """A fault in the program on the fourth frame, after a move was written; and in a correction asked for later."""
+
+    def feed(self, frame):
+        if frame.index == 3:
+            self.confirm([RoundStart("Ann")], frame.t)
+            raise RuntimeError("after the write")
+        return super().feed(frame)
+
+    def rewind(self, keep, t):
+        raise RuntimeError("in the rewind")
+
+
+def faulty_window(qtbot, tmp_path: Path, pipeline_type: type[TablePipeline], camera) -> MainWindow:
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, pipeline_type(session, NoDetector(), PipelineConfig(), fps=30.0), camera,
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    return window
+
+
+def test_after_a_fault_the_recording_is_let_go_and_the_move_written_is_shown(qtbot, tmp_path: Path) -> None:
+    camera = WatchedRecording()
+    window = faulty_window(qtbot, tmp_path, FaultAfterWritePipeline, camera)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert camera.released  # not held until the garbage is collected (a webcam: the start screen opens it again)
+    assert window.match.round_no == 1 and window.log.count() == 1  # the move written before the fault
+    assert "(RuntimeError: after the write)" in window.statusBar().currentMessage()
+    window.score_again_from(0.0)  # the rewind fails: the window is told the play it asked for stopped
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert not window.play_button.isEnabled()
+    assert "(RuntimeError: in the rewind)" in window.statusBar().currentMessage()
+    window.stop()
+
+
+class FaultyCorrectionPipeline(TablePipeline):
+    """A fault in the program while a correction is written, the camera playing on."""
+
+    def confirm(self, events, t):
+        raise RuntimeError("half a rewrite")
+
+
+def test_a_fault_in_a_correction_during_play_stops_the_scoring(qtbot, tmp_path: Path) -> None:
+    window = faulty_window(qtbot, tmp_path, FaultyCorrectionPipeline, StillCamera())
+    window.start()
+    qtbot.wait(200)
+    assert not window.finished
+    window._correct([RoundStart("Ann")])  # no more scoring on a session the fault may have left half rewritten
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert "(RuntimeError: half a rewrite)" in window.statusBar().currentMessage()
     window.stop()

@@ -505,8 +505,8 @@
         <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
     </message>
     <message>
-        <source>Scoring stopped by a fault in the program ({error}). What was scored is kept; corrections and undo still work.</source>
-        <translation>Pisteytys pysähtyi ohjelman virheeseen ({error}). Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+        <source>Scoring stopped by a fault in the program. What was scored is kept; corrections and undo still work. ({error})</source>
+        <translation>Pisteytys pysähtyi ohjelman virheeseen. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä. ({error})</translation>
     </message>
     <message>
         <source>Scoring stopped: {error}. What was scored is kept; corrections and undo still work.</source>
@@ -587,8 +587,8 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
 <context>
     <name>PipelineWorker</name>
     <message>
-        <source>A fault in the program: {error}</source>
-        <translation>Ohjelman virhe: {error}</translation>
+        <source>A fault in the program: this was not done. ({error})</source>
+        <translation>Ohjelman virhe: tätä ei tehty. ({error})</translation>
     </message>
 </context>
 <context>
