@@ -426,6 +426,17 @@ class BrokenPipeline(TablePipeline):
         return super().feed(frame)
 
 
+def failing_window(qtbot, tmp_path: Path, pipeline_type: type[TablePipeline], camera) -> MainWindow:
+    """A window whose pipeline is of ``pipeline_type`` (one made to fail), on ``camera``."""
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, pipeline_type(session, NoDetector(), PipelineConfig(), fps=30.0), camera,
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    return window
+
+
 def test_a_camera_or_the_scoring_failing_is_told_as_what_it_is(qtbot, tmp_path: Path) -> None:
     window = make_window(tmp_path / "a", MatchHeader("horse-race", ("Ann", "Ben"), False), FailingCamera(), NoDetector())
     qtbot.addWidget(window)
@@ -433,12 +444,7 @@ def test_a_camera_or_the_scoring_failing_is_told_as_what_it_is(qtbot, tmp_path: 
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert "The camera stopped: camera 0: no picture." in window.statusBar().currentMessage()
     window.stop()
-    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path / "b")
-    speaker = Speaker("en")
-    speaker.muted = True
-    broken = MainWindow(session, BrokenPipeline(session, NoDetector(), PipelineConfig(), fps=30.0), StillCamera(),
-                        realtime=False, speaker=speaker)
-    qtbot.addWidget(broken)
+    broken = failing_window(qtbot, tmp_path / "b", BrokenPipeline, StillCamera())
     broken.start()
     qtbot.waitUntil(lambda: broken.finished, timeout=10_000)
     assert broken.statusBar().currentMessage().startswith("Scoring stopped: the reader's model is damaged.")
@@ -457,12 +463,7 @@ class FaultyPipeline(TablePipeline):
 
 
 def test_a_fault_in_the_program_stops_the_scoring_not_the_buttons(qtbot, tmp_path: Path, caplog) -> None:
-    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path / "a")
-    speaker = Speaker("en")
-    speaker.muted = True
-    window = MainWindow(session, FaultyPipeline(session, NoDetector(), PipelineConfig(), fps=30.0), StillCamera(),
-                        realtime=False, speaker=speaker)
-    qtbot.addWidget(window)
+    window = failing_window(qtbot, tmp_path, FaultyPipeline, StillCamera())
     window.start()
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert window.statusBar().currentMessage() == ("Scoring stopped by a fault in the program. What was scored is kept; "
@@ -503,19 +504,9 @@ class FaultAfterWritePipeline(TablePipeline):
         raise RuntimeError("in the rewind")
 
 
-def faulty_window(qtbot, tmp_path: Path, pipeline_type: type[TablePipeline], camera) -> MainWindow:
-    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
-    speaker = Speaker("en")
-    speaker.muted = True
-    window = MainWindow(session, pipeline_type(session, NoDetector(), PipelineConfig(), fps=30.0), camera,
-                        realtime=False, speaker=speaker)
-    qtbot.addWidget(window)
-    return window
-
-
 def test_after_a_fault_the_recording_is_let_go_and_the_move_written_is_shown(qtbot, tmp_path: Path) -> None:
     camera = WatchedRecording()
-    window = faulty_window(qtbot, tmp_path, FaultAfterWritePipeline, camera)
+    window = failing_window(qtbot, tmp_path, FaultAfterWritePipeline, camera)
     window.start()
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert camera.released  # not held until the garbage is collected (a webcam: the start screen opens it again)
@@ -536,7 +527,7 @@ class FaultyCorrectionPipeline(TablePipeline):
 
 
 def test_a_fault_in_a_correction_during_play_stops_the_scoring(qtbot, tmp_path: Path) -> None:
-    window = faulty_window(qtbot, tmp_path, FaultyCorrectionPipeline, StillCamera())
+    window = failing_window(qtbot, tmp_path, FaultyCorrectionPipeline, StillCamera())
     window.start()
     qtbot.wait(200)
     assert not window.finished
