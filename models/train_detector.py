@@ -105,22 +105,25 @@ def main() -> None:
                 verbose=True,
             )
     best = run_dir / "weights" / "best.pt"
-    weights = best if best.exists() else last
-    # Dynamic input: scorer runs it at a larger size than trained (INPUT_SIZE), padded only to a
-    # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
-    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=args.imgsz, opset=17, simplify=False, dynamic=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    # The head cut before it decodes every column's box: the scorer decodes only those it keeps (cut_head.py).
-    from cut_head import cut
+    export(best if best.exists() else last, args.out, args.imgsz)
 
-    cut(Path(onnx_path), args.out / "detector.onnx")
-    # A small checkpoint to continue from in a later session (optimizer state stripped).
+
+def export(weights: Path, out: Path, imgsz: int = IMGSZ) -> None:
+    """``weights`` as the scorer runs them (``out/detector.onnx``) and as the next step continues from
+    (``out/detector-last.pt``, optimizer state stripped)."""
+    from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
-    shutil.copy(weights, args.out / "detector-last.pt")
-    strip_optimizer(str(args.out / "detector-last.pt"))
-    print(f"exported {args.out / 'detector.onnx'} from {weights}", file=sys.stderr)
-
+    # Dynamic input: scorer runs it at a larger size than trained (INPUT_SIZE), padded only to a
+    # multiple of 32 -- small tiles are found far better, a wide frame costs no padding band.
+    onnx_path = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=True)
+    out.mkdir(parents=True, exist_ok=True)
+    # The head cut before it decodes every column's box: the scorer decodes only those it keeps (cut_head.py).
+    from cut_head import cut
+    cut(Path(onnx_path), out / "detector.onnx")
+    shutil.copy(weights, out / "detector-last.pt")
+    strip_optimizer(str(out / "detector-last.pt"))
+    print(f"exported {out / 'detector.onnx'} from {weights}", file=sys.stderr)
 
 if __name__ == "__main__":
     main()
