@@ -267,6 +267,9 @@ class PipelineWorker(QObject):
         return self._seek_to is not None
 
 
+FAULT_TEXT_LENGTH = 160  # characters of a fault's words in the status bar, where the rest of the line must fit too
+
+
 def fault_text(error: Exception) -> str:
     """A fault in the program told in a line: its kind and the start of what it says (the traceback is in the log)."""
     kind = type(error).__qualname__
@@ -277,5 +280,3 @@ def fault_text(error: Exception) -> str:
         said = said[:FAULT_TEXT_LENGTH - 1] + "…"
     return f"{kind}: {said}" if said else kind
 
-
-FAULT_TEXT_LENGTH = 160
