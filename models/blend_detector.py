@@ -8,7 +8,7 @@ gains there and loses a little of what the model it started from did well (a dim
 the blend of the two, the fine-tuning's way taken half-way, keeps most of both (weight-space ensembling,
 "WiSE-FT", Wortsman et al. 2022; measured in docs/experiments.md, session 47).  Both checkpoints must be
 the same architecture.  Writes ``DIR/detector.onnx`` and ``DIR/detector-last.pt`` (the blend, to
-continue from); compare in DIR before copying to models/.
+continue from) -- never over either checkpoint blended; compare in DIR before copying to models/.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ from train_detector import _offline_setup, export  # noqa: E402  (sets ultralyti
 
 def blend(start: Path, tuned: Path, share: float, into: Path) -> None:
     """Write the checkpoint ``(1 - share) * start + share * tuned`` to ``into``."""
+    import torch
     from ultralytics import YOLO
 
-    if not 0.0 <= share <= 1.0:
-        raise SystemExit(f"--share is the tuned checkpoint's share of each weight, 0 to 1; got {share}")
     start_model, tuned_model = YOLO(str(start)), YOLO(str(tuned))
     start_weights, tuned_weights = start_model.model.state_dict(), tuned_model.model.state_dict()
     if start_weights.keys() != tuned_weights.keys() or any(
@@ -44,6 +43,13 @@ def blend(start: Path, tuned: Path, share: float, into: Path) -> None:
             blended[name] = second if share >= 0.5 else first
     start_model.model.load_state_dict(blended)
     start_model.save(str(into))
+    # Loading prefers a checkpoint's EMA weights to its model: a start that carried them would come back
+    # unblended, without a word, from an ultralytics whose save() keeps them.
+    saved = YOLO(str(into)).model.state_dict()
+    if not all(torch.allclose(saved[k].float(), v.float(), rtol=1e-2, atol=1e-3)
+               for k, v in blended.items() if v.dtype.is_floating_point):
+        raise SystemExit(f"{into} does not hold the blend: is {start} a checkpoint with EMA weights? "
+                         "Strip it first (ultralytics.utils.torch_utils.strip_optimizer)")
 
 
 def main() -> None:
@@ -53,6 +59,13 @@ def main() -> None:
     parser.add_argument("--share", type=float, default=0.5, help="the tuned checkpoint's share of each weight")
     parser.add_argument("--out", type=Path, required=True, help="folder for detector.onnx and detector-last.pt")
     args = parser.parse_args()
+    if not 0.0 <= args.share <= 1.0:
+        parser.error(f"--share is the tuned checkpoint's share of each weight, 0 to 1; got {args.share}")
+    for given in (args.start, args.tuned):
+        if not given.is_file():
+            parser.error(f"no checkpoint at {given}")
+    if (args.out / "detector-last.pt").resolve() in (args.start.resolve(), args.tuned.resolve()):
+        parser.error(f"--out {args.out} would overwrite a checkpoint being blended: write elsewhere, compare, then copy")
     _offline_setup()
     with tempfile.TemporaryDirectory() as work:
         blended = Path(work) / "blend.pt"

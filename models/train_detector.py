@@ -125,5 +125,6 @@ def export(weights: Path, out: Path, imgsz: int = IMGSZ) -> None:
     strip_optimizer(str(out / "detector-last.pt"))
     print(f"exported {out / 'detector.onnx'} from {weights}", file=sys.stderr)
 
+
 if __name__ == "__main__":
     main()

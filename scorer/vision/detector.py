@@ -228,14 +228,17 @@ class TileDetector:
         return detections
 
     def _size_for(self, frame: np.ndarray, detections: Sequence[TileDetection]) -> int:
-        """The input size for this frame's tiles (:func:`fitted_input_size`).  Where the current size finds
-        too few to fit it to (one tile, or none, and not a close-up's) the model also looks at the largest
-        size: a far camera's tiles, most of them missed at the usual size, are found there, and the size
-        follows them where FAR_LOOK_TILES or more are."""
+        """The input size for this frame's tiles (:func:`fitted_input_size`).  Where the current size reads
+        too few surely to fit it to (one tile, or none, and not a close-up's) the model also looks at the
+        largest size: a far camera's tiles, most of them missed at the usual size, are found there, and the
+        size follows them where FAR_LOOK_TILES or more are."""
         lengths = [long_side(d.corners) for d in detections]
         frame_side = max(frame.shape[:2])
         close = bool(lengths) and lengths[0] * INPUT_SIZE / frame_side >= LARGE_IN_INPUT
-        if len(lengths) < 2 and not close and self.size < LARGEST_INPUT_SIZE:
+        # (Boxes read unsurely do not count: a far camera's tiles, 9 px in the usual input, give boxes
+        # across two of them at most.)
+        sure = sum(d.certain for d in detections)
+        if sure < 2 and not close and self.size < LARGEST_INPUT_SIZE:
             far = rotated_nms(self._one_look(frame, LARGEST_INPUT_SIZE), self.iou)
             if len(far) >= FAR_LOOK_TILES:
                 lengths = [long_side(b.corners) for b in far]
