@@ -135,8 +135,7 @@ class PipelineWorker(QObject):
                 if self._playing:
                     raise  # a session half rewritten is not to be scored on: the play stops (see run)
                 _log.exception("serving %s failed", kind)
-                if kind == "again":  # the window waits for the play it asked for: it stopped
-                    self.changed.emit(Snapshot.of(self.pipeline.history))
+                if kind == "again":  # the window waits for the play it asked for: it stopped (the session follows)
                     self.finished.emit(exc.with_traceback(None))
                 else:
                     self.failed.emit(self.tr("A fault in the program: this was not done. ({error})").format(
