@@ -89,6 +89,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile "
                                 "between them may be unseen or misread"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} lies lengthwise in the line: read as a double laid crosswise"),
+    QT_TRANSLATE_NOOP("Sentences", "{other} meets the long side of {tile} between its middle and its end: read as the line turning "
+                                "at the double's end, not a branch from its middle -- please check it"),
     QT_TRANSLATE_NOOP("Sentences", "two tiles at one side: {tile} and {other} both meet the same side"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} is seen {count} times: {places}"),
     QT_TRANSLATE_NOOP("Sentences", "spinner {tile}: a branch is used before both line sides are filled"),

@@ -50,8 +50,14 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Col
     problems += twice_problems
     # Only the layout's own joins are the game's; the rest are loose tiles lying side by side.
     kept = [j for j in kept if j.a in inside and j.b in inside]
-    kept, lengthwise = _lengthwise_doubles(kept, tiles, component)
-    notes += [Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=_where(tiles[i])) for i in lengthwise]
+    kept, lengthwise, unclear = _lengthwise_doubles(kept, tiles, component)
+    # (Asked about while either tile is new: once the move is answered or taken, the layout stands as read.)
+    unclear = [(i, o) for i, o in unclear if not {tiles[i].tile, tiles[o].tile} <= set(known)]
+    notes += [Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=_where(tiles[i]))
+              for i in lengthwise if i not in {d for d, _ in unclear}]
+    problems += [Words("{other} meets the long side of {tile} between its middle and its end: read as the line turning at "
+                       "the double's end, not a branch from its middle -- please check it", tile=_where(tiles[i]),
+                       other=_where(tiles[o])) for i, o in unclear]
     problems += _branches_too_early(tiles, kept, component)
     return Layout(tiles, kept, component, problems, notes)
 
@@ -212,17 +218,23 @@ def _at_own_ends(i: int, joins: Sequence[PhysJoin]) -> bool:
 # A tile joined to a double's long side within this many of its widths of the side's middle (along the
 # double) lies as a crosswise double's line does; further off, the line turns at the double's end.
 CROSSWISE = 0.25
+# A line turning at the end of a double lies flush with that end, half a width off the middle; between
+# CROSSWISE and this, neither reading is clear (a tilted camera's squashed view of a branch at the middle).
+TURNING = 0.35
 
 
-def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]) -> tuple[list[PhysJoin], list[int]]:
+def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], component: Sequence[int]
+                        ) -> tuple[list[PhysJoin], list[int], list[tuple[int, int]]]:
     """Doubles laid in line, taken as the crosswise doubles the rules mean: casual players lay
     doubles either way, and the graph is the same.  Its short-end joins become line joins where
     the double is joined only at its short ends (a crosswise double is never entered there), or
     at one short end and at one long side *off its middle* (the line turning at the double's end).
     A tile at the middle of the long side is a crosswise double's line: a tile at its short end
-    then is a branch opened too early, which is reported, not explained away."""
+    then is a branch opened too early, which is reported, not explained away.  Also returned: each
+    double with the tile at its long side between the two places (the double, that tile), to ask about."""
     relabel: dict[tuple[int, str], Phys] = {}
     lengthwise = []
+    unclear: list[tuple[int, int]] = []
     for i in component:
         if tiles[i].pips[0] != tiles[i].pips[1]:
             continue
@@ -233,8 +245,12 @@ def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], compon
             continue
         if longs:
             j = longs[0][0]
-            g, other = _geom(tiles[i]), _geom(tiles[j.b if j.a == i else j.a])
-            if abs(float((other.center - g.center) @ g.axis)) < CROSSWISE * g.width:
+            o = j.b if j.a == i else j.a
+            g, other = _geom(tiles[i]), _geom(tiles[o])
+            off_middle = abs(float((other.center - g.center) @ g.axis)) / g.width
+            if CROSSWISE <= off_middle < TURNING:
+                unclear.append((i, o))
+            if off_middle < CROSSWISE:
                 continue  # at the middle of the long side: crosswise
         taken = [p for _, p in longs]
         long_sides: tuple[Phys, Phys] = ("long+", "long-")
@@ -243,12 +259,12 @@ def _lengthwise_doubles(joins: list[PhysJoin], tiles: Sequence[SeenTile], compon
             relabel[(i, short)] = long
         lengthwise.append(i)
     if not lengthwise:
-        return joins, []
+        return joins, [], unclear
     out = [
         PhysJoin(j.a, relabel.get((j.a, j.side_a), j.side_a), j.b, relabel.get((j.b, j.side_b), j.side_b), j.error)
         for j in joins
     ]
-    return out, lengthwise
+    return out, lengthwise, unclear
 
 
 def _joined_groups(n: int, joins: Sequence[PhysJoin]) -> list[list[int]]:

@@ -101,6 +101,27 @@ def test_a_double_laid_lengthwise_in_the_line_is_read_as_crosswise() -> None:
     assert not problems and board.end_sum() == 1 + 4
 
 
+def test_a_tile_between_a_doubles_middle_and_its_end_is_asked_about() -> None:
+    # [5|2] at the short end of [2|2] laid along x; [4|2] upright against the double's long side.
+    # At the middle it is a branch opened before the line's other side (reported); flush with the
+    # end the line turns there (legal); between the two -- a tilted camera's view of CADENA4's
+    # illegal chain, read as a turn -- it is asked about, not decided.
+    def layout(off_middle: float) -> list[SeenTile]:
+        return [tile_at(2, 2, 0, 0), tile_at(5, 2, -L - 0.5, 0), tile_at(4, 2, off_middle * W, -(W / 2 + L / 2 + 0.5), 90)]
+
+    _, problems = board_of(layout(0.1))
+    assert any("branch is used before both line sides" in p for p in problems)
+    between = reconstruct(layout(0.3))
+    assert between.problems == ["[2|4] at (7, -36) meets the long side of [2|2] at (0, 0) between its middle and its end: read as "
+                                "the line turning at the double's end, not a branch from its middle -- please check it"]
+    assert not between.notes  # (not also told that the double was read as laid crosswise)
+    # Once both tiles are played (the move answered or taken), the layout stands as read.
+    assert not reconstruct(layout(0.3), known={Tile(2, 2), Tile(2, 4), Tile(2, 5)}).problems
+    assert reconstruct(layout(0.3), known={Tile(2, 2), Tile(2, 5)}).problems
+    board, problems = board_of(layout(0.45))
+    assert not problems and board.end_sum() == 5 + 4
+
+
 def test_a_tile_a_little_off_its_place_joins_where_its_pips_fit_one_free_side() -> None:
     # [3|1], [1|4], then [4|6] laid 13 mm short of touching (a box a few pixels off): beyond the
     # strict tolerance, but its 4 fits the one free 4 there.

@@ -1045,6 +1045,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{tile} ei ole pöydässä</translation>
     </message>
     <message>
+        <source>{other} meets the long side of {tile} between its middle and its end: read as the line turning at the double&apos;s end, not a branch from its middle -- please check it</source>
+        <translation>{other} liittyy tuplan {tile} pitkään sivuun keskikohdan ja pään väliltä: luettu rivin kääntymiseksi tuplan päässä, ei haaraksi sen keskeltä -- tarkista se</translation>
+    </message>
+    <message>
         <source>{tile} is not a spinner: its branch sides cannot be used</source>
         <translation>{tile} ei ole spinneri: sen haaroja ei voi käyttää</translation>
     </message>
