@@ -12,7 +12,13 @@ import numpy as np
 
 from scorer.errors import ModelError
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou, rectify
+from scorer.vision.grain import grainy, smoothed
 from scorer.vision.images import check_frame
+from scorer.vision.input_sizes import (  # (re-exported: the tools and tests import the sizes from here)
+    CLOSE_TILE_INPUT_PX as CLOSE_TILE_INPUT_PX, FOLLOW_SLACK as FOLLOW_SLACK, INPUT_SIZE as INPUT_SIZE,
+    LARGE_IN_INPUT as LARGE_IN_INPUT, LARGEST_INPUT_SIZE as LARGEST_INPUT_SIZE, SMALLEST_INPUT_SIZE as SMALLEST_INPUT_SIZE,
+    STRIDE as STRIDE, TILE_INPUT_PX as TILE_INPUT_PX, fitted_input_size as fitted_input_size,
+)
 from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF, PipReader, onnx_session, output_size
 from scorer.vision.plain_backs import blank_or_back, laid_backs_as_faces
@@ -23,17 +29,6 @@ from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the
 )
 
 CLASS_FACES: tuple[Face, ...] = ("up", "down")
-# The long side of the detector's input where the model takes any size (a multiple of STRIDE): small
-# tiles (a far camera, a big table) are found far better than at the training size, 416.
-INPUT_SIZE = 544
-STRIDE = 32
-# Live frames (a camera that stays put): the input's long side follows the tiles seen, so that they
-# come to about this length (px) in the model's input -- where the model finds them best.  Still images
-# keep INPUT_SIZE: sized so, they lost as much as they gained (docs/experiments.md, "TILE_INPUT_PX").
-TILE_INPUT_PX = 26
-LARGEST_INPUT_SIZE = 960
-# ... changed only when the fitted size is this far from the current one (tiles' lengths wander).
-FOLLOW_SLACK = 2 * STRIDE
 # A candidate box this close to one the reader refused is the same box: not read again.
 SAME_BOX = 0.7
 # One still image read with care (the ``board`` command): at two sizes, the boxes merged -- a tile
@@ -46,24 +41,6 @@ THOROUGH_SIZES = (544, 704)
 MIRROR_LOW = 0.1
 
 
-def fitted_input_size(lengths: Sequence[float], frame_long_side: int, current: int) -> int:
-    """The input size at which tiles this long (px in the frame) come to :data:`TILE_INPUT_PX` in the
-    model's input: a multiple of STRIDE from INPUT_SIZE to LARGEST_INPUT_SIZE, ``current`` unless that
-    is more than FOLLOW_SLACK off (or fewer than two tiles were seen).  Tiles too long for INPUT_SIZE
-    (:data:`LARGE_IN_INPUT` px or more there: a camera close over the table) come to
-    :data:`CLOSE_TILE_INPUT_PX` instead, down to :data:`SMALLEST_INPUT_SIZE`."""
-    if len(lengths) < 2:  # (nothing seen, or one box: maybe a stray one)
-        return current
-    median = float(np.median(lengths))
-    ideal = TILE_INPUT_PX * frame_long_side / median
-    floor = INPUT_SIZE
-    if median * INPUT_SIZE / frame_long_side >= LARGE_IN_INPUT:
-        floor, ideal = SMALLEST_INPUT_SIZE, CLOSE_TILE_INPUT_PX * frame_long_side / median
-    if abs(ideal - current) <= FOLLOW_SLACK:
-        return current
-    return int(min(max(round(ideal / STRIDE) * STRIDE, floor), LARGEST_INPUT_SIZE))
-
-
 # Close-ups.  The model finds tiles 12 to about 130 px long in its input (trained at 416 px with tiles up
 # to about 85): at INPUT_SIZE a tile longer than about 300 px in a 1280 px frame is missed (a camera close
 # over the table, a phone held low).  An image in which the usual size finds fewer than FEW_TILES tiles,
@@ -72,16 +49,11 @@ def fitted_input_size(lengths: Sequence[float], frame_long_side: int, current: i
 # input (too long for it to find well) join its own (benchmarks/evaluate_scale.py).
 SEARCH_SIZES = (224,)
 FEW_TILES = 3
-LARGE_IN_INPUT = 60
 SEARCH_FROM_INPUT_PX = 100
 # A live frame with one tile or none at its input size is looked at at LARGEST_INPUT_SIZE too (a far
 # camera's first frames); the size follows what is found there only from this many boxes on -- one or two
 # may be a glare spot or a box across a seam.
 FAR_LOOK_TILES = 3
-# A live camera that has come close: the tiles are brought to this length in the input (the middle of
-# what the model finds), the input no smaller than this.
-CLOSE_TILE_INPUT_PX = 64
-SMALLEST_INPUT_SIZE = 160
 
 
 # Other readings of a half kept when at least this likely (for the rules to choose among).
@@ -193,6 +165,8 @@ class TileDetector:
         picture_ms = (time.perf_counter() - t0) * 1000
         detections = self._detect_at_size(frame, picture)
         self.last_timing["read_ms"] += picture_ms
+        if grainy(frame):
+            frame, picture, detections = self._smoothed_if_surer(frame, picture, detections)
         if self.follow_tiles:
             timing = self.last_timing
             t1 = time.perf_counter()
@@ -207,6 +181,24 @@ class TileDetector:
                 timing["again_ms"] = (time.perf_counter() - t2) * 1000
             self.last_timing = timing
         return detections
+
+    def _smoothed_if_surer(self, frame: np.ndarray, picture: np.ndarray, detections: list[TileDetection]
+                           ) -> tuple[np.ndarray, np.ndarray, list[TileDetection]]:
+        """A grainy frame read again smoothed (:mod:`scorer.vision.grain`): that reading, and the frame and
+        picture it came from, where more faces are read surely in it and none read surely before is lost
+        or read otherwise; else the first."""
+        timing, t0 = self.last_timing, time.perf_counter()
+        calm = smoothed(frame)
+        calm_picture = self.reader.picture(calm)
+        calm_detections = self._detect_at_size(calm, calm_picture)
+        timing["grain_ms"] = (time.perf_counter() - t0) * 1000
+        self.last_timing = timing
+        mine, calm_sure = _sure_faces(detections), _sure_faces(calm_detections)
+        # (Only a reading that keeps every tile read surely as it was: a false box gained is no gain.)
+        if len(calm_sure) > len(mine) and all(any(d.pips == c.pips and polygon_iou(np.asarray(d.corners), np.asarray(c.corners)) >= 0.5
+                                                   for c in calm_sure) for d in mine):
+            return calm, calm_picture, calm_detections
+        return frame, picture, detections
 
     def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray) -> list[TileDetection]:
         """The tiles found at the current input size (and by the close-up search), read."""
@@ -270,6 +262,10 @@ class TileDetector:
         blob, box = letterbox(frame, size, self.stride)
         output = self.session.run(None, {self.input_name: blob})
         return decode(output, self.n_classes, box, self.conf, blob.shape[2:])
+
+
+def _sure_faces(detections: Sequence[TileDetection]) -> list[TileDetection]:
+    return [d for d in detections if d.face == "up" and d.certain and not d.maybe_back and not d.unread]
 
 
 def read_tiles(

@@ -1,5 +1,5 @@
-"""Issue 40: a tile close to the camera (the close-up search) and a face washed out by a highlight (asked
-about, never a silent back)."""
+"""Issue 40: a tile close to the camera (the close-up search), a face washed out by a highlight (asked
+about, never a silent back), and a dim room's grainy frame (smoothed before it is read)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from dominosynth.render import CameraParams, random_tileset, render_scene  # noq
 
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import detector as detector_module  # noqa: E402
+from scorer.vision import grain  # noqa: E402
 from scorer.vision import surface  # noqa: E402
 from scorer.vision.detector import (  # noqa: E402
     INPUT_SIZE,
@@ -225,6 +226,64 @@ def test_a_face_washed_out_by_a_highlight_is_asked_about_not_a_silent_back() -> 
     assert sorted((d.face, d.pips) for d in now if d is not best) == sorted(
         (d.face, d.pips) for d in before if polygon_iou(tile.corners, np.array(d.corners)) < 0.5)
     assert any(d.face == "down" for d in now)
+
+
+# -- a dim room's grain ------------------------------------------------------------------------------
+
+
+def _grainy(sigma: float, light: float = 1.0) -> np.ndarray:
+    """The small layout seen by a 640x360 webcam in ``light`` of the room's light, its noise of ``sigma``
+    grey levels on every channel (its gain up where the picture is brightened back)."""
+    image = cv2.resize(_table(120)[0], (640, 360), interpolation=cv2.INTER_AREA)
+    return np.clip(image * light + np.random.default_rng(0).normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
+
+
+def test_grain_tells_a_grainy_frame_from_a_clean_or_busy_one() -> None:
+    clean = _table()[0]
+    assert grain.grain(clean)[0] < grain.GRAINY / 2 and not grain.grainy(clean)
+    # A checked cloth: edges everywhere, but not on most pixels -- noise is on every one.
+    checks = cv2.cvtColor(np.kron((np.indices((45, 80)).sum(0) % 2) * 120 + 60, np.ones((8, 8))).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    assert grain.grain(checks) == (0.0, 0.0) and not grain.grainy(checks)
+    noisy = _grainy(70)
+    assert grain.grain(noisy)[0] > grain.GRAINY and grain.grainy(noisy)
+    assert not grain.grainy(grain.smoothed(noisy))
+    # A dark picture (a camera that does not brighten the room back): little noise, less contrast.
+    dark = _grainy(13.0, light=0.15)
+    sigma, share = grain.grain(dark)
+    assert sigma < grain.GRAINY < share * 255 and grain.grainy(dark)
+
+
+@shipped
+def test_a_grainy_frame_from_a_dim_room_is_read_smoothed() -> None:
+    frame = _grainy(70)
+    assert sum(d.face == "up" for d in read_tiles_as_shipped_before(frame)) < 4  # (tiles lost in the grain)
+    now = TileDetector().detect(frame)
+    assert sorted(tuple(sorted(d.pips)) for d in now if d.face == "up" and d.certain) == [(1, 4), (1, 6), (3, 4), (4, 4)]
+
+
+@shipped
+def test_a_grainy_frame_read_better_as_it_is_keeps_its_own_reading() -> None:
+    """A fine felt measures as grain too; where the smoothed frame reads fewer faces surely, the frame's own
+    reading is kept (here: the smoothing made worse on purpose, blurring the pips away)."""
+    frame = _grainy(25)
+    assert grain.grainy(frame)
+    smoothed = detector_module.smoothed
+    try:
+        detector_module.smoothed = lambda f: cv2.GaussianBlur(f, (0, 0), 6.0)
+        now = TileDetector().detect(frame)
+    finally:
+        detector_module.smoothed = smoothed
+    assert sorted(tuple(sorted(d.pips)) for d in now if d.face == "up" and d.certain) == [(1, 4), (1, 6), (3, 4), (4, 4)]
+
+
+def read_tiles_as_shipped_before(frame: np.ndarray) -> list:
+    """``frame`` read as before issue 40's grain: never smoothed."""
+    grainy = detector_module.grainy
+    try:
+        detector_module.grainy = lambda _: False
+        return TileDetector().detect(frame)
+    finally:
+        detector_module.grainy = grainy
 
 
 # -- a weak back on bare table ------------------------------------------------------------------------

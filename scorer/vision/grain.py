@@ -1,0 +1,63 @@
+"""A grainy picture, read smoothed too: in a dim room a webcam turns its gain up, and the picture,
+brightened back, is full of speckle the size of a pip.  A large frame's grain is averaged away as it is
+shrunk to the detector's input; a small webcam's (640x480) is not, and the models, trained on cleaner
+frames, then find few tiles in it.  A light blur takes the speckle and leaves tiles and pips -- but
+a fine felt's weave measures as grain too, and there the blur takes small tiles' pips: the detector
+reads a grainy frame both ways and keeps the reading with more tiles read surely.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorer.vision.input_sizes import INPUT_SIZE
+
+# The frame is judged as the detector sees it at its usual input size (its long side this many px).
+SEEN_AT = INPUT_SIZE
+# The noise's sigma (grey levels, as seen at SEEN_AT) above which a frame is also read smoothed: the
+# held-out scenes reach 5 (the independent renderer's felts 8-10 in one frame of a hundred), a real photo
+# in a quarter of its light brightened back 5-9, where the models begin to lose tiles (docs/experiments.md,
+# session 48).
+GRAINY = 5.0
+# ... or its share of the picture's contrast above which (a dark picture, not brightened back: the noise
+# small, the tiles' contrast smaller): real photos in 0.15 of the light 0.07-0.16, the held-out scenes
+# under 0.1 in all but one frame of a hundred.
+GRAINY_SHARE = 0.07
+SMOOTHING = 1.3  # the blur's sigma, in px as seen at SEEN_AT
+
+# Immerkaer's noise operator: the difference of two Laplacians, blind to planes and straight ramps.
+_NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+# For Gaussian noise of sigma s the operator's output has sigma 6 s, and its median |value| is 0.6745 of that.
+_MEDIAN_TO_SIGMA = 1.0 / (0.6745 * 6.0)
+
+
+def grain(frame: np.ndarray) -> tuple[float, float]:
+    """The sensor noise's sigma in grey levels, in ``frame`` shrunk to SEEN_AT, and that sigma over the
+    spread of the frame's grey levels (2nd to 98th percentile).  The median, not the mean, of the
+    operator: edges and texture, a few pixels of the frame, do not count as noise."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    scale = min(1.0, SEEN_AT / max(grey.shape))
+    if scale < 1.0:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    response = cv2.convertScaleAbs(cv2.filter2D(grey, cv2.CV_16S, _NOISE_KERNEL)[1:-1, 1:-1])  # (|value|, at most 255)
+    sigma = _percentile(response, 50) * _MEDIAN_TO_SIGMA
+    return sigma, sigma / max(_percentile(grey, 98) - _percentile(grey, 2), 1.0)
+
+
+def grainy(frame: np.ndarray) -> bool:
+    """Whether ``frame`` is worth reading smoothed too (:data:`GRAINY`, :data:`GRAINY_SHARE`)."""
+    sigma, share = grain(frame)
+    return sigma > GRAINY or share > GRAINY_SHARE
+
+
+def _percentile(levels: np.ndarray, share: float) -> float:
+    """The ``share`` percentile of 8-bit ``levels``, from their histogram (a sort of the frame costs more
+    than all the rest)."""
+    counts = np.cumsum(cv2.calcHist([levels], [0], None, [256], [0, 256]).ravel())
+    return float(np.searchsorted(counts, counts[-1] * share / 100.0))
+
+
+def smoothed(frame: np.ndarray) -> np.ndarray:
+    """``frame`` with its grain blurred away (:data:`SMOOTHING`)."""
+    return cv2.GaussianBlur(frame, (0, 0), SMOOTHING * max(1.0, max(frame.shape[:2]) / SEEN_AT))
