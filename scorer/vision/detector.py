@@ -195,8 +195,7 @@ class TileDetector:
         self.last_timing = timing
         mine, calm_sure = _sure_faces(detections), _sure_faces(calm_detections)
         # (Only a reading that keeps every tile read surely as it was: a false box gained is no gain.)
-        if len(calm_sure) > len(mine) and all(any(d.pips == c.pips and polygon_iou(np.asarray(d.corners), np.asarray(c.corners)) >= 0.5
-                                                   for c in calm_sure) for d in mine):
+        if len(calm_sure) > len(mine) and all(_kept(d, calm_sure) for d in mine):
             return calm, calm_picture, calm_detections
         return frame, picture, detections
 
@@ -266,6 +265,11 @@ class TileDetector:
 
 def _sure_faces(detections: Sequence[TileDetection]) -> list[TileDetection]:
     return [d for d in detections if d.face == "up" and d.certain and not d.maybe_back and not d.unread]
+
+
+def _kept(tile: TileDetection, others: Sequence[TileDetection]) -> bool:
+    """Whether one of ``others`` lies where ``tile`` does, read as it is."""
+    return any(o.pips == tile.pips and polygon_iou(np.asarray(tile.corners), np.asarray(o.corners)) >= 0.5 for o in others)
 
 
 def read_tiles(

@@ -12,17 +12,18 @@ import cv2
 import numpy as np
 
 from scorer.vision.input_sizes import INPUT_SIZE
+from scorer.vision.obb import shrunk
 
 # The frame is judged as the detector sees it at its usual input size (its long side this many px).
 SEEN_AT = INPUT_SIZE
 # The noise's sigma (grey levels, as seen at SEEN_AT) above which a frame is also read smoothed: the
-# held-out scenes reach 5 (the independent renderer's felts 8-10 in one frame of a hundred), a real photo
-# in a quarter of its light brightened back 5-9, where the models begin to lose tiles (docs/experiments.md,
-# session 48).
-GRAINY = 5.0
+# generator's held-out scenes reach 6-7, the independent renderer's felts 15; a real photo in a quarter of
+# its light brightened back 6-11, where the models begin to lose tiles (docs/experiments.md, session 48).
+GRAINY = 6.0
 # ... or its share of the picture's contrast above which (a dark picture, not brightened back: the noise
-# small, the tiles' contrast smaller): real photos in 0.15 of the light 0.07-0.16, the held-out scenes
-# under 0.1 in all but one frame of a hundred.
+# small, the tiles' contrast smaller), in a frame under twice SEEN_AT (a larger one is averaged at least
+# 2x2 as it shrinks, its dark noise with it): real photos (640x480) in 0.2 of the light 0.05-0.16, in 0.15
+# 0.09-0.18; the held-out scenes' dark 1280x720 frames up to 0.1, read as well as they are.
 GRAINY_SHARE = 0.07
 SMOOTHING = 1.3  # the blur's sigma, in px as seen at SEEN_AT
 
@@ -36,10 +37,10 @@ def grain(frame: np.ndarray) -> tuple[float, float]:
     """The sensor noise's sigma in grey levels, in ``frame`` shrunk to SEEN_AT, and that sigma over the
     spread of the frame's grey levels (2nd to 98th percentile).  The median, not the mean, of the
     operator: edges and texture, a few pixels of the frame, do not count as noise."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-    scale = min(1.0, SEEN_AT / max(grey.shape))
+    scale = SEEN_AT / max(frame.shape[:2])
     if scale < 1.0:
-        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        frame = shrunk(frame, int(round(frame.shape[1] * scale)), int(round(frame.shape[0] * scale)))
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     response = cv2.convertScaleAbs(cv2.filter2D(grey, cv2.CV_16S, _NOISE_KERNEL)[1:-1, 1:-1])  # (|value|, at most 255)
     sigma = _percentile(response, 50) * _MEDIAN_TO_SIGMA
     return sigma, sigma / max(_percentile(grey, 98) - _percentile(grey, 2), 1.0)
@@ -48,7 +49,7 @@ def grain(frame: np.ndarray) -> tuple[float, float]:
 def grainy(frame: np.ndarray) -> bool:
     """Whether ``frame`` is worth reading smoothed too (:data:`GRAINY`, :data:`GRAINY_SHARE`)."""
     sigma, share = grain(frame)
-    return sigma > GRAINY or share > GRAINY_SHARE
+    return sigma > GRAINY or (share > GRAINY_SHARE and max(frame.shape[:2]) < 2 * SEEN_AT)
 
 
 def _percentile(levels: np.ndarray, share: float) -> float:

@@ -28,6 +28,15 @@ class Letterbox:
     pad_y: float
 
 
+def shrunk(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``image`` resized to ``width`` x ``height`` as the detector's input is: halved by area averaging while
+    twice the size or more, then linear -- no aliased pips, as with one area average, at a tenth of its time
+    (docs/experiments.md, sessions 30-31)."""
+    while image.shape[1] >= 2 * width and image.shape[0] >= 2 * height:
+        image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
 def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
     """Resize keeping the aspect ratio so the long side is ``size``, pad with grey to ``size`` x ``size``
     (or, given a ``stride``, only up to the next multiple of it: a wide frame then needs no band of
@@ -35,12 +44,7 @@ def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[
     h, w = image.shape[:2]
     scale = min(size / w, size / h)
     nw, nh = int(round(w * scale)), int(round(h * scale))
-    # Halved by area averaging while twice the size or more, then linear: no aliased pips, as with one area
-    # average, at a tenth of its time (docs/experiments.md, sessions 30-31).
-    src = image
-    while src.shape[1] >= 2 * nw and src.shape[0] >= 2 * nh:
-        src = cv2.resize(src, (src.shape[1] // 2, src.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    resized = cv2.resize(src, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    resized = shrunk(image, nw, nh)
     out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
     pad_x, pad_y = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
