@@ -53,8 +53,9 @@ def reconstruct(tiles: Sequence[SeenTile], anchor: int | None = None, known: Col
     kept, lengthwise, unclear = _lengthwise_doubles(kept, tiles, component)
     # (Asked about while either tile is new: once the move is answered or taken, the layout stands as read.)
     unclear = [(i, o) for i, o in unclear if not {tiles[i].tile, tiles[o].tile} <= set(known)]
+    asked = {double for double, _ in unclear}
     notes += [Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=_where(tiles[i]))
-              for i in lengthwise if i not in {d for d, _ in unclear}]
+              for i in lengthwise if i not in asked]
     problems += [Words("{other} meets the long side of {tile} between its middle and its end: read as the line turning at "
                        "the double's end, not a branch from its middle -- please check it", tile=_where(tiles[i]),
                        other=_where(tiles[o])) for i, o in unclear]
