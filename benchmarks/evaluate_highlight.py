@@ -8,7 +8,7 @@ backs, and as it is (its backs).  The highlight is a round soft spot (a Gaussian
 tile's length) centred near the tile's middle, its light added to the picture and clipped at white,
 ``--amplitude`` grey levels at its centre (drawn from the range; 150-300: the body blown out, dark pips
 faded or gone).  For each, what the tile came out as: a face read surely (right or wrong), a face asked
-about, a back, or not found -- with the washed-out check (``scorer.vision.detector.washed_out``) and
+about, a back, or not found -- with the washed-out check (``scorer.vision.box_reading.washed_out``) and
 without it (as before issue 40), each image read both ways.
 """
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-import scorer.vision.detector as detector_module  # noqa: E402
+import scorer.vision.box_reading as box_reading  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
 from scorer.vision.geometry import long_side, polygon_iou  # noqa: E402
 
@@ -70,7 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     lo, hi = (float(x) for x in args.amplitude.split(","))
     detector = TileDetector(threads=2)
-    washed_out = detector_module.WASHED_OUT
+    washed_out = box_reading.WASHED_OUT
     counts: dict[str, Counter] = {}
     for line in (DATA / f"{args.split}.jsonl").read_text().splitlines()[: args.limit]:
         meta = json.loads(line)
@@ -92,10 +92,10 @@ def main() -> None:
             cases.append(("back as it is", image, backs))
         for name, picture, tiles in cases:
             for label, share in (("before", 2.0), ("now", washed_out)):
-                detector_module.WASHED_OUT = share  # (2.0: never washed out, the check off)
+                box_reading.WASHED_OUT = share  # (2.0: never washed out, the check off)
                 detections = detector.detect(picture)
                 counts.setdefault(f"{name}, {label}", Counter()).update(outcome(detections, t) for t in tiles)
-        detector_module.WASHED_OUT = washed_out
+        box_reading.WASHED_OUT = washed_out
     kinds = ("face, read right", "face, read wrong", "face, asked", "back", "not found")
     print(f"split {args.split}, highlight {lo:.0f}-{hi:.0f} grey levels; columns: tiles, " + ", ".join(kinds))
     for name, c in counts.items():

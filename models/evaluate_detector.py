@@ -253,7 +253,7 @@ def main() -> None:
     parser.add_argument("--input-size", type=int, default=INPUT_SIZE, help="the detector input's long side (a dynamic model)")
     parser.add_argument("--conf", type=float, default=None, help="the detector's score threshold (default: the shipped one)")
     parser.add_argument("--no-search", action="store_true",
-                        help="one input size only: no second look for close-up tiles (the detector before issue 40)")
+                        help="one input size only: no second look for close-up tiles nor small ones (the detector before issue 40)")
     parser.add_argument("--by-look", action="store_true",
                         help="also by the tile set's pip style and body (the generator's splits; draws each scene's set again)")
     args = parser.parse_args()
