@@ -36,6 +36,7 @@ from scorer.app.wording import notice_text
 from scorer.errors import ScorerError, SourceError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
+from scorer.pipeline.notices import CAMERA_UNFIT
 from scorer.pipeline.sources import FrameSource
 from scorer.rules import Match, Phase
 from scorer.rules.history import MatchHistory
@@ -344,7 +345,11 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
-                self.statusBar().showMessage(notice_text(e), 8000)
+                # (What keeps the camera from reading is said aloud too, and stays: nobody at the table watches the bar.)
+                unfit = isinstance(e.said, CAMERA_UNFIT)
+                self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
+                if unfit:
+                    self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):
                 self.live.set_status(e.status)
                 if e.status == "over" and self.import_to_club:

@@ -130,6 +130,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "the tiles are about {length} px long in the image, too small for their pips to be read "
                                    "reliably (at least {minimum} px is needed): bring the camera closer or raise its "
                                    "resolution"),
+    QT_TRANSLATE_NOOP("Sentences", "the picture is too grainy for the tiles to be read reliably (the room is too dark for the "
+                                   "camera): more light on the table, please"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid "
                                    "on a 0"),
     QT_TRANSLATE_NOOP("Sentences", "{taken} -- correct it if it is not"),

@@ -11,7 +11,9 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.layout.engine_board import attach_points
 from scorer.layout.joins import Layout, SeenTile
-from scorer.layout.reading import _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, read_board, unsure_problem
+from scorer.layout.reading import (
+    _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, picture_problems, read_board, unsure_problem,
+)
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
 from scorer.rules import Board, FreePoint, Tile
@@ -139,7 +141,7 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
                  if (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i)]
     if change.board is not None:
         problems += _open_end_problems(layout, change.board, up, detections, image)[0]
-    problems += _beside_problems(layout)
+    problems += _beside_problems(layout) + picture_problems(image)
     return MoveReading(change, layout, problems, notes)
 
 

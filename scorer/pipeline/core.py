@@ -41,7 +41,7 @@ from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, TilesTooSmall,
+    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
 )
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
@@ -61,7 +61,6 @@ from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector
-from scorer.vision.tile_detection import small_tiles
 from scorer.vision.geometry import long_side
 from scorer.words import words_of
 
@@ -126,7 +125,7 @@ class TablePipeline:
         self._reference: StillTable | None = None  # the last still table acted on (with no arm over it)
         self._reference_offset = np.zeros(2)  # the camera's offset then (CameraShift.offset)
         self._arm_since: float | None = None  # an arm seen over the still table since then
-        self._told_small = False
+        self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
 
     @property
     def match(self) -> Match:
@@ -274,9 +273,10 @@ class TablePipeline:
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
-        if not self._told_small and (length := small_tiles(list(still.up), LIVE_SMALL_TILE_PX)) is not None:
-            self._told_small = True  # once a session: the players can move the camera, or not
-            events.append(told(still.t, TilesTooSmall(length, LIVE_SMALL_TILE_PX)))
+        for unfit in camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX):
+            if type(unfit) not in self._told_unfit:  # (once: the players can move the camera or light the table, or not)
+                self._told_unfit.add(type(unfit))
+                events.append(told(still.t, unfit))
         return events
 
     def finish(self, t: float) -> list[PipelineEvent]:

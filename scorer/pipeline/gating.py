@@ -9,6 +9,7 @@ almost nothing.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import cv2
@@ -43,6 +44,17 @@ FOCUS_SIGMA = 0.6
 # The light's change over the table is smoothed over this many small pixels (a tenth of the picture's
 # width): a shade drifting over the table follows it, an arm (narrower, sharp-edged) does not.
 SHADE_SIGMA = 12.0
+# A webcam's gain in a dim room puts fresh noise on every pixel of every frame, and every frame would be
+# moving.  The noise of two frames' difference is its median absolute value over the picture, as a sigma
+# (under half the pixels move between two frames: GLOBAL_CHANGE), taken as its median over the last
+# NOISE_FRAMES frames (a frame that changed as a whole does not count).  A camera whose noise is over
+# NOISY_CAMERA grey levels has its pixels count as moved or changed only beyond NOISE_MULTIPLE times it:
+# the generated game videos' frames measure 0.7 (99 % under 1.5), a 640x480 webcam's in a fifth of the
+# light brightened back 2.8, in a tenth 7.9 (docs/experiments.md, session 49).
+NOISE_FRAMES = 15
+NOISY_CAMERA = 2.0
+NOISE_MULTIPLE = 5.0
+_MEDIAN_TO_SIGMA = 1.4826
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,8 @@ class Gate:
     _motion_accumulated: np.ndarray | None = field(default=None, repr=False)
     _frame_no: int = 0
     _motion_frame: np.ndarray | None = field(default=None, repr=False)  # per small pixel: the last frame it moved
+    _noises: deque[float] = field(default_factory=lambda: deque(maxlen=NOISE_FRAMES), repr=False)
+    _noise_floor: float = 0.0  # the sensor noise's share of the thresholds (NOISY_CAMERA)
 
     @property
     def now(self) -> float:
@@ -139,7 +153,7 @@ class Gate:
         # partly clipped follows it partly), nor does one the recording's encoder copied unchanged from
         # the frame before.  Only a pixel outside that range, by more than the threshold, moved.
         scaled = b * ratio
-        threshold = self.motion_threshold if threshold is None else threshold
+        threshold = max(self.motion_threshold if threshold is None else threshold, self._noise_floor)
         moved = (a < np.minimum(b, scaled) - threshold) | (a > np.maximum(b, scaled) + threshold)
         return (moved.any(axis=2) if moved.ndim == 3 else moved), ratio, step
 
@@ -160,6 +174,12 @@ class Gate:
         changed, _, _ = self._diff(now, SmallFrame(relit(before.picture, light).astype(np.float32), before.clipped))
         return changed
 
+    def _follow_noise(self, now: SmallFrame, before: SmallFrame) -> None:
+        """The camera's noise with this frame's (:data:`NOISY_CAMERA`), and the thresholds' floor it sets."""
+        self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(np.abs(now.picture[::2, ::2] - before.picture[::2, ::2]))))
+        noise = float(np.median(self._noises))
+        self._noise_floor = NOISE_MULTIPLE * noise if noise > NOISY_CAMERA else 0.0
+
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
         small = small_picture(image)
@@ -171,6 +191,7 @@ class Gate:
             self._motion_accumulated = np.zeros(shape, bool)
             self._motion_frame = np.zeros(shape, np.float32)
             return False
+        self._follow_noise(small, self._previous)
         moved, ratio, step = self._diff(small, self._previous)
         whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:

@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol, Sequence
 
+import numpy as np
+
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
-from scorer.vision.tile_detection import too_small_words
+from scorer.vision.grain import too_grainy, too_grainy_words
+from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
 from scorer.words import Listed, Words, at
 
 Place = tuple[float, float]  # image pixels
@@ -75,6 +78,25 @@ class TilesTooSmall:
 
     def text(self) -> Words:
         return too_small_words(self.length, self.minimum)
+
+
+@dataclass(frozen=True)
+class PictureTooGrainy:
+    """The picture is too grainy to read: the room too dark for the camera."""
+
+    def text(self) -> Words:
+        return too_grainy_words()
+
+
+# What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
+CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy)
+
+
+def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float) -> list[TilesTooSmall | PictureTooGrainy]:
+    """What keeps the camera from reading a still table well: its face-up tiles ``up`` shorter than
+    ``minimum`` px in the image, a picture too grainy."""
+    length = small_tiles(list(up), minimum)
+    return ([] if length is None else [TilesTooSmall(length, minimum)]) + ([PictureTooGrainy()] if too_grainy(image) else [])
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import numpy as np
 
 from scorer.vision.input_sizes import INPUT_SIZE
 from scorer.vision.obb import shrunk
+from scorer.words import Words
 
 # The frame is judged as the detector sees it at its usual input size (its long side this many px).
 SEEN_AT = INPUT_SIZE
@@ -26,6 +27,10 @@ GRAINY = 6.0
 # 0.09-0.18; the held-out scenes' dark 1280x720 frames up to 0.1, read as well as they are.
 GRAINY_SHARE = 0.07
 SMOOTHING = 1.3  # the blur's sigma, in px as seen at SEEN_AT
+# Above this sigma the picture is too grainy to read even smoothed, and the players are told to light the
+# table: real photos in 0.1 of the light brightened back measure 31-36 (37 of 201 tiles read), in 0.15
+# 17-26 (184 read); the held-out scenes at most 15 (docs/experiments.md, session 49).
+TOO_GRAINY = 28.0
 
 # Immerkaer's noise operator: the difference of two Laplacians, blind to planes and straight ramps.
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
@@ -50,6 +55,16 @@ def grainy(frame: np.ndarray) -> bool:
     """Whether ``frame`` is worth reading smoothed too (:data:`GRAINY`, :data:`GRAINY_SHARE`)."""
     sigma, share = grain(frame)
     return sigma > GRAINY or (share > GRAINY_SHARE and max(frame.shape[:2]) < 2 * SEEN_AT)
+
+
+def too_grainy(frame: np.ndarray) -> bool:
+    """Whether ``frame`` is too grainy to be read reliably (:data:`TOO_GRAINY`)."""
+    return grain(frame)[0] > TOO_GRAINY
+
+
+def too_grainy_words() -> Words:
+    return Words("the picture is too grainy for the tiles to be read reliably (the room is too dark for the camera): "
+                 "more light on the table, please")
 
 
 def _percentile(levels: np.ndarray, share: float) -> float:

@@ -131,6 +131,21 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
     window.stop()
 
 
+def test_what_keeps_the_camera_from_reading_is_said_aloud(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline.events import told
+    from scorer.pipeline.notices import CameraMoved, PictureTooGrainy
+
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append  # type: ignore[method-assign]
+    window._on_events([told(1.0, CameraMoved(3.0))])
+    assert "the camera moved" in window.statusBar().currentMessage() and not said
+    window._on_events([told(2.0, PictureTooGrainy())])
+    assert len(said) == 1 and "more light on the table" in said[0] and "too grainy" in window.statusBar().currentMessage()
+    window.stop()
+
+
 def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QPushButton
 

@@ -65,7 +65,7 @@ NOTICES = [
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
-    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(),
+    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(), notices.PictureTooGrainy(),
 ]
 
 
@@ -88,6 +88,7 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
                                                  "sitten Ben [3|6] -- korjaa, jos se ei pidä paikkaansa")
     assert notice_text(told(1.0, NOTICES[13])).startswith("kysymykseen ”kuka pelasi laatan [5|5]? kamera ei nähnyt kättä")
     assert "Ben nosti 3, ei 2 (kohdassa 12,0 s)" in notice_text(told(1.0, NOTICES[14]))  # (a Finnish decimal comma)
+    assert notice_text(told(1.0, NOTICES[-1])).endswith("lisää valoa pöydälle, kiitos")
     for said in NOTICES:
         text = notice_text(told(1.0, said))
         assert text != said.text() and "{" not in text

@@ -340,6 +340,29 @@ def test_tiles_too_small_in_the_image_to_read_are_pointed_out() -> None:
     assert any("about 22 px long" in n and "bring the camera closer" in n for n in small)
 
 
+def test_a_picture_too_grainy_to_read_is_a_problem() -> None:
+    # A dim room's picture brightened back by the camera's gain: the players are asked to light the table.
+    from scorer.layout import read_board
+    from scorer.vision.detector import HalfReading, TileDetection
+
+    tiles = [TileDetection(((x, 50.0), (x + 60.0, 50.0), (x + 60.0, 80.0), (x, 80.0)), "up", 0.9,
+                           (HalfReading(1, (x + 15, 65.0), 0.99), HalfReading(3, (x + 45, 65.0), 0.99))) for x in (10.0, 200.0)]
+    clean = np.full((200, 400, 3), 120, np.uint8)
+    grainy = np.clip(clean + np.random.default_rng(0).normal(0.0, 80.0, clean.shape), 0, 255).astype(np.uint8)
+    assert not any("too grainy" in p for p in read_board(tiles, True, image=clean).problems)
+    reading = read_board(tiles, True, image=grainy)
+    assert any("too grainy" in p and "more light" in p for p in reading.problems) and not reading.sure
+    # ... and so is a move read from it.
+    from scorer.layout import read_move
+    from scorer.rules import Board, Tile
+
+    laid = tiles[:1] + [TileDetection(((70.0, 50.0), (130.0, 50.0), (130.0, 80.0), (70.0, 80.0)), "up", 0.9,
+                                      (HalfReading(3, (85.0, 65.0), 0.99), HalfReading(5, (115.0, 65.0), 0.99)))]
+    move = read_move(Board(True).place(Tile(1, 3)), laid, image=grainy)
+    assert [p.tile for p in move.change.placements] == [Tile(3, 5)] and any("too grainy" in p for p in move.problems)
+    assert not any("too grainy" in p for p in read_move(Board(True).place(Tile(1, 3)), laid, image=clean).problems)
+
+
 def test_read_board_asks_about_joined_tiles_cut_off_from_the_layout_by_an_unseen_tile() -> None:
     from scorer.layout import read_board
 

@@ -251,3 +251,26 @@ def test_a_shade_drifting_over_the_table_is_no_motion_an_arm_is() -> None:
         arm[150:200, 0 : 100 + 40 * k] = 220
         gate.update(arm.astype(np.uint8))
     assert gate.moving
+
+
+def test_a_dim_rooms_sensor_noise_is_no_motion_an_arm_and_a_tile_put_down_are() -> None:
+    # A 640x480 webcam brightened back in a dim room: fresh noise of 40 grey levels on every pixel of
+    # every frame.  The table stays still for the gate and is read; an arm over it is motion, and the
+    # tile it put down is read once the table is quiet again.
+    rng = np.random.default_rng(0)
+    table = np.full((480, 640, 3), 90, np.uint8)
+
+    def noisy(image: np.ndarray) -> np.ndarray:
+        return np.clip(image + rng.normal(0.0, 40.0, image.shape), 0, 255).astype(np.uint8)
+
+    gate = Gate(fps=10)
+    assert [gate.update(noisy(table)) for _ in range(12)].count(True) == 1
+    for k in range(4):
+        arm = table.copy()
+        arm[100:380, 0:200] = 170 + 20 * (k % 2)
+        gate.update(noisy(arm))
+        assert gate.moving
+    table[200:240, 300:380] = 200
+    assert [gate.update(noisy(table)) for _ in range(12)].count(True) == 1
+    assert gate.motion_mask is not None and gate.motion_mask[40:80, 10:40].any()
+    assert not any(gate.update(noisy(table)) for _ in range(20))

@@ -1459,3 +1459,22 @@ def test_tiles_too_small_for_live_reading_are_pointed_out_once() -> None:
     far = told(LIVE_SMALL_TILE_PX - 6)
     assert len(far) == 1 and f"at least {LIVE_SMALL_TILE_PX} px" in far[0]
     assert told(LIVE_SMALL_TILE_PX + 3) == []
+
+
+def test_a_picture_too_grainy_to_read_is_pointed_out_once() -> None:
+    import numpy as np
+
+    from scorer.pipeline.events import Notice
+
+    def told(sigma: float) -> list[str]:
+        table = ScriptedTable()
+        speckle = np.random.default_rng(0).normal(0.0, sigma, table.image.shape)
+        table.image = np.clip(table.image + speckle, 0, 255).astype(np.uint8)
+        table.move(FROM_BOTTOM, [_up((1, 4), 150)], paint=[(_rect(150, 120, 48, 24), 180)])
+        table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199)], paint=[(_rect(199, 120, 48, 24), 190)])
+        return [e.message for e in table.events if isinstance(e, Notice) and "too grainy" in e.message]
+
+    # A room too dark for the camera, its gain up: said once, asking for light; a clean picture, nothing.
+    grainy = told(80.0)
+    assert len(grainy) == 1 and "more light on the table" in grainy[0]
+    assert told(3.0) == []

@@ -293,6 +293,10 @@ def test_grain_tells_a_grainy_frame_from_a_clean_or_busy_one() -> None:
     dark = _grainy(13.0, light=0.15)
     sigma, share = grain.grain(dark)
     assert sigma < grain.GRAINY < share * 255 and grain.grainy(dark)
+    # Grainy, but not past reading smoothed; a room so dark the gain's speckle hides the pips: past it.
+    assert not grain.too_grainy(noisy) and not grain.too_grainy(dark) and not grain.too_grainy(clean)
+    speckled = np.clip(120 + np.random.default_rng(0).normal(0.0, 150.0, (360, 640, 3)), 0, 255).astype(np.uint8)
+    assert grain.grain(speckled)[0] > grain.TOO_GRAINY and grain.too_grainy(speckled)
 
 
 @shipped

@@ -877,6 +877,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>laatat ovat kuvassa noin {length} px pitkiä, liian pieniä, jotta silmät luettaisiin luotettavasti (vähintään {minimum} px tarvitaan): tuo kamera lähemmäs tai nosta sen tarkkuutta</translation>
     </message>
     <message>
+        <source>the picture is too grainy for the tiles to be read reliably (the room is too dark for the camera): more light on the table, please</source>
+        <translation>kuva on liian rakeinen, jotta laatat luettaisiin luotettavasti (huone on kameralle liian pimeä): lisää valoa pöydälle, kiitos</translation>
+    </message>
+    <message>
         <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
         <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
     </message>
