@@ -345,7 +345,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
-                # (What keeps the camera from reading is said aloud too, and stays: nobody at the table watches the bar.)
+                # (What keeps the camera from reading is said aloud too, and shown till the next message: nobody at
+                # the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
                 self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
                 if unfit:

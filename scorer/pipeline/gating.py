@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from scorer.pipeline.places import light_change, relit
+from scorer.vision.grain import grainy
 
 SMALL_WIDTH = 160
 # A frame differing from the last over this share of its pixels changed as a whole (light, a
@@ -46,11 +47,12 @@ FOCUS_SIGMA = 0.6
 SHADE_SIGMA = 12.0
 # A webcam's gain in a dim room puts fresh noise on every pixel of every frame, and every frame would be
 # moving.  The noise of two frames' difference is its median absolute value over the picture, as a sigma
-# (under half the pixels move between two frames: GLOBAL_CHANGE), taken as its median over the last
-# NOISE_FRAMES frames (a frame that changed as a whole does not count).  A camera whose noise is over
-# NOISY_CAMERA grey levels has its pixels count as moved or changed only beyond NOISE_MULTIPLE times it:
-# the generated game videos' frames measure 0.7 (99 % under 1.5), a 640x480 webcam's in a fifth of the
-# light brightened back 2.8, in a tenth 7.9 (docs/experiments.md, session 49).
+# (under half the pixels move between two frames: GLOBAL_CHANGE), the light's change undone, taken as its
+# median over the last NOISE_FRAMES frames (a frame repeated as it was does not count).  Where that is over
+# NOISY_CAMERA grey levels and the frame itself is grainy (scorer.vision.grain: a camera panning changes
+# every pixel too, but leaves each frame clean), a pixel counts as moved or changed only beyond
+# NOISE_MULTIPLE times it: the generated game videos' frames measure 0.7 (99 % under 1.5), a 640x480
+# webcam's in a fifth of the light brightened back 2.8, in a tenth 7.9 (docs/experiments.md, session 49).
 NOISE_FRAMES = 15
 NOISY_CAMERA = 2.0
 NOISE_MULTIPLE = 5.0
@@ -75,6 +77,20 @@ def small_picture(image: np.ndarray) -> SmallFrame:
     unclipped = cv2.inRange(image, (0,) * channels, (CLIPPED - 1,) * channels)
     clipped = 1.0 - cv2.resize(unclipped, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     return SmallFrame(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.GaussianBlur(clipped, (0, 0), 1.0))
+
+
+def _light(now: SmallFrame, before: SmallFrame) -> tuple[float, float]:
+    """The light's change between two frames: as a ratio, and in grey levels at the median."""
+    a, b = now.picture, before.picture
+    # The median, not the mean, so that an arm over the table does not rescale the whole frame -- and of
+    # the pixels clipped in neither frame, which follow the light (in an overexposed picture the median
+    # pixel may be clipped, and would say the light never changes).
+    unclipped = (now.clipped == 0) & (before.clipped == 0)
+    if unclipped.mean() >= UNCLIPPED_FOR_RATIO:
+        a_median, b_median = float(np.median(a[unclipped])), float(np.median(b[unclipped]))
+    else:
+        a_median, b_median = float(np.median(a)), float(np.median(b))
+    return float(np.clip(a_median / max(b_median, 1.0), 0.5, 2.0)), abs(a_median - b_median)
 
 
 @dataclass
@@ -137,17 +153,7 @@ class Gate:
         """Where the picture moved between two frames (small pixels), and the light's change between
         them: as a ratio, and in grey levels at the median."""
         a, b = now.picture, before.picture
-        # Undo a global brightness change (flicker, auto-exposure) before comparing; the median,
-        # not the mean, so that an arm over the table does not rescale the whole frame -- and of the
-        # pixels clipped in neither frame, which follow the light (in an overexposed picture the median
-        # pixel may be clipped, and would say the light never changes).
-        unclipped = (now.clipped == 0) & (before.clipped == 0)
-        if unclipped.mean() >= UNCLIPPED_FOR_RATIO:
-            a_median, b_median = float(np.median(a[unclipped])), float(np.median(b[unclipped]))
-        else:
-            a_median, b_median = float(np.median(a)), float(np.median(b))
-        ratio = float(np.clip(a_median / max(b_median, 1.0), 0.5, 2.0))
-        step = abs(a_median - b_median)
+        ratio, step = _light(now, before)  # (a global brightness change -- flicker, auto-exposure -- undone)
         # A pixel that did not move reads anywhere from as it was to as it was scaled by the light: a
         # clipped pixel does not follow the light (its true value may be anything above 255; a pixel
         # partly clipped follows it partly), nor does one the recording's encoder copied unchanged from
@@ -174,11 +180,23 @@ class Gate:
         changed, _, _ = self._diff(now, SmallFrame(relit(before.picture, light).astype(np.float32), before.clipped))
         return changed
 
-    def _follow_noise(self, now: SmallFrame, before: SmallFrame) -> None:
+    def _follow_noise(self, image: np.ndarray, now: SmallFrame, before: SmallFrame) -> None:
         """The camera's noise with this frame's (:data:`NOISY_CAMERA`), and the thresholds' floor it sets."""
-        self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(np.abs(now.picture[::2, ::2] - before.picture[::2, ::2]))))
-        noise = float(np.median(self._noises))
-        self._noise_floor = NOISE_MULTIPLE * noise if noise > NOISY_CAMERA else 0.0
+        ratio, _ = _light(now, before)
+        # (The light's change undone: a lamp's flicker is no noise.)
+        difference = np.abs(now.picture[::2, ::2] - before.picture[::2, ::2] * ratio)
+        if difference.any():  # (a frame repeated as it was -- a recording's, a slow webcam's -- tells nothing)
+            self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(difference)))
+        noise = float(np.median(self._noises)) if self._noises else 0.0
+        self._noise_floor = NOISE_MULTIPLE * noise if noise > NOISY_CAMERA and grainy(image) else 0.0
+
+    def _restart(self, small: SmallFrame) -> None:
+        """The first frame, or one of a new size (another camera): nothing before it counts."""
+        self._previous = small
+        self._still_frames = 0
+        self._motion_accumulated = np.zeros(small.clipped.shape, bool)
+        self._motion_frame = np.zeros(small.clipped.shape, np.float32)
+        self._noises.clear()
 
     def update(self, image: np.ndarray) -> bool:
         """True when this frame is a still table that differs from the last state read."""
@@ -186,12 +204,9 @@ class Gate:
         self._frame_no += 1
         shape = small.clipped.shape
         if self._previous is None or self._previous.clipped.shape != shape:
-            self._previous = small
-            self._still_frames = 0
-            self._motion_accumulated = np.zeros(shape, bool)
-            self._motion_frame = np.zeros(shape, np.float32)
+            self._restart(small)
             return False
-        self._follow_noise(small, self._previous)
+        self._follow_noise(image, small, self._previous)
         moved, ratio, step = self._diff(small, self._previous)
         whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:

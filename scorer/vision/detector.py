@@ -26,7 +26,7 @@ from scorer.vision.reader import PipReader, onnx_session, output_size
 from scorer.vision.plain_backs import blank_or_back, laid_backs_as_faces
 from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
     CERTAIN as CERTAIN, SMALL_FOR_A_BLANK_PX as SMALL_FOR_A_BLANK_PX, SMALL_TILE_PX as SMALL_TILE_PX, SURE_BLANK as SURE_BLANK,
-    HalfReading as HalfReading, TileDetection as TileDetection, too_small_to_read as too_small_to_read,
+    HalfReading as HalfReading, TileDetection as TileDetection, settled, too_small_to_read as too_small_to_read,
 )
 
 # One still image read with care (the ``board`` command): at two sizes, the boxes merged -- a tile
@@ -192,10 +192,7 @@ class TileDetector:
         again = self._detect_at_size(frame, picture, (size,))
         timing["fitted_ms"] = (time.perf_counter() - t0) * 1000
         self.last_timing = timing
-        # (A box the first look read as a face is not taken silently for a back by the second: a black
-        # double blank, plain as a back, can pass for one at the larger size.)
-        faces = [d for d in detections if d.face == "up"]
-        return [next((f for f in faces if _same_place(f, d)), d) if d.face == "down" else d for d in again]
+        return _with_first_faces(again, detections)
 
     def _smoothed_if_surer(self, frame: np.ndarray, picture: np.ndarray, detections: list[TileDetection]
                            ) -> tuple[np.ndarray, np.ndarray, list[TileDetection]]:
@@ -279,6 +276,25 @@ class TileDetector:
         blob, box = letterbox(frame, size, self.stride)
         output = self.session.run(None, {self.input_name: blob})
         return decode(output, self.n_classes, box, self.conf, blob.shape[2:])
+
+
+def _with_first_faces(again: Sequence[TileDetection], first: Sequence[TileDetection]) -> list[TileDetection]:
+    """A second reading of a frame, keeping what the first read as a face: where the second sees a back, or
+    only a face it asks about, in the place of a face (of one read surely), that face; and the faces the
+    first read surely where the second found nothing.  (A black double blank, plain as a back, can pass for
+    one at a larger size; a tile read surely once is not lost to a second look without a word.)"""
+    faces = [f for f in first if f.face == "up"]
+    taken: set[int] = set()
+    out = []
+    for d in again:
+        unsure = d.face == "down" or d.maybe_back or d.unread
+        k = next((k for k, f in enumerate(faces) if k not in taken and _same_place(f, d)), None) if unsure else None
+        if k is not None and (d.face == "down" or faces[k].certain):
+            taken.add(k)
+            d = faces[k]
+        out.append(d)
+    out += [f for f in _sure_faces(faces) if not any(_same_place(f, d) for d in again)]
+    return settled(out)
 
 
 def _sure_faces(detections: Sequence[TileDetection]) -> list[TileDetection]:

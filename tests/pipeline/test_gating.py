@@ -274,3 +274,15 @@ def test_a_dim_rooms_sensor_noise_is_no_motion_an_arm_and_a_tile_put_down_are() 
     assert [gate.update(noisy(table)) for _ in range(12)].count(True) == 1
     assert gate.motion_mask is not None and gate.motion_mask[40:80, 10:40].any()
     assert not any(gate.update(noisy(table)) for _ in range(20))
+
+
+def test_a_faint_tile_put_down_under_a_flickering_lamp_is_read(tmp_path: Path) -> None:
+    # A lamp's flicker moves every pixel a few levels from frame to frame: it is no sensor noise, and a
+    # tile only 15 levels off the cloth, put down under it, is still a change.
+    yy, xx = np.mgrid[0:270, 0:480]
+    table = np.array([80.0, 100.0, 120.0]) + 12 * np.sin(xx / 7.0 + 3 * np.sin(yy / 23.0))[..., None]
+    laid = table.copy()
+    laid[120:144, 200:248] += 15
+    gate = Gate(fps=30)
+    fired = [gate.update(frame) for frame in _filmed([table] * 20 + [laid] * 20, tmp_path / "faint.mp4")]
+    assert fired[:20].count(True) == 1 and True in fired[20:]
