@@ -48,11 +48,10 @@ SHADE_SIGMA = 12.0
 # A webcam's gain in a dim room puts fresh noise on every pixel of every frame, and every frame would be
 # moving.  The noise of two frames' difference is its median absolute value over the picture, as a sigma
 # (under half the pixels move between two frames: GLOBAL_CHANGE), the light's change undone, taken as its
-# median over the last NOISE_FRAMES frames (a frame repeated as it was does not count).  Where that is over
-# NOISY_CAMERA grey levels and the frame itself is grainy (scorer.vision.grain: a camera panning changes
-# every pixel too, but leaves each frame clean), a pixel counts as moved or changed only beyond
-# NOISE_MULTIPLE times it: the generated game videos' frames measure 0.7 (99 % under 1.5), a 640x480
-# webcam's in a fifth of the light brightened back 2.8, in a tenth 7.9 (docs/experiments.md, session 49).
+# median over the last NOISE_FRAMES frames.  Where that is over NOISY_CAMERA grey levels -- which an
+# ordinary camera's frames, this small, stay well under -- and the frame itself is grainy (a camera panning
+# changes every pixel too, but leaves each frame clean), a pixel counts as moved or changed only beyond
+# NOISE_MULTIPLE times it (docs/experiments.md, session 49).
 NOISE_FRAMES = 15
 NOISY_CAMERA = 2.0
 NOISE_MULTIPLE = 5.0
@@ -180,10 +179,10 @@ class Gate:
         changed, _, _ = self._diff(now, SmallFrame(relit(before.picture, light).astype(np.float32), before.clipped))
         return changed
 
-    def _follow_noise(self, image: np.ndarray, now: SmallFrame, before: SmallFrame) -> None:
-        """The camera's noise with this frame's (:data:`NOISY_CAMERA`), and the thresholds' floor it sets."""
-        ratio, _ = _light(now, before)
-        # (The light's change undone: a lamp's flicker is no noise.)
+    def _follow_noise(self, image: np.ndarray, now: SmallFrame, before: SmallFrame, ratio: float) -> None:
+        """The camera's noise with this frame's (:data:`NOISY_CAMERA`), the light's change between the two
+        (``ratio``) undone -- a lamp's flicker is no noise -- and the thresholds' floor it sets from the next
+        frame on."""
         difference = np.abs(now.picture[::2, ::2] - before.picture[::2, ::2] * ratio)
         if difference.any():  # (a frame repeated as it was -- a recording's, a slow webcam's -- tells nothing)
             self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(difference)))
@@ -206,8 +205,8 @@ class Gate:
         if self._previous is None or self._previous.clipped.shape != shape:
             self._restart(small)
             return False
-        self._follow_noise(image, small, self._previous)
         moved, ratio, step = self._diff(small, self._previous)
+        self._follow_noise(image, small, self._previous, ratio)
         whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:
             moved &= self._not_focus(small, self._previous)

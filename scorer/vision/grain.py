@@ -28,8 +28,8 @@ GRAINY = 6.0
 GRAINY_SHARE = 0.07
 SMOOTHING = 1.3  # the blur's sigma, in px as seen at SEEN_AT
 # Above this sigma the picture is too grainy to read even smoothed, and the players are told to light the
-# table: real photos in 0.1 of the light brightened back measure 31-36 (37 of 201 tiles read), in 0.15
-# 17-26 (184 read); the held-out scenes at most 15 (docs/experiments.md, session 49).
+# table: between the real photos in 0.15 of the light brightened back (still read) and in 0.1 (mostly not),
+# well above any held-out scene (docs/experiments.md, session 49).
 TOO_GRAINY = 28.0
 
 # Immerkaer's noise operator: the difference of two Laplacians, blind to planes and straight ramps.
