@@ -46,12 +46,12 @@ FOCUS_SIGMA = 0.6
 # width): a shade drifting over the table follows it, an arm (narrower, sharp-edged) does not.
 SHADE_SIGMA = 12.0
 # A webcam's gain in a dim room puts fresh noise on every pixel of every frame, and every frame would be
-# moving.  The noise of two frames' difference is its median absolute value over the picture, as a sigma
-# (under half the pixels move between two frames: GLOBAL_CHANGE), the light's change undone, taken as its
-# median over the last NOISE_FRAMES frames.  Where that is over NOISY_CAMERA grey levels -- which an
-# ordinary camera's frames, this small, stay well under -- and the frame itself is grainy (a camera panning
-# changes every pixel too, but leaves each frame clean), a pixel counts as moved or changed only beyond
-# NOISE_MULTIPLE times it (docs/experiments.md, session 49).
+# moving.  The noise of two frames' difference is its median absolute deviation over the picture, as a
+# sigma (under half the pixels move between two frames: GLOBAL_CHANGE), taken as its median over the last
+# NOISE_FRAMES frames.  Where that is over NOISY_CAMERA grey levels -- which an ordinary camera's frames,
+# this small, stay well under -- and the frame itself is grainy (a camera panning changes every pixel too,
+# but leaves each frame clean), a pixel counts as moved or changed only beyond NOISE_MULTIPLE times it
+# (docs/experiments.md, session 49).
 NOISE_FRAMES = 15
 NOISY_CAMERA = 2.0
 NOISE_MULTIPLE = 5.0
@@ -179,13 +179,13 @@ class Gate:
         changed, _, _ = self._diff(now, SmallFrame(relit(before.picture, light).astype(np.float32), before.clipped))
         return changed
 
-    def _follow_noise(self, image: np.ndarray, now: SmallFrame, before: SmallFrame, ratio: float) -> None:
-        """The camera's noise with this frame's (:data:`NOISY_CAMERA`), the light's change between the two
-        (``ratio``) undone -- a lamp's flicker is no noise -- and the thresholds' floor it sets from the next
-        frame on."""
-        difference = np.abs(now.picture[::2, ::2] - before.picture[::2, ::2] * ratio)
+    def _follow_noise(self, image: np.ndarray, now: SmallFrame, before: SmallFrame) -> None:
+        """The camera's noise with this frame's (:data:`NOISY_CAMERA`), and the thresholds' floor it sets from
+        the next frame on.  The spread of the two frames' difference about its median: a lamp's flicker
+        shifts the whole difference (nearly alike), an arm moves a few pixels, and neither spreads it much."""
+        difference = now.picture[::2, ::2] - before.picture[::2, ::2]
         if difference.any():  # (a frame repeated as it was -- a recording's, a slow webcam's -- tells nothing)
-            self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(difference)))
+            self._noises.append(_MEDIAN_TO_SIGMA * float(np.median(np.abs(difference - np.median(difference)))))
         noise = float(np.median(self._noises)) if self._noises else 0.0
         self._noise_floor = NOISE_MULTIPLE * noise if noise > NOISY_CAMERA and grainy(image) else 0.0
 
@@ -206,7 +206,7 @@ class Gate:
             self._restart(small)
             return False
         moved, ratio, step = self._diff(small, self._previous)
-        self._follow_noise(image, small, self._previous, ratio)
+        self._follow_noise(image, small, self._previous)
         whole = float(moved.mean()) >= GLOBAL_CHANGE  # (before the shade and focus are taken out)
         if moved.mean() > self.quiet_fraction:
             moved &= self._not_focus(small, self._previous)
