@@ -87,7 +87,7 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
                   exposure: bool = False) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
-    right = chains = refused = illegal = apart = loose = moves = moves_right = silent = 0
+    right = chains = refused = illegal = apart = loose = moves = moves_right = silent = moves_silent = 0
     for path in sorted(photos.glob("*.jpg")):
         image = _read(path, scale, turn, tilt, light, exposure)
         detections = detector.detect(image)
@@ -109,11 +109,12 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
                 chains += 1
                 right += ok
                 pairs = [(Tile.of(*a), Tile.of(*b)) for a, b in label["joins"]]
-                for last, named in _moves_right(pairs, detections, image):
+                for last, verdict in _moves_read(pairs, detections, image):
                     moves += 1
-                    moves_right += named
-                    if not named:
-                        print(f"  layout {path.name}: the move laying {last} last NOT named (or asked about)")
+                    moves_right += verdict == "right"
+                    moves_silent += verdict == "WRONG without a word"
+                    if verdict != "right":
+                        print(f"  layout {path.name}: the move laying {last} last {verdict}")
             else:
                 loose += 1
                 apart += ok
@@ -131,7 +132,7 @@ def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, 
           f"the rules do not allow reported as a problem; {apart}/{loose} photos of loose tiles with no join found; "
           f"{silent + illegal - refused} read wrong without a word")
     print(f"moves (a chain's end tile laid last, the board before known): {moves_right}/{moves} named at the right free point,"
-          " with the right sum, nothing asked")
+          f" with the right sum, nothing asked; {moves_silent} read wrong without a word")
 
 
 def _chain_board(pairs: list[tuple[Tile, Tile]]) -> Board:
@@ -149,9 +150,10 @@ def _chain_board(pairs: list[tuple[Tile, Tile]]) -> Board:
     return board
 
 
-def _moves_right(pairs: list[tuple[Tile, Tile]], detections, image) -> list[tuple[Tile, bool]]:
-    """For each end tile of the chain: whether ``read_move``, given the chain without it, names it at its
-    neighbour's free point with the whole chain's sum and nothing to ask."""
+def _moves_read(pairs: list[tuple[Tile, Tile]], detections, image) -> list[tuple[Tile, str]]:
+    """For each end tile of the chain, how ``read_move``, given the chain without it, reads laying it: "right"
+    (named at its neighbour's free point with the whole chain's sum, nothing to ask), "asked about" (the
+    players asked), or "WRONG without a word"."""
     truth = _chain_board(pairs)
     out = []
     for last in truth.tiles:
@@ -163,8 +165,9 @@ def _moves_right(pairs: list[tuple[Tile, Tile]], detections, image) -> list[tupl
         before = _chain_board(rest) if rest else Board(True).place(neighbour)
         move = read_move(before, detections, image=image)
         placed = move.change.placements
-        out.append((last, move.sure and [p.tile for p in placed] == [last] and placed[0].at.tile == neighbour
-                    and move.change.board.end_sum() == truth.end_sum()))
+        named = ([p.tile for p in placed] == [last] and placed[0].at.tile == neighbour and move.change.board is not None
+                 and move.change.board.end_sum() == truth.end_sum())
+        out.append((last, "asked about" if not move.sure else "right" if named else "WRONG without a word"))
     return out
 
 

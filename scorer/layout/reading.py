@@ -21,6 +21,7 @@ from scorer.layout.joins import Layout, Phys, SeenTile, _geom, _ports, _where, f
 from scorer.layout.reconstruct import CROSSWISE, _joined_groups, reconstruct
 from scorer.layout.reread import read_again, readings_the_joins_imply
 from scorer.rules import Board, Side, Tile
+from scorer.vision.darkness import too_dark, too_dark_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
@@ -102,14 +103,21 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     problems += ends
     problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
     problems += _beside_problems(layout)
-    problems += picture_problems(image)
+    problems += picture_problems(image, detections)
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
 
 
-def picture_problems(image: np.ndarray | None) -> list[str]:
-    """What in the picture itself keeps its tiles from being read reliably: too grainy (a dim room)."""
-    return [too_grainy_words()] if image is not None and too_grainy(image) else []
+def picture_problems(image: np.ndarray | None, detections: Sequence[TileDetection]) -> list[str]:
+    """What in the picture itself keeps its tiles from being read reliably: too grainy (a dim room, the
+    camera brightening it back), or too dark where no face in it was read surely (a camera that does not)."""
+    if image is None:
+        return []
+    if too_grainy(image):
+        return [too_grainy_words()]
+    if not any(d.face == "up" and d.certain for d in detections) and too_dark(image):
+        return [too_dark_words()]
+    return []
 
 
 def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence[TileDetection], every_double_spins: bool

@@ -30,10 +30,12 @@ def obb_corners_many(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarra
 
 
 def long_side(corners) -> float:
-    """The longest edge of a box's four corners (a tile's length in the picture)."""
-    c = np.asarray(corners, np.float64).reshape(4, 2)
-    edges = c - c[[3, 0, 1, 2]]
-    return float(np.sqrt((edges * edges).sum(1)).max())
+    """The longest edge of a box's four corners (a tile's length in the picture).  In plain floats: it is
+    asked of every box several times a frame, and numpy's overhead was ten times the sum."""
+    points = np.asarray(corners, np.float64).reshape(4, 2).tolist() if isinstance(corners, np.ndarray) else corners
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
+    return float(max(math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), math.hypot(dx - cx, dy - cy),
+                     math.hypot(ax - dx, ay - dy)))
 
 
 def long_first(corners: np.ndarray) -> np.ndarray:

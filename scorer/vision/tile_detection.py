@@ -80,7 +80,7 @@ class TileDetection:
         """Whether half ``k`` is read surely: at :data:`CERTAIN`, or :data:`SURE_BLANK` for a blank on a small tile."""
         assert self.halves is not None, "a face-down tile has no halves"
         half = self.halves[k]
-        small = long_side(np.asarray(self.corners)) < SMALL_FOR_A_BLANK_PX
+        small = long_side(self.corners) < SMALL_FOR_A_BLANK_PX
         return half.confidence >= (SURE_BLANK if half.pips == 0 and small else CERTAIN)
 
     @property

@@ -21,7 +21,7 @@ from dominosynth.render import CameraParams, random_tileset, render_scene  # noq
 from scorer.rules import Board, Side, Tile  # noqa: E402
 from scorer.vision import box_reading  # noqa: E402
 from scorer.vision import detector as detector_module  # noqa: E402
-from scorer.vision import grain  # noqa: E402
+from scorer.vision import darkness, grain  # noqa: E402
 from scorer.vision import surface  # noqa: E402
 from scorer.vision.detector import (  # noqa: E402
     INPUT_SIZE,
@@ -324,6 +324,40 @@ def test_a_grainy_frame_read_better_as_it_is_keeps_its_own_reading() -> None:
     finally:
         detector_module.smoothed = smoothed
     assert sorted(tuple(sorted(d.pips)) for d in now if d.face == "up" and d.certain) == [(1, 4), (1, 6), (3, 4), (4, 4)]
+
+
+def test_the_brightest_spot_of_a_picture_is_a_tiles_not_a_dim_sensors_noise() -> None:
+    # A black table in a dark room, its sensor's noise turned up: the noise's bright specks are no light.
+    black = np.full((720, 1280, 3), 12, np.uint8)
+    noisy = np.clip(black + np.random.default_rng(0).normal(0.0, 30.0, black.shape), 0, 255).astype(np.uint8)
+    assert noisy.max() > 3 * darkness.TOO_DARK and darkness.too_dark(noisy)
+    # One white tile on a black cloth, well lit: the picture is dark on most of it, not too dark to read.
+    lit = black.copy()
+    cv2.fillConvexPoly(lit, np.int32(obb_corners(640, 360, 40, 20, 0.3)), (230, 230, 230))
+    assert darkness.brightest(lit) > 3 * darkness.TOO_DARK and not darkness.too_dark(lit)
+
+
+def _dimmed(image: np.ndarray, light: float) -> np.ndarray:
+    """``image`` in ``light`` of its light with a dim sensor's noise, not brightened back (a fixed exposure)."""
+    noise = np.random.default_rng(0).normal(0.0, 2.0 / light, image.shape)
+    return np.clip(image.astype(np.float32) * light + noise, 0, 255).astype(np.uint8)
+
+
+@shipped
+def test_a_picture_too_dark_to_read_is_said_where_nothing_in_it_is_read_surely() -> None:
+    from scorer.layout import read_board
+
+    table = _table()[0]
+    detector = TileDetector()
+    dark = _dimmed(table, 0.05)
+    found = detector.detect(dark)
+    assert not any(d.face == "up" and d.certain for d in found)  # (the tiles lost in the dark)
+    reading = read_board(found, True, image=dark)
+    assert any("too dark" in p and "more light" in p for p in reading.problems) and not reading.sure
+    # Tiles read surely in a dark picture are not questioned for its darkness; a lit table is not dark.
+    lit = detector.detect(table)
+    assert not any("too dark" in p for p in read_board(lit, True, image=dark).problems)
+    assert not any("too dark" in p for p in read_board(lit, True, image=table).problems)
 
 
 def read_tiles_as_shipped_before(frame: np.ndarray) -> list:

@@ -881,6 +881,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kuva on liian rakeinen, jotta laatat luettaisiin luotettavasti (huone on kameralle liian pimeä): lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
+        <source>the picture is too dark for the tiles to be read (the camera does not brighten the room&apos;s dim light): more light on the table, please</source>
+        <translation>kuva on liian tumma, jotta laatat voitaisiin lukea (kamera ei kirkasta huoneen hämärää valoa): lisää valoa pöydälle, kiitos</translation>
+    </message>
+    <message>
         <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
         <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
     </message>
