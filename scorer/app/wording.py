@@ -132,8 +132,8 @@ _SENTENCES = (
                                    "resolution"),
     QT_TRANSLATE_NOOP("Sentences", "the picture is too grainy for the tiles to be read reliably (the room is too dark for the "
                                    "camera): more light on the table, please"),
-    QT_TRANSLATE_NOOP("Sentences", "the picture is too dark for the tiles to be read (the camera does not brighten the "
-                                   "room's dim light): more light on the table, please"),
+    QT_TRANSLATE_NOOP("Sentences", "the picture is too dark: no tile in it could be read surely -- if tiles lie there, more "
+                                   "light on the table, please"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid "
                                    "on a 0"),
     QT_TRANSLATE_NOOP("Sentences", "{taken} -- correct it if it is not"),

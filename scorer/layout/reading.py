@@ -110,12 +110,12 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
 
 def picture_problems(image: np.ndarray | None, detections: Sequence[TileDetection]) -> list[str]:
     """What in the picture itself keeps its tiles from being read reliably: too grainy (a dim room, the
-    camera brightening it back), or too dark where no face in it was read surely (a camera that does not)."""
+    camera brightening it back), or too dark where no tile in it was read surely (a camera that does not)."""
     if image is None:
         return []
     if too_grainy(image):
         return [too_grainy_words()]
-    if not any(d.face == "up" and d.certain for d in detections) and too_dark(image):
+    if not any(d.certain for d in detections) and too_dark(image):  # (a back is always read surely)
         return [too_dark_words()]
     return []
 

@@ -31,11 +31,14 @@ def obb_corners_many(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarra
 
 def long_side(corners) -> float:
     """The longest edge of a box's four corners (a tile's length in the picture).  In plain floats: it is
-    asked of every box several times a frame, and numpy's overhead was ten times the sum."""
-    points = np.asarray(corners, np.float64).reshape(4, 2).tolist() if isinstance(corners, np.ndarray) else corners
+    asked of every box several times a frame, and numpy's overhead on four points is most of the cost."""
+    if isinstance(corners, np.ndarray) or len(corners) != 4:
+        points = np.asarray(corners, np.float64).reshape(4, 2).tolist()
+    else:
+        points = [(float(x), float(y)) for x, y in corners]
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
-    return float(max(math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), math.hypot(dx - cx, dy - cy),
-                     math.hypot(ax - dx, ay - dy)))
+    edges = ((bx - ax, by - ay), (cx - bx, cy - by), (dx - cx, dy - cy), (ax - dx, ay - dy))
+    return math.sqrt(max(x * x + y * y for x, y in edges))
 
 
 def long_first(corners: np.ndarray) -> np.ndarray:

@@ -42,13 +42,19 @@ def grain(frame: np.ndarray) -> tuple[float, float]:
     """The sensor noise's sigma in grey levels, in ``frame`` shrunk to SEEN_AT, and that sigma over the
     spread of the frame's grey levels (2nd to 98th percentile).  The median, not the mean, of the
     operator: edges and texture, a few pixels of the frame, do not count as noise."""
-    scale = SEEN_AT / max(frame.shape[:2])
-    if scale < 1.0:
-        frame = shrunk(frame, int(round(frame.shape[1] * scale)), int(round(frame.shape[0] * scale)))
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    grey, _ = seen_grey(frame)
     response = cv2.convertScaleAbs(cv2.filter2D(grey, cv2.CV_16S, _NOISE_KERNEL)[1:-1, 1:-1])  # (|value|, at most 255)
     sigma = _percentile(response, 50) * _MEDIAN_TO_SIGMA
     return sigma, sigma / max(_percentile(grey, 98) - _percentile(grey, 2), 1.0)
+
+
+def seen_grey(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """``frame`` in grey as the detector sees it at its usual input size (a larger frame shrunk to
+    SEEN_AT), and the scale from the frame's pixels to these (1 for a frame no larger)."""
+    scale = SEEN_AT / max(frame.shape[:2])
+    if scale < 1.0:
+        frame = shrunk(frame, int(round(frame.shape[1] * scale)), int(round(frame.shape[0] * scale)))
+    return (cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame), min(scale, 1.0)
 
 
 def grainy(frame: np.ndarray) -> bool:

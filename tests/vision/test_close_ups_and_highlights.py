@@ -343,21 +343,33 @@ def _dimmed(image: np.ndarray, light: float) -> np.ndarray:
     return np.clip(image.astype(np.float32) * light + noise, 0, 255).astype(np.uint8)
 
 
+def _too_dark(problems: list[str]) -> bool:
+    return str(darkness.too_dark_words()) in problems
+
+
 @shipped
-def test_a_picture_too_dark_to_read_is_said_where_nothing_in_it_is_read_surely() -> None:
-    from scorer.layout import read_board
+def test_a_picture_too_dark_to_read_is_said_where_no_tile_in_it_is_read_surely() -> None:
+    from scorer.layout import read_board, read_move
 
     table = _table()[0]
     detector = TileDetector()
     dark = _dimmed(table, 0.05)
     found = detector.detect(dark)
-    assert not any(d.face == "up" and d.certain for d in found)  # (the tiles lost in the dark)
+    assert not any(d.certain for d in found)  # (the tiles lost in the dark)
     reading = read_board(found, True, image=dark)
-    assert any("too dark" in p and "more light" in p for p in reading.problems) and not reading.sure
-    # Tiles read surely in a dark picture are not questioned for its darkness; a lit table is not dark.
+    assert _too_dark(reading.problems) and not reading.sure
+    # ... and so is a move read from it.
+    assert _too_dark(read_move(Board(True).place(Tile(1, 4)), found, image=dark).problems)
+    # Boxes found but none read surely: still too dark.
+    unsure = [_small_tile(x, "up", sure=False) for x in (100.0, 300.0)]
+    assert _too_dark(read_board(unsure, True, image=dark).problems)
+    # A tile read surely in a dark picture, face or back: the picture shows its tiles.
     lit = detector.detect(table)
-    assert not any("too dark" in p for p in read_board(lit, True, image=dark).problems)
-    assert not any("too dark" in p for p in read_board(lit, True, image=table).problems)
+    assert not _too_dark(read_board(lit, True, image=dark).problems)
+    backs = [_small_tile(x, "down", sure=True) for x in (100.0, 300.0)]
+    assert not _too_dark(read_board(backs, True, image=dark).problems)
+    # A lit table with nothing read on it is not dark.
+    assert not _too_dark(read_board([], True, image=table).problems)
 
 
 def read_tiles_as_shipped_before(frame: np.ndarray) -> list:

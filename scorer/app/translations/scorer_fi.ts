@@ -881,10 +881,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kuva on liian rakeinen, jotta laatat luettaisiin luotettavasti (huone on kameralle liian pimeä): lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
-        <source>the picture is too dark for the tiles to be read (the camera does not brighten the room&apos;s dim light): more light on the table, please</source>
-        <translation>kuva on liian tumma, jotta laatat voitaisiin lukea (kamera ei kirkasta huoneen hämärää valoa): lisää valoa pöydälle, kiitos</translation>
-    </message>
-    <message>
         <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
         <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
     </message>
@@ -1055,6 +1051,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>{other} meets the long side of {tile} between its middle and its end: read as the line turning at the double&apos;s end, not a branch from its middle -- please check it</source>
         <translation>{other} liittyy tuplan {tile} pitkään sivuun keskikohdan ja pään väliltä: luettu rivin kääntymiseksi tuplan päässä, ei haaraksi sen keskeltä -- tarkista se</translation>
+    </message>
+    <message>
+        <source>the picture is too dark: no tile in it could be read surely -- if tiles lie there, more light on the table, please</source>
+        <translation>kuva on liian tumma: yhtään laattaa ei voitu lukea siitä varmasti -- jos pöydällä on laattoja, lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
         <source>{tile} is not a spinner: its branch sides cannot be used</source>
