@@ -1,6 +1,7 @@
 """The shipped model on real overhead photographs (../shared/real-photos), never trained on (prints only).
 
-    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG] [--tilt DEG] [--light F [--exposure]]
+    .venv/bin/python models/evaluate_real_photos.py [--photos ../shared/real-photos] [--annotate OUT_DIR] [--scale S] [--turn DEG] [--tilt DEG]
+        [--light F [--exposure]] [--blur SIGMA] [--motion PX]
 
 For the photos labelled by hand in models/real-photos-labels.json (all 33 since session 9): face-up
 tiles found and read exactly (as a multiset per photo), face-up readings of no labelled tile (false or
@@ -16,13 +17,16 @@ each photo resized first (0.5: a 320x240 camera; 3: a high-resolution one seeing
 ``--tilt`` shows it as a camera tilted that many degrees further off overhead would see it, each on a
 canvas grown to hold all of it, the photo fading at its edges into the colour of its border; ``--light``
 scales its light (0.3: a dim room), with the noise of a sensor turned up to make up for it, and
-``--exposure`` brightens that picture back, noise and all, as a webcam's automatic exposure does.
+``--exposure`` brightens that picture back, noise and all, as a webcam's automatic exposure does; ``--blur``
+blurs the picture as read by a Gaussian of that sigma (px: a camera out of focus), ``--motion`` streaks it
+that many px along its width (a camera or a hand moving).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 import sys
 from collections import Counter
 from pathlib import Path
@@ -39,8 +43,33 @@ from scorer.vision import TileDetector, load_image  # noqa: E402
 from scorer.vision.annotate import annotate  # noqa: E402
 
 
-def _read(path: Path, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0, exposure: bool = False):
-    image = load_image(path)
+@dataclass(frozen=True)
+class Conditions:
+    """How each photo is changed before it is read (the module's doc)."""
+
+    scale: float = 1.0
+    turn: float = 0.0
+    tilt: float = 0.0
+    light: float = 1.0
+    exposure: bool = False
+    blur: float = 0.0
+    motion: int = 0
+
+
+def _read(path: Path, conditions: Conditions) -> np.ndarray:
+    image = _as_seen(load_image(path), conditions)
+    if conditions.blur:
+        image = cv2.GaussianBlur(image, (0, 0), conditions.blur)
+    if conditions.motion > 1:
+        streak = np.zeros((conditions.motion, conditions.motion), np.float32)
+        streak[conditions.motion // 2] = 1.0 / conditions.motion
+        image = cv2.filter2D(image, -1, streak)
+    return image
+
+
+def _as_seen(image: np.ndarray, conditions: Conditions) -> np.ndarray:
+    """The photo in the light, at the scale and from the view ``conditions`` give."""
+    scale, turn, tilt, light, exposure = conditions.scale, conditions.turn, conditions.tilt, conditions.light, conditions.exposure
     if light != 1.0:
         # A dimmer (or brighter) room: the light scaled, and a dim sensor's noise -- its gain raised to
         # make up for the light -- grown as the light falls.  With ``exposure`` the camera brightens
@@ -83,13 +112,12 @@ def _seen_through(image: np.ndarray, view: np.ndarray) -> np.ndarray:
     return np.clip(seen.astype(np.float32) * inside + fill * (1 - inside), 0, 255).astype(np.uint8)
 
 
-def check_layouts(photos: Path, layouts: dict, scale: float, turn: float = 0.0, tilt: float = 0.0, light: float = 1.0,
-                  exposure: bool = False) -> None:
+def check_layouts(photos: Path, layouts: dict, conditions: Conditions) -> None:
     """Each photo's layout as the ``board`` command reads it, against the labels (see the module's doc)."""
     detector = TileDetector.thorough()
     right = chains = refused = illegal = apart = loose = moves = moves_right = silent = moves_silent = 0
     for path in sorted(photos.glob("*.jpg")):
-        image = _read(path, scale, turn, tilt, light, exposure)
+        image = _read(path, conditions)
         detections = detector.detect(image)
         reading = read_board(detections, every_double_spins=True, image=image)
         seen = {frozenset((j.tile, j.new_tile)) for j in reading.board.joins}
@@ -181,18 +209,21 @@ def main() -> None:
     parser.add_argument("--exposure", action="store_true",
                         help="with --light, the camera's exposure brightens the dim picture back, its noise too")
     parser.add_argument("--tilt", type=float, default=0.0, help="see each photo as a camera tilted this many degrees further off overhead would")
+    parser.add_argument("--blur", type=float, default=0.0, help="blur each picture as read by a Gaussian of this sigma, px (out of focus)")
+    parser.add_argument("--motion", type=int, default=0, help="streak each picture as read this many px along its width (moving)")
     args = parser.parse_args()
     if not args.photos.is_dir():
         print(f"{args.photos}: no photos folder; nothing to check")
         return
     labelled = json.loads((HERE / "real-photos-labels.json").read_text())
+    conditions = Conditions(args.scale, args.turn, args.tilt, args.light, args.exposure, args.blur, args.motion)
     labels, backs = labelled["photos"], labelled.get("backs", {})
     detector = TileDetector()
     right = total = found = asked = wrong = 0
     backs_found = backs_total = extra_backs = 0
     all_up = all_down = all_unsure = 0
     for path in sorted(args.photos.glob("*.jpg")):
-        image = _read(path, args.scale, args.turn, args.tilt, args.light, args.exposure)
+        image = _read(path, conditions)
         tiles = detector.detect(image)
         up = [t for t in tiles if t.face == "up"]
         all_up += len(up)
@@ -221,8 +252,7 @@ def main() -> None:
           f"{backs_found}/{backs_total} face-down tiles found, {extra_backs} backs seen where none lies; {asked} readings would be asked about")
     print(f"all {len(list(args.photos.glob('*.jpg')))} photos: {all_up} face-up and {all_down} face-down detections, "
           f"{all_unsure} face-up readings unsure")
-    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, args.scale, args.turn, args.tilt, args.light,
-                  args.exposure)
+    check_layouts(args.photos, {k: v for k, v in labelled.get("layouts", {}).items() if k != "about"}, conditions)
 
 
 if __name__ == "__main__":

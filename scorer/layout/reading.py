@@ -110,14 +110,20 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
 
 def picture_problems(image: np.ndarray | None, detections: Sequence[TileDetection]) -> list[str]:
     """What in the picture itself keeps its tiles from being read reliably: too grainy (a dim room, the
-    camera brightening it back), or too dark where no tile in it was read surely (a camera that does not)."""
+    camera brightening it back); or no tile in it read surely -- too dark (a camera that does not), or
+    for a reason the picture does not tell (blurred, too far): a picture of tiles the models could not
+    read is not taken for an empty table without a word."""
     if image is None:
         return []
     if too_grainy(image):
         return [too_grainy_words()]
-    if not any(d.certain for d in detections) and too_dark(image):  # (a back is always read surely)
-        return [too_dark_words()]
-    return []
+    if any(d.certain for d in detections):  # (a back is always read surely)
+        return []
+    return [too_dark_words() if too_dark(image) else NOTHING_READ]
+
+
+NOTHING_READ = Words("no tile could be read surely in the picture: if tiles lie there, a sharper, closer or better lit "
+                     "picture, please")
 
 
 def _read_again_to_fit(tiles: Sequence[SeenTile], up: Sequence[TileDetection], every_double_spins: bool
@@ -343,15 +349,16 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
     for p in board.free_points():
         free.setdefault(p.tile, []).append(p.side)
     joined = {(j.a, j.side_a) for j in layout.joins} | {(j.b, j.side_b) for j in layout.joins}
-    in_image = {i: replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i]))) for i in layout.component}
+    in_image = {i: replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i]))) for i in range(len(layout.tiles))}
     geoms = {i: _geom(t) for i, t in in_image.items()}
     spots: list[tuple[int, np.ndarray, np.ndarray]] = []
-    for i in layout.component:
+    loose = set(layout.loose())
+    for i in range(len(layout.tiles)):
         seen, g = layout.tiles[i], geoms[i]
-        if seen.tile not in free:
+        if i not in loose and seen.tile not in free:
             continue
         for phys, point, direction in _ports(in_image[i], g):
-            if (i, phys) in joined or not _is_free(seen, phys, free[seen.tile]):
+            if (i, phys) in joined or (i not in loose and not _is_free(seen, phys, free[seen.tile])):
                 continue
             across = np.array([-direction[1], direction[0]]) * g.width / 2
             near, far = point + direction * g.width * NEAR, point + direction * g.width * (NEAR + 1)
@@ -360,8 +367,11 @@ def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np
         return []
     tile_width = float(np.median([g.width for g in geoms.values()]))
     looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
+    # (A loose tile's end is judged only where its spot lies wholly in the picture: a hand laid out at the
+    # picture's edge is no layout going on unseen.)
     return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0, cast(tuple[float, float], tuple(map(float, square.mean(0)))))
-            for (i, p, square), look in zip(spots, looks) if look.in_picture < SEEN_ENOUGH or look.bare < BARE]
+            for (i, p, square), look in zip(spots, looks)
+            if (look.in_picture < SEEN_ENOUGH or look.bare < BARE) and (i not in loose or (look.in_picture >= 1.0 and look.bare < BARE))]
 
 
 def _is_free(seen: SeenTile, phys: Phys, sides: Sequence[Side]) -> bool:

@@ -456,6 +456,44 @@ def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bar
     assert len(xs) and abs(xs.mean() - 262) < 8 and abs(ys.mean() - 112) < 8
 
 
+def test_read_board_asks_about_a_tile_unread_between_loose_tiles_and_not_about_a_hand_laid_out() -> None:
+    import cv2
+
+    from scorer.layout import read_board
+
+    # [5|2] [3|5] [3|3] in a line, the [3|5] between them not read (a blurred picture): the two read lie
+    # loose, and nothing else says a tile is missing -- the spot beyond the [5|2]'s end does.
+    ends = [_detected((5, 2), 100.0), _detected((3, 3), 196.0)]
+    table = _table()
+    for x in (100.0, 148.0, 196.0):
+        cv2.rectangle(table, (int(x), 100), (int(x) + 47, 123), (200, 225, 235), -1)
+    gap = read_board(ends, every_double_spins=True, image=table)
+    assert gap.layout.component == [] and not gap.sure
+    assert any("the open end of [2|5] at (148, 112) is not bare table" in p for p in gap.problems)
+    # A hand laid out side by side, on bare felt but for the tiles themselves: nothing to ask.
+    hand = [_detected(pips, 100.0, y) for pips, y in (((1, 2), 60.0), ((3, 4), 90.0), ((5, 6), 120.0))]
+    felt = _table()
+    for d in hand:
+        cv2.fillConvexPoly(felt, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
+    laid_out = read_board(hand, every_double_spins=True, image=felt)
+    assert laid_out.sure, laid_out.problems
+
+
+def test_a_picture_in_which_no_tile_is_read_surely_is_not_an_empty_table() -> None:
+    from scorer.layout import read_board
+    from scorer.layout.reading import NOTHING_READ
+
+    # A lit table on which nothing was found (a blurred or far picture of tiles): the players are asked.
+    empty = read_board([], every_double_spins=True, image=_table())
+    assert empty.problems == [NOTHING_READ] and not empty.sure
+    unsure = read_board([_detected((5, 2), 100.0, confidences=(0.5, 0.5))], every_double_spins=True, image=_table())
+    assert NOTHING_READ in unsure.problems
+    # One tile read surely: the picture shows its tiles.
+    assert NOTHING_READ not in read_board([_detected((5, 2), 100.0)], every_double_spins=True, image=_table()).problems
+    # Without the picture, nothing is known of it.
+    assert read_board([], every_double_spins=True).sure
+
+
 def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
     from scorer.layout import read_board
 

@@ -881,6 +881,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kuva on liian rakeinen, jotta laatat luettaisiin luotettavasti (huone on kameralle liian pimeä): lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
+        <source>no tile could be read surely in the picture: if tiles lie there, a sharper, closer or better lit picture, please</source>
+        <translation>kuvasta ei voitu lukea varmasti yhtään laattaa: jos pöydällä on laattoja, terävämpi, lähempää otettu tai paremmin valaistu kuva, kiitos</translation>
+    </message>
+    <message>
         <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
         <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
     </message>
