@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,6 +57,8 @@ class Conditions:
 
 
 def _read(path: Path, conditions: Conditions) -> np.ndarray:
+    """The photo as the camera of ``conditions`` gives it; the blur and the streak last, on the picture as
+    read (so with ``--light`` they smooth the sensor's noise too)."""
     image = _as_seen(load_image(path), conditions)
     if conditions.blur:
         image = cv2.GaussianBlur(image, (0, 0), conditions.blur)
@@ -69,13 +71,13 @@ def _read(path: Path, conditions: Conditions) -> np.ndarray:
 
 def _as_seen(image: np.ndarray, conditions: Conditions) -> np.ndarray:
     """The photo in the light, at the scale and from the view ``conditions`` give."""
-    scale, turn, tilt, light, exposure = conditions.scale, conditions.turn, conditions.tilt, conditions.light, conditions.exposure
+    scale, turn, tilt, light = conditions.scale, conditions.turn, conditions.tilt, conditions.light
     if light != 1.0:
         # A dimmer (or brighter) room: the light scaled, and a dim sensor's noise -- its gain raised to
         # make up for the light -- grown as the light falls.  With ``exposure`` the camera brightens
         # the picture back (noise and all), as a webcam's automatic exposure does.
         noise = np.random.default_rng(0).normal(0.0, 2.0 / min(1.0, light), image.shape)
-        image = (image.astype(np.float32) * light + noise) / (light if exposure else 1.0)
+        image = (image.astype(np.float32) * light + noise) / (light if conditions.exposure else 1.0)
         image = np.clip(image, 0, 255).astype(np.uint8)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
@@ -216,7 +218,8 @@ def main() -> None:
         print(f"{args.photos}: no photos folder; nothing to check")
         return
     labelled = json.loads((HERE / "real-photos-labels.json").read_text())
-    conditions = Conditions(args.scale, args.turn, args.tilt, args.light, args.exposure, args.blur, args.motion)
+    conditions = Conditions(scale=args.scale, turn=args.turn, tilt=args.tilt, light=args.light, exposure=args.exposure,
+                            blur=args.blur, motion=args.motion)
     labels, backs = labelled["photos"], labelled.get("backs", {})
     detector = TileDetector()
     right = total = found = asked = wrong = 0

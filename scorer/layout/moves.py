@@ -141,7 +141,8 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
                  if (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i)]
     if change.board is not None:
         problems += _open_end_problems(layout, change.board, up, detections, image)[0]
-    problems += _beside_problems(layout) + picture_problems(image, detections)
+    # (New tiles were found: the picture showed tiles, though it may be too grainy to trust them.)
+    problems = picture_problems(image, read_any=True) + problems + _beside_problems(layout)
     return MoveReading(change, layout, problems, notes)
 
 

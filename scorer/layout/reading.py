@@ -25,7 +25,7 @@ from scorer.vision.darkness import too_dark, too_dark_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
-from scorer.vision.meetings import off_square
+from scorer.vision.meetings import TileAxes, off_square
 from scorer.vision.surface import look_at_spots
 from scorer.words import Listed, Words, at
 
@@ -78,7 +78,8 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     backs = [d for d in detections if d.face == "down"]
     settled = _without_overlaps(detections, every_double_spins, to_table)
     if settled is not None:
-        detections, left_out = settled
+        kept, left_out = settled
+        detections = [*kept, *backs]  # (only faces were thinned: the backs are still seen)
         notes += [Words("the box at {place} read as {read} is left out: it overlaps another, and only without it does the "
                         "layout fit together", place=at(d.center), read=list(d.pips or ()))
                   for d in left_out]
@@ -95,7 +96,9 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         for i, pips in reread.items():
             notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
                                place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
-    problems = layout.problems + problems
+    # (What in the picture keeps it from being read comes first: the questions after it follow from it.)
+    read_any = bool(backs) or any(d.certain or _confirmed_by_joins(layout, up, i) for i, d in enumerate(up))
+    problems = picture_problems(image, read_any) + layout.problems + problems
     if blank is not None:
         problems.append(Words("the tile at {place} looks face down, yet lies in the layout as the double blank would: "
                               "taken as [0|0] -- please check it", place=at(back.center)))
@@ -103,21 +106,21 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     problems += ends
     problems += [unsure_problem(d) for i, d in enumerate(up) if not d.certain and not _confirmed_by_joins(layout, up, i)]
     problems += _beside_problems(layout)
-    problems += picture_problems(image, detections)
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
 
 
-def picture_problems(image: np.ndarray | None, detections: Sequence[TileDetection]) -> list[str]:
+def picture_problems(image: np.ndarray | None, read_any: bool) -> list[str]:
     """What in the picture itself keeps its tiles from being read reliably: too grainy (a dim room, the
-    camera brightening it back); or no tile in it read surely -- too dark (a camera that does not), or
-    for a reason the picture does not tell (blurred, too far): a picture of tiles the models could not
-    read is not taken for an empty table without a word."""
+    camera brightening it back); or, where no tile in it was read (``read_any``: a back, a face read
+    surely or settled by its joins), too dark (a camera that does not brighten it), or for a reason the
+    picture does not tell (blurred, too far) -- a picture of tiles the models could not read is not
+    taken for an empty table without a word."""
     if image is None:
         return []
     if too_grainy(image):
         return [too_grainy_words()]
-    if any(d.certain for d in detections):  # (a back is always read surely)
+    if read_any:
         return []
     return [too_dark_words() if too_dark(image) else NOTHING_READ]
 
@@ -340,38 +343,70 @@ SEEN_ENOUGH = 0.3
 
 def _open_ends_not_bare(layout: Layout, board: Board, image_corners: Sequence[np.ndarray], boxes: Sequence[np.ndarray],
                         image: np.ndarray) -> list[tuple[int, tuple[float, float], bool, tuple[float, float]]]:
-    """The layout's free ends (by the rules) where the spot the next tile would take -- a tile's width
-    square just beyond the end, where its near half lies whether laid straight on or turned a corner --
-    does not look like the bare table around it, or lies mostly out of the picture: a tile may lie
-    there unseen.  Each as (the tile's index, the end's point in the image, whether the spot reaches
-    out of the picture, the spot's centre)."""
+    """The layout's free ends (by the rules), and the ends of loose tiles that face another tile seen a
+    tile's length or so away, where the spot the next tile would take -- a tile's width square just beyond
+    the end, where its near half lies whether laid straight on or turned a corner -- does not look like
+    the bare table around it, or (the layout's) lies mostly out of the picture: a tile may lie there
+    unseen.  (A tile of a line missed between two others leaves them loose, and nothing else is left to
+    tell it.)  Each as (the tile's index, the end's point in the image, whether the spot reaches out of
+    the picture, the spot's centre)."""
     free: dict[Tile, list[Side]] = {}
     for p in board.free_points():
         free.setdefault(p.tile, []).append(p.side)
     joined = {(j.a, j.side_a) for j in layout.joins} | {(j.b, j.side_b) for j in layout.joins}
-    in_image = {i: replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i]))) for i in range(len(layout.tiles))}
+    loose = layout.loose()
+    in_image = {i: replace(layout.tiles[i], corners=tuple(map(tuple, image_corners[i]))) for i in [*layout.component, *loose]}
     geoms = {i: _geom(t) for i, t in in_image.items()}
     spots: list[tuple[int, np.ndarray, np.ndarray]] = []
-    loose = set(layout.loose())
-    for i in range(len(layout.tiles)):
+    for i in layout.component:
         seen, g = layout.tiles[i], geoms[i]
-        if i not in loose and seen.tile not in free:
+        if seen.tile not in free:
             continue
         for phys, point, direction in _ports(in_image[i], g):
-            if (i, phys) in joined or (i not in loose and not _is_free(seen, phys, free[seen.tile])):
-                continue
-            across = np.array([-direction[1], direction[0]]) * g.width / 2
-            near, far = point + direction * g.width * NEAR, point + direction * g.width * (NEAR + 1)
-            spots.append((i, point, np.array([near - across, far - across, far + across, near + across])))
+            if (i, phys) not in joined and _is_free(seen, phys, free[seen.tile]):
+                spots.append((i, point, _spot(point, direction, g.width)))
+    for i in loose:
+        g = geoms[i]
+        for phys, point, direction in _ports(in_image[i], g):
+            if (i, phys) not in joined and _faces_a_tile(point, direction, g, image_corners[i], boxes):
+                spots.append((i, point, _spot(point, direction, g.width)))
     if not spots:
         return []
-    tile_width = float(np.median([g.width for g in geoms.values()]))
+    tile_width = float(np.median([geoms[i].width for i in (layout.component or loose)]))
     looks = look_at_spots(image, boxes, [sq for _, _, sq in spots], reach=2.0 * tile_width)
-    # (A loose tile's end is judged only where its spot lies wholly in the picture: a hand laid out at the
-    # picture's edge is no layout going on unseen.)
-    return [(i, (float(p[0]), float(p[1])), look.in_picture < 1.0, cast(tuple[float, float], tuple(map(float, square.mean(0)))))
-            for (i, p, square), look in zip(spots, looks)
-            if (look.in_picture < SEEN_ENOUGH or look.bare < BARE) and (i not in loose or (look.in_picture >= 1.0 and look.bare < BARE))]
+    unseen = []
+    for (i, end, square), look in zip(spots, looks):
+        # (A loose tile's end is judged only where its spot lies wholly in the picture.)
+        hidden = look.bare < BARE if i in loose else look.in_picture < SEEN_ENOUGH or look.bare < BARE
+        if hidden and (i not in loose or look.in_picture >= 1.0):
+            centre = cast(tuple[float, float], tuple(map(float, square.mean(0))))
+            unseen.append((i, (float(end[0]), float(end[1])), look.in_picture < 1.0, centre))
+    return unseen
+
+
+def _spot(point: np.ndarray, direction: np.ndarray, width: float) -> np.ndarray:
+    """The square a next tile's near half would take beyond the end at ``point`` (four corners)."""
+    across = np.array([-direction[1], direction[0]]) * width / 2
+    near, far = point + direction * width * NEAR, point + direction * width * (NEAR + 1)
+    return np.array([near - across, far - across, far + across, near + across])
+
+
+def _faces_a_tile(point: np.ndarray, direction: np.ndarray, g: TileAxes, own: np.ndarray, boxes: Sequence[np.ndarray]) -> bool:
+    """Whether another box seen lies straight beyond the end at ``point``, from a tile's width to a tile's
+    length and a half away: the room of one tile laid there, straight on or crosswise."""
+    centre = np.asarray(own, np.float64).mean(0)
+    probes = point + np.outer(np.arange(g.width, 1.5 * g.length + 1e-9, g.width / 4), direction)
+    return any(_inside(np.asarray(b, np.float64), probes).any() for b in boxes
+               if np.linalg.norm(np.asarray(b, np.float64).mean(0) - centre) > g.width / 2)
+
+
+def _inside(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Which of ``points`` [N, 2] lie inside the convex quadrilateral ``quad`` (either way round)."""
+    edges = np.roll(quad, -1, axis=0) - quad
+    rel = points[:, None, :] - quad[None]
+    cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
+    inside: np.ndarray = np.all(cross >= 0, axis=1) | np.all(cross <= 0, axis=1)
+    return inside
 
 
 def _is_free(seen: SeenTile, phys: Phys, sides: Sequence[Side]) -> bool:

@@ -477,9 +477,44 @@ def test_read_board_asks_about_a_tile_unread_between_loose_tiles_and_not_about_a
         cv2.fillConvexPoly(felt, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
     laid_out = read_board(hand, every_double_spins=True, image=felt)
     assert laid_out.sure, laid_out.problems
+    # A loose tile's end against something that is not a tile (a score pad), no tile seen beyond it: nothing.
+    pad = _table()
+    two = [_detected((5, 2), 100.0), _detected((1, 3), 100.0, 130.0)]
+    for d in two:
+        cv2.fillConvexPoly(pad, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
+    cv2.rectangle(pad, (152, 60), (230, 120), (245, 245, 245), -1)
+    assert read_board(two, every_double_spins=True, image=pad).sure
+    # The gap at the picture's edge, partly out of it: not judged (a hand laid out along the edge).
+    edge = _table()
+    for x in (100.0, 148.0, 196.0):
+        cv2.rectangle(edge, (int(x), 0), (int(x) + 47, 19), (200, 225, 235), -1)
+    assert read_board([_detected((5, 2), 100.0, -4.0), _detected((3, 3), 196.0, -4.0)], every_double_spins=True, image=edge).sure
+
+
+def test_a_loose_tile_against_a_back_is_not_asked_about_when_other_boxes_overlap() -> None:
+    import cv2
+
+    from scorer.layout import read_board
+    from scorer.vision.detector import TileDetection
+
+    # A loose [1|2] and [5|6] with a back between them, end to end, and elsewhere two face-up boxes on one
+    # tile (one is left out so the rest fits): the back is still a tile seen, so the gap holds no tile unread.
+    back = TileDetection(((148.0, 100.0), (196.0, 100.0), (196.0, 124.0), (148.0, 124.0)), "down", 0.9)
+    table = _table()
+    for x in (100, 148, 196):
+        cv2.rectangle(table, (x, 100), (x + 47, 123), (200, 225, 235), -1)
+    loose = [_detected((1, 2), 100.0), _detected((5, 6), 196.0)]
+    assert read_board([*loose, back], every_double_spins=True, image=table).sure
+    pair = [_detected((3, 4), 100.0, 220.0), _detected((3, 4), 104.0, 220.0)]
+    for d in pair[:1]:
+        cv2.fillConvexPoly(table, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
+    both = read_board([*loose, back, *pair], every_double_spins=True, image=table)
+    assert not any("not bare table" in p for p in both.problems), both.problems
 
 
 def test_a_picture_in_which_no_tile_is_read_surely_is_not_an_empty_table() -> None:
+    import cv2
+
     from scorer.layout import read_board
     from scorer.layout.reading import NOTHING_READ
 
@@ -492,6 +527,15 @@ def test_a_picture_in_which_no_tile_is_read_surely_is_not_an_empty_table() -> No
     assert NOTHING_READ not in read_board([_detected((5, 2), 100.0)], every_double_spins=True, image=_table()).problems
     # Without the picture, nothing is known of it.
     assert read_board([], every_double_spins=True).sure
+    # A move whose tiles are read unsurely but settled by the board before: nothing to ask.
+    from scorer.layout import read_move
+
+    laid = [_detected((1, 4), 100.0, confidences=(0.5, 0.99)), _detected((4, 6), 148.0, confidences=(0.5, 0.99))]
+    table = _table()
+    for d in laid:
+        cv2.fillConvexPoly(table, np.round(np.array(d.corners)).astype(np.int32), (200, 225, 235))
+    move = read_move(Board(True).place(Tile(1, 4)), laid, image=table)
+    assert [p.tile for p in move.change.placements] == [Tile(4, 6)] and move.sure, move.problems
 
 
 def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_fits() -> None:
