@@ -11,8 +11,9 @@ import numpy as np
 from scorer.errors import IllegalMove
 from scorer.layout.engine_board import attach_points
 from scorer.layout.joins import Layout, SeenTile
+from scorer.layout.open_ends import open_end_problems
 from scorer.layout.reading import (
-    _beside_problems, _confirmed_by_joins, _open_end_problems, _pips, picture_problems, read_board, unsure_problem,
+    _beside_problems, _confirmed_by_joins, _pips, picture_problems, read_board, unsure_problem,
 )
 from scorer.layout.reconstruct import reconstruct
 from scorer.layout.reread import read_again, reading_likelihood
@@ -140,7 +141,7 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     problems += [unsure_problem(up[i]) for i, seen in enumerate(layout.tiles)
                  if (seen.tile in new or counts[seen.tile] > 1) and not up[i].certain and not _confirmed_by_joins(layout, up, i)]
     if change.board is not None:
-        problems += _open_end_problems(layout, change.board, up, detections, image)[0]
+        problems += open_end_problems(layout, change.board, up, detections, image)[0]
     # (New tiles were found: the picture showed tiles, though it may be too grainy to trust them.)
     problems = picture_problems(image, read_any=True) + problems + _beside_problems(layout)
     return MoveReading(change, layout, problems, notes)
