@@ -244,7 +244,8 @@ def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     board.add_argument("--before", metavar="BOARD.json",
                        help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
     board.add_argument("--annotate", metavar="OUT.png")
-    board.add_argument("--lang", choices=("fi", "en"), default="en")
+    board.add_argument("--lang", choices=("fi", "en"), default="en",
+                       help="language of the board's description (the sums and the problems stay in English)")
     board.add_argument("--threads", type=int, default=2)
     board.set_defaults(run=_board)
 
