@@ -23,7 +23,8 @@ from scorer.words import Listed, Words, at
 def open_end_problems(layout: Layout, board: Board, up: Sequence[TileDetection], detections: Sequence[TileDetection],
                        image: np.ndarray | None) -> tuple[list[str], list[tuple[float, float]]]:
     """With the image: the open ends of the layout that may go on unseen (at the picture's edge, or
-    where the spot the next tile would take is not bare table), in words and as the spots' centres."""
+    where the spot the next tile would take is not bare table), and the ends of loose tiles that face
+    another across such a spot, in words and as the spots' centres."""
     if image is None:
         return [], []
     unseen = _open_ends_not_bare(layout, board, [np.asarray(d.corners, np.float64) for d in up],

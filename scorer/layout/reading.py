@@ -53,8 +53,8 @@ class BoardReading:
     board: Board
     problems: list[str]  # an inconsistent table, an illegal structure, tiles read unsurely
     notes: list[str]  # what was settled by the rules (a half read again at a join, a loose duplicate)
-    # Where, in the image, a next tile may lie unseen at an open end of the layout (the centre of the
-    # spot it would take, covered or outside the picture): each is among the problems too, in words.
+    # Where, in the image, a tile may lie unseen at an open end of the layout or between loose tiles (the
+    # centre of the spot it would take, covered or outside the picture): each is among the problems too.
     unseen_ends: list[tuple[float, float]] = field(default_factory=list)
     # The face-up detections the layout's tiles were read from, in the layout's order.
     faces: list[TileDetection] = field(default_factory=list)
