@@ -41,7 +41,7 @@ from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
+    CAMERA_UNFIT, CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
 )
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
@@ -273,7 +273,8 @@ class TablePipeline:
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
-        for unfit in camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX):
+        told_all = len(self._told_unfit) == len(CAMERA_UNFIT)  # (once all are told, the picture is not measured again)
+        for unfit in [] if told_all else camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX):
             if type(unfit) not in self._told_unfit:  # (once: the players can move the camera or light the table, or not)
                 self._told_unfit.add(type(unfit))
                 events.append(told(still.t, unfit))

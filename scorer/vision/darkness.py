@@ -18,13 +18,14 @@ from scorer.words import Words
 # brightened back, reach 17-31 (9 of the 33 with no face read surely); in a fifth 22-53 (every one read);
 # the held-out scenes never come under 44 (docs/experiments.md, session 50).
 TOO_DARK = 40.0
-# The blur before the brightest level is taken (px as the detector sees the picture): a dim sensor's
-# noise, turned up, would otherwise be the brightest thing in it; a tile, a dozen px or more, keeps its level.
+# The blur before the brightest level is taken (px of the frame itself): a dim sensor's noise, turned up,
+# would otherwise be the brightest thing in it; a tile, a dozen px or more, keeps its level.
 BLUR = 2.0
 
 
 def brightest(frame: np.ndarray) -> float:
-    """The grey level of the brightest spot in ``frame`` as the detector sees it, blurred by BLUR first."""
+    """The grey level of the brightest spot in ``frame`` as the detector sees it (shrunk to its input
+    size), blurred first by BLUR px of the frame."""
     grey, scale = seen_grey(frame)
     return float(cv2.GaussianBlur(grey.astype(np.float32), (0, 0), BLUR / scale).max())
 
