@@ -21,6 +21,28 @@ SAME_BOX = 0.7
 ALTERNATIVE = 0.02
 
 
+class ReadOnce:
+    """A pip reader for one picture that reads each box once: a box met again (the close-up search reads a
+    frame's candidates again with its own) is given its first reading, not read again."""
+
+    def __init__(self, read_pips: Callable[[np.ndarray, list[np.ndarray]], np.ndarray]) -> None:
+        self._read_pips = read_pips
+        self._picture: np.ndarray | None = None
+        self._known: dict[bytes, np.ndarray] = {}
+
+    def __call__(self, picture: np.ndarray, boxes: list[np.ndarray]) -> np.ndarray:
+        if picture is not self._picture:
+            self._picture, self._known = picture, {}
+        keys = [np.asarray(c, np.float64).tobytes() for c in boxes]
+        new = list({k: c for k, c in zip(keys, boxes) if k not in self._known}.items())
+        if new:
+            for (k, _), p in zip(new, self._read_pips(picture, [c for _, c in new])):
+                self._known[k] = p
+        if not keys:
+            return self._read_pips(picture, [])
+        return np.stack([self._known[k] for k in keys])
+
+
 def read_tiles(
     frame: np.ndarray,
     boxes: Sequence[Box],

@@ -11,7 +11,7 @@ import numpy as np
 
 from scorer.errors import ModelError
 from scorer.vision.box_reading import (  # (re-exported: the tools and tests use them from here)
-    CLASS_FACES as CLASS_FACES, read_tiles as read_tiles, washed_out as washed_out,
+    CLASS_FACES as CLASS_FACES, ReadOnce, read_tiles as read_tiles, washed_out as washed_out,
 )
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.grain import grainy, smoothed
@@ -218,7 +218,8 @@ class TileDetector:
         t0 = time.perf_counter()
         candidates = self.candidates(frame, sizes)
         t1 = time.perf_counter()
-        detections = read_tiles(picture, candidates, self.reader.read, self.iou)
+        read = ReadOnce(self.reader.read)
+        detections = read_tiles(picture, candidates, read, self.iou)
         t2 = time.perf_counter()
         searched = 0.0
         if self.search and self._looks_close(detections, frame, sizes):
@@ -226,7 +227,7 @@ class TileDetector:
             searched = (time.perf_counter() - t2) * 1000
             if close:
                 both = sorted(candidates + close, key=lambda b: -b.score)
-                detections = read_tiles(picture, both, self.reader.read, self.iou)
+                detections = read_tiles(picture, both, read, self.iou)
         detections = laid_backs_as_faces(blank_or_back(frame, detections))
         self.last_timing = {"detect_ms": (t1 - t0) * 1000, "read_ms": (time.perf_counter() - t1) * 1000 - searched,
                             "search_ms": searched}

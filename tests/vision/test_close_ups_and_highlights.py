@@ -92,6 +92,35 @@ def test_a_close_up_tile_missed_at_one_input_size_is_found_and_read_by_the_searc
 
 
 @shipped
+def test_the_search_reads_each_box_once_and_as_a_fresh_reading_would() -> None:
+    # Tiles long enough in the usual input for the close-up search to run, and to find some of them again.
+    frame, _ = _table(length=260)
+
+    def boxes_read_by(detector: TileDetector) -> tuple[list, list[bytes]]:
+        asked: list[bytes] = []
+        read = detector.reader.read
+
+        def counting_read(picture: np.ndarray, quads: list) -> np.ndarray:
+            asked.extend(np.asarray(q, np.float64).tobytes() for q in quads)
+            return read(picture, quads)
+
+        detector.reader.read = counting_read  # type: ignore[method-assign]
+        return detector.detect(frame), asked
+
+    once, asked = boxes_read_by(TileDetector())
+    assert len(asked) == len(set(asked))
+    assert sorted(sorted(d.pips) for d in once if d.face == "up") == [[1, 4], [1, 6], [3, 4], [4, 4]]
+    # Read afresh each time a box is asked for (as before): boxes read twice, and the same tiles to the last digit.
+    detector_module.ReadOnce = lambda read_pips: read_pips  # type: ignore[assignment,misc]
+    try:
+        afresh, asked_afresh = boxes_read_by(TileDetector())
+    finally:
+        detector_module.ReadOnce = box_reading.ReadOnce  # type: ignore[misc]
+    assert len(asked_afresh) > len(set(asked_afresh)) == len(asked)
+    assert afresh == once
+
+
+@shipped
 def test_an_ordinary_table_is_read_as_before() -> None:
     image, tiles = _table()
     before = TileDetector(search=False).detect(image)

@@ -18,6 +18,7 @@ from scorer.vision.detector import (
     read_tiles,
 )
 from scorer.vision.geometry import HALF, half_centers, long_first, obb_corners, obb_corners_many, polygon_iou, rectify
+from scorer.vision.box_reading import ReadOnce
 from scorer.vision.obb import DFL_BINS, Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
 from scorer.vision.reader import BACK, NOT_A_HALF
 
@@ -307,6 +308,26 @@ def test_read_tiles_pairs_halves_and_drops_boxes_on_the_table() -> None:
         patch = image[int(y) - 20 : int(y) + 20, int(x) - 20 : int(x) + 20]
         n, _ = cv2.connectedComponents((patch < 100).astype(np.uint8)[2:-2, 2:-2])
         assert n - 1 == half.pips
+
+
+def test_a_picture_s_boxes_are_each_read_once_and_given_back_in_the_order_asked() -> None:
+    asked: list[int] = []
+
+    def counting_reader(picture: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        asked.extend(int(q[0][0]) for q in quads)
+        return np.stack([np.full((2, 9), q[0][0]) for q in quads]) if quads else np.zeros((0, 2, 9))
+
+    picture, other = np.zeros((100, 100), np.uint8), np.zeros((100, 100), np.uint8)
+    a, b, c = (obb_corners(x, 50, 20, 10, 0) for x in (20, 50, 80))
+    read = ReadOnce(counting_reader)
+    first = read(picture, [a, b])
+    again = read(picture, [c, a.copy(), b, c])
+    assert asked == [int(a[0][0]), int(b[0][0]), int(c[0][0])]  # (c read once though asked twice)
+    assert [float(p[0, 0]) for p in again] == [c[0][0], a[0][0], b[0][0], c[0][0]]
+    assert np.array_equal(again[1:3], first)
+    read(other, [a])  # another picture: its boxes are its own
+    assert asked[-1] == int(a[0][0]) and len(asked) == 4
+    assert read(picture, []).shape == (0, 2, 9)
 
 
 def test_a_box_the_reader_refuses_gives_the_boxes_it_suppressed_a_second_look() -> None:
