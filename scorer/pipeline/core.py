@@ -274,7 +274,7 @@ class TablePipeline:
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
         told_all = len(self._told_unfit) == len(CAMERA_UNFIT)  # (once all are told, the picture is not measured again)
-        for unfit in [] if told_all else camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX):
+        for unfit in [] if told_all else camera_unfit(still.image, still.up, still.down, LIVE_SMALL_TILE_PX):
             if type(unfit) not in self._told_unfit:  # (once: the players can move the camera or light the table, or not)
                 self._told_unfit.add(type(unfit))
                 events.append(told(still.t, unfit))

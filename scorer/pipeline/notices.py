@@ -14,6 +14,7 @@ import numpy as np
 
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
+from scorer.vision.darkness import too_dark, too_dark_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
 from scorer.words import Listed, Words, at
@@ -88,15 +89,27 @@ class PictureTooGrainy:
         return too_grainy_words()
 
 
+@dataclass(frozen=True)
+class PictureTooDark:
+    """No tile was read surely in a picture too dark to read: a camera that does not brighten a dimmed room back."""
+
+    def text(self) -> Words:
+        return too_dark_words()
+
+
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
-CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy)
+CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
+CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
 
-def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float) -> list[TilesTooSmall | PictureTooGrainy]:
+def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], down: Sequence[TileDetection], minimum: float) -> list[CameraUnfit]:
     """What keeps the camera from reading a still table well: its face-up tiles ``up`` shorter than
-    ``minimum`` px in the image, a picture too grainy."""
+    ``minimum`` px in the image, a picture too grainy, or one too dark where no tile in it (a face ``up``
+    read surely, a back ``down``) was read."""
     length = small_tiles(list(up), minimum)
-    return ([] if length is None else [TilesTooSmall(length, minimum)]) + ([PictureTooGrainy()] if too_grainy(image) else [])
+    read_any = bool(down) or any(d.certain and not d.unread for d in up)
+    return ([] if length is None else [TilesTooSmall(length, minimum)]) + ([PictureTooGrainy()] if too_grainy(image) else []) + (
+        [] if read_any or not too_dark(image) else [PictureTooDark()])
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
 
 def test_what_keeps_the_camera_from_reading_is_said_aloud(qtbot, tmp_path: Path) -> None:
     from scorer.pipeline.events import told
-    from scorer.pipeline.notices import CameraMoved, PictureTooGrainy
+    from scorer.pipeline.notices import CameraMoved, PictureTooDark, PictureTooGrainy
 
     window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
     qtbot.addWidget(window)
@@ -143,6 +143,8 @@ def test_what_keeps_the_camera_from_reading_is_said_aloud(qtbot, tmp_path: Path)
     assert "the camera moved" in window.statusBar().currentMessage() and not said
     window._on_events([told(2.0, PictureTooGrainy())])
     assert len(said) == 1 and "more light on the table" in said[0] and "too grainy" in window.statusBar().currentMessage()
+    window._on_events([told(3.0, PictureTooDark())])
+    assert len(said) == 2 and "too dark" in said[1] and "too dark" in window.statusBar().currentMessage()
     window.stop()
 
 

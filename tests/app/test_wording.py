@@ -65,7 +65,7 @@ NOTICES = [
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
-    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(), notices.PictureTooGrainy(),
+    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(), notices.PictureTooGrainy(), notices.PictureTooDark(),
 ]
 
 

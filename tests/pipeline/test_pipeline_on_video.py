@@ -1478,3 +1478,21 @@ def test_a_picture_too_grainy_to_read_is_pointed_out_once() -> None:
     grainy = told(80.0)
     assert len(grainy) == 1 and "more light on the table" in grainy[0]
     assert told(3.0) == []
+
+
+def test_a_picture_too_dark_with_no_tile_read_is_pointed_out_once() -> None:
+    from scorer.pipeline.events import Notice
+
+    def told(table_level: int, tile_level: int, read: bool) -> list[str]:
+        table = ScriptedTable()
+        table.image[:] = table_level  # (the light changed as the first tile was laid)
+        for x in (150, 199):  # (two tiles laid, one after the other: read, or seen as nothing at all)
+            table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199)][: (x - 101) // 49] if read else [],
+                       paint=[(_rect(x, 120, 48, 24), tile_level)])
+        return [e.message for e in table.events if isinstance(e, Notice) and "too dark" in e.message]
+
+    # The lights dimmed under a camera that does not brighten them back: no tile read, said once.
+    dark = told(8, 30, read=False)
+    assert len(dark) == 1 and "more light on the table" in dark[0]
+    # Dark, but the tiles read: nothing to say; nothing read on a lit table: not the light's fault.
+    assert told(8, 30, read=True) == [] and told(60, 180, read=False) == []
