@@ -36,7 +36,8 @@ class ReadOnce:
         keys = [np.asarray(c, np.float64).tobytes() for c in boxes]
         new = list({k: c for k, c in zip(keys, boxes) if k not in self._known}.items())
         if new:
-            for (k, _), p in zip(new, self._read_pips(picture, [c for _, c in new])):
+            read = self._read_pips(picture, [c for _, c in new]).reshape(len(new), 2, -1)  # (as read_tiles takes it)
+            for (k, _), p in zip(new, read):
                 self._known[k] = p
         if not keys:
             return self._read_pips(picture, [])
