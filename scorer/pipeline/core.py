@@ -41,7 +41,7 @@ from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    CAMERA_UNFIT, CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
+    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
 )
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
@@ -125,7 +125,7 @@ class TablePipeline:
         self._reference: StillTable | None = None  # the last still table acted on (with no arm over it)
         self._reference_offset = np.zeros(2)  # the camera's offset then (CameraShift.offset)
         self._arm_since: float | None = None  # an arm seen over the still table since then
-        self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
+        self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (once: it may stay so)
 
     @property
     def match(self) -> Match:
@@ -273,11 +273,10 @@ class TablePipeline:
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
-        told_all = len(self._told_unfit) == len(CAMERA_UNFIT)  # (once all are told, the picture is not measured again)
-        for unfit in [] if told_all else camera_unfit(still.image, still.up, still.down, LIVE_SMALL_TILE_PX):
-            if type(unfit) not in self._told_unfit:  # (once: the players can move the camera or light the table, or not)
-                self._told_unfit.add(type(unfit))
-                events.append(told(still.t, unfit))
+        laid = self.match.phase is Phase.IN_ROUND and bool(self.match.current_board().tiles)
+        for unfit in camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX, self._told_unfit, tiles_laid=laid):
+            self._told_unfit.add(type(unfit))
+            events.append(told(still.t, unfit))
         return events
 
     def finish(self, t: float) -> list[PipelineEvent]:

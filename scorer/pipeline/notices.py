@@ -8,13 +8,13 @@ language (the app: ``scorer.app.wording``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol, Sequence
+from typing import Collection, Literal, Protocol, Sequence
 
 import numpy as np
 
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Reveal, Tile
-from scorer.vision.darkness import too_dark, too_dark_words
+from scorer.vision.darkness import too_dark, too_dark_to_trust_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
 from scorer.words import Listed, Words, at
@@ -91,10 +91,10 @@ class PictureTooGrainy:
 
 @dataclass(frozen=True)
 class PictureTooDark:
-    """No tile was read surely in a picture too dark to read: a camera that does not brighten a dimmed room back."""
+    """Tiles lie on the table in a picture too dark to read them reliably: a camera that does not brighten a dimmed room back."""
 
     def text(self) -> Words:
-        return too_dark_words()
+        return too_dark_to_trust_words()
 
 
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
@@ -102,14 +102,20 @@ CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
 
-def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], down: Sequence[TileDetection], minimum: float) -> list[CameraUnfit]:
-    """What keeps the camera from reading a still table well: its face-up tiles ``up`` shorter than
-    ``minimum`` px in the image, a picture too grainy, or one too dark where no tile in it (a face ``up``
-    read surely, a back ``down``) was read."""
-    length = small_tiles(list(up), minimum)
-    read_any = bool(down) or any(d.certain and not d.unread for d in up)
-    return ([] if length is None else [TilesTooSmall(length, minimum)]) + ([PictureTooGrainy()] if too_grainy(image) else []) + (
-        [] if read_any or not too_dark(image) else [PictureTooDark()])
+def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float, told: Collection[type], *,
+                 tiles_laid: bool) -> list[CameraUnfit]:
+    """What keeps the camera from reading a still table well, of what was not ``told`` yet (not measured
+    again): its face-up tiles ``up`` shorter than ``minimum`` px in the image; a picture too grainy; or,
+    where tiles lie on the table (``tiles_laid``), one too dark -- the brightest of them under
+    :data:`~scorer.vision.darkness.TOO_DARK` (a bare dark cloth, a table cleared between rounds, is no matter)."""
+    unfit: list[CameraUnfit] = []
+    if TilesTooSmall not in told and (length := small_tiles(list(up), minimum)) is not None:
+        unfit.append(TilesTooSmall(length, minimum))
+    if PictureTooGrainy not in told and too_grainy(image):
+        unfit.append(PictureTooGrainy())
+    if PictureTooDark not in told and tiles_laid and too_dark(image):
+        unfit.append(PictureTooDark())
+    return unfit
 
 
 @dataclass(frozen=True)

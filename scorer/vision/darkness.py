@@ -35,6 +35,11 @@ def too_dark(frame: np.ndarray) -> bool:
     return brightest(frame) < TOO_DARK
 
 
+def too_dark_to_trust_words() -> Words:
+    # (Live play: tiles lie on the table, and what is read of them in such a picture may be wrong.)
+    return Words("the picture is too dark for the tiles to be read reliably: more light on the table, please")
+
+
 def too_dark_words() -> Words:
     # (An empty black cloth under a fixed exposure is dark too: the words say what is known, not why.)
     return Words("the picture is too dark: no tile in it could be read surely -- if tiles lie there, more light on "

@@ -1480,19 +1480,25 @@ def test_a_picture_too_grainy_to_read_is_pointed_out_once() -> None:
     assert told(3.0) == []
 
 
-def test_a_picture_too_dark_with_no_tile_read_is_pointed_out_once() -> None:
+def test_a_picture_too_dark_with_tiles_laid_is_pointed_out_once() -> None:
     from scorer.pipeline.events import Notice
 
-    def told(table_level: int, tile_level: int, read: bool) -> list[str]:
+    def told(dimmed: bool, read: bool, first_laid: bool = True) -> list[str]:
         table = ScriptedTable()
-        table.image[:] = table_level  # (the light changed as the first tile was laid)
-        for x in (150, 199):  # (two tiles laid, one after the other: read, or seen as nothing at all)
-            table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199)][: (x - 101) // 49] if read else [],
-                       paint=[(_rect(x, 120, 48, 24), tile_level)])
+        if first_laid:  # (in the room's light: read, and played)
+            table.move(FROM_BOTTOM, [_up((1, 4), 150)], paint=[(_rect(150, 120, 48, 24), 180)])
+        if dimmed:  # the lights dimmed under a camera that does not brighten them back: every level an eighth
+            table.image //= 8
+        tile_level = int(table.image.max()) if first_laid else 22
+        table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199)] if read else [],
+                   paint=[(_rect(199, 120, 48, 24), tile_level)])
+        table.still(10)
         return [e.message for e in table.events if isinstance(e, Notice) and "too dark" in e.message]
 
-    # The lights dimmed under a camera that does not brighten them back: no tile read, said once.
-    dark = told(8, 30, read=False)
-    assert len(dark) == 1 and "more light on the table" in dark[0]
-    # Dark, but the tiles read: nothing to say; nothing read on a lit table: not the light's fault.
-    assert told(8, 30, read=True) == [] and told(60, 180, read=False) == []
+    # Mid-round, the lights dimmed: said once, asking for light, whether the next tile was read or not.
+    for read in (False, True):
+        dark = told(dimmed=True, read=read)
+        assert len(dark) == 1 and "more light on the table" in dark[0]
+    # Nothing read on a lit table; a dark table with nothing laid on it yet (a cloth bare, or cleared between
+    # rounds): nothing to say.
+    assert told(dimmed=False, read=False) == [] and told(dimmed=True, read=False, first_laid=False) == []
