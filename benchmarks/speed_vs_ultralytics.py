@@ -11,7 +11,8 @@ models in ``models/`` (and in each ``--models`` folder, e.g. quantised ones), th
 ``models/detector-last.pt`` (the checkpoint ``detector.onnx`` was exported from) at the same input size and
 score threshold (JPEG decode to boxes, no pips read; torch with 2 threads).  The order rotates each round
 so no runner always follows the same one.  Printed: each runner's median and p90 ms and its ratio to
-ultralytics' median, and the scorer's median time per stage.
+ultralytics' median (and each timed round's own ratio: the host's load moves it), and the scorer's median
+time per stage.
 """
 
 from __future__ import annotations
@@ -78,22 +79,31 @@ def main() -> None:
         runners["ultralytics predict, detector-last.pt (boxes only)"] = ultralytics_predict
     except ImportError:
         print("ultralytics is not installed in this environment: its own predict is not measured")
-    times: dict[str, list[float]] = {name: [] for name in runners}
+    by_round: dict[str, list[list[float]]] = {name: [] for name in runners}  # (the timed rounds' times, ms)
     names = list(runners)
     for r in range(args.rounds):
+        timed = r > 0 or args.rounds == 1
+        for name in names:
+            by_round[name] += [[]] if timed else []
         for i, data in enumerate(blobs):
             k = (i + r) % len(names)
             for name in names[k:] + names[:k]:
                 t0 = time.perf_counter()
                 image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
                 runners[name](image)
-                if r > 0 or args.rounds == 1:
-                    times[name].append((time.perf_counter() - t0) * 1000)
-    peer = next((statistics.median(t) for n, t in times.items() if n.startswith("ultralytics")), None)
+                if timed:
+                    by_round[name][-1].append((time.perf_counter() - t0) * 1000)
+    times = {name: [t for one in rounds for t in one] for name, rounds in by_round.items()}
+    peer_name = next((n for n in times if n.startswith("ultralytics")), "")
+    peer = statistics.median(times[peer_name]) if peer_name else None
     print(f"{len(blobs)} frames 1280x720 (test split), input {size} px, {args.threads} threads, {args.rounds - 1 if args.rounds > 1 else 1} timed rounds")
     for name, t in times.items():
         median = statistics.median(t)
         ratio = f", {median / peer:.2f}x ultralytics' predict" if peer else ""
+        if peer and not name.startswith("ultralytics"):
+            # (Each timed round's own ratio: how much the host's load moved the figure during the run.)
+            rounds = [statistics.median(mine) / statistics.median(theirs) for mine, theirs in zip(by_round[name], by_round[peer_name])]
+            ratio += " (by round: " + ", ".join(f"{x:.2f}x" for x in rounds) + ")"
         print(f"  {name:<52} median {median:6.1f} ms, p90 {sorted(t)[int(0.9 * len(t))]:6.1f} ms{ratio}")
     for label, st in stages.items():
         print(f"  {label} stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in st.items()))
