@@ -9,10 +9,11 @@ replayed three times: with a detector that knows the truth (which isolates the p
 own logic); with the shipped model, nobody answering its questions; and with the model and a
 player answering them (as at a table: the right alternative, or the move entered by hand).
 `--conditions` films the same games under what a real evening adds (datasets/dominosynth/evening.py:
-drift, shadow, hover, bump, lamp, lean, brush, focus; `evening` is the first four, `all` all), each set
-of conditions reported apart; `--renderer second` films them with the independent second renderer
+drift, shadow, hover, bump, lamp, lean, brush, focus; `evening` is the first four, `all` these eight; and
+`dim`, the lights dimmed mid-game past reading), each set of conditions reported apart; `--renderer second` films them with the independent second renderer
 (datasets/secondsynth/) instead.
-Printed: events right / events total (plays, draws, passes, round starts, reveals, in order), confirmations asked, replay speed, the latency
+Printed: events right / events total (plays, draws, passes, round starts, reveals, in order), confirmations asked, what keeps the
+camera from reading well where it was told (a picture too dark, too grainy, tiles too small), replay speed, the latency
 from a still table to its event, and the memory over a long replay.
 """
 
@@ -33,7 +34,8 @@ from dominosynth.evening import conditions_name, parse_conditions  # noqa: E402
 from dominosynth.truth import TruthDetector  # noqa: E402
 from dominosynth.video import VideoSpec, make_video  # noqa: E402
 
-from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
+from scorer.pipeline import NeedsConfirmation, Notice, PipelineConfig, TablePipeline, VideoFile  # noqa: E402
+from scorer.pipeline.notices import CAMERA_UNFIT  # noqa: E402
 from scorer.pipeline.replay import run  # noqa: E402
 from scorer.pipeline.sources import Frame  # noqa: E402
 from scorer.rules import Reveal  # noqa: E402
@@ -127,8 +129,11 @@ def replay(video: Path, header: MatchHeader, detector, follow=None, player: Answ
     source = VideoFile(video, step=step)
     pipeline = TablePipeline(header.new_match(), detector, PipelineConfig(), fps=source.fps / step)
     asks = []
+    unfit: list[Notice] = []  # (what keeps the camera from reading well, told: reported with the video)
 
     def on_event(e) -> None:
+        if isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT):
+            unfit.append(e)
         if isinstance(e, NeedsConfirmation):
             asks.append(e)
             if player is not None:
@@ -136,7 +141,7 @@ def replay(video: Path, header: MatchHeader, detector, follow=None, player: Answ
                     on_event(answered)
 
     stats = run(follow(source) if follow else source, pipeline, on_event)
-    return pipeline, asks, stats
+    return pipeline, asks, stats, unfit
 
 
 def game_video(game: str, n: int, partnership: bool, seed: int, rounds: int, style: str = "main",
@@ -187,7 +192,7 @@ def main() -> None:
                         help="read every STEP-th frame (1: every frame, as a camera at 30 fps under a flickering lamp)")
     parser.add_argument("--conditions", nargs="+", default=["main"],
                         help="sets of conditions, each reported apart: main (none), evening (drift+shadow+hover+bump), "
-                             "all, or names joined by + (drift, shadow, hover, bump, lamp, lean, brush, focus)")
+                             "all (the eight before dim), or names joined by + (drift, shadow, hover, bump, lamp, lean, brush, focus, dim)")
     parser.add_argument("--renderer", default="dominosynth", choices=("dominosynth", "second"),
                         help="which renderer films the games: the generator's own, or the independent second one")
     args = parser.parse_args()
@@ -222,12 +227,12 @@ def main() -> None:
                     if not labels.exists():
                         continue  # (the second renderer writes no labels)
                     det = TruthDetector(labels)
-                    pipeline, asks, stats = replay(video, header, det, det.follow, step=args.step)
+                    pipeline, asks, stats, unfit = replay(video, header, det, det.follow, step=args.step)
                 elif label == "answered":
                     players.append(AnsweringPlayer(truth_log.read_text().splitlines()))
-                    pipeline, asks, stats = replay(video, header, model(), player=players[-1], step=args.step)
+                    pipeline, asks, stats, unfit = replay(video, header, model(), player=players[-1], step=args.step)
                 else:
-                    pipeline, asks, stats = replay(video, header, model(), step=args.step)
+                    pipeline, asks, stats, unfit = replay(video, header, model(), step=args.step)
                     speeds.append(stats.speed)
                     latencies += stats.latencies
                 # The match as its log holds it (a draw found missed at a round's end rewrites the round).
@@ -240,8 +245,9 @@ def main() -> None:
                 plays = sum(1 for k in truth if k[0] == "play")
                 for i, v in enumerate((right, len(truth), len(asks), same, plays)):
                     totals[label][i] += v
+                told_unfit = "".join(f", told at {n.t:.1f} s: {type(n.said).__name__}" for n in unfit)
                 results[label] = (f"{right}/{len(truth)} right ({prefix} in a row from the start), {len(asks)} asked, "
-                                  f"final scores {'equal' if same else 'differ'}")
+                                  f"final scores {'equal' if same else 'differ'}{told_unfit}")
             speed = f" | {speeds[-1]:.1f}x real time" if speeds else ""
             print(f"{name}: video {stats.video_seconds:.0f} s | " + " | ".join(f"{k}: {v}" for k, v in results.items()) + speed,
                   flush=True)

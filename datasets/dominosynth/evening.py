@@ -1,5 +1,6 @@
 """What a real evening adds to a game video: light that drifts or steps, shadows, hovering hands, a
-bumped camera, people leaning in, a sleeve brushing a tile, a focus that breathes.
+bumped camera, people leaning in, a sleeve brushing a tile, a focus that breathes -- and, apart, the
+lights dimmed mid-game under a camera that does not brighten them back.
 
 Each condition is a name in :data:`CONDITIONS`; :class:`Evening` draws its own random timing from
 its own seed, so a video with conditions shows the same game, layout and arms as the one without.
@@ -16,13 +17,16 @@ import numpy as np
 
 from dominosynth.render import draw_arm
 
-CONDITIONS = ("drift", "shadow", "hover", "bump", "lamp", "lean", "brush", "focus")
+CONDITIONS = ("drift", "shadow", "hover", "bump", "lamp", "lean", "brush", "focus", "dim")
 # The evening the issue describes: the light drifting, arms' shadows, hands hovering, the camera knocked once.
-PRESETS = {"evening": ("drift", "shadow", "hover", "bump"), "all": CONDITIONS}
+# ("all" is every condition a table is read through; "dim" is left out: a room too dark to read is there for
+# what the app says of it.)
+PRESETS = {"evening": ("drift", "shadow", "hover", "bump"), "all": CONDITIONS[:-1]}
 
 DRIFT = 0.12  # the exposure's and each colour's slow wander, at most this share either way
 HOVER_SHARE = 1 / 3
 BUMP_PX = (3.0, 4.0)
+DIMMED = 0.1  # the light's share left once the room is dimmed (the exposure fixed; the sensor's noise as before)
 
 
 def parse_conditions(text: str) -> frozenset[str]:
@@ -86,6 +90,8 @@ class Evening:
         self.blurs = self._happenings(rng, every=20.0, lasting=(0.8, 1.2))
         self.shadow_offset = (rng.uniform(14, 30) * scale * rng.choice((-1, 1)), rng.uniform(10, 24) * scale * rng.choice((-1, 1)))
         self.brushes_left = rng.randint(1, 2)
+        # (Its own numbers: the evening's draws for the other conditions stay as they were.)
+        self.dim_at = random.Random(self.seed * 7919 + 29).uniform(0.4, 0.6) * mid
 
     def _happenings(self, rng: random.Random, every: float, lasting: tuple[float, float]) -> list[tuple[float, float, tuple[float, float], float]]:
         out = []
@@ -107,6 +113,8 @@ class Evening:
             gain *= np.array([1.0 + DRIFT * 0.5 * _at(b, t) for b in self.balance], np.float32)
         if "lamp" in self.conditions and t >= self.lamp_at:
             gain *= self.lamp[0] * self.lamp[1].astype(np.float32)
+        if "dim" in self.conditions and t >= self.dim_at:
+            gain *= DIMMED
         if not np.allclose(gain, 1.0):
             img = img * gain[None, None, :]
         if "focus" in self.conditions:

@@ -134,7 +134,7 @@ _SENTENCES = (
                                    "camera): more light on the table, please"),
     QT_TRANSLATE_NOOP("Sentences", "the picture is too dark: no tile in it could be read surely -- if tiles lie there, more "
                                    "light on the table, please"),
-    QT_TRANSLATE_NOOP("Sentences", "the picture is too dark for the tiles to be read reliably: more light on the table, please"),
+    QT_TRANSLATE_NOOP("Sentences", "the picture is very dark: tiles may be misread -- more light on the table, please"),
     QT_TRANSLATE_NOOP("Sentences", "no tile could be read surely in the picture: if tiles lie there, a sharper, closer or "
                                    "better lit picture, please"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid "

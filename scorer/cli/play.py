@@ -152,7 +152,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
 
 
 def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from scorer.pipeline.events import MoveEvent, NeedsConfirmation
+    from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
     from scorer.pipeline.replay import record
     from scorer.pipeline.sources import Camera
     from scorer.rules.log import MatchSource
@@ -185,6 +185,8 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
         elif isinstance(event, NeedsConfirmation):
             out.write(f"{event.t:7.1f}s ? {event.reason}\n")
+        elif isinstance(event, Notice):  # (a picture too dark, a camera knocked: as the replay prints them)
+            out.write(f"{event.t:7.1f}s ! {event.message}\n")
         out.flush()
 
     out.write(f"recording to {folder}, the match to {session.path} (Ctrl+C to stop)\n")

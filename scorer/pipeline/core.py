@@ -41,7 +41,7 @@ from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit,
+    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit, tiles_laid,
 )
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
@@ -273,7 +273,7 @@ class TablePipeline:
         self.arms.read(still.at, sight.tiles)
         self.view = TableView(still.t, [*still.up, *still.down], self.match.board, list(layout.problems))
         events = self.tell(still.t, [(("layout", note), note) for note in layout.notes])
-        laid = self.match.phase is Phase.IN_ROUND and bool(self.match.current_board().tiles)
+        laid = tiles_laid(self.match, bool(still.up or still.down))
         for unfit in camera_unfit(still.image, still.up, LIVE_SMALL_TILE_PX, self._told_unfit, tiles_laid=laid):
             self._told_unfit.add(type(unfit))
             events.append(told(still.t, unfit))

@@ -13,7 +13,7 @@ from typing import Collection, Literal, Protocol, Sequence
 import numpy as np
 
 from scorer.pipeline.sequences import played_as
-from scorer.rules import Event, Reveal, Tile
+from scorer.rules import Event, Match, Phase, Reveal, Tile
 from scorer.vision.darkness import too_dark, too_dark_to_trust_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
@@ -91,7 +91,7 @@ class PictureTooGrainy:
 
 @dataclass(frozen=True)
 class PictureTooDark:
-    """Tiles lie on the table in a picture too dark to read them reliably: a camera that does not brighten a dimmed room back."""
+    """Tiles lie on the table in a picture so dark that they may be misread: a camera that does not brighten a dimmed room back."""
 
     def text(self) -> Words:
         return too_dark_to_trust_words()
@@ -106,8 +106,8 @@ def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float,
                  tiles_laid: bool) -> list[CameraUnfit]:
     """What keeps the camera from reading a still table well, of what was not ``told`` yet (not measured
     again): its face-up tiles ``up`` shorter than ``minimum`` px in the image; a picture too grainy; or,
-    where tiles lie on the table (``tiles_laid``), one too dark -- the brightest of them under
-    :data:`~scorer.vision.darkness.TOO_DARK` (a bare dark cloth, a table cleared between rounds, is no matter)."""
+    where tiles lie on the table (``tiles_laid``: :func:`tiles_laid`), a picture whose brightest spot is
+    under :data:`~scorer.vision.darkness.TOO_DARK` (a bare dark cloth is no matter)."""
     unfit: list[CameraUnfit] = []
     if TilesTooSmall not in told and (length := small_tiles(list(up), minimum)) is not None:
         unfit.append(TilesTooSmall(length, minimum))
@@ -116,6 +116,16 @@ def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float,
     if PictureTooDark not in told and tiles_laid and too_dark(image):
         unfit.append(PictureTooDark())
     return unfit
+
+
+def tiles_laid(match: Match, seen_any: bool) -> bool:
+    """Whether tiles lie on the table for the players to be told that the picture is too dark: mid-round,
+    once some are played (read or not, the lights out); while the round's hands are counted, where
+    anything is seen (``seen_any``: the table may already be cleared).  Not between rounds: a cleared
+    table, the last layout still lying there or not."""
+    if match.phase is Phase.IN_ROUND:
+        return bool(match.current_board().tiles)
+    return match.phase is Phase.ROUND_OVER and seen_any
 
 
 @dataclass(frozen=True)

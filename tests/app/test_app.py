@@ -144,7 +144,7 @@ def test_what_keeps_the_camera_from_reading_is_said_aloud(qtbot, tmp_path: Path)
     window._on_events([told(2.0, PictureTooGrainy())])
     assert len(said) == 1 and "more light on the table" in said[0] and "too grainy" in window.statusBar().currentMessage()
     window._on_events([told(3.0, PictureTooDark())])
-    assert len(said) == 2 and "too dark" in said[1] and "too dark" in window.statusBar().currentMessage()
+    assert len(said) == 2 and "very dark" in said[1] and "very dark" in window.statusBar().currentMessage()
     window.stop()
 
 

@@ -47,6 +47,9 @@ def test_a_round_under_one_condition_is_scored_exactly_with_nothing_asked(tmp_pa
         assert any("the camera moved by" in n for n in notices), notices
     else:
         assert not any("camera moved" in n for n in notices), notices
+    # The lights dimmed mid-round, the camera's exposure fixed: asked for more light, once (read on here
+    # only by the detector that knows the truth).
+    assert sum("very dark" in n for n in notices) == (condition == "dim"), notices
 
 
 def test_a_hand_hovering_over_the_layout_hides_tiles_for_a_moment_without_a_question() -> None:

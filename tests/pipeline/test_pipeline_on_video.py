@@ -1490,15 +1490,41 @@ def test_a_picture_too_dark_with_tiles_laid_is_pointed_out_once() -> None:
         if dimmed:  # the lights dimmed under a camera that does not brighten them back: every level an eighth
             table.image //= 8
         tile_level = int(table.image.max()) if first_laid else 22
-        table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199)] if read else [],
-                   paint=[(_rect(199, 120, 48, 24), tile_level)])
-        table.still(10)
-        return [e.message for e in table.events if isinstance(e, Notice) and "too dark" in e.message]
+        for k, x in enumerate((199, 248)):  # (two more tiles laid in that light)
+            table.move(FROM_BOTTOM, [_up((1, 4), 150), _up((4, 6), 199), _up((6, 2), 248)][: k + 2] if read else [],
+                       paint=[(_rect(x, 120, 48, 24), tile_level)])
+        return [e.message for e in table.events if isinstance(e, Notice) and "very dark" in e.message]
 
-    # Mid-round, the lights dimmed: said once, asking for light, whether the next tile was read or not.
+    # Mid-round, the lights dimmed: said once, asking for light, whether the tiles laid since are read or not.
     for read in (False, True):
         dark = told(dimmed=True, read=read)
         assert len(dark) == 1 and "more light on the table" in dark[0]
-    # Nothing read on a lit table; a dark table with nothing laid on it yet (a cloth bare, or cleared between
-    # rounds): nothing to say.
+    # Nothing read on a lit table; a dark table with nothing laid on it yet (a bare cloth): nothing to say.
     assert told(dimmed=False, read=False) == [] and told(dimmed=True, read=False, first_laid=False) == []
+
+
+def test_the_too_dark_notice_is_for_tiles_in_play_not_a_table_between_rounds() -> None:
+    from scorer.pipeline.events import Notice
+    from scorer.rules import Phase, Reveal
+    from scorer.rules.simulate import simulate_match
+
+    sim = simulate_match("horse-race", 2, seed=5)
+    k = next(k for k, s in enumerate(sim.events) if isinstance(s.event, Reveal))
+    in_round, counting, between = sim.events[k - 2].after, sim.events[k - 1].after, sim.events[k].after
+    assert (in_round.phase, counting.phase, between.phase) == (Phase.IN_ROUND, Phase.ROUND_OVER, Phase.BEFORE_ROUND)
+    assert in_round.current_board().tiles and between.current_board().tiles  # (the last layout still lies there)
+
+    def told(state, seen: list) -> int:
+        table = ScriptedTable()
+        table.pipe = TablePipeline(state, table, PipelineConfig(), fps=10)
+        table.image[:] = 8  # (a dark room)
+        table.paint(_rect(150, 120, 48, 24), 30)
+        table.seen = seen
+        table.still(10)
+        return sum(isinstance(e, Notice) and "very dark" in e.message for e in table.events)
+
+    face = [_up((1, 4), 150)]
+    # Mid-round, read or not (the lights out); the hands being counted, where anything is seen.
+    assert told(in_round, []) == told(in_round, face) == told(counting, face) == 1
+    # A table cleared after the count; between rounds, the old layout lying there or not.
+    assert told(counting, []) == told(between, []) == told(between, face) == 0

@@ -881,8 +881,8 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>kuva on liian rakeinen, jotta laatat luettaisiin luotettavasti (huone on kameralle liian pimeä): lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
-        <source>the picture is too dark for the tiles to be read reliably: more light on the table, please</source>
-        <translation>kuva on liian tumma, jotta laatat luettaisiin luotettavasti: lisää valoa pöydälle, kiitos</translation>
+        <source>the picture is very dark: tiles may be misread -- more light on the table, please</source>
+        <translation>kuva on hyvin tumma: laattoja voidaan lukea väärin -- lisää valoa pöydälle, kiitos</translation>
     </message>
     <message>
         <source>no tile could be read surely in the picture: if tiles lie there, a sharper, closer or better lit picture, please</source>
