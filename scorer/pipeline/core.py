@@ -125,7 +125,7 @@ class TablePipeline:
         self._reference: StillTable | None = None  # the last still table acted on (with no arm over it)
         self._reference_offset = np.zeros(2)  # the camera's offset then (CameraShift.offset)
         self._arm_since: float | None = None  # an arm seen over the still table since then
-        self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (once: it may stay so)
+        self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
 
     @property
     def match(self) -> Match:

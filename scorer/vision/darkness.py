@@ -16,11 +16,10 @@ from scorer.vision.grain import seen_grey
 from scorer.words import Words
 
 # The brightest spot of a picture (grey levels, as the detector sees it, blurred as below) under which it
-# is too dark to read where no tile in it was read surely: the real photos in a tenth of their light, not
-# brightened back, reach 17-31 (9 of the 33 with no face read surely); in a fifth 22-53 (every one read);
-# the held-out scenes never come under 44 (docs/experiments.md, session 50).  A game filmed dimmed to 0.15
-# of its light (15-34 here) loses a round's end to it; one round of 33 generated films is lit as darkly
-# (30-36) and read right (session 51).
+# is too dark to read where no tile in it was read surely, and live tiles may be misread: the real photos
+# in a tenth of their light, not brightened back, reach 17-31 (9 of the 33 with no face read surely), in a
+# fifth 22-53 (every one read); the held-out scenes never come under 44; a game dimmed to 0.15 of its
+# light (15-34) loses a round's end (docs/experiments.md, sessions 50-51).
 TOO_DARK = 40.0
 # The blur before the brightest level is taken (px of the frame itself): a dim sensor's noise, turned up,
 # would otherwise be the brightest thing in it; a tile, a dozen px or more, keeps its level.
