@@ -337,7 +337,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 self.live.show_layout(layout_on_table(self.match))
 
     def _on_events(self, events: list) -> None:
-        for e in events:
+        # (What keeps the camera from reading comes last in its batch: the bar keeps it till the next message.)
+        for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
                 if e.announcement is not None:
