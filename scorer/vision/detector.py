@@ -83,7 +83,7 @@ class TileDetector:
     ) -> None:
         models_dir = models_dir or default_models_dir()
         path = models_dir / "detector.onnx"
-        self.session = onnx_session(path, threads, "tile detector")
+        self.session = onnx_session(path, threads, "tile detector", spin=True)
         inp = self.session.get_inputs()[0]
         if len(inp.shape) != 4:
             raise ModelError(f"{path}: expected an image input (N, 3, H, W), found {inp.shape}")

@@ -71,8 +71,16 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def onnx_session(path: Path, threads: int, what: str):
-    """An onnxruntime CPU session with ``threads`` threads, or a :class:`ModelError` saying why not."""
+# A model of many small steps (the detector's hundreds of nodes) runs faster when its pool's threads wait
+# for the next step spinning, not asleep -- but only this long: a thread still spinning after the run would
+# keep a core from the other session's next run (the detector and the reader take turns;
+# docs/experiments.md, sessions 30-31 and 52).
+SPIN_US = 100
+
+
+def onnx_session(path: Path, threads: int, what: str, *, spin: bool = False):
+    """An onnxruntime CPU session with ``threads`` threads, or a :class:`ModelError` saying why not.
+    ``spin``: its threads wait for the next step of a run spinning, up to :data:`SPIN_US`; else asleep."""
     import onnxruntime as ort
 
     if not Path(path).is_file():
@@ -80,9 +88,9 @@ def onnx_session(path: Path, threads: int, what: str):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    # Threads that spin after a run would keep the cores from the other session's next run (the detector
-    # and the reader take turns; docs/experiments.md, sessions 30-31).
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+    if spin:
+        options.add_session_config_entry("session.intra_op.spin_duration_us", str(SPIN_US))
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own types

@@ -208,3 +208,18 @@ def test_faces_with_an_engraved_divider_and_backs_beside_them_are_told_apart(tmp
     faces = sorted(tuple(sorted(t.pips)) for t in tiles if t.face == "up")
     assert faces == [(0, 0), (0, 1)]
     assert sum(t.face == "down" for t in tiles) == 3
+
+
+def test_the_detectors_threads_spin_between_its_steps_for_a_bounded_time_and_the_readers_sleep() -> None:
+    # (Spinning unbounded, the detector's threads would keep a core from the reader's run that follows;
+    # asleep, each of the detector's hundreds of small steps waits for its second thread to wake.)
+    from scorer.vision import TileDetector
+    from scorer.vision.reader import SPIN_US
+
+    detector = TileDetector(threads=2)
+    mine = detector.session.get_session_options()
+    assert mine.get_session_config_entry("session.intra_op.allow_spinning") == "1"
+    assert mine.get_session_config_entry("session.intra_op.spin_duration_us") == str(SPIN_US)
+    assert 0 < SPIN_US <= 1000
+    readers = detector.reader.session.get_session_options()
+    assert readers.get_session_config_entry("session.intra_op.allow_spinning") == "0"
