@@ -179,5 +179,19 @@ def test_the_board_commands_say_a_note_as_a_note_not_as_a_problem() -> None:
     from scorer.cli import _write_problems
 
     out = io.StringIO()
-    _write_problems(["the tile at (3, 4) is read uncertainly", "note: the tile at (3, 4) is taken as [0, 4]"], out)
+    _write_problems(["the tile at (3, 4) is read uncertainly"], ["the tile at (3, 4) is taken as [0, 4]"], out)
     assert out.getvalue() == "problem: the tile at (3, 4) is read uncertainly\nnote: the tile at (3, 4) is taken as [0, 4]\n"
+
+
+def test_the_board_commands_say_problems_and_notes_in_finnish() -> None:
+    from scorer.cli import _write_problems
+    from scorer.words import Words, at
+
+    out = io.StringIO()
+    problem = Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
+                    place=at((3, 4)), read="[4, 2]", confidence="0.88")
+    note = Words("{tile} lies lengthwise in the line: read as a double laid crosswise",
+                 tile=Words("{tile} at {place}", tile="[2|2]", place=at((225, 137))))
+    _write_problems([problem], [note], out, "fi")
+    assert out.getvalue() == ("ongelma: kohdan (3, 4) laatta luetaan epävarmasti [4, 2] (0.88): tarkista se\n"
+                              "huomio: [2|2] kohdassa (225, 137) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi\n")

@@ -90,11 +90,11 @@ def names(name: str) -> dict[str, str]:
     return {"name": name, "name_gen": genitive_fi(name)}
 
 
-def decimal(value: float, digits: int | None = 1, signed: bool = False) -> str:
-    """A decimal number as the language writes it: 12.5 in English, 12,5 in Finnish (``signed``: +0.25;
-    ``digits`` None: as many as the number has)."""
+def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: str | None = None) -> str:
+    """A decimal number as the language writes it (the app's, or ``lang``): 12.5 in English, 12,5 in
+    Finnish (``signed``: +0.25; ``digits`` None: as many as the number has)."""
     if digits is None:
         text = f"{value:+}" if signed else str(value)
     else:
         text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
-    return text.replace(".", ",") if _lang == "fi" else text
+    return text.replace(".", ",") if (lang or _lang) == "fi" else text

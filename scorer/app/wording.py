@@ -10,11 +10,12 @@ the app's sources; tests/app/test_wording.py holds the list to the sentences the
 
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QTranslator
 
-from scorer.app.i18n import decimal, translate
+from scorer.app.i18n import DOMAIN, decimal, language, translate, translations_dir
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.announce import genitive_fi
 from scorer.words import Listed, Words, words_of
@@ -39,18 +40,41 @@ def refusal_text(exc: BaseException) -> str:
 
 def said_again(text: str) -> str:
     """A sentence made of :class:`~scorer.words.Words` in the app's language; other text as it is."""
+    return _said(text, _Tongue(translate, language()))
+
+
+def said_in(lang: str) -> Callable[[str], str]:
+    """For a front end with no window (the command line): sentences made of Words said in ``lang`` from the
+    app's translations, without touching the app's language; other text, and a language with no
+    translations, as it is."""
+    translator = QTranslator()
+    if lang == "en" or not translator.load(f"{DOMAIN}_{lang}", str(translations_dir())):
+        return str
+    tongue = _Tongue(lambda context, text: translator.translate(context, text) or text, lang)
+    return lambda text: _said(text, tongue)
+
+
+@dataclass(frozen=True)
+class _Tongue:
+    """A language to say sentences in: its translations (context, English -> its text) and its code."""
+
+    translate: Callable[[str, str], str]
+    lang: str
+
+
+def _said(text: str, tongue: _Tongue) -> str:
     if isinstance(text, Listed):
-        return translate("Sentences", text.separator).join(map(said_again, text.items))
+        return tongue.translate("Sentences", text.separator).join(_said(item, tongue) for item in text.items)
     if isinstance(text, Words):
-        return translate("Sentences", text.template).format_map(_Values(text.values))
+        return tongue.translate("Sentences", text.template).format_map(_Values(text.values, tongue))
     return text
 
 
 class _Values(dict[str, str]):
     """A sentence's values said again, and ``{name_gen}`` for any ``{name}`` (the Finnish genitive)."""
 
-    def __init__(self, values: Mapping[str, object]) -> None:
-        super().__init__({name: _value(value) for name, value in values.items()})
+    def __init__(self, values: Mapping[str, object], tongue: _Tongue) -> None:
+        super().__init__({name: _value(value, tongue) for name, value in values.items()})
 
     def __missing__(self, key: str) -> str:
         if key.endswith("_gen") and key[: -len("_gen")] in self:
@@ -58,11 +82,11 @@ class _Values(dict[str, str]):
         raise KeyError(key)
 
 
-def _value(value: object) -> str:
+def _value(value: object, tongue: _Tongue) -> str:
     if isinstance(value, str):
-        return said_again(value)
+        return _said(value, tongue)
     if isinstance(value, float):  # (the language's decimal sign: 4,5 s in Finnish)
-        return decimal(value, None)
+        return decimal(value, None, lang=tongue.lang)
     return str(value)
 
 

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence, TextIO
 
+from scorer.cli.common import sentences_in
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -135,23 +137,36 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
     layout, board = reading.layout, reading.board
-    problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:
+        problems = reading.problems + [f"note: {n}" for n in reading.notes]
         record = {"path": args.image, **board_record(board), "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
                   "problems": problems}
         out.write(json.dumps(record) + "\n")
     else:
         out.write(describe_board(board, args.lang) + "\n")
         terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
-        out.write(f"End sum: {terms} = {board.end_sum()}; scores {board.points()} raw\n")
-        _write_problems(problems, out)
+        out.write(_CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), raw=board.points()) + "\n")
+        _write_problems(reading.problems, reading.notes, out, args.lang)
     return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
 
 
-def _write_problems(problems: list[str], out: TextIO) -> None:
-    """Problems and notes (what the rules settled: "note: ..."), one a line, each said as what it is."""
-    for p in problems:
-        out.write(f"{p}\n" if p.startswith("note: ") else f"problem: {p}\n")
+# The board commands' own words; the sentences they print are the app's, said in its translations.
+_CLI_WORDS = {
+    "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
+           "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
+           "new-at": "New tile at {tile} ({side}, {value}):"},
+    "fi": {"sum": "Päiden summa: {terms} = {sum}; raakapisteitä {raw}", "problem": "ongelma", "note": "huomio",
+           "no-move": "Edelliseen lautaan liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
+           "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):"},
+}
+
+
+def _write_problems(problems: Sequence[str], notes: Sequence[str], out: TextIO, lang: Literal["fi", "en"] = "en") -> None:
+    """Problems, then notes (what the rules settled), one a line, each said as what it is, in ``lang``."""
+    say, words = sentences_in(lang), _CLI_WORDS[lang]
+    for label, sentences in ((words["problem"], problems), (words["note"], notes)):
+        for sentence in sentences:
+            out.write(f"{label}: {say(sentence)}\n")
 
 
 def _annotated(args: argparse.Namespace, image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
@@ -198,29 +213,31 @@ def _move(args: argparse.Namespace, before: Board, detections: list[TileDetectio
     reading = read_move(before, detections, to_table=profile.to_table if profile else None, image=image)
     change = reading.change
     board = change.board if change.board is not None else before
-    problems = reading.problems + [f"note: {n}" for n in reading.notes]
     if args.json:
+        problems = reading.problems + [f"note: {n}" for n in reading.notes]
         placements = [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
                       for p in change.placements]
         record = {"path": args.image, "placements": placements, **board_record(board), "problems": problems}
         out.write(json.dumps(record) + "\n")
     else:
-        _describe_move(before, change.placements, problems, rules, args.lang, out)
+        _describe_move(before, change.placements, reading.problems, reading.notes, rules, args.lang, out)
     return _annotated(args, image, detections, reading.layout, board, profile, [], err)
 
 
-def _describe_move(before: Board, placements: Sequence[Placement], problems: list[str], rules: GameRules, lang: Literal["fi", "en"],
-                   out: TextIO) -> None:
+def _describe_move(before: Board, placements: Sequence[Placement], problems: Sequence[str], notes: Sequence[str], rules: GameRules,
+                   lang: Literal["fi", "en"], out: TextIO) -> None:
     from scorer.rules import describe_placement
+    from scorer.rules.describe import side_name
 
+    words = _CLI_WORDS[lang]
     if not placements:
-        out.write("No new tile is seen joined to the board before.\n")
+        out.write(words["no-move"] + "\n")
     step = before
     for p in placements:
         step = step.place(p.tile, p.at)
-        where = "" if p.at is None else f" at {p.at.tile} ({p.at.side.value}, {p.at.value})"
-        out.write(f"New tile{where}:\n{describe_placement(p.tile, step, rules, lang)}\n")
-    _write_problems(problems, out)
+        head = words["new"] if p.at is None else words["new-at"].format(tile=p.at.tile, side=side_name(p.at.side, lang), value=p.at.value)
+        out.write(f"{head}\n{describe_placement(p.tile, step, rules, lang)}\n")
+    _write_problems(problems, notes, out, lang)
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
@@ -245,7 +262,7 @@ def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                        help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
     board.add_argument("--annotate", metavar="OUT.png")
     board.add_argument("--lang", choices=("fi", "en"), default="en",
-                       help="language of the board's description (the sums and the problems stay in English)")
+                       help="language of the board's description, its sums and problems (--json stays in English)")
     board.add_argument("--threads", type=int, default=2)
     board.set_defaults(run=_board)
 

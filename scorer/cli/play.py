@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
+from scorer.cli.common import sentences_in
+
 if TYPE_CHECKING:
     from scorer.club.live import LiveStatus
     from scorer.pipeline.core import TablePipeline
@@ -39,6 +41,7 @@ class ReplayOptions:
     quiet: bool = False
     out: str | None = None
     save: bool = False
+    lang: Literal["fi", "en"] = "en"
 
 
 def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -101,7 +104,7 @@ def _pipeline_for(args: argparse.Namespace | ReplayOptions, history: MatchHistor
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options = ReplayOptions(args.video, args.game, args.players, args.partnership, args.starter, args.calibration,
-                            args.table, args.step, args.threads, args.json, args.quiet, args.out, args.save)
+                            args.table, args.step, args.threads, args.json, args.quiet, args.out, args.save, args.lang)
     return replay_video(options, out, err)
 
 
@@ -121,18 +124,19 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if isinstance(history, Session):  # (a file: folder is not False)
         err.write(f"saving the match to {history.path}\n")
     pipeline = _pipeline_for(args, history, source)
+    say, asked = sentences_in(args.lang), "vahvistettava" if args.lang == "fi" else "needs confirmation"
 
     def on_event(event: PipelineEvent) -> None:
         if args.as_json:
             if isinstance(event, (MoveEvent, NeedsConfirmation, Notice)):
                 out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
         elif isinstance(event, MoveEvent):
-            for line in narrate(event.step):
+            for line in narrate(event.step, args.lang):
                 out.write(f"{event.t:7.1f}s {line}\n")
         elif isinstance(event, NeedsConfirmation):
-            out.write(f"{event.t:7.1f}s  ? needs confirmation: {event.reason}\n")
+            out.write(f"{event.t:7.1f}s  ? {asked}: {say(event.reason)}\n")
         elif isinstance(event, Notice):
-            out.write(f"{event.t:7.1f}s  ! {event.message}\n")
+            out.write(f"{event.t:7.1f}s  ! {say(event.message)}\n")
         out.flush()
 
     show = progress_bar(source.duration, err) if not args.quiet else None
@@ -146,7 +150,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if source.ended_early:
         err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
     if not args.as_json:
-        out.write(f"Scores: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
+        out.write(f"{'Pisteet' if args.lang == 'fi' else 'Scores'}: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
     err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
     return 1 if source.ended_early else 0
 
@@ -180,13 +184,15 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         session.listeners.append(live)
         live(session)
 
+    say = sentences_in(args.lang)
+
     def on_event(event: PipelineEvent) -> None:
         if isinstance(event, MoveEvent) and event.announcement is not None:
             out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
         elif isinstance(event, NeedsConfirmation):
-            out.write(f"{event.t:7.1f}s ? {event.reason}\n")
+            out.write(f"{event.t:7.1f}s ? {say(event.reason)}\n")
         elif isinstance(event, Notice):  # (a picture too dark, a camera knocked: as the replay prints them)
-            out.write(f"{event.t:7.1f}s ! {event.message}\n")
+            out.write(f"{event.t:7.1f}s ! {say(event.message)}\n")
         out.flush()
 
     out.write(f"recording to {folder}, the match to {session.path} (Ctrl+C to stop)\n")
@@ -227,6 +233,7 @@ def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
     replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
     replay.add_argument("--table", help="which table of a club evening")
+    replay.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account (--json stays in English)")
     replay.set_defaults(run=_replay)
 
 

@@ -143,6 +143,14 @@ def test_replay_of_the_bundled_demo(tmp_path: Path) -> None:
             assert f"{player} +{gain}" in reveal["say"]["en"] and f"{player} +{gain}" in reveal["say"]["fi"]
 
 
+
+def test_replay_tells_the_round_in_finnish_when_asked() -> None:
+    code, out, err = run("replay", str(ROOT / "scorer" / "data" / "demo.mp4"), "--game", "horse-race", "--players", "Ann,Ben",
+                         "--starter", "Ben", "--quiet", "--lang", "fi")
+    assert code == 0, err
+    assert "Ann pelasi viimeisen laattansa: kierros 1 päättyi" in out and "Kädet: Ann 0, Ben 13" in out
+    assert out.splitlines()[-1] == "Pisteet: Ann 9, Ben 5"
+
 def test_the_detector_takes_any_input_size_and_merges_several(tmp_path: Path) -> None:
     from scorer.errors import ModelError
     from scorer.vision import TileDetector, load_image
