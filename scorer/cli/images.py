@@ -155,8 +155,8 @@ _CLI_WORDS = {
     "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
            "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
            "new-at": "New tile at {tile} ({side}, {value}):"},
-    "fi": {"sum": "Päiden summa: {terms} = {sum}; raakapisteitä {raw}", "problem": "ongelma", "note": "huomio",
-           "no-move": "Edelliseen lautaan liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
+    "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
+           "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):"},
 }
 

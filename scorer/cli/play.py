@@ -53,7 +53,8 @@ def _app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         from importlib.resources import as_file, files
 
         with as_file(files("scorer") / "data" / "demo.mp4") as video:
-            demo = ReplayOptions(str(video), "horse-race", "Ann,Ben", starter="Ben", step=1, threads=2, quiet=True, save=True)
+            demo = ReplayOptions(str(video), "horse-race", "Ann,Ben", starter="Ben", step=1, threads=2, quiet=True, save=True,
+                                 lang="fi" if args.lang == "fi" else "en")
             return replay_video(demo, out, err)
     from scorer.app.start import run_app
 
@@ -124,7 +125,8 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if isinstance(history, Session):  # (a file: folder is not False)
         err.write(f"saving the match to {history.path}\n")
     pipeline = _pipeline_for(args, history, source)
-    say, asked = sentences_in(args.lang), "vahvistettava" if args.lang == "fi" else "needs confirmation"
+    say = str if args.as_json else sentences_in(args.lang)
+    asked = "vahvistettava" if args.lang == "fi" else "needs confirmation"
 
     def on_event(event: PipelineEvent) -> None:
         if args.as_json:
@@ -233,7 +235,7 @@ def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
     replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
     replay.add_argument("--table", help="which table of a club evening")
-    replay.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account (--json stays in English)")
+    replay.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account (--json: as without it)")
     replay.set_defaults(run=_replay)
 
 

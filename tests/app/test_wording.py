@@ -94,7 +94,6 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
         assert text != said.text() and "{" not in text
 
 
-
 def test_the_command_line_says_the_notices_in_finnish_as_the_app_does_and_leaves_the_apps_language(finnish) -> None:
     from scorer.app.wording import said_in
 
@@ -104,6 +103,7 @@ def test_the_command_line_says_the_notices_in_finnish_as_the_app_does_and_leaves
     assert [say(told(1.0, said).message) for said in NOTICES] == in_app  # (the decimal comma too)
     assert i18n.language() == "en" and notice_text(told(1.0, NOTICES[-1])) == NOTICES[-1].text()
     assert said_in("en") is str and say("a text not made of Words") == "a text not made of Words"
+
 
 def _sentence_templates() -> set[str]:
     """Every sentence template the rules, the layout and the pipeline make Words of, read from their source."""
