@@ -7,6 +7,7 @@ the template up in its translations and fill it again (``scorer.app.wording``). 
 
 from __future__ import annotations
 
+import math
 from typing import Mapping, Sequence
 
 
@@ -65,3 +66,23 @@ class At(str):
 def at(place: Sequence[float]) -> At:
     """A place in the picture as the players are told it: "(212, 132)"."""
     return At(place)
+
+
+def said_alike(one: object, other: object, within: float) -> bool:
+    """Whether two sentences (or keys made of them: tuples) say the same but for places in the picture at
+    most ``within`` px apart -- a tile read a few pixels off from one look to the next is the same tile."""
+    if isinstance(one, At) and isinstance(other, At):
+        return math.dist(one.place, other.place) <= within
+    if isinstance(one, Words) and isinstance(other, Words):
+        return (one.template == other.template and one.values.keys() == other.values.keys()
+                and all(said_alike(value, other.values[name], within) for name, value in one.values.items()))
+    if isinstance(one, Listed) and isinstance(other, Listed):
+        return one.separator == other.separator and _alike_all(one.items, other.items, within)
+    if isinstance(one, tuple) and isinstance(other, tuple):
+        return _alike_all(one, other, within)
+    return one == other
+
+
+def _alike_all(ones: Sequence[object], others: Sequence[object], within: float) -> bool:
+    return len(ones) == len(others) and all(said_alike(a, b, within) for a, b in zip(ones, others))
+

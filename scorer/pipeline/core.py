@@ -42,6 +42,7 @@ from scorer.pipeline.gating import Gate
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
     CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit, tiles_laid,
+    told_before,
 )
 from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
@@ -364,10 +365,10 @@ class TablePipeline:
         return [needs_confirmation(t, question), StatusChange(t, "confirm")]
 
     def tell(self, t: float, notes: Sequence[Note]) -> list[PipelineEvent]:
-        """Say the notes: each key once a session (a note keyed None each time)."""
+        """Say the notes: each key once a session (a note keyed None each time; :func:`told_before`)."""
         out: list[PipelineEvent] = []
         for key, message in notes:
-            if key is None or key not in self._noted:
+            if key is None or not told_before(key, self._noted):
                 self._noted.add(key)  # (None too: it is never looked up)
                 out.append(Notice(t, message))
         return out

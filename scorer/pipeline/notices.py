@@ -8,7 +8,7 @@ language (the app: ``scorer.app.wording``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Literal, Protocol, Sequence
+from typing import Collection, Hashable, Literal, Protocol, Sequence
 
 import numpy as np
 
@@ -17,13 +17,24 @@ from scorer.rules import Event, Match, Phase, Reveal, Tile
 from scorer.vision.darkness import too_dark, too_dark_to_trust_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
-from scorer.words import Listed, Words, at
+from scorer.words import Listed, Words, at, said_alike
 
 Place = tuple[float, float]  # image pixels
 
 
 class Said(Protocol):
     def text(self) -> Words: ...
+
+
+# A note whose places are read this few pixels from those of one told before is that note again (a box
+# read a few pixels off from one look to the next; live play reads tiles 40 px long or more).
+SAME_PLACE_PX = 10.0
+
+
+def told_before(key: Hashable, told: Collection[Hashable]) -> bool:
+    """Whether a note keyed ``key`` was told already: its key among ``told``, or one alike but for its
+    places (:data:`SAME_PLACE_PX`; :func:`~scorer.words.said_alike`)."""
+    return key in told or any(said_alike(key, other, SAME_PLACE_PX) for other in told)
 
 
 def hands_told(reveal: Reveal) -> str:
