@@ -68,6 +68,21 @@ def at(place: Sequence[float]) -> At:
     return At(place)
 
 
+class Figure(str):
+    """A number with decimals as the players are told it, "0.88", keeping the number and its digits: a front
+    end writes it again with its language's decimal sign."""
+
+    value: float
+    digits: int
+
+    def __new__(cls, value: float, digits: int) -> Figure:
+        told = super().__new__(cls, f"{value:.{digits}f}")
+        told.value, told.digits = float(value), digits
+        return told
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (str, (str(self),))
+
 def said_alike(one: object, other: object, within: float) -> bool:
     """Whether two sentences (or keys made of them: tuples) say the same but for places in the picture at
     most ``within`` px apart -- a tile read a few pixels off from one look to the next is the same tile."""

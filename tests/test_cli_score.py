@@ -185,13 +185,13 @@ def test_the_board_commands_say_a_note_as_a_note_not_as_a_problem() -> None:
 
 def test_the_board_commands_say_problems_and_notes_in_finnish() -> None:
     from scorer.cli import _write_problems
-    from scorer.words import Words, at
+    from scorer.words import Figure, Words, at
 
     out = io.StringIO()
     problem = Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
-                    place=at((3, 4)), read="[4, 2]", confidence="0.88")
+                    place=at((3, 4)), read="[4, 2]", confidence=Figure(0.876, 2))
     note = Words("{tile} lies lengthwise in the line: read as a double laid crosswise",
                  tile=Words("{tile} at {place}", tile="[2|2]", place=at((225, 137))))
     _write_problems([problem], [note], out, "fi")
-    assert out.getvalue() == ("ongelma: kohdan (3, 4) laatta luetaan epävarmasti [4, 2] (0.88): tarkista se\n"
+    assert out.getvalue() == ("ongelma: kohdan (3, 4) laatta luetaan epävarmasti [4, 2] (0,88): tarkista se\n"
                               "huomio: [2|2] kohdassa (225, 137) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi\n")

@@ -18,7 +18,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QTranslator
 from scorer.app.i18n import DOMAIN, decimal, language, translate, translations_dir
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.announce import genitive_fi
-from scorer.words import Listed, Words, words_of
+from scorer.words import Figure, Listed, Words, words_of
 
 
 def question_text(asked: NeedsConfirmation) -> str:
@@ -83,6 +83,8 @@ class _Values(dict[str, str]):
 
 
 def _value(value: object, tongue: _Tongue) -> str:
+    if isinstance(value, Figure):
+        return decimal(value.value, value.digits, lang=tongue.lang)
     if isinstance(value, str):
         return _said(value, tongue)
     if isinstance(value, float):  # (the language's decimal sign: 4,5 s in Finnish)

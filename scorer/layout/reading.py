@@ -27,7 +27,7 @@ from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.meetings import off_square
-from scorer.words import Listed, Words, at
+from scorer.words import Figure, Listed, Words, at
 
 
 def seen_from_detections(detections: Iterable[TileDetection], to_table: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -151,7 +151,7 @@ def unsure_problem(d: TileDetection) -> str:
     if d.unread:
         return Words("the pips of the tile at {place} cannot be read (they do not show): please check it", place=at(d.center))
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
-                 place=at(d.center), read=list(_pips(d)), confidence=f"{d.read_confidence:.2f}")
+                 place=at(d.center), read=list(_pips(d)), confidence=Figure(d.read_confidence, 2))
 
 
 def _beside_problems(layout: Layout) -> list[str]:
