@@ -328,11 +328,13 @@ def player_menu(parent: QWidget, match: Match, verb: str) -> QMenu:
     menu = QMenu(parent)
     on_turn = match.next_player
     players = sorted(match.players, key=lambda p: p != on_turn)
+    if match.phase is Phase.BEFORE_ROUND and match.next_starter is not None:
+        players = [match.players[match.next_starter]]  # (who played out the last round starts the next: no choice)
     for player in players:
         template = translate("Events", _VERBS[verb]) if verb in _VERBS else "{name} " + verb
         text = template.format(name=player)
         if player == on_turn:
-            text += "  " + translate("Events", "(on turn)")
+            text += " " + translate("Events", "(on turn)")
         action = menu.addAction(text)
         action.setData(player)
     return menu

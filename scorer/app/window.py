@@ -90,8 +90,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.worker.seekable:
             self._build_timeline(source)
         self.retranslate()
-        for draw in (self.correction_buttons[1], self.draw_action):  # (Seven Rocks has no boneyard: nobody draws)
-            draw.setEnabled(self.match.rules.has_boneyard)
         self._on_changed(self.snapshot)
 
     @property
@@ -290,10 +288,12 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.log.addItem(item)
             if self.review_at is None and self.live.image is not None and step.line not in self.pictures:
                 self.pictures[step.line] = self.live.grab().scaledToWidth(560, Qt.TransformationMode.SmoothTransformation)
-        if len(snapshot.steps) > kept:
-            self.log.scrollToBottom()
+        if len(snapshot.steps) > kept:  # (once the new items' wrapped heights are laid out)
+            QTimer.singleShot(0, self.log.scrollToBottom)
         if hasattr(self, "timeline"):
             self.timeline.set_marks([step.t for step in snapshot.steps if step.t is not None])
+        if (self.by_hand or self.finished) and snapshot.match.phase is not before.match.phase:
+            self._show_finished()  # (what the bar says to do next follows the match)
         withdrawn = len(before.steps) - len(snapshot.steps)
         if withdrawn > 0:
             self._close_question()  # (asked of the table before the moves withdrawn)
@@ -309,9 +309,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):
             self.statusBar().showMessage(self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event)), 8000)
-        if self.by_hand and snapshot.match.phase is Phase.ROUND_OVER and before.match.phase is not Phase.ROUND_OVER:
-            self.statusBar().showMessage(self.tr("Round {round} is over: give the hands left (Round end…).").format(
-                round=snapshot.match.round_no))
+        self._enable_moves()
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
@@ -381,6 +379,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _show_finished(self) -> None:
         if self.match.is_over:
             self.statusBar().showMessage(self.tr("The match is over."))
+        elif self.by_hand and self.match.phase is Phase.ROUND_OVER:
+            self.statusBar().showMessage(self.tr("Round {round} is over: give the hands left (Round end…).").format(
+                round=self.match.round_no))
         elif self.by_hand:
             self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
         elif self.broke_off is not None:

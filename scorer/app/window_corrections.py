@@ -73,15 +73,17 @@ class MatchCorrections:
         if dialog.choice:
             self.worker.correct(dialog.choice)
 
-    def _correct(self, events: Sequence[Event]) -> None:
+    def _correct(self, events: Sequence[Event]) -> bool:
+        """Send ``events`` to the session, where the rules take them; else say why not (False)."""
         try:
             state = self.match
             for e in events:
                 state, _ = state.apply(e)
         except ScorerError as exc:  # an illegal correction is refused with its reason
             QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc))
-            return
+            return False
         self.worker.correct(events)
+        return True
 
     def _correct_tile(self, detection) -> None:
         """Click a tile to correct its pips; the table is read again with the correction."""
@@ -106,6 +108,26 @@ class MatchCorrections:
 
     def _start_round(self) -> None:
         self._for_player("starts", RoundStart)
+
+    def _enable_moves(self) -> None:
+        """The moves' buttons and menu items as the match allows them now: none once it is over; a pass or a
+        knock only in a round where the rules may take one (not while the boneyard holds tiles: a player who
+        cannot play draws), a draw only in a round of a game with a boneyard; the hands in or after a round;
+        the next round's start between rounds."""
+        match = self.match
+        live = not match.is_over
+        in_round = live and match.phase is Phase.IN_ROUND
+        allowed = {
+            self.round_action: live and match.phase is Phase.BEFORE_ROUND,
+            self.pass_action: in_round and not (match.rules.has_boneyard and match.boneyard > 0),
+            self.draw_action: in_round and match.rules.has_boneyard,
+            self.tile_action: live,
+            self.hands_action: live and match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER),
+        }
+        for action, enabled in allowed.items():
+            action.setEnabled(enabled)
+        for button, action in zip(self.correction_buttons, (self.pass_action, self.draw_action, self.tile_action, self.hands_action)):
+            button.setEnabled(action.isEnabled())
 
     def _add_pass(self) -> None:
         if self._in_round(Phase.IN_ROUND):
@@ -139,19 +161,21 @@ class MatchCorrections:
         if not self._in_round(Phase.IN_ROUND, Phase.ROUND_OVER):
             return
         dialog = HandsDialog(self, self.match)
-        if dialog.exec() == QDialog.DialogCode.Accepted:
+        # (Hands refused are shown again as typed, to be mended rather than typed anew.)
+        while dialog.exec() == QDialog.DialogCode.Accepted:
             try:
-                self._hands_entered(dialog.event_())
+                if self._hands_entered(dialog.event_()):
+                    return
             except (ValueError, ScorerError) as exc:
                 QMessageBox.warning(self, self.tr("Not the hands"), refusal_text(exc))
 
-    def _hands_entered(self, hands: Reveal) -> None:
+    def _hands_entered(self, hands: Reveal) -> bool:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed
-        (the round is written again with them); any other the rules refuse is refused with its reason."""
+        (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
         if with_missed_draws(self.snapshot.steps, hands) is not None:
             self.worker.correct([hands])
-        else:
-            self._correct([hands])
+            return True
+        return self._correct([hands])
 
     def undo(self) -> None:
         if self.snapshot.steps:

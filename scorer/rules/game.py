@@ -303,6 +303,12 @@ class Match:
         missing = [p for p in table.players if p not in names]
         if missing:
             raise IllegalMove(Words("the reveal lists no hand for {players} (give [] for an empty hand)", players=", ".join(missing)))
+        blocked = self.finisher is None
+        # A block (passed round, or revealed without every pass logged) must be proved by the hands -- and
+        # cannot be while the boneyard holds tiles, whatever they are.
+        if blocked and self.rules.has_boneyard and self.boneyard > 0:
+            raise IllegalMove(Words("round {round} is not over: the boneyard still holds {boneyard} tile(s)",
+                                    round=self.round_no, boneyard=self.boneyard))
         seen: set[Tile] = set()
         hands: list[tuple[Tile, ...]] = []
         for seat, player in enumerate(table.players):
@@ -317,12 +323,7 @@ class Match:
                     raise IllegalMove(Words("{tile} is revealed twice", tile=tile))
                 seen.add(tile)
             hands.append(hand)
-        blocked = self.finisher is None
         if blocked:
-            # A block (passed round, or revealed without every pass logged) must be proved by the hands.
-            if self.rules.has_boneyard and self.boneyard > 0:
-                raise IllegalMove(Words("round {round} is not over: the boneyard still holds {boneyard} tile(s)",
-                                        round=self.round_no, boneyard=self.boneyard))
             for seat, hand in enumerate(hands):
                 playable = [t for t in hand if board.can_place(t)]
                 if playable:

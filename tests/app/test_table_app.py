@@ -71,7 +71,7 @@ def test_a_pass_or_draw_is_offered_for_every_player_the_one_on_turn_first(qtbot)
     menu = player_menu(None, match, "draws")
     qtbot.addWidget(menu)
     texts = [a.text() for a in menu.actions()]
-    assert len(texts) == 4 and texts[0] == f"{match.next_player} draws  (on turn)"
+    assert len(texts) == 4 and texts[0] == f"{match.next_player} draws (on turn)"
     assert {a.data() for a in menu.actions()} == set(match.players)
 
 

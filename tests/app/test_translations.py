@@ -239,7 +239,7 @@ def test_a_window_switched_to_finnish_shows_finnish_and_back(qtbot, tmp_path: Pa
     assert picker.windowTitle() == "Syötä siirto" and picker.ends_label.text() == "Valitse laatta."
     assert HandsDialog(window, session.match).windowTitle().startswith("Kierroksen loppu")
     menu = player_menu(window, session.match, "draws")
-    assert menu.actions()[0].text() == f"{on_turn} nostaa  (vuorossa)"
+    assert menu.actions()[0].text() == f"{on_turn} nostaa (vuorossa)"
     # And back.
     window.lang_box.setCurrentIndex(window.lang_box.findData("en"))
     QApplication.processEvents()

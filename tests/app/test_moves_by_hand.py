@@ -1,0 +1,93 @@
+"""A match with no camera, entered move by move: the move buttons offer what the match allows now, the status
+bar says what to do next as the match goes on, the next round's starter is the one the rules name, and hands
+the rules refuse come back as typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from scorer.app import window_corrections
+from scorer.app.corrections import HandsDialog, player_menu
+from scorer.app.settings import Settings
+from scorer.app.start import open_window
+from scorer.rules import Phase, Reveal
+from scorer.rules.log import MatchHeader, MatchSource
+from scorer.rules.simulate import simulate_match
+from scorer.sessions import Session
+from tests.app.test_layout_picture import enter
+
+
+def _window(qtbot, tmp_path: Path, events=()):
+    """A window over a match with no camera whose session already holds ``events``."""
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
+    session = Session.create(header, tmp_path)
+    for event in events:
+        session.apply(event)
+    window = open_window(session, None, "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    return window
+
+
+def _offered(window) -> dict[str, bool]:
+    buttons = dict(zip(("pass", "draw", "play", "hands"), (b.isEnabled() for b in window.correction_buttons)))
+    return {**buttons, "next round": window.round_action.isEnabled()}
+
+
+def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    window = _window(qtbot, tmp_path)
+    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": True}
+    first_round = [e.event for e in sim.events if e.after.round_no == 1]
+    enter(qtbot, window, first_round[0])  # (the round started: the boneyard full)
+    assert window.match.boneyard > 0
+    assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": True, "next round": False}
+    for event in first_round[1:-1]:
+        enter(qtbot, window, event)
+    assert window.match.phase is Phase.ROUND_OVER
+    assert window.statusBar().currentMessage() == "Round 1 is over: give the hands left (Round end…)."
+    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": True, "next round": False}
+    enter(qtbot, window, first_round[-1])
+    assert window.statusBar().currentMessage().startswith("No camera: enter each move")
+    second = sim.events[len(first_round)].after  # (who played out round 1 starts round 2)
+    starter = second.players[second.starter]
+    assert [a.data() for a in player_menu(window, window.match, "starts").actions()] == [starter]
+    window.close()
+
+
+def test_a_match_over_offers_no_more_moves(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:-1]])
+    assert window.match.phase is Phase.ROUND_OVER
+    assert window.statusBar().currentMessage().startswith("Round ")  # (resumed waiting for the hands: said so)
+    enter(qtbot, window, sim.events[-1].event)
+    assert window.match.is_over and window.statusBar().currentMessage() == "The match is over."
+    assert not any(_offered(window).values()) and not window.draw_action.isEnabled() and not window.tile_action.isEnabled()
+    window.close()
+
+
+def test_hands_the_rules_refuse_come_back_as_typed(qtbot, tmp_path: Path, monkeypatch) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    first_round = [e.event for e in sim.events if e.after.round_no == 1]
+    window = _window(qtbot, tmp_path, first_round[:3])  # (mid-round: the boneyard holds tiles)
+    shown: list[tuple[str, str]] = []
+    refused: list[str] = []
+
+    def exec_(dialog) -> QDialog.DialogCode:
+        shown.append(tuple(field.text() for _, field in dialog.fields))
+        if len(shown) == 1:
+            for _, field in dialog.fields:
+                field.setText("1 2")
+        return QDialog.DialogCode.Accepted if len(shown) < 3 else QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(HandsDialog, "exec", exec_)
+    monkeypatch.setattr(window_corrections.QMessageBox, "warning",
+                        lambda _parent, _title, text: refused.append(text) or QMessageBox.StandardButton.Ok)
+    window._enter_hands()
+    assert shown == [("", ""), ("1 2", "1 2"), ("1 2", "1 2")]  # (typed once, shown again as typed)
+    assert refused[0].startswith("Round 1 is not over: the boneyard still holds")  # (the reason first, not the counts)
+    assert isinstance(first_round[-1], Reveal) and len(window.snapshot.steps) == 3
+    window.close()
