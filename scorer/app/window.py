@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QThread, QTimer, Qt, Signal
-from PySide6.QtGui import QFont, QPixmap
+from PySide6.QtGui import QFont, QFontMetrics, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -106,8 +106,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         col = QVBoxLayout(right)
         self.banner = QLabel(" ")
         self.banner.setWordWrap(True)
-        self.banner.setMinimumHeight(64)
         self.banner.setFont(QFont("DejaVu Sans", 16, QFont.Weight.Bold))
+        # (Three lines always: a round's end said at length does not push the board and the moves down.)
+        self.banner.setMinimumHeight(3 * QFontMetrics(self.banner.font()).lineSpacing() + 16)
         self.banner.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
         self.pegboard = PegBoard()
         self.log = QListWidget()
