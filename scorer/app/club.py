@@ -29,7 +29,8 @@ from scorer.club.schema import matches, players, seats
 
 
 def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
-    """(table, game, "Ann 61, Ben 40", finished) for each match played on ``day``."""
+    """(table, game, "Ann 61, Ben 40", finished) for each match played on ``day`` (pairs as one side: "Ann & Cid
+    61, Ben & Dee 40")."""
     start = dt.datetime.combine(day, dt.time())
     end = start + dt.timedelta(days=1)
     when = matches.c.played_at
@@ -40,13 +41,15 @@ def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
         ))
         out = []
         for mid, table, game, finished in rows:
-            scores = c.execute(
-                select(players.c.name, seats.c.score, seats.c.won)
+            sides: dict[int, tuple[list[str], int, bool]] = {}
+            for name, score, won, side in c.execute(
+                select(players.c.name, seats.c.score, seats.c.won, seats.c.side)
                 .select_from(seats.join(players, seats.c.player_id == players.c.id))
                 .where(seats.c.match_id == mid).order_by(seats.c.seat)
-            )
-            won = translate("ClubWindow", " (won)")
-            text = ", ".join(f"{n} {s}{won if w else ''}" for n, s, w in scores)
+            ):
+                sides.setdefault(side, ([], score, won))[0].append(name)
+            won_text = translate("ClubWindow", " (won)")
+            text = ", ".join(f"{' & '.join(names)} {score}{won_text if won else ''}" for names, score, won in sides.values())
             out.append((table or "", game, text, bool(finished)))
     return out
 

@@ -30,6 +30,18 @@ def test_the_club_window_shows_the_evening_and_standings(qtbot, tmp_path: Path) 
     assert [h[0] for h in history] == sorted(h[0] for h in history)
 
 
+
+def test_tonight_lists_a_partnership_match_by_its_pairs(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "club.db"))
+    tonight = dt.datetime(2026, 11, 30, 19, 0)
+    sim = simulate_match("seven-rocks", 4, partnership=True, seed=1)
+    text = "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(s.event)) for s in sim.events])
+    import_log(engine, text, played_at=tonight, table_name="table 1")
+    ((_, _, said, finished),) = evening(engine, tonight.date())
+    scores = sim.events[-1].after.scores()
+    a, b, c, d = sim.header.players
+    assert finished and said.replace(" (won)", "") == f"{a} & {c} {scores[a]}, {b} & {d} {scores[b]}"
+
 def test_an_evening_with_no_match_says_so_and_the_window_closes_with_escape(qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QKeySequence, QShortcut
