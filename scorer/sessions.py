@@ -265,6 +265,11 @@ class SessionSummary:
         return self.header is not None and self.state in ("playing", "recovered")
 
     @property
+    def is_demo(self) -> bool:
+        """Whether this is a match of the bundled demo (its match line names the demo as its source)."""
+        return self.header is not None and self.header.is_demo
+
+    @property
     def side_scores(self) -> str:
         """The scores by side: "Ann 9, Ben 5"; a partnership's once a pair: "Ann & Cid 55, Ben & Dee 10"."""
         if self.header is None:

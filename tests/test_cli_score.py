@@ -76,12 +76,47 @@ def test_readable_account_and_description(tmp_path: Path) -> None:
     code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"), "--describe", "--lang", "fi")
     assert code == 0
     assert "Ann pelaa [1|4] avaukseksi: päät 4 + 1 = 5, saa 5 raakapistettä = 1 piste" in out
-    assert "Pelattu [4|4]" in out and "Spinnerit: [1|1], [4|4]" in out
+    assert "Spinnerit: [1|1], [4|4]" in out
     assert "(yksin)" in out and "Ottelu on kesken; seuraavana: Ann" in out
     code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"))
     assert "Ann plays [1|4] opens: ends 4 + 1 = 5, scores 5 raw = 1 point" in out
     code, out, _ = run("score", str(GOLDEN / "sim-horse-race-4-pairs.jsonl"))
     assert code == 0 and "Match over:" in out
+
+
+@pytest.mark.parametrize("lang, plays, board, values, last_tile", [
+    ("en", " plays [", "    Tiles: ", "Scoring values", " played the last tile: "),
+    ("fi", " pelaa [", "    Laatat: ", "Pisteytykseen lasketut arvot", " pelasi viimeisen laattansa: "),
+])
+def test_each_play_is_described_once_right_after_it_and_before_what_followed(lang, plays, board, values, last_tile) -> None:
+    code, out, _ = run("score", str(GOLDEN / "sim-horse-race-4.jsonl"), "--describe", "--lang", lang)
+    lines = out.splitlines()
+    assert code == 0 and not [line for line in lines if line.strip().startswith(("Played [", "Pelattu ["))]
+    played = [i for i, line in enumerate(lines) if plays in line]
+    assert played and all(lines[i + 1].startswith(board) and lines[i + 1].count(values) == 1 for i in played)
+    assert sum(board in line for line in lines) == len(played)  # (no other description)
+    # A round ends after its last play's description, not between the play and it.
+    ends = [i for i, line in enumerate(lines) if last_tile in line]
+    assert ends and all(max(k for k in played if k < i) + 1 < i for i in ends)
+
+
+@pytest.mark.parametrize("log, en, fi", [
+    ("sim-horse-race-4", "Match over: Dee wins (Ann 19, Ben 7, Cid 13, Dee 74)",
+     "Ottelu päättyi: Dee voitti (Ann 19, Ben 7, Cid 13, Dee 74)"),
+    ("sim-seven-rocks", "Match over: Ben and Dee win (Ann & Cid 95, Ben & Dee 265)",
+     "Ottelu päättyi: Ben ja Dee voittivat (Ann & Cid 95, Ben & Dee 265)"),
+])
+def test_the_match_over_line_says_who_won_in_both_languages(log: str, en: str, fi: str) -> None:
+    assert run("score", str(GOLDEN / f"{log}.jsonl"))[1].splitlines()[-1] == en
+    assert run("score", str(GOLDEN / f"{log}.jsonl"), "--lang", "fi")[1].splitlines()[-1] == fi
+
+
+def test_the_demo_is_introduced_in_the_language_chosen() -> None:
+    code, out, _ = run("demo", "--lang", "fi")
+    assert code == 0 and out.startswith("Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.\n\n")
+    assert "Kierros 1: " in out and "Round 1: " not in out
+    code, out, _ = run("demo")
+    assert code == 0 and out.startswith("Domino table scorer: the bundled demo match, scored move by move.\n\nHorse Race: ")
 
 
 BAD = [

@@ -230,3 +230,23 @@ def test_the_sessions_command_lists_shows_and_finds(tmp_path: Path) -> None:
     assert code == 0 and "Match over" in out
     code, _, err = run("sessions", "show", "nonesuch")
     assert code == 2 and "no saved match" in err
+
+
+def test_the_sessions_list_marks_the_demo_and_keeps_its_columns_aligned() -> None:
+    from scorer.rules.log import MatchSource
+
+    played("seven-rocks", 4, seed=6, folder=sessions_dir(), events=10,
+           now=datetime(2026, 11, 1, 19, 0).astimezone()).close()
+    demo = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("demo", "", 1))  # as the app's demo
+    Session.create(demo, now=datetime(2026, 11, 2, 19, 0).astimezone()).close()
+    played(folder=sessions_dir(), seed=4, now=datetime(2026, 11, 3, 19, 0).astimezone()).close()
+    code, out, _ = run("sessions")
+    rows = [line for line in out.split("\n") if line[:3].strip().isdigit()]
+    assert code == 0 and len(rows) == 3
+    assert "horse-race (the demo)  playing" in rows[1] and "(the demo)" not in rows[0] + rows[2]
+    assert "seven-rocks" in rows[2] and "seven-rocks  " in rows[2]
+    # Each column starts where it does in every row: the state, then the count of events.
+    assert len({row.index("finished" if "finished" in row else "playing") for row in rows}) == 1
+    assert len({row.index(" events") for row in rows}) == 1
+    code, out, _ = run("sessions", "--json")
+    assert [json.loads(line)["demo"] for line in out.strip().split("\n")] == [False, True, False]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,24 +26,11 @@ from scorer.app import i18n
 from scorer.app.cameras import cameras_found
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
+from scorer.app.start_form import as_player, players_typed, source_box, table_problem
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
-
-class _ListedBox(QComboBox):
-    """A list that tells whether its item was picked from the open list (not stepped to by key or wheel)."""
-
-    picked = False
-
-    def showPopup(self) -> None:  # noqa: N802
-        self.picked = True
-        super().showPopup()
-
-    def hidePopup(self) -> None:  # noqa: N802
-        super().hidePopup()
-        QTimer.singleShot(0, lambda: setattr(self, "picked", False))  # (after the pick's own signal)
-
 
 @dataclass(frozen=True)
 class NewMatch:
@@ -60,10 +47,6 @@ class DemoMatch:
     """The bundled demo recording, scored as a new match."""
 
 
-def _is_demo(s: SessionSummary) -> bool:
-    return s.header is not None and s.header.is_demo
-
-
 def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
     scores = s.side_scores
@@ -73,7 +56,7 @@ def _summary_text(s: SessionSummary) -> str:
         text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events, recovered)")
     else:
         text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
-    game = s.header.rules.title + (translate("StartDialog", " (the demo)") if _is_demo(s) else "")
+    game = s.header.rules.title + (translate("StartDialog", " (the demo)") if s.is_demo else "")
     return text.format(when=when, game=game, scores=scores, count=s.events)
 
 
@@ -88,7 +71,7 @@ class StartDialog(QDialog):
         outer = QVBoxLayout(self)
         unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
         # The last real match is the one offered first; demos played are listed after, newest first.
-        self.unfinished = sorted(unfinished, key=_is_demo)
+        self.unfinished = sorted(unfinished, key=lambda s: s.is_demo)
         self.cameras = cameras if cameras is not None else cameras_found()
         outer.addWidget(self._resume_box())
         outer.addWidget(self._new_match_box(self.cameras))
@@ -169,7 +152,7 @@ class StartDialog(QDialog):
         self.source_label.setText(self.tr("Source"))
         self.calibration_label.setText(self.tr("Calibration"))
         self.start_button.setText(self.tr("Start the match"))
-        self.problem.setText("")
+        self._show_problem(None)
 
     # -- resume ------------------------------------------------------------------------------
 
@@ -233,15 +216,17 @@ class StartDialog(QDialog):
             pass
         self.partnership = QCheckBox()
         self.partnership.setChecked(self.settings.partnership)
-        # Seven Rocks is played in two pairs only.
-        self.game.currentIndexChanged.connect(
-            lambda: self.partnership.setChecked(True) if self.game.currentData() == "seven-rocks" else None)
+        self.pairs_before = self.settings.partnership and self.game.currentData() != "seven-rocks"
+        self.game.currentIndexChanged.connect(self._game_changed)
         self.starter = QLineEdit()
-        self.source = self._source_box(cameras)
+        self.source = source_box(cameras, self.settings)
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self.source.activated.connect(self._source_chosen)
         self.location = QLineEdit(self.settings.location)
         self.problem = QLabel("")
         self.problem.setStyleSheet("color:#b00020")
         self.problem.setWordWrap(True)
+        self.problem_field: QWidget | None = None  # the field the problem told comes from, framed red
         self.game_label, self.players_label, self.starter_label, self.source_label, self.calibration_label = (
             QLabel() for _ in range(5))
         form.addRow(self.game_label, self.game)
@@ -259,25 +244,19 @@ class StartDialog(QDialog):
         buttons.accepted.connect(self._start_new)
         form.addRow(buttons)
         self._source_changed()
+        # (after the form's game-changed handler: the pairs box set first, then the table checked)
+        for changed in (self.game.currentIndexChanged, self.players.textChanged, self.partnership.toggled,
+                        self.starter.textChanged):
+            changed.connect(self._recheck)
         return box
 
-    def _source_box(self, cameras: list[int]) -> QComboBox:
-        """A camera found, a file or a network camera; the settings' camera chosen if it is there."""
-        source = _ListedBox()
-        for i in cameras:
-            source.addItem("", i)
-        source.addItem("", "file")
-        source.addItem("", "url")
-        source.addItem("", "hand")
-        if self.settings.source in ("file", "url"):  # (the last new match's recording or URL)
-            source.setCurrentIndex(source.findData(self.settings.source))
-        elif self.settings.camera in cameras:
-            source.setCurrentIndex(cameras.index(self.settings.camera))
-        elif not cameras:  # (no camera here: a match scored by hand, until a video or a URL is chosen)
-            source.setCurrentIndex(source.findData("hand"))
-        source.currentIndexChanged.connect(self._source_changed)
-        source.activated.connect(self._source_chosen)
-        return source
+    def _game_changed(self) -> None:
+        # Seven Rocks is played in two pairs only: chosen, it ticks the pairs box; left, the box is as it was.
+        if self.game.currentData() == "seven-rocks":
+            self.pairs_before = self.partnership.isChecked()
+            self.partnership.setChecked(True)
+        else:
+            self.partnership.setChecked(self.pairs_before)
 
     def _browse_buttons(self) -> QHBoxLayout:
         row = QHBoxLayout()
@@ -329,28 +308,54 @@ class StartDialog(QDialog):
             raise _FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))
         return MatchSource("video", str(Path(where).resolve()), 2)
 
-    def _start_new(self) -> None:
+    def _checked_players(self) -> tuple[str, ...]:
+        """The players typed, where they can play the game chosen (in pairs or not); else a _FormError on them."""
+        players = players_typed(self.players.text())
+        problem = table_problem(self.game.currentData(), players, self.partnership.isChecked())
+        if problem is not None:
+            raise _FormError(self.players, problem)
+        return players
+
+    def _checked_starter(self, players: tuple[str, ...]) -> str | None:
+        starter = as_player(self.starter.text().strip(), players) or None
+        if starter is not None and starter not in players:
+            raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
+                name=starter, players=", ".join(players)))
+        return starter
+
+    def _show_problem(self, exc: _FormError | None) -> None:
+        """The form's problem told under it and its field framed red; None: no problem, every field plain."""
+        self.problem_field = None if exc is None else exc.field
         for field in (self.players, self.starter, self.location):
-            field.setStyleSheet("")
+            field.setStyleSheet("border: 2px solid #b00020" if field is self.problem_field else "")
+        self.problem.setText("" if exc is None else exc.message)
+
+    def _recheck(self) -> None:
+        """The message follows the choices: a table that cannot be played is told as it is made, and a problem
+        mended is taken back; a starter's or a source's is first told by Start (not at each letter typed)."""
+        shown = self.problem_field
         try:
-            players = tuple(p.strip() for p in self.players.text().split(",") if p.strip())
-            try:  # the table first, as the form reads
-                MatchHeader(self.game.currentData(), players, self.partnership.isChecked()).new_match()
-            except ScorerError as exc:
-                raise _FormError(self.players, str(exc)) from None
-            starter = _as_player(self.starter.text().strip(), players) or None
-            if starter is not None and starter not in players:
-                raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
-                    name=starter, players=", ".join(players)))
+            players = self._checked_players()
+            if shown is self.starter:
+                self._checked_starter(players)
+        except _FormError as exc:
+            self._show_problem(exc)
+            return
+        if shown is not self.location:  # (a source's problem holds whatever the table)
+            self._show_problem(None)
+
+    def _start_new(self) -> None:
+        try:
+            players = self._checked_players()  # the table first, as the form reads
+            starter = self._checked_starter(players)
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
                                  table=self.settings.table or None, source=self.source_spec(),
                                  calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
         except _FormError as exc:
-            exc.field.setStyleSheet("border: 2px solid #b00020")
+            self._show_problem(exc)
             exc.field.setFocus()
-            self.problem.setText(exc.message)
             return
-        self.problem.setText("")
+        self._show_problem(None)
         self.choice = NewMatch(header, starter)
         data, spec = self.source.currentData(), header.source  # ("No camera" is offered anyway where none is found)
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
@@ -406,11 +411,6 @@ class StartDialog(QDialog):
                 i18n.set_language(self.settings.lang)  # this screen and what follows, in the language chosen
                 self.retranslate()
                 self.lang_box.setCurrentIndex(self.lang_box.findData(i18n.language()))
-
-
-def _as_player(name: str, players: tuple[str, ...]) -> str:
-    """``name`` as the players list spells it, if it is one of them whatever its case ("ann": Ann)."""
-    return next((p for p in players if p.casefold() == name.casefold()), name)
 
 
 class _FormError(Exception):

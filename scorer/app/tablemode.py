@@ -83,8 +83,8 @@ class TableMode(QWidget):
         if match.is_over:
             winners = match.winners()
             #: {names}: the winners joined by "and"; {names_fi}: joined by "ja".
-            text = self.tr("Match over: {names}", "one winner") if len(winners) == 1 else \
-                self.tr("Match over: {names}", "several winners")
+            text = self.tr("Match over: {names} wins", "one winner") if len(winners) == 1 else \
+                self.tr("Match over: {names} win", "several winners")
             self.turn.setText(text.format(names=" and ".join(winners), names_fi=" ja ".join(winners)))
         elif on_turn:
             #: Whose turn it is; {name_gen}: the name in the Finnish genitive ("Benin vuoro").

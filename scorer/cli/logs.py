@@ -6,9 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from scorer.cli.common import EXIT_BAD_INPUT
+
+if TYPE_CHECKING:
+    from scorer.sessions import SessionSummary
 
 
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -18,7 +21,7 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False, describe: bool = False,
               lang: Literal["fi", "en"] = "en") -> int:
     """``score LOG``: a session log (``-``: the standard input) scored move by move; the exit status."""
-    from scorer.rules.describe import describe_placement
+    from scorer.rules.describe import describe_board, describe_placement
     from scorer.rules.game import PlayOutcome
     from scorer.rules.transcript import narrate, record
     from scorer.sessions import SessionError, read_bytes, read_session
@@ -37,15 +40,18 @@ def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False,
             kind = "in partnership" if header.partnership else "alone"
         out.write(f"{header.rules.title}: {', '.join(header.players)} ({kind})\n")
     for step in log.steps:
+        played = step.outcome if describe and isinstance(step.outcome, PlayOutcome) else None
+        board = None if played is None else step.after.board
         if as_json:
             out.write(json.dumps(record(step), ensure_ascii=False) + "\n")
+            if played is not None and board is not None:  # (alone on the error stream: the originals' whole notation)
+                text = describe_placement(played.tile, board, step.after.rules, lang)
+                err.write("\n".join("    " + t for t in text.split("\n")) + "\n")
         else:
-            for line in narrate(step, lang):
+            # The board after a play, told once: its tile, sum and points are the play's own line already.
+            described = [] if board is None else ["    " + describe_board(board, lang)]
+            for line in narrate(step, lang, described):
                 out.write(line + "\n")
-        if describe and isinstance(step.outcome, PlayOutcome) and step.after.board is not None:
-            text = describe_placement(step.outcome.tile, step.after.board, step.after.rules, lang)
-            target = err if as_json else out
-            target.write("\n".join("    " + t for t in text.split("\n")) + "\n")
     if log.error is not None:
         out.flush()
         err.write(f"{path}:{log.error.number}: {log.error.message}\n")
@@ -74,17 +80,33 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         for s in sessions:
             out.write(json.dumps({"file": str(s.path), "started": s.started, "game": s.header and s.header.game,
-                                  "players": s.header and list(s.header.players), "events": s.events,
+                                  "players": s.header and list(s.header.players), "demo": s.is_demo, "events": s.events,
                                   "scores": s.scores, "state": s.state, "problem": s.problem}, ensure_ascii=False) + "\n")
         return 0
     if not sessions:
         out.write("No saved matches yet.\n")
-    for n, s in enumerate(sessions, start=1):
+    games = [_game_label(s) for s in sessions]
+    # Columns as wide as their longest entry, two spaces apart (seven-rocks, a demo's mark, "recovered").
+    game_width, state_width = max(map(len, games), default=0), max((len(s.state) for s in sessions), default=0)
+    for n, (s, game) in enumerate(zip(sessions, games), start=1):
         who = s.side_scores if s.header else "(no readable match line)"
-        game = s.header.game if s.header else "?"
-        out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<11} {s.state:<9} {s.events:>4} events  {who}\n")
+        out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<{game_width}}  {s.state:<{state_width}}  "
+                  f"{s.events:>4} events  {who}\n")
         out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
     return 0
+
+
+def _game_label(s: SessionSummary) -> str:
+    """The game played; "(the demo)" after a match of the bundled demo, as the app's start screen marks it."""
+    if s.header is None:
+        return "?"
+    return s.header.game + (" (the demo)" if s.is_demo else "")
+
+
+_DEMO_TITLE = {
+    "en": "Domino table scorer: the bundled demo match, scored move by move.",
+    "fi": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
+}
 
 
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -93,7 +115,7 @@ def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     resource = files("scorer") / "data" / "demo-horse-race.jsonl"
     with as_file(resource) as path:
-        out.write("Domino table scorer: the bundled demo match, scored move by move.\n\n")
+        out.write(_DEMO_TITLE[args.lang] + "\n\n")
         return score_log(str(path), out, err, lang=args.lang)
 
 

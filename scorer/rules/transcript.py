@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from scorer.errors import ScorerError
 from scorer.rules.events import Draw, Event, Pass, RoundStart
@@ -159,10 +159,11 @@ def _points_text(match: Match, raw: int) -> str:
     return f"{raw} raw = {game} point" + ("" if game == 1 else "s")
 
 
-def narrate(step: Step, lang: str = "en") -> list[str]:
-    """A readable account of one event, in English (``lang="fi"``: in Finnish)."""
+def narrate(step: Step, lang: str = "en", described: Sequence[str] = ()) -> list[str]:
+    """A readable account of one event, in English (``lang="fi"``: in Finnish); ``described``: lines told
+    right after a play's own line, before what followed from it (its scores, the round's end)."""
     if lang == "fi":
-        return _narrate_fi(step)
+        return _narrate_fi(step, described)
     event, after, outcome = step.event, step.after, step.outcome
     table = after.table
     lines: list[str] = []
@@ -173,6 +174,7 @@ def narrate(step: Step, lang: str = "en") -> list[str]:
         terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
         scored = f"scores {_points_text(after, outcome.raw_points)}" if outcome.raw_points else "no score"
         lines.append(f"  {outcome.player} plays {outcome.tile} {where}: ends {terms} = {outcome.sum}, {scored}")
+        lines += described
         if outcome.raw_points:
             lines.append(f"    Scores: {_scores_text(after)}")
         if outcome.continues:
@@ -194,9 +196,13 @@ def narrate(step: Step, lang: str = "en") -> list[str]:
         lines.append(f"  Round {outcome.round_no} ({how}): {', '.join(gained) or 'no points'}")
         lines.append(f"    Scores: {_scores_text(after)}")
     if after.is_over and not step.before.is_over:
-        names = " and ".join(after.winners())
-        shared = len(after.winning_sides) > 1
-        lines.append(f"Match over: {'shared win for ' if shared else ''}{names} ({_scores_text(after)})")
+        winners = after.winners()
+        names = " and ".join(winners)
+        if len(after.winning_sides) > 1:
+            won = f"shared win for {names}"
+        else:
+            won = f"{names} " + ("wins" if len(winners) == 1 else "win")  # (a pair: "Ben and Dee win")
+        lines.append(f"Match over: {won} ({_scores_text(after)})")
     return lines
 
 
@@ -239,8 +245,7 @@ def _blocked_fi(match: Match) -> str:
     return "lukkiutui" if match.rules.has_boneyard else "tukkeutui"
 
 
-def _narrate_fi(step: Step) -> list[str]:
-
+def _narrate_fi(step: Step, described: Sequence[str]) -> list[str]:
     event, after, outcome = step.event, step.after, step.outcome
     table = after.table
     lines: list[str] = []
@@ -251,6 +256,7 @@ def _narrate_fi(step: Step) -> list[str]:
         terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
         scored = f"saa {_points_text_fi(after, outcome.raw_points)}" if outcome.raw_points else "ei pisteitä"
         lines.append(f"  {outcome.player} pelaa {outcome.tile} {where}: päät {terms} = {outcome.sum}, {scored}")
+        lines += described
         if outcome.raw_points:
             lines.append(f"    Pisteet: {_scores_text(after)}")
         if outcome.continues:

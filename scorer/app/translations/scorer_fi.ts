@@ -1500,6 +1500,11 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <source>Cannot start</source>
         <translation>Ottelua ei voi aloittaa</translation>
     </message>
+    <message>
+        <source>Each player needs a name of their own: {first} and {second} are the same name.</source>
+        <extracomment>{first}, {second}: two of the names typed, the same but for their case (&quot;Ann&quot;, &quot;ann&quot;).</extracomment>
+        <translation>Jokaisella pelaajalla on oltava oma nimensä: {first} ja {second} ovat sama nimi.</translation>
+    </message>
 </context>
 <context>
     <name>TableMode</name>
@@ -1512,13 +1517,13 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{game} — kierros {round}</translation>
     </message>
     <message>
-        <source>Match over: {names}</source>
+        <source>Match over: {names} wins</source>
         <comment>one winner</comment>
         <extracomment>{names}: the winners joined by &quot;and&quot;; {names_fi}: joined by &quot;ja&quot;.</extracomment>
         <translation>Ottelu päättyi: {names_fi} voitti</translation>
     </message>
     <message>
-        <source>Match over: {names}</source>
+        <source>Match over: {names} win</source>
         <comment>several winners</comment>
         <translation>Ottelu päättyi: {names_fi} voittivat</translation>
     </message>
@@ -1576,7 +1581,7 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     </message>
     <message>
         <source>Cancel</source>
-        <translation>Peruuta</translation>
+        <translation>Peru</translation>
     </message>
     <message>
         <source>Pick a tile: it opens the round.</source>

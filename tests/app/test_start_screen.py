@@ -1,0 +1,70 @@
+"""The start screen's new-match form: names that are one name refused, and a message that follows the choices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorer.app.settings import Settings
+from scorer.app.start import NewMatch, StartDialog
+from scorer.app.start_form import same_names
+
+RED = "border: 2px solid #b00020"
+
+
+def form(qtbot, players: str = "Ann, Ben") -> StartDialog:
+    dialog = StartDialog(Settings(players=players), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def test_names_the_same_but_for_case_and_spaces_are_one_player_refused(qtbot) -> None:
+    assert same_names(("Ann", "Ben", " ann ".strip())) == ("Ann", "ann")
+    assert same_names(("Ann", "Ben", "Anna")) is None
+    dialog = form(qtbot)
+    dialog.players.setText("Ann,  ann ")
+    dialog._start_new()
+    assert dialog.choice is None and dialog.players.styleSheet() == RED
+    assert dialog.problem.text() == "Each player needs a name of their own: Ann and ann are the same name."
+    dialog.players.setText("Ann, ÅSA, Ben, åsa")  # (any script's case)
+    assert "ÅSA and åsa" in dialog.problem.text()
+    dialog.players.setText("Ann, Anna")
+    assert dialog.problem.text() == ""
+    dialog._start_new()
+    assert isinstance(dialog.choice, NewMatch) and dialog.choice.header.players == ("Ann", "Anna")
+
+
+def test_the_message_follows_the_game_the_players_and_the_pairs(qtbot) -> None:
+    dialog = form(qtbot)
+    dialog.game.setCurrentIndex(dialog.game.findData("seven-rocks"))
+    assert dialog.partnership.isChecked()  # (Seven Rocks is played in pairs only)
+    assert dialog.problem.text().startswith("Seven Rocks is played by exactly 4 players")
+    assert dialog.players.styleSheet() == RED
+    # Back to Horse Race: the pairs box as it was, the two players fine again, the message gone.
+    dialog.game.setCurrentIndex(dialog.game.findData("horse-race"))
+    assert not dialog.partnership.isChecked()
+    assert dialog.problem.text() == "" and dialog.players.styleSheet() == ""
+    dialog.partnership.setChecked(True)
+    assert dialog.problem.text().startswith("Horse Race partnerships need 4 players")
+    dialog.players.setText("Ann, Ben, Cid, Dee")
+    assert dialog.problem.text() == ""
+    dialog.players.setText("Ann")
+    dialog.partnership.setChecked(False)
+    assert dialog.problem.text().startswith("Horse Race is played by 2, 3 or 4 players")
+
+
+def test_a_starters_or_a_sources_problem_is_told_by_start_and_taken_back_once_mended(qtbot, tmp_path: Path) -> None:
+    dialog = form(qtbot)
+    dialog.starter.setText("Ci")  # typed, not yet started: no message at each letter
+    assert dialog.problem.text() == ""
+    dialog.starter.setText("Cid")
+    dialog._start_new()
+    assert "Cid is not one of the players" in dialog.problem.text() and dialog.starter.styleSheet() == RED
+    dialog.players.setText("Ann, Ben, cid")
+    assert dialog.problem.text() == "" and dialog.starter.styleSheet() == ""
+    # A source's problem holds whatever the table.
+    dialog.source.setCurrentIndex(dialog.source.findData("file"))
+    dialog.location.setText(str(tmp_path / "nonesuch.mp4"))
+    dialog._start_new()
+    assert "no such file or folder" in dialog.problem.text() and dialog.location.styleSheet() == RED
+    dialog.players.setText("Ann, Ben")
+    assert "no such file or folder" in dialog.problem.text()
