@@ -98,3 +98,9 @@ def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: st
     else:
         text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
     return text.replace(".", ",") if (lang or _lang) == "fi" else text
+
+
+def unbroken(text: str) -> str:
+    """``text`` with a score's sign and an arrow kept with what they belong to where its lines wrap: "Ann +3",
+    "13 → 15" never split."""
+    return text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0")

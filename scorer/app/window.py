@@ -224,7 +224,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.time_label.setText(self.tr("{seconds} s").format(
                 seconds=i18n.decimal(self.review_at if self.review_at is not None else self.worker.position)))
         if self.announcement is not None:
-            self.last_announcement = self.announcement.text(self.lang)
+            self.last_announcement = i18n.unbroken(self.announcement.text(self.lang))
             self.banner.setText(self.last_announcement)
         self._renarrate()
         self._refresh_board()
@@ -358,7 +358,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _announce(self, announcement: Announcement) -> None:
         self.announcement = announcement
-        text = announcement.text(self.lang)
+        text = i18n.unbroken(announcement.text(self.lang))
         self.last_announcement = text
         self.banner.setText(text)
         self.speaker.say_announcement(announcement)

@@ -173,3 +173,7 @@ def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None
         spinner.place(Tile(1, 4), spinner.point(Tile(4, 4), Side.BRANCH_A))
     assert str(refused.value).endswith("line A and line B still free")
     assert refusal_text(refused.value).endswith("linja A ja linja B vielä vapaana.")
+
+
+def test_a_banner_never_breaks_a_score_from_its_sign_nor_an_arrow_from_its_numbers() -> None:
+    assert i18n.unbroken("Round: Ben's hand 13 → 15. Ann +3") == "Round: Ben's hand 13\u00a0→\u00a015. Ann\u00a0+3"
