@@ -23,8 +23,8 @@ STATUS_TEXT = {
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
 UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (the app asks about it)
-HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right (Pass / knock…, Draw…, Play…, "
-                                          "Round end…) or the Play menu; every move is scored and said aloud.")
+HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right or the Play menu (those the "
+                                          "match allows now are lit); every move is scored and said aloud.")
 
 
 def to_qimage(frame: np.ndarray) -> QImage:

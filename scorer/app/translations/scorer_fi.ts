@@ -317,8 +317,8 @@
         <translation>ei kameraa: siirrot syötetään käsin</translation>
     </message>
     <message>
-        <source>Enter each move with the buttons at the right (Pass / knock…, Draw…, Play…, Round end…) or the Play menu; every move is scored and said aloud.</source>
-        <translation>Syötä jokainen siirto oikealla olevilla painikkeilla (Ohita / koputa…, Nosta…, Pelaa…, Kierroksen loppu…) tai Peli-valikosta; jokainen siirto pisteytetään ja sanotaan ääneen.</translation>
+        <source>Enter each move with the buttons at the right or the Play menu (those the match allows now are lit); every move is scored and said aloud.</source>
+        <translation>Syötä jokainen siirto oikealla olevilla painikkeilla tai Peli-valikosta (ottelussa nyt sallitut ovat käytettävissä); jokainen siirto pisteytetään ja sanotaan ääneen.</translation>
     </message>
     <message>
         <source>end sum {sum}</source>
