@@ -152,7 +152,7 @@ class StartDialog(QDialog):
         self.source_label.setText(self.tr("Source"))
         self.calibration_label.setText(self.tr("Calibration"))
         self.start_button.setText(self.tr("Start the match"))
-        self._show_problem(None)
+        self._recheck()  # (a problem told, told again in the new language)
 
     # -- resume ------------------------------------------------------------------------------
 
@@ -331,9 +331,11 @@ class StartDialog(QDialog):
         self.problem.setText("" if exc is None else exc.message)
 
     def _recheck(self) -> None:
-        """The message follows the choices: a table that cannot be played is told as it is made, and a problem
-        mended is taken back; a starter's or a source's is first told by Start (not at each letter typed)."""
+        """A problem told follows the choices: taken back once mended, or told as it now stands; a new one is
+        first told by Start (not at each letter of a name typed).  A source's problem holds whatever the table."""
         shown = self.problem_field
+        if shown is None or shown is self.location:
+            return
         try:
             players = self._checked_players()
             if shown is self.starter:
@@ -341,8 +343,7 @@ class StartDialog(QDialog):
         except _FormError as exc:
             self._show_problem(exc)
             return
-        if shown is not self.location:  # (a source's problem holds whatever the table)
-            self._show_problem(None)
+        self._show_problem(None)
 
     def _start_new(self) -> None:
         try:

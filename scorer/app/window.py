@@ -90,6 +90,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.worker.seekable:
             self._build_timeline(source)
         self.retranslate()
+        self.statusBar().messageChanged.connect(self._standing_back)
         self._on_changed(self.snapshot)
 
     @property
@@ -321,14 +322,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.review_at is None:
             self.live.show_reading(view.detections, *self._scoring())
 
-    def _scoring(self, match: Match | None = None) -> tuple[set, int | None]:
-        """The board's scoring ends and their sum, as the session holds it now (or as ``match`` has them)."""
-        match = self.match if match is None else match
-        # (Between rounds the last round's layout is gone from the table: no sum over it.)
-        board = match.board if match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER) else None
-        scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
-        return scoring, board.end_sum() if board is not None and board.tiles else None
-
     def _show_end_sum(self) -> None:
         if self.review_at is None:
             self.live.show_reading(self.live.detections, *self._scoring())
@@ -389,6 +382,11 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.statusBar().showMessage(self._broke_off_text(self.broke_off))
         else:
             self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
+
+    def _standing_back(self, message: str) -> None:
+        """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
+        if not message and (self.by_hand or self.finished):
+            self._show_finished()
 
     def _broke_off_text(self, error: Exception) -> str:
         """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""

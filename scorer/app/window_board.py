@@ -13,11 +13,20 @@ from scorer.app.corrections import event_text
 from scorer.app.layout_picture import layout_on_table, layout_pixmap
 from scorer.app.liveview import to_qimage
 from scorer.app.pegboard import Track
+from scorer.rules import Match, Phase
 from scorer.rules.transcript import Step, narrate
 
 
 class Scoreboard:
     """The board (``_refresh_board``) and the "table then" dialog of a move clicked in the list."""
+
+    def _scoring(self, match: Match | None = None) -> tuple[set, int | None]:
+        """The board's scoring ends and their sum, as the session holds it now (or as ``match`` has them)."""
+        match = self.match if match is None else match
+        # (Between rounds the last round's layout is gone from the table: no sum over it.)
+        board = match.board if match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER) else None
+        scoring = {e.tile for e in board.scoring_ends()} if board is not None else set()
+        return scoring, board.end_sum() if board is not None and board.tiles else None
 
     def _refresh_board(self) -> None:
         if self.review_at is not None:

@@ -117,17 +117,23 @@ class MatchCorrections:
         match = self.match
         live = not match.is_over
         in_round = live and match.phase is Phase.IN_ROUND
+        boneyard_holds = match.rules.has_boneyard and match.boneyard > 0
         allowed = {
             self.round_action: live and match.phase is Phase.BEFORE_ROUND,
-            self.pass_action: in_round and not (match.rules.has_boneyard and match.boneyard > 0),
-            self.draw_action: in_round and match.rules.has_boneyard,
-            self.tile_action: live,
+            self.pass_action: in_round and not boneyard_holds,
+            self.draw_action: in_round and boneyard_holds and bool(match.current_board().tiles),
+            self.tile_action: live and match.phase is not Phase.ROUND_OVER,
             self.hands_action: live and match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER),
         }
+        # (Why no pass: the log's boneyard, which a camera that missed a draw counts too high.)
+        no_pass = self.tr("No pass while the boneyard holds {count} tile(s): a player who cannot play draws.").format(
+            count=match.boneyard) if in_round and boneyard_holds else ""
         for action, enabled in allowed.items():
             action.setEnabled(enabled)
         for button, action in zip(self.correction_buttons, (self.pass_action, self.draw_action, self.tile_action, self.hands_action)):
             button.setEnabled(action.isEnabled())
+        self.correction_buttons[0].setToolTip(no_pass)
+        self.pass_action.setToolTip(no_pass)
 
     def _add_pass(self) -> None:
         if self._in_round(Phase.IN_ROUND):
@@ -160,14 +166,18 @@ class MatchCorrections:
     def _enter_hands(self) -> None:
         if not self._in_round(Phase.IN_ROUND, Phase.ROUND_OVER):
             return
-        dialog = HandsDialog(self, self.match)
-        # (Hands refused are shown again as typed, to be mended rather than typed anew.)
+        asked = self.match
+        dialog = HandsDialog(self, asked)
+        # (Hands refused are shown again as typed, to be mended rather than typed anew -- while the match is
+        # the one they were typed for: a camera may have moved it on meanwhile.)
         while dialog.exec() == QDialog.DialogCode.Accepted:
             try:
                 if self._hands_entered(dialog.event_()):
                     return
             except (ValueError, ScorerError) as exc:
                 QMessageBox.warning(self, self.tr("Not the hands"), refusal_text(exc))
+            if (self.match.phase, self.match.hand_counts) != (asked.phase, asked.hand_counts):
+                return
 
     def _hands_entered(self, hands: Reveal) -> bool:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed

@@ -42,14 +42,16 @@ def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path)
     window = _window(qtbot, tmp_path)
     assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": True}
     first_round = [e.event for e in sim.events if e.after.round_no == 1]
-    enter(qtbot, window, first_round[0])  # (the round started: the boneyard full)
+    enter(qtbot, window, first_round[0])  # (the round started: the boneyard full, the opening tile to come)
     assert window.match.boneyard > 0
+    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": True, "next round": False}
+    enter(qtbot, window, first_round[1])
     assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": True, "next round": False}
-    for event in first_round[1:-1]:
+    for event in first_round[2:-1]:
         enter(qtbot, window, event)
     assert window.match.phase is Phase.ROUND_OVER
     assert window.statusBar().currentMessage() == "Round 1 is over: give the hands left (Round end…)."
-    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": True, "next round": False}
+    assert _offered(window) == {"pass": False, "draw": False, "play": False, "hands": True, "next round": False}
     enter(qtbot, window, first_round[-1])
     assert window.statusBar().currentMessage().startswith("No camera: enter each move")
     second = sim.events[len(first_round)].after  # (who played out round 1 starts round 2)
@@ -90,4 +92,29 @@ def test_hands_the_rules_refuse_come_back_as_typed(qtbot, tmp_path: Path, monkey
     assert shown == [("", ""), ("1 2", "1 2"), ("1 2", "1 2")]  # (typed once, shown again as typed)
     assert refused[0].startswith("Round 1 is not over: the boneyard still holds")  # (the reason first, not the counts)
     assert isinstance(first_round[-1], Reveal) and len(window.snapshot.steps) == 3
+    window.close()
+
+
+def test_what_to_do_next_comes_back_to_the_status_bar_after_a_passing_message(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    first_round = [e.event for e in sim.events if e.after.round_no == 1]
+    window = _window(qtbot, tmp_path, first_round[:-1])  # (waiting for the hands)
+    waiting = "Round 1 is over: give the hands left (Round end…)."
+    assert window.statusBar().currentMessage() == waiting
+    window.statusBar().showMessage("a notice", 50)
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == waiting, timeout=2000)
+    assert "boneyard" not in window.correction_buttons[0].toolTip()  # (no pass between rounds: nothing to say)
+    window.undo()  # (the round's last tile withdrawn: a round in play, the boneyard empty or not)
+    qtbot.waitUntil(lambda: window.match.phase is Phase.IN_ROUND, timeout=10_000)
+    assert window.statusBar().currentMessage().startswith("Undone: ")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("No camera: "), timeout=10_000)
+    window.close()
+
+
+def test_a_pass_refused_by_the_boneyard_says_why_on_its_button(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:3]])
+    assert window.match.phase is Phase.IN_ROUND and window.match.boneyard > 0
+    assert not window.correction_buttons[0].isEnabled()
+    assert window.correction_buttons[0].toolTip().startswith(f"No pass while the boneyard holds {window.match.boneyard} tile(s)")
     window.close()

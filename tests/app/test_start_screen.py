@@ -37,6 +37,12 @@ def test_the_message_follows_the_game_the_players_and_the_pairs(qtbot) -> None:
     dialog = form(qtbot)
     dialog.game.setCurrentIndex(dialog.game.findData("seven-rocks"))
     assert dialog.partnership.isChecked()  # (Seven Rocks is played in pairs only)
+    assert dialog.problem.text() == ""  # (told by Start, not as the form is being filled)
+    dialog.players.setText("Ann, Ben, Cid")
+    assert dialog.problem.text() == ""
+    dialog._start_new()
+    assert dialog.problem.text().startswith("Seven Rocks is played by exactly 4 players")
+    dialog.players.setText("Ann, Ben")  # (told, it follows the choices)
     assert dialog.problem.text().startswith("Seven Rocks is played by exactly 4 players")
     assert dialog.players.styleSheet() == RED
     # Back to Horse Race: the pairs box as it was, the two players fine again, the message gone.
@@ -44,11 +50,14 @@ def test_the_message_follows_the_game_the_players_and_the_pairs(qtbot) -> None:
     assert not dialog.partnership.isChecked()
     assert dialog.problem.text() == "" and dialog.players.styleSheet() == ""
     dialog.partnership.setChecked(True)
+    dialog._start_new()
     assert dialog.problem.text().startswith("Horse Race partnerships need 4 players")
     dialog.players.setText("Ann, Ben, Cid, Dee")
     assert dialog.problem.text() == ""
     dialog.players.setText("Ann")
     dialog.partnership.setChecked(False)
+    assert dialog.problem.text() == ""
+    dialog._start_new()
     assert dialog.problem.text().startswith("Horse Race is played by 2, 3 or 4 players")
 
 

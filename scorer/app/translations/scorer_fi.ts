@@ -576,6 +576,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>{text} ei ole laatta: anna kaksi lukua väliltä 0–6, esimerkiksi 3 4</translation>
     </message>
     <message>
+        <source>No pass while the boneyard holds {count} tile(s): a player who cannot play draws.</source>
+        <translation>Ohittaa ei voi, kun nostokasassa on laattoja ({count}): pelaaja, joka ei voi pelata, nostaa.</translation>
+    </message>
+    <message>
         <source>No round is being played.</source>
         <translation>Kierrosta ei ole käynnissä.</translation>
     </message>
