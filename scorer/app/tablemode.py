@@ -7,11 +7,29 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from scorer.app.i18n import names
-from scorer.rules import Match
+from scorer.app.i18n import names, translate
+from scorer.rules import Match, Phase
 
 ON_TURN_COLOUR = "#ffd54a"
 
+
+
+def turn_text(match: Match) -> str:
+    """Who is to act, in the app's language: "Ben's turn", "Waiting for the next round", "Match over: Ben wins"."""
+    if match.is_over:
+        winners = match.winners()
+        #: {names}: the winners joined by "and"; {names_fi}: joined by "ja".
+        text = translate("TableMode", "Match over: {names} wins", "one winner") if len(winners) == 1 else \
+            translate("TableMode", "Match over: {names} win", "several winners")
+        return text.format(names=" and ".join(winners), names_fi=" ja ".join(winners))
+    if match.next_player:
+        #: Whose turn it is; {name_gen}: the name in the Finnish genitive ("Benin vuoro").
+        return translate("TableMode", "{name}'s turn").format(**names(match.next_player))
+    if match.phase is Phase.ROUND_OVER:
+        return translate("TableMode", "Round {round} is over: the hands left to count").format(round=match.round_no)
+    if not match.round_no:
+        return translate("TableMode", "Waiting for the first round")
+    return translate("TableMode", "Waiting for the next round")
 
 class TableMode(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -80,17 +98,7 @@ class TableMode(QWidget):
             self.title.setText(self.tr("{game} — round {round}").format(game=match.rules.title, round=match.round_no))
         else:
             self.title.setText(match.rules.title)
-        if match.is_over:
-            winners = match.winners()
-            #: {names}: the winners joined by "and"; {names_fi}: joined by "ja".
-            text = self.tr("Match over: {names} wins", "one winner") if len(winners) == 1 else \
-                self.tr("Match over: {names} win", "several winners")
-            self.turn.setText(text.format(names=" and ".join(winners), names_fi=" ja ".join(winners)))
-        elif on_turn:
-            #: Whose turn it is; {name_gen}: the name in the Finnish genitive ("Benin vuoro").
-            self.turn.setText(self.tr("{name}'s turn").format(**names(on_turn)))
-        else:
-            self.turn.setText(self.tr("Waiting for the next round"))
+        self.turn.setText(turn_text(match))
         self.announcement.setText(announcement)
         self._fit_fonts()
 

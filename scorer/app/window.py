@@ -25,7 +25,7 @@ from scorer.app.liveview import LiveView
 from scorer.app.pegboard import PegBoard
 from scorer.app.settings import Settings
 from scorer.app.speech import Speaker, engine_name
-from scorer.app.tablemode import TableMode
+from scorer.app.tablemode import TableMode, turn_text
 from scorer.app.window_board import Scoreboard
 from scorer.app.window_club import ClubLink
 from scorer.app.window_corrections import MatchCorrections
@@ -90,6 +90,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.worker.seekable:
             self._build_timeline(source)
         self.retranslate()
+        self.banner.setText(turn_text(self.match))  # (till the first announcement: who is to act)
         self.statusBar().messageChanged.connect(self._standing_back)
         self._on_changed(self.snapshot)
 

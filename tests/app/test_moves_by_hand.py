@@ -40,6 +40,7 @@ def _offered(window) -> dict[str, bool]:
 def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path) -> None:
     sim = simulate_match("horse-race", 2, seed=4)
     window = _window(qtbot, tmp_path)
+    assert window.banner.text() == "Waiting for the first round"  # (not an empty box before the first announcement)
     assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": True}
     first_round = [e.event for e in sim.events if e.after.round_no == 1]
     enter(qtbot, window, first_round[0])  # (the round started: the boneyard full, the opening tile to come)
@@ -65,6 +66,7 @@ def test_a_match_over_offers_no_more_moves(qtbot, tmp_path: Path) -> None:
     window = _window(qtbot, tmp_path, [e.event for e in sim.events[:-1]])
     assert window.match.phase is Phase.ROUND_OVER
     assert window.statusBar().currentMessage().startswith("Round ")  # (resumed waiting for the hands: said so)
+    assert window.banner.text() == f"Round {window.match.round_no} is over: the hands left to count"
     enter(qtbot, window, sim.events[-1].event)
     assert window.match.is_over and window.statusBar().currentMessage() == "The match is over."
     assert not any(_offered(window).values()) and not window.draw_action.isEnabled() and not window.tile_action.isEnabled()
@@ -115,6 +117,7 @@ def test_a_pass_refused_by_the_boneyard_says_why_on_its_button(qtbot, tmp_path: 
     sim = simulate_match("horse-race", 2, seed=4)
     window = _window(qtbot, tmp_path, [e.event for e in sim.events[:3]])
     assert window.match.phase is Phase.IN_ROUND and window.match.boneyard > 0
+    assert window.banner.text() == f"{window.match.next_player}'s turn"  # (a match resumed: who is to act)
     assert not window.correction_buttons[0].isEnabled()
     assert window.correction_buttons[0].toolTip().startswith(f"No pass while the boneyard holds {window.match.boneyard} tile(s)")
     window.close()

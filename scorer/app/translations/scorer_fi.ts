@@ -1537,6 +1537,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{name_gen} vuoro</translation>
     </message>
     <message>
+        <source>Round {round} is over: the hands left to count</source>
+        <translation>Kierros {round} päättyi: jäljelle jääneet kädet lasketaan</translation>
+    </message>
+    <message>
+        <source>Waiting for the first round</source>
+        <translation>Odotetaan ensimmäistä kierrosta</translation>
+    </message>
+    <message>
         <source>Waiting for the next round</source>
         <translation>Odotetaan seuraavaa kierrosta</translation>
     </message>
