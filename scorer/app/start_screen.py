@@ -333,8 +333,7 @@ class StartDialog(QDialog):
     def _recheck(self) -> None:
         """A problem told follows the choices: taken back once mended, or told as it now stands; a new one is
         first told by Start (not at each letter of a name typed).  A source's problem holds whatever the table."""
-        shown = self.problem_field
-        if shown is None or shown is self.location:
+        if (shown := self.problem_field) is None or shown is self.location:
             return
         try:
             players = self._checked_players()
