@@ -7,6 +7,7 @@ A part of :class:`scorer.app.window.MainWindow`: the menus' texts are set in ``M
 from __future__ import annotations
 
 from dataclasses import replace
+from importlib import metadata
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -119,9 +120,9 @@ class WindowMenus:
     def _show_about(self) -> None:
         path = getattr(self.session, "path", None)
         QMessageBox.about(self, self.tr("About"), self.tr(
-            "Domino table scorer\n\nScores Horse Race and Seven Rocks from a camera over the table, on a cribbage "
-            "board. Every match is kept in its session file ({path}).").format(
-                path=path if path is not None else self.tr("in memory")))
+            "Domino table scorer {version}\n\nScores Horse Race and Seven Rocks from a camera over the table, on a "
+            "cribbage board. Every match is kept in its session file ({path}).").format(
+                version=_version(), path=path if path is not None else self.tr("in memory")))
 
     def _edit_settings(self) -> None:
         from scorer.app.settings import SettingsDialog
@@ -148,3 +149,11 @@ Space pauses a recording; a click on its timeline shows that moment (the match i
 F11: table mode, the scores large for the whole table.
 
 Every move is saved at once in the match's session file; after a crash the start screen offers to go on.""")
+
+
+def _version() -> str:
+    """The installed package's version ("" where it runs from a tree never installed)."""
+    try:
+        return metadata.version("domino-table-scorer")
+    except metadata.PackageNotFoundError:
+        return ""

@@ -279,3 +279,18 @@ def test_a_recording_picked_in_the_source_list_opens_the_file_picker(qtbot, tmp_
     qtbot.keyClick(source, Qt.Key.Key_Down)
     qtbot.keyClick(source, Qt.Key.Key_Up)  # stepped back to it by key, some time after the list closed: no picker
     assert source.currentData() == "file" and len(asked) == 1
+
+
+def test_about_tells_the_version_and_where_the_match_is_kept(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from importlib import metadata
+
+    from scorer.app import window_menus
+
+    sim = simulate_match("horse-race", 2, seed=1)
+    window = make_window(tmp_path, sim.header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    told: list[str] = []
+    monkeypatch.setattr(window_menus.QMessageBox, "about", lambda _parent, _title, text: told.append(text))
+    window._show_about()
+    assert told[0].startswith(f"Domino table scorer {metadata.version('domino-table-scorer')}\n")
+    assert str(window.session.path) in told[0]

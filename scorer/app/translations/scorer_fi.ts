@@ -1619,10 +1619,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>Tietoja</translation>
     </message>
     <message>
-        <source>Domino table scorer
+        <source>Domino table scorer {version}
 
 Scores Horse Race and Seven Rocks from a camera over the table, on a cribbage board. Every match is kept in its session file ({path}).</source>
-        <translation>Dominopöydän pistelaskija
+        <translation>Dominopöydän pistelaskija {version}
 
 Laskee Horse Racen ja Seven Rocksin pisteet pöydän yllä olevan kameran kuvasta ja merkitsee ne cribbage-laudalle. Jokainen ottelu säilyy omassa istuntotiedostossaan ({path}).</translation>
     </message>
