@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from typing import Callable
 
 # The exit status of input the scorer cannot take (a bad log, a board before that breaks the rules).
@@ -17,3 +18,17 @@ def sentences_in(lang: str) -> Callable[[str], str]:
     from scorer.app.wording import said_in  # (Qt's translations: loaded only where another language is asked for)
 
     return said_in(lang)
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The match a camera's frames are scored into (``replay``, ``record``): its game, players, pairs, starter
+    and the table's calibration."""
+    parser.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True, help="the game played")
+    parser.add_argument("--players", required=True, help="names in clockwise order, from the seat nearest the camera: A,B,C")
+    parser.add_argument("--partnership", action="store_true", help="four players in two pairs, partners opposite")
+    parser.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
+    parser.add_argument("--calibration", metavar="NAME", help="the table's calibration profile (name or .json path)")
+
+
+def add_threads_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads for the models (default 2)")

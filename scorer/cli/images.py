@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence, TextIO
 
-from scorer.cli.common import sentences_in
+from scorer.cli.common import add_threads_argument, sentences_in
 
 if TYPE_CHECKING:
     import numpy as np
@@ -245,34 +245,34 @@ def _describe_move(before: Board, placements: Sequence[Placement], problems: Seq
 
 def add_detect_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     detect = sub.add_parser("detect", help="find every tile and read its pips in images")
-    detect.add_argument("images", nargs="+", metavar="IMAGE")
+    detect.add_argument("images", nargs="+", metavar="IMAGE", help="pictures of the table (JPEG, PNG, ...)")
     detect.add_argument("--json", action="store_true", help="one JSON object per image")
     detect.add_argument("--annotate", metavar="OUT.png", help="draw what was read")
-    detect.add_argument("--threads", type=int, default=2)
+    add_threads_argument(detect)
     detect.set_defaults(run=_detect)
 
 
 def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     board = sub.add_parser("board", help="rebuild the layout in an image as the game's spinner graph")
-    board.add_argument("image", metavar="IMAGE")
-    board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
+    board.add_argument("image", metavar="IMAGE", help="a picture of the table from above")
+    board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True, help="the game played")
     board.add_argument("--calibration", metavar="NAME", help="a calibration profile (name or .json path)")
-    board.add_argument("--json", action="store_true")
+    board.add_argument("--json", action="store_true", help="the board as one JSON object (its tiles, joins, sum; --before reads it)")
     board.add_argument("--before", metavar="BOARD.json",
                        help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
-    board.add_argument("--annotate", metavar="OUT.png")
+    board.add_argument("--annotate", metavar="OUT.png", help="draw what was read and the layout rebuilt")
     board.add_argument("--lang", choices=("fi", "en"), default="en",
                        help="language of the board's description, its sums and problems (--json stays in English)")
-    board.add_argument("--threads", type=int, default=2)
+    add_threads_argument(board)
     board.set_defaults(run=_board)
 
 
 def add_calibrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
     source = cal.add_mutually_exclusive_group(required=True)
-    source.add_argument("--camera", type=int, metavar="N")
-    source.add_argument("--video", metavar="FILE")
-    source.add_argument("--image", metavar="FILE")
+    source.add_argument("--camera", type=int, metavar="N", help="a camera by its index (0: the first)")
+    source.add_argument("--video", metavar="FILE", help="a recording of the target on the table")
+    source.add_argument("--image", metavar="FILE", help="a picture of the target on the table")
     cal.add_argument("--name", default="default", help="profile name (default: default)")
     cal.add_argument("--views", type=int, default=1, metavar="N",
                      help="views of the target in different places (video or camera), to measure the lens (default 1)")

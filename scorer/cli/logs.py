@@ -141,7 +141,7 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def add_demo_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo = sub.add_parser("demo", help="score a bundled demo match log in the terminal")
-    demo.add_argument("--lang", choices=("fi", "en"), default="en")
+    demo.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account")
     demo.set_defaults(run=_demo)
 
 
@@ -157,15 +157,15 @@ def add_score_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 def add_sessions_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ses = sub.add_parser("sessions", help="the saved matches, newest first; show one; repair a damaged one")
     ses.add_argument("--dir", help="a sessions folder (default: the user's data folder)")
-    ses.add_argument("--json", action="store_true")
+    ses.add_argument("--json", action="store_true", help="one JSON object per match")
     ses.set_defaults(run=_sessions, sessions_command="list")
     ssub = ses.add_subparsers(dest="sessions_command", metavar="COMMAND")
     show = ssub.add_parser("show", help="the account of one match, as `score` gives it")
     show.add_argument("id", metavar="ID", help="its number in the list, the start of its file name, or a path")
-    show.add_argument("--json", action="store_true")
-    show.add_argument("--lang", choices=("fi", "en"), default="en")
+    show.add_argument("--json", action="store_true", help="one JSON object per event line")
+    show.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account")
     rep = ssub.add_parser("repair", help="cut a torn or damaged tail off (kept beside it as FILE.damaged)")
-    rep.add_argument("file", metavar="FILE")
+    rep.add_argument("file", metavar="FILE", help="the session file to mend")
 
 
 def add_simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -173,6 +173,6 @@ def add_simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
     sim.add_argument("--players", type=int, default=None, help="number of players (2-4; default 4)")
     sim.add_argument("--names", help="comma-separated player names, clockwise (overrides --players)")
-    sim.add_argument("--partnership", action="store_true")
-    sim.add_argument("--seed", type=int, default=None)
+    sim.add_argument("--partnership", action="store_true", help="four players in two pairs, partners opposite")
+    sim.add_argument("--seed", type=int, default=None, help="the same seed, the same match (default: a new one each time)")
     sim.set_defaults(run=_simulate)

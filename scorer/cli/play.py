@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import sentences_in
+from scorer.cli.common import add_match_arguments, add_threads_argument, sentences_in
 
 if TYPE_CHECKING:
     from scorer.club.live import LiveStatus
@@ -222,15 +222,11 @@ def add_app_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay = sub.add_parser("replay", help="score a recorded game video")
-    replay.add_argument("video", metavar="VIDEO")
-    replay.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
-    replay.add_argument("--players", required=True, help="names in clockwise order, from the seat nearest the camera")
-    replay.add_argument("--partnership", action="store_true")
-    replay.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
-    replay.add_argument("--calibration", metavar="NAME")
-    replay.add_argument("--json", action="store_true")
+    replay.add_argument("video", metavar="VIDEO", help="a video file, or a folder `record` wrote")
+    add_match_arguments(replay)
+    replay.add_argument("--json", action="store_true", help="one JSON object per move, question and notice")
     replay.add_argument("--step", type=int, default=2, help="read every Nth frame (default 2: 15 fps from 30)")
-    replay.add_argument("--threads", type=int, default=2)
+    add_threads_argument(replay)
     replay.add_argument("--quiet", action="store_true", help="no progress bar")
     replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
     replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
@@ -242,20 +238,16 @@ def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def add_record_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rec = sub.add_parser("record", help="record a live game: video and session log side by side")
     rec.add_argument("--camera", default="0", help="a camera's index, or a network camera's URL")
-    rec.add_argument("--width", type=int, default=1280)
+    rec.add_argument("--width", type=int, default=1280, help="the picture asked of the camera (default 1280x720, 30 fps)")
     rec.add_argument("--height", type=int, default=720)
     rec.add_argument("--fps", type=float, default=30.0)
-    rec.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True)
-    rec.add_argument("--players", required=True)
-    rec.add_argument("--partnership", action="store_true")
-    rec.add_argument("--starter")
-    rec.add_argument("--calibration", metavar="NAME")
+    add_match_arguments(rec)
     rec.add_argument("--out", required=True, help="a new folder for the video segments")
     rec.add_argument("--sessions", metavar="DIR", help="where the match's session file goes (default: the user's sessions folder)")
     rec.add_argument("--table", help="which table of a club evening")
     rec.add_argument("--club-db", metavar="URL", help="write the match into this club database move by move "
                      "(default: $SCORER_CLUB_DB where set; else not)")
-    rec.add_argument("--segment-seconds", type=float, default=10.0)
-    rec.add_argument("--lang", choices=("fi", "en"), default="en")
-    rec.add_argument("--threads", type=int, default=2)
+    rec.add_argument("--segment-seconds", type=float, default=10.0, help="the video is written in pieces this long (default 10)")
+    rec.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the announcements, questions and notices")
+    add_threads_argument(rec)
     rec.set_defaults(run=_record)
