@@ -9,6 +9,19 @@ from typing import Callable
 EXIT_BAD_INPUT = 2
 
 
+# The command line's own words in each language it speaks; the sentences it prints are the app's, said in
+# its translations (:func:`sentences_in`).
+CLI_WORDS = {
+    "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
+           "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
+           "new-at": "New tile at {tile} ({side}, {value}):", "asked": "needs confirmation", "scores": "Scores",
+           "demo": "Domino table scorer: the bundled demo match, scored move by move."},
+    "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
+           "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
+           "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
+           "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta."},
+}
+
 def sentences_in(lang: str) -> Callable[[str], str]:
     """The camera's questions and notices, the layout's problems and the rules' refusals (made of
     :class:`~scorer.words.Words`) said in ``lang`` as the app says them, from its translations; in English

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence, TextIO
 
-from scorer.cli.common import add_threads_argument, sentences_in
+from scorer.cli.common import CLI_WORDS, add_threads_argument, sentences_in
 
 if TYPE_CHECKING:
     import numpy as np
@@ -145,25 +145,14 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         out.write(describe_board(board, args.lang) + "\n")
         terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
-        out.write(_CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), raw=board.points()) + "\n")
+        out.write(CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), raw=board.points()) + "\n")
         _write_problems(reading.problems, reading.notes, out, args.lang)
     return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
 
 
-# The board commands' own words; the sentences they print are the app's, said in its translations.
-_CLI_WORDS = {
-    "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
-           "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
-           "new-at": "New tile at {tile} ({side}, {value}):"},
-    "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
-           "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
-           "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):"},
-}
-
-
 def _write_problems(problems: Sequence[str], notes: Sequence[str], out: TextIO, lang: Literal["fi", "en"] = "en") -> None:
     """Problems, then notes (what the rules settled), one a line, each said as what it is, in ``lang``."""
-    say, words = sentences_in(lang), _CLI_WORDS[lang]
+    say, words = sentences_in(lang), CLI_WORDS[lang]
     for label, sentences in ((words["problem"], problems), (words["note"], notes)):
         for sentence in sentences:
             out.write(f"{label}: {say(sentence)}\n")
@@ -229,7 +218,7 @@ def _describe_move(before: Board, placements: Sequence[Placement], problems: Seq
     from scorer.rules import describe_placement
     from scorer.rules.describe import side_name
 
-    words = _CLI_WORDS[lang]
+    words = CLI_WORDS[lang]
     if not placements:
         out.write(words["no-move"] + "\n")
     step = before

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import EXIT_BAD_INPUT
+from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT
 
 if TYPE_CHECKING:
     from scorer.sessions import SessionSummary
@@ -103,19 +103,13 @@ def _game_label(s: SessionSummary) -> str:
     return s.header.game + (" (the demo)" if s.is_demo else "")
 
 
-_DEMO_TITLE = {
-    "en": "Domino table scorer: the bundled demo match, scored move by move.",
-    "fi": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
-}
-
-
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """A recorded match's session log, scored move by move in the terminal."""
     from importlib.resources import as_file, files
 
     resource = files("scorer") / "data" / "demo-horse-race.jsonl"
     with as_file(resource) as path:
-        out.write(_DEMO_TITLE[args.lang] + "\n\n")
+        out.write(CLI_WORDS[args.lang]["demo"] + "\n\n")
         return score_log(str(path), out, err, lang=args.lang)
 
 

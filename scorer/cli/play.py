@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import add_match_arguments, add_threads_argument, sentences_in
+from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, sentences_in
 
 if TYPE_CHECKING:
     from scorer.club.live import LiveStatus
@@ -126,7 +126,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
         err.write(f"saving the match to {history.path}\n")
     pipeline = _pipeline_for(args, history, source)
     say = str if args.as_json else sentences_in(args.lang)
-    asked = "vahvistettava" if args.lang == "fi" else "needs confirmation"
+    words = CLI_WORDS[args.lang]
 
     def on_event(event: PipelineEvent) -> None:
         if args.as_json:
@@ -136,7 +136,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
             for line in narrate(event.step, args.lang):
                 out.write(f"{event.t:7.1f}s {line}\n")
         elif isinstance(event, NeedsConfirmation):
-            out.write(f"{event.t:7.1f}s  ? {asked}: {say(event.reason)}\n")
+            out.write(f"{event.t:7.1f}s  ? {words['asked']}: {say(event.reason)}\n")
         elif isinstance(event, Notice):
             out.write(f"{event.t:7.1f}s  ! {say(event.message)}\n")
         out.flush()
@@ -152,7 +152,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if source.ended_early:
         err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
     if not args.as_json:
-        out.write(f"{'Pisteet' if args.lang == 'fi' else 'Scores'}: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
+        out.write(f"{words['scores']}: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
     err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
     return 1 if source.ended_early else 0
 
