@@ -256,9 +256,15 @@ def main() -> None:
                         help="one input size only: no second look for close-up tiles nor small ones (the detector before issue 40)")
     parser.add_argument("--by-look", action="store_true",
                         help="also by the tile set's pip style and body (the generator's splits; draws each scene's set again)")
+    parser.add_argument("--thorough", action="store_true",
+                        help="the detector as the `board` command reads one still image with care (TileDetector.thorough: "
+                             "two input sizes, mirrored looks, each tile also read turned), not as a camera's frames are read")
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
-    detector = TileDetector(threads=2, input_size=args.input_size, search=not args.no_search, **options)
+    if args.thorough:
+        detector = TileDetector.thorough(threads=2)
+    else:
+        detector = TileDetector(threads=2, input_size=args.input_size, search=not args.no_search, **options)
     for split in args.split or ("test", "cross", "dots", "shaded", "shaded-layouts"):
         if (DATA / f"{split}.jsonl").exists():
             print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))

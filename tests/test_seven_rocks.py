@@ -77,7 +77,11 @@ def test_reveal_must_hold_every_unplayed_tile(sr4: Match) -> None:
         m.apply(Reveal((("Ann", ()), ("Ben", ()), ("Cid", ()))))
 
 
-@pytest.mark.parametrize("players, partnership", [(FOUR, False), (FOUR[:3], True), (FOUR[:2], False)])
-def test_wrong_tables(players: list[str], partnership: bool) -> None:
-    with pytest.raises(TableError, match="exactly 4 players in two partnerships"):
+@pytest.mark.parametrize("players, partnership, why", [
+    (FOUR, False, "in two partnerships, not each player on their own"),
+    (FOUR[:3], True, "exactly 4 players in two partnerships, found 3"),
+    (FOUR[:2], False, "exactly 4 players in two partnerships, found 2"),
+])
+def test_wrong_tables(players: list[str], partnership: bool, why: str) -> None:
+    with pytest.raises(TableError, match=why):
         Match.start(SevenRocks(), players, partnership)

@@ -112,7 +112,7 @@ class CalibrationWizard(QDialog):
                     if p.lens is not None else self.tr("no lens distortion measured"))
             self.result.setText(self.tr(
                 "{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; "
-                "{views} view(s), {lens}").format(
+                "views: {views}, {lens}").format(
                     markers=p.markers, error=decimal(p.error_mm, 2), scale=decimal(p.px_per_mm, 2),
                     w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens))
             shown = draw_profile(image, p)

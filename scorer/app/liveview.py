@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from scorer.app.i18n import translate
 from scorer.app.layout_picture import OTHER_COLOUR, SCORING_COLOUR, paint_layout
-from scorer.rules import Board
+from scorer.rules import Board, Tile
 from scorer.rules.schematic import Schematic, draw_board
 
 # The state, shown over the picture (translated when painted, in the context "LiveView").
@@ -23,6 +23,15 @@ STATUS_TEXT = {
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
 UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (the app asks about it)
+BACK_COLOUR = QColor("#8888ff")  # a tile face down
+# The key to the outlines, shown for those in the picture (translated when painted, in the context "LiveView").
+LEGEND = {
+    "scoring": (SCORING_COLOUR, QT_TRANSLATE_NOOP("LiveView", "in the end sum")),
+    "other": (OTHER_COLOUR, QT_TRANSLATE_NOOP("LiveView", "read surely")),
+    "laid": (OTHER_COLOUR, QT_TRANSLATE_NOOP("LiveView", "the other tiles")),  # (the layout drawn with no camera)
+    "unsure": (UNSURE_COLOUR, QT_TRANSLATE_NOOP("LiveView", "read unsurely: asked")),
+    "down": (BACK_COLOUR, QT_TRANSLATE_NOOP("LiveView", "face down")),
+}
 HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right or the Play menu (those the "
                                           "match allows now are lit); every move is scored and said aloud.")
 
@@ -94,6 +103,44 @@ class LiveView(QWidget):
         #: The sum of the scoring ends on the table, shown over the picture.
         return self.tr("end sum {sum}").format(sum=self.end_sum)
 
+    def _kind(self, detection) -> str:
+        """How a tile of the camera's reading is outlined: a key of :data:`LEGEND`."""
+        if detection.face == "down":
+            return "down"
+        if not detection.certain:
+            return "unsure"
+        return "scoring" if detection.pips and Tile.of(*detection.pips) in self.scoring else "other"
+
+    def legend(self) -> list[tuple[QColor, str]]:
+        """The key to the outlines in the picture now, in the current language: only those shown."""
+        if self.image is not None:
+            kinds = {self._kind(d) for d in self.detections}
+        else:
+            drawn = self.schematic().tiles
+            kinds = {"scoring" if t.tile in self.scoring else "laid" for t in drawn}
+        return [(colour, translate("LiveView", text)) for kind, (colour, text) in LEGEND.items() if kind in kinds]
+
+    def _paint_legend(self, p: QPainter) -> None:
+        """The key, at the picture's bottom left: a swatch outlined in each colour and what it means."""
+        entries = self.legend()
+        if not entries:
+            return
+        p.setFont(QFont("DejaVu Sans", 9))
+        metrics = p.fontMetrics()
+        line = metrics.height() + 4
+        width = 34 + max(metrics.horizontalAdvance(text) for _, text in entries)
+        box = QRectF(10, self.height() - 10 - line * len(entries) - 8, width, line * len(entries) + 8)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QBrush(QColor(0, 0, 0, 170)))
+        p.drawRoundedRect(box, 6, 6)
+        for i, (colour, text) in enumerate(entries):
+            top = box.top() + 4 + i * line
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(colour, 2))
+            p.drawRect(QRectF(box.left() + 8, top + line / 2 - 5, 16, 10))
+            p.setPen(QColor("white"))
+            p.drawText(QRectF(box.left() + 30, top, width - 30, line), Qt.AlignmentFlag.AlignVCenter, text)
+
     def _to_image(self, x: float, y: float) -> tuple[float, float] | None:
         if self.image is None:
             return None
@@ -129,14 +176,7 @@ class LiveView(QWidget):
             p.drawImage(QRectF(ox, oy, iw * scale, ih * scale), self.image)
             for d in self.detections:
                 poly = QPolygonF([QPointF(ox + x * scale, oy + y * scale) for x, y in d.corners])
-                if d.face == "down":
-                    colour = QColor("#8888ff")
-                elif not d.certain:
-                    colour = UNSURE_COLOUR
-                else:
-                    from scorer.rules import Tile
-
-                    colour = SCORING_COLOUR if d.pips and Tile.of(*d.pips) in self.scoring else OTHER_COLOUR
+                colour = LEGEND[self._kind(d)][0]
                 p.setPen(QPen(colour, 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawPolygon(poly)
@@ -155,6 +195,7 @@ class LiveView(QWidget):
             p.setFont(QFont("DejaVu Sans", 13))
             p.drawText(QRectF(40, 60, self.width() - 80, self.height() - 120),
                        Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, translate("LiveView", HAND_HINT))
+        self._paint_legend(p)
         _, colour = STATUS_TEXT.get(self.status, (self.status, "#6c757d"))
         text = self.status_text()
         p.setFont(QFont("DejaVu Sans", 11, QFont.Weight.Bold))

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QComboBox
 
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings
+from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader
 
@@ -37,7 +38,7 @@ def table_problem(game: str, players: tuple[str, ...], partnership: bool) -> str
     try:
         MatchHeader(game, players, partnership).new_match()
     except ScorerError as exc:
-        return str(exc)
+        return refusal_text(exc)
     return None
 
 

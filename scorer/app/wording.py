@@ -33,7 +33,7 @@ def notice_text(notice: Notice) -> str:
 
 def refusal_text(exc: BaseException) -> str:
     """An error's message in the app's language, where it is made of Words (the rules' refusals), as a
-    sentence of its own: "Round 2 is not over: the boneyard still holds 13 tile(s)."."""
+    sentence of its own: "Round 2 is not over: tiles are still left in the boneyard (13)."."""
     text = said_again(words_of(exc))
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
@@ -231,12 +231,12 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: there is nothing to draw for"),
     QT_TRANSLATE_NOOP("Sentences", "{player} draws {count} but the boneyard holds {boneyard}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: no pass is possible"),
-    QT_TRANSLATE_NOOP("Sentences", "{player} may not pass while the boneyard holds {boneyard} tile(s): a player who cannot play "
+    QT_TRANSLATE_NOOP("Sentences", "{player} may not pass while tiles are left in the boneyard ({boneyard}): a player who cannot play "
                                    "draws"),
     QT_TRANSLATE_NOOP("Sentences", "no round is being played: there are no hands to reveal"),
     QT_TRANSLATE_NOOP("Sentences", "the reveal lists a player's hand twice"),
     QT_TRANSLATE_NOOP("Sentences", "the reveal lists no hand for {players} (give [] for an empty hand)"),
-    QT_TRANSLATE_NOOP("Sentences", "{player} holds {count} tile(s) by the log, the reveal shows {shown}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} has {count} in hand by the log, the reveal shows {shown}"),
     QT_TRANSLATE_NOOP("Sentences", "{player}'s revealed {tile} is on the board"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} is revealed twice"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} opens the round: the board is empty, so it cannot be attached to {at}"),
@@ -251,8 +251,15 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} has just drawn: the play right after a draw is the drawn tile"),
     QT_TRANSLATE_NOOP("Sentences", "none"),
     QT_TRANSLATE_NOOP("Sentences", "{side} of {tile} shows {value}"),
-    QT_TRANSLATE_NOOP("Sentences", "round {round} is not over: the boneyard still holds {boneyard} tile(s)"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is not over: tiles are still left in the boneyard ({boneyard})"),
     QT_TRANSLATE_NOOP("Sentences", "round {round} is not blocked: {player} holds {tile}, which can be placed"),
+    QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
+    QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
+    QT_TRANSLATE_NOOP("Sentences", "a player needs a name, found {name}"),
+    QT_TRANSLATE_NOOP("Sentences", "Horse Race is played by 2, 3 or 4 players, found {count}"),
+    QT_TRANSLATE_NOOP("Sentences", "Horse Race partnerships need 4 players (two pairs), found {count}"),
+    QT_TRANSLATE_NOOP("Sentences", "Seven Rocks is played by exactly 4 players in two partnerships, found {count}"),
+    QT_TRANSLATE_NOOP("Sentences", "Seven Rocks is played in two partnerships, not each player on their own"),
 )
 
 

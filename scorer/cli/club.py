@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from scorer.cli.common import EXIT_BAD_INPUT
+from scorer.cli.common import EXIT_BAD_INPUT, counted
 
 
 def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -26,8 +26,9 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for path in report.demos:
             out.write(f"{path}: the bundled demo, not a club match: left out\n")
         left = len(args.logs) - len(report.results) - len(report.refused) - len(report.demos)
+        demos = f", {counted(len(report.demos), 'demo')} left out" if report.demos else ""
         out.write(f"{report.count('new')} imported, {report.count('updated')} updated, {report.count('unchanged')} already there, "
-                  f"{len(report.refused)} refused{f', {len(report.demos)} demo(s) left out' if report.demos else ''}"
+                  f"{len(report.refused)} refused{demos}"
                   f"{f', {left} not tried' if left else ''}\n")
         if report.stopped:
             err.write(f"error: stopped: {report.stopped} (the files before it were written as listed)\n")

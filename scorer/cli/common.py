@@ -22,6 +22,12 @@ CLI_WORDS = {
            "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta."},
 }
 
+
+def counted(count: int, noun: str) -> str:
+    """``count`` things in English: "1 tile", "3 tiles", "0 tiles"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def sentences_in(lang: str) -> Callable[[str], str]:
     """The camera's questions and notices, the layout's problems and the rules' refusals (made of
     :class:`~scorer.words.Words`) said in ``lang`` as the app says them, from its translations; in English

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Literal, Sequence, TextIO
 
-from scorer.cli.common import CLI_WORDS, add_threads_argument, sentences_in
+from scorer.cli.common import CLI_WORDS, add_threads_argument, counted, sentences_in
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +46,7 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(json.dumps(record) + "\n")
         else:
             up = [t for t in tiles if t.face == "up"]
-            out.write(f"{name}: {w}x{h}, {len(up)} tile(s) face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
+            out.write(f"{name}: {w}x{h}, {counted(len(up), 'tile')} face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
             for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
                 cx, cy = t.center
                 if t.pips is None:
@@ -106,10 +106,10 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     fit = profile.lens_fit or {}
     if profile.lens is not None:
-        out.write(f"  lens distortion corrected: k = {fit['k']:+.3f} over {fit['views']} view(s); "
+        out.write(f"  lens distortion corrected: k = {fit['k']:+.3f} over {counted(fit['views'], 'view')}; "
                   f"the target fits the plane to {fit['error_with_mm']:.2f} mm instead of {fit['error_without_mm']:.2f} mm\n")
     else:
-        out.write(f"  lens distortion: none measurable from {fit.get('views', 1)} view(s) "
+        out.write(f"  lens distortion: none measurable from {counted(fit.get('views', 1), 'view')} "
                   "(for a wide lens, calibrate from a video with --views 5, the target laid near each corner)\n")
     from scorer.pipeline.core import LIVE_SMALL_TILE_PX
 

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from scorer.errors import IllegalMove, TableError
 from scorer.rules.tiles import Tile
+from scorer.words import Words
 
 
 class GameRules(ABC):
@@ -58,10 +59,10 @@ class Table:
 
     def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players):
-            raise TableError(f"player names must differ, found {list(self.players)}")
+            raise TableError(Words("player names must differ, found {names}", names=", ".join(map(str, self.players))))
         for name in self.players:
             if not isinstance(name, str) or not name.strip():
-                raise TableError(f"a player needs a non-empty name, found {name!r}")
+                raise TableError(Words("a player needs a name, found {name}", name=repr(name)))
         self.rules.check_table(self.players, self.partnership)
 
     @property
@@ -78,7 +79,8 @@ class Table:
         try:
             return self.players.index(player)
         except ValueError:
-            raise IllegalMove(f"unknown player {player!r}; the players are {', '.join(self.players)}") from None
+            raise IllegalMove(Words("unknown player {player}; the players are {players}", player=repr(player),
+                                    players=", ".join(self.players))) from None
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % len(self.players)

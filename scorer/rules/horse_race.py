@@ -7,6 +7,7 @@ from typing import Sequence
 from scorer.errors import TableError
 from scorer.rules.game_rules import GameRules, RoundScore, Table
 from scorer.rules.tiles import Tile, round_to_five
+from scorer.words import Words
 
 _HAND_SIZES = {2: 7, 3: 6, 4: 5}
 
@@ -23,9 +24,9 @@ class HorseRace(GameRules):
     def check_table(self, players: Sequence[str], partnership: bool) -> None:
         n = len(players)
         if n not in _HAND_SIZES:
-            raise TableError(f"Horse Race is played by 2, 3 or 4 players, found {n}")
+            raise TableError(Words("Horse Race is played by 2, 3 or 4 players, found {count}", count=n))
         if partnership and n != 4:
-            raise TableError(f"Horse Race partnerships need 4 players (two pairs), found {n}")
+            raise TableError(Words("Horse Race partnerships need 4 players (two pairs), found {count}", count=n))
 
     def hand_size(self, n_players: int) -> int:
         return _HAND_SIZES[n_players]

@@ -7,6 +7,7 @@ from typing import Sequence
 from scorer.errors import TableError
 from scorer.rules.game_rules import GameRules, RoundScore, Table
 from scorer.rules.tiles import Tile, round_to_five
+from scorer.words import Words
 
 
 class SevenRocks(GameRules):
@@ -19,9 +20,10 @@ class SevenRocks(GameRules):
     rounds_each_hand = True
 
     def check_table(self, players: Sequence[str], partnership: bool) -> None:
-        if len(players) != 4 or not partnership:
-            found = f"{len(players)} player(s)" + (" in partnership" if partnership else " playing alone")
-            raise TableError(f"Seven Rocks is played by exactly 4 players in two partnerships, found {found}")
+        if len(players) != 4:
+            raise TableError(Words("Seven Rocks is played by exactly 4 players in two partnerships, found {count}", count=len(players)))
+        if not partnership:
+            raise TableError(Words("Seven Rocks is played in two partnerships, not each player on their own"))
 
     def hand_size(self, n_players: int) -> int:
         return 7

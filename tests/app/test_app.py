@@ -248,7 +248,7 @@ def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> N
     for i, place in enumerate(PLACES):
         image, _ = view(1.4, 0, 0, seed=i, target_at=place, lens_k=-0.15)
         wizard.use_image(image)
-    assert "5 view(s), lens corrected (k = -0.1" in wizard.result.text()
+    assert "views: 5, lens corrected (k = -0.1" in wizard.result.text()
     assert wizard.profile.lens_model.k == pytest.approx(-0.15, abs=0.03)
 
 

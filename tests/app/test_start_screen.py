@@ -58,7 +58,12 @@ def test_the_message_follows_the_game_the_players_and_the_pairs(qtbot) -> None:
     dialog.partnership.setChecked(False)
     assert dialog.problem.text() == ""
     dialog._start_new()
-    assert dialog.problem.text().startswith("Horse Race is played by 2, 3 or 4 players")
+    assert dialog.problem.text() == "Horse Race is played by 2, 3 or 4 players, found 1."
+    dialog.game.setCurrentIndex(dialog.game.findData("seven-rocks"))
+    dialog.players.setText("Ann, Ben, Cid, Dee")
+    dialog.partnership.setChecked(False)
+    dialog._start_new()
+    assert dialog.problem.text() == "Seven Rocks is played in two partnerships, not each player on their own."
 
 
 def test_a_starters_or_a_sources_problem_is_told_by_start_and_taken_back_once_mended(qtbot, tmp_path: Path) -> None:

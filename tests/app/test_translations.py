@@ -268,6 +268,10 @@ def test_the_start_screen_and_settings_in_finnish(qtbot, english_after) -> None:
     dialog.location.setText("/nonexistent")
     dialog._start_new()
     assert dialog.problem.text() == "Pelaajissa (Ann, Ben) ei ole nimeä Cid."
+    # The rules' own refusal of the table, in Finnish too.
+    dialog.players.setText("Ann")
+    dialog._start_new()
+    assert dialog.problem.text() == "Horse Racea pelaa 2, 3 tai 4 pelaajaa, pelaajia nyt 1."
     settings = SettingsDialog(Settings(), Speaker("fi", engines=[], espeak=None))
     qtbot.addWidget(settings)
     assert settings.windowTitle() == "Asetukset" and "vain teksti" in settings.backend.text()

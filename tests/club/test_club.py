@@ -136,7 +136,7 @@ def test_an_import_reports_each_file_and_goes_on_past_a_bad_one(tmp_path: Path) 
     demo = tmp_path / "logs" / "demo.jsonl"
     demo.write_text(json.dumps(header) + "\n" + rest)
     code, out, _ = club(db, "import", str(demo))
-    assert code == 0 and f"{demo}: the bundled demo, not a club match: left out" in out and "1 demo(s) left out" in out
+    assert code == 0 and f"{demo}: the bundled demo, not a club match: left out" in out and "1 demo left out" in out
     assert standings_rows(open_database(db)) == expected_standings(logs)
 
 

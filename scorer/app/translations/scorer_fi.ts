@@ -65,7 +65,7 @@
         <translation>objektiivin vääristymää ei mitattu</translation>
     </message>
     <message>
-        <source>{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; {views} view(s), {lens}</source>
+        <source>{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; views: {views}, {lens}</source>
         <translation>merkkejä {markers}/6, sovitusvirhe {error} mm, {scale} px/mm: laatan koko kuvassa {w} × {h} px; kuvia {views}, {lens}</translation>
     </message>
     <message>
@@ -315,6 +315,26 @@
     <message>
         <source>no camera: moves entered by hand</source>
         <translation>ei kameraa: siirrot syötetään käsin</translation>
+    </message>
+    <message>
+        <source>in the end sum</source>
+        <translation>päiden summassa</translation>
+    </message>
+    <message>
+        <source>read surely</source>
+        <translation>luettu varmasti</translation>
+    </message>
+    <message>
+        <source>the other tiles</source>
+        <translation>muut laatat</translation>
+    </message>
+    <message>
+        <source>read unsurely: asked</source>
+        <translation>luettu epävarmasti: kysytään</translation>
+    </message>
+    <message>
+        <source>face down</source>
+        <translation>selkäpuoli ylöspäin</translation>
     </message>
     <message>
         <source>Enter each move with the buttons at the right or the Play menu (those the match allows now are lit); every move is scored and said aloud.</source>
@@ -576,7 +596,7 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>{text} ei ole laatta: anna kaksi lukua väliltä 0–6, esimerkiksi 3 4</translation>
     </message>
     <message>
-        <source>No pass while the boneyard holds {count} tile(s): a player who cannot play draws.</source>
+        <source>No pass while tiles are left in the boneyard ({count}): a player who cannot play draws.</source>
         <translation>Ohittaa ei voi, kun nostokasassa on laattoja ({count}): pelaaja, joka ei voi pelata, nostaa.</translation>
     </message>
     <message>
@@ -1049,12 +1069,52 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>laatan {tile} {side} on {expected}, ei {value}</translation>
     </message>
     <message>
+        <source>{player} may not pass while tiles are left in the boneyard ({boneyard}): a player who cannot play draws</source>
+        <translation>{player} ei voi ohittaa vuoroaan, kun nostokasassa on laattoja ({boneyard}): pelaaja, joka ei voi pelata, nostaa</translation>
+    </message>
+    <message>
+        <source>{player} has {count} in hand by the log, the reveal shows {shown}</source>
+        <translation>pelaajan {player} kädessä on lokin mukaan laattoja {count}, paljastetussa kädessä {shown}</translation>
+    </message>
+    <message>
         <source>{tile} does not match {side} of {at}, which shows {value}</source>
         <translation>{tile} ei sovi: laatan {at} {side} on {value}</translation>
     </message>
     <message>
         <source>{side} of {tile} shows {value}</source>
         <translation>laatan {tile} {side} on {value}</translation>
+    </message>
+    <message>
+        <source>round {round} is not over: tiles are still left in the boneyard ({boneyard})</source>
+        <translation>kierros {round} ei ole ohi: nostokasassa on vielä laattoja ({boneyard})</translation>
+    </message>
+    <message>
+        <source>unknown player {player}; the players are {players}</source>
+        <translation>tuntematon pelaaja {player}; pelaajat ovat {players}</translation>
+    </message>
+    <message>
+        <source>player names must differ, found {names}</source>
+        <translation>pelaajilla on oltava eri nimet, annettu {names}</translation>
+    </message>
+    <message>
+        <source>a player needs a name, found {name}</source>
+        <translation>jokainen pelaaja tarvitsee nimen, annettu {name}</translation>
+    </message>
+    <message>
+        <source>Horse Race is played by 2, 3 or 4 players, found {count}</source>
+        <translation>Horse Racea pelaa 2, 3 tai 4 pelaajaa, pelaajia nyt {count}</translation>
+    </message>
+    <message>
+        <source>Horse Race partnerships need 4 players (two pairs), found {count}</source>
+        <translation>Horse Racen paripeliin tarvitaan 4 pelaajaa (kaksi paria), pelaajia nyt {count}</translation>
+    </message>
+    <message>
+        <source>Seven Rocks is played by exactly 4 players in two partnerships, found {count}</source>
+        <translation>Seven Rocksia pelaa tasan 4 pelaajaa kahtena parina, pelaajia nyt {count}</translation>
+    </message>
+    <message>
+        <source>Seven Rocks is played in two partnerships, not each player on their own</source>
+        <translation>Seven Rocksia pelataan kahtena parina, ei jokainen omillaan</translation>
     </message>
     <message>
         <source>{tile} is not on the board</source>
@@ -1153,10 +1213,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{player} aloittaa kierroksen millä tahansa laatalla: vuoroa ei voi ohittaa</translation>
     </message>
     <message>
-        <source>{player} may not pass while the boneyard holds {boneyard} tile(s): a player who cannot play draws</source>
-        <translation>{player} ei voi ohittaa vuoroaan, kun nostokasassa on {boneyard} laattaa: pelaaja, joka ei voi pelata, nostaa</translation>
-    </message>
-    <message>
         <source>no round is being played: there are no hands to reveal</source>
         <translation>kierrosta ei ole käynnissä: näytettäviä käsiä ei ole</translation>
     </message>
@@ -1167,10 +1223,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>the reveal lists no hand for {players} (give [] for an empty hand)</source>
         <translation>käsiä ei ole annettu pelaajille {players} (tyhjä käsi: [])</translation>
-    </message>
-    <message>
-        <source>{player} holds {count} tile(s) by the log, the reveal shows {shown}</source>
-        <translation>pelaajalla {player} on lokin mukaan {count} laattaa, käsissä näkyy {shown}</translation>
     </message>
     <message>
         <source>{player}&apos;s revealed {tile} is on the board</source>
@@ -1219,10 +1271,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>none</source>
         <translation>ei yhtään</translation>
-    </message>
-    <message>
-        <source>round {round} is not over: the boneyard still holds {boneyard} tile(s)</source>
-        <translation>kierros {round} ei ole ohi: nostokasassa on vielä {boneyard} laattaa</translation>
     </message>
     <message>
         <source>round {round} is not blocked: {player} holds {tile}, which can be placed</source>
