@@ -123,7 +123,7 @@ class Damage:
     def describe(self) -> str:
         return (f"{self.path.name}: line {self.line} could not be read ({self.reason}); it and the "
                 f"{self.cut_bytes} bytes after it were cut off and kept in {self.kept_in.name}. "
-                f"The {self.events_kept} events before it are kept.")
+                + ("The 1 event before it is kept." if self.events_kept == 1 else f"The {self.events_kept} events before it are kept."))
 
 
 def _damaged_path(path: Path) -> Path:

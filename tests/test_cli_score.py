@@ -151,7 +151,7 @@ BAD = [
         "it is Ann's turn, not Ben's",
     ),
     ("unknown player", [{"type": "round", "starter": "Zed"}], 2, "unknown player 'Zed'"),
-    ("unknown key", [{"type": "round", "starter": "Ann", "startr": "Ann"}], 2, "unknown key(s) 'startr'"),
+    ("unknown key", [{"type": "round", "starter": "Ann", "startr": "Ann"}], 2, "an unknown key 'startr'"),
     ("play before a round", [{"type": "play", "player": "Ann", "tile": [1, 4]}], 2, "expected a round event"),
 ]
 

@@ -57,7 +57,7 @@ def test_draw_and_pass_obligations(hr2: Match) -> None:
     with pytest.raises(IllegalMove, match="opens with any tile"):
         hr2.apply(Draw("Ann"))
     m, _ = play(hr2, "Ann", (0, 1))
-    with pytest.raises(IllegalMove, match=r"may not pass while tiles are left in the boneyard \(14\)"):
+    with pytest.raises(IllegalMove, match=r"may not pass while the boneyard is not empty \(14 left\)"):
         m.apply(Pass("Ben"))
     with pytest.raises(IllegalMove, match="draws 15 but the boneyard holds 14"):
         m.apply(Draw("Ben", 15))

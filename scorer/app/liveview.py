@@ -22,16 +22,17 @@ STATUS_TEXT = {
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
-UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (the app asks about it)
+UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (other frames or the players may settle it)
 BACK_COLOUR = QColor("#8888ff")  # a tile face down
-# The key to the outlines, shown for those in the picture (translated when painted, in the context "LiveView").
+# The key to the outlines (translated when painted, in the context "LiveView"): all four under a camera's
+# picture, the first two under the layout drawn with no camera.
 LEGEND = {
     "scoring": (SCORING_COLOUR, QT_TRANSLATE_NOOP("LiveView", "in the end sum")),
-    "other": (OTHER_COLOUR, QT_TRANSLATE_NOOP("LiveView", "read surely")),
-    "laid": (OTHER_COLOUR, QT_TRANSLATE_NOOP("LiveView", "the other tiles")),  # (the layout drawn with no camera)
-    "unsure": (UNSURE_COLOUR, QT_TRANSLATE_NOOP("LiveView", "read unsurely: asked")),
+    "other": (OTHER_COLOUR, QT_TRANSLATE_NOOP("LiveView", "the other tiles")),
+    "unsure": (UNSURE_COLOUR, QT_TRANSLATE_NOOP("LiveView", "read unsurely")),
     "down": (BACK_COLOUR, QT_TRANSLATE_NOOP("LiveView", "face down")),
 }
+LEGEND_ROW = 22  # px: a row of the key
 HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right or the Play menu (those the "
                                           "match allows now are lit); every move is scored and said aloud.")
 
@@ -71,8 +72,9 @@ class LiveView(QWidget):
         self.update()
 
     def layout_area(self) -> QRectF:
-        """Where the layout is drawn: below the state and the end sum."""
-        return QRectF(12, 48, max(1, self.width() - 24), max(1, self.height() - 60))
+        """Where the layout is drawn: below the state and the end sum, above the key."""
+        key = LEGEND_ROW + 6 if self.layout_board is not None and self.layout_board.tiles else 0
+        return QRectF(12, 48, max(1, self.width() - 24), max(1, self.height() - 60 - key))
 
     def schematic(self) -> Schematic:
         """The layout shown now, laid out for the picture's shape."""
@@ -112,34 +114,43 @@ class LiveView(QWidget):
         return "scoring" if detection.pips and Tile.of(*detection.pips) in self.scoring else "other"
 
     def legend(self) -> list[tuple[QColor, str]]:
-        """The key to the outlines in the picture now, in the current language: only those shown."""
+        """The key to the outlines, in the current language: every kind a camera's reading may show once it
+        shows tiles (a key that keeps its size as tiles come and go), the two of a layout drawn with no camera."""
         if self.image is not None:
-            kinds = {self._kind(d) for d in self.detections}
+            kinds: tuple[str, ...] = tuple(LEGEND) if self.detections else ()
         else:
-            drawn = self.schematic().tiles
-            kinds = {"scoring" if t.tile in self.scoring else "laid" for t in drawn}
-        return [(colour, translate("LiveView", text)) for kind, (colour, text) in LEGEND.items() if kind in kinds]
+            kinds = ("scoring", "other") if self.layout_board is not None and self.layout_board.tiles else ()
+        return [(LEGEND[kind][0], translate("LiveView", LEGEND[kind][1])) for kind in kinds]
 
     def _paint_legend(self, p: QPainter) -> None:
-        """The key, at the picture's bottom left: a swatch outlined in each colour and what it means."""
+        """The key along the bottom (below a camera's picture where it leaves room): a swatch outlined in each
+        colour and what it means, in rows as wide as the view allows."""
         entries = self.legend()
         if not entries:
             return
         p.setFont(QFont("DejaVu Sans", 9))
         metrics = p.fontMetrics()
-        line = metrics.height() + 4
-        width = 34 + max(metrics.horizontalAdvance(text) for _, text in entries)
-        box = QRectF(10, self.height() - 10 - line * len(entries) - 8, width, line * len(entries) + 8)
+        widths = [30 + metrics.horizontalAdvance(text) for _, text in entries]
+        rows: list[list[int]] = [[]]
+        for k, width in enumerate(widths):
+            if rows[-1] and 16 + sum(widths[i] for i in rows[-1]) + width > self.width() - 20:
+                rows.append([])
+            rows[-1].append(k)
+        box = QRectF(10, self.height() - 6 - LEGEND_ROW * len(rows), 16 + max(sum(widths[i] for i in row) for row in rows),
+                     LEGEND_ROW * len(rows))
         p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QBrush(QColor(0, 0, 0, 170)))
+        p.setBrush(QBrush(QColor(0, 0, 0, 150)))
         p.drawRoundedRect(box, 6, 6)
-        for i, (colour, text) in enumerate(entries):
-            top = box.top() + 4 + i * line
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(colour, 2))
-            p.drawRect(QRectF(box.left() + 8, top + line / 2 - 5, 16, 10))
-            p.setPen(QColor("white"))
-            p.drawText(QRectF(box.left() + 30, top, width - 30, line), Qt.AlignmentFlag.AlignVCenter, text)
+        for r, row in enumerate(rows):
+            x, top = box.left() + 8, box.top() + r * LEGEND_ROW
+            for k in row:
+                colour, text = entries[k]
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.setPen(QPen(colour, 2))
+                p.drawRect(QRectF(x, top + LEGEND_ROW / 2 - 5, 16, 10))
+                p.setPen(QColor("white"))
+                p.drawText(QRectF(x + 22, top, widths[k] - 22, LEGEND_ROW), Qt.AlignmentFlag.AlignVCenter, text)
+                x += widths[k]
 
     def _to_image(self, x: float, y: float) -> tuple[float, float] | None:
         if self.image is None:

@@ -15,6 +15,7 @@ from scorer.app.i18n import translate
 from scorer.app.settings import Settings
 from scorer.app.start_screen import DemoMatch, NewMatch, Resume, StartDialog
 from scorer.app.window import MainWindow
+from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
@@ -106,7 +107,7 @@ def _open_first(choice: DemoMatch, lang: str, settings: Settings) -> MainWindow 
     try:
         return open_choice(choice, lang, settings)
     except ScorerError as exc:
-        QMessageBox.critical(None, translate("StartDialog", "Cannot start the demo"), str(exc))
+        QMessageBox.critical(None, translate("StartDialog", "Cannot start the demo"), refusal_text(exc))
         return None
 
 
@@ -118,7 +119,7 @@ def _start_screen(lang: str, settings: Settings) -> MainWindow | None:
         try:
             return open_choice(dialog.choice, i18n.language(), dialog.settings)  # the settings may have changed it
         except ScorerError as exc:  # the form stays as typed: fix and start again
-            QMessageBox.warning(dialog, translate("StartDialog", "Cannot start"), str(exc))
+            QMessageBox.warning(dialog, translate("StartDialog", "Cannot start"), refusal_text(exc))
             dialog.choice = None
 
 

@@ -32,8 +32,9 @@ from scorer.app.window_corrections import MatchCorrections
 from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
 from scorer.app.worker import PipelineWorker, Snapshot, fault_text
-from scorer.app.wording import notice_text
+from scorer.app.wording import notice_text, refusal_text, said_again
 from scorer.errors import ScorerError, SourceError
+from scorer.words import words_of
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.notices import CAMERA_UNFIT
@@ -359,7 +360,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.pages.currentWidget() is self.table_mode:
             self._refresh_table_mode()
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, failure: object) -> None:
+        message = refusal_text(failure) if isinstance(failure, BaseException) else str(failure)
         self.statusBar().showMessage(message, 15000)
 
     def _on_finished(self, broke_off: Exception | None) -> None:
@@ -396,7 +398,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                            "still work. ({error})").format(error=fault_text(error))
         if not isinstance(error, SourceError):
             return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
-                error=str(error).rstrip("."))
+                error=said_again(words_of(error)).rstrip("."))
         if not self.worker.seekable:
             return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work.").format(error=error)
         return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "

@@ -126,7 +126,7 @@ class MatchCorrections:
             self.hands_action: live and match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER),
         }
         # (Why no pass: the log's boneyard, which a camera that missed a draw counts too high.)
-        no_pass = self.tr("No pass while tiles are left in the boneyard ({count}): a player who cannot play draws.").format(
+        no_pass = self.tr("No pass while the boneyard is not empty ({count} left): a player who cannot play draws.").format(
             count=match.boneyard) if in_round and boneyard_holds else ""
         for action, enabled in allowed.items():
             action.setEnabled(enabled)

@@ -33,7 +33,7 @@ def notice_text(notice: Notice) -> str:
 
 def refusal_text(exc: BaseException) -> str:
     """An error's message in the app's language, where it is made of Words (the rules' refusals), as a
-    sentence of its own: "Round 2 is not over: tiles are still left in the boneyard (13)."."""
+    sentence of its own: "Round 2 is not over: the boneyard is not empty (13 left)."."""
     text = said_again(words_of(exc))
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
@@ -231,7 +231,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: there is nothing to draw for"),
     QT_TRANSLATE_NOOP("Sentences", "{player} draws {count} but the boneyard holds {boneyard}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} starts the round and opens with any tile: no pass is possible"),
-    QT_TRANSLATE_NOOP("Sentences", "{player} may not pass while tiles are left in the boneyard ({boneyard}): a player who cannot play "
+    QT_TRANSLATE_NOOP("Sentences", "{player} may not pass while the boneyard is not empty ({boneyard} left): a player who cannot play "
                                    "draws"),
     QT_TRANSLATE_NOOP("Sentences", "no round is being played: there are no hands to reveal"),
     QT_TRANSLATE_NOOP("Sentences", "the reveal lists a player's hand twice"),
@@ -251,7 +251,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} has just drawn: the play right after a draw is the drawn tile"),
     QT_TRANSLATE_NOOP("Sentences", "none"),
     QT_TRANSLATE_NOOP("Sentences", "{side} of {tile} shows {value}"),
-    QT_TRANSLATE_NOOP("Sentences", "round {round} is not over: tiles are still left in the boneyard ({boneyard})"),
+    QT_TRANSLATE_NOOP("Sentences", "round {round} is not over: the boneyard is not empty ({boneyard} left)"),
     QT_TRANSLATE_NOOP("Sentences", "round {round} is not blocked: {player} holds {tile}, which can be placed"),
     QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),

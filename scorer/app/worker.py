@@ -52,7 +52,7 @@ class PipelineWorker(QObject):
     events = Signal(list)  # list of PipelineEvent
     changed = Signal(object)  # Snapshot, after every change to the session
     reviewed = Signal(float)  # a frame of the recording shown for review, at these seconds
-    failed = Signal(str)
+    failed = Signal(object)  # a ScorerError (its Words said again in the window) or a message
     finished = Signal(object)  # the play ended: None at the recording's end, else why it broke off (an exception)
 
     def __init__(self, source: FrameSource, pipeline: TablePipeline, realtime: bool = True, display_fps: float = 15.0,
@@ -130,7 +130,7 @@ class PipelineWorker(QObject):
             try:
                 self._serve(kind, payload, t)
             except ScorerError as exc:
-                self.failed.emit(str(exc))
+                self.failed.emit(exc)
             except Exception as exc:  # a fault in the program: told, and the worker goes on
                 if self._playing:
                     raise  # a session half rewritten is not to be scored on: the play stops (see run)

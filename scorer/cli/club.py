@@ -57,7 +57,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"wrote {count} rows to {args.csv}\n")
     elif args.club_command == "merge":
         merged = club.merge(engine, args.other, skip_bad=args.skip_bad)
-        out.write(f"merged {args.other}: {merged.added} new match(es), {merged.updated} updated, {merged.present} already here\n")
+        out.write(f"merged {args.other}: {counted(merged.added, 'new match', 'new matches')}, {merged.updated} updated, {merged.present} already here\n")
         for bad in merged.bad:
             err.write(f"left out: {bad}\n")
     elif args.club_command == "serve":

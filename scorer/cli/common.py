@@ -23,9 +23,9 @@ CLI_WORDS = {
 }
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` things in English: "1 tile", "3 tiles", "0 tiles"."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def counted(count: int, noun: str, nouns: str | None = None) -> str:
+    """``count`` things in English: "1 tile", "3 tiles", "0 tiles" (``nouns``: a plural not made with "s")."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def sentences_in(lang: str) -> Callable[[str], str]:

@@ -282,7 +282,7 @@ class Match:
         if not self.current_board().tiles:
             raise IllegalMove(Words("{player} starts the round and opens with any tile: no pass is possible", player=event.player))
         if self.rules.has_boneyard and self.boneyard > 0:
-            raise IllegalMove(Words("{player} may not pass while tiles are left in the boneyard ({boneyard}): a player who cannot play draws",
+            raise IllegalMove(Words("{player} may not pass while the boneyard is not empty ({boneyard} left): a player who cannot play draws",
                                     player=event.player, boneyard=self.boneyard))
         passes = self.passes_in_a_row + 1
         new = replace(self, passes_in_a_row=passes, drew_this_turn=False)
@@ -307,7 +307,7 @@ class Match:
         # A block (passed round, or revealed without every pass logged) must be proved by the hands -- and
         # cannot be while the boneyard holds tiles, whatever they are.
         if blocked and self.rules.has_boneyard and self.boneyard > 0:
-            raise IllegalMove(Words("round {round} is not over: tiles are still left in the boneyard ({boneyard})",
+            raise IllegalMove(Words("round {round} is not over: the boneyard is not empty ({boneyard} left)",
                                     round=self.round_no, boneyard=self.boneyard))
         seen: set[Tile] = set()
         hands: list[tuple[Tile, ...]] = []

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from scorer.errors import LineError as LineError  # (defined in the one tree; imported from here too)
 from scorer.errors import LogFormatError
@@ -148,13 +148,18 @@ def _check_keys(data: Mapping[str, Any]) -> str:
         raise LogFormatError(f"a {kind!r} line needs {', '.join(map(repr, missing))}")
     unknown = sorted(data.keys() - required - optional - _META_KEYS)
     if unknown:
-        raise LogFormatError(f"a {kind!r} line has unknown key(s) {', '.join(map(repr, unknown))}")
+        raise LogFormatError(f"a {kind!r} line has {_unknown_keys(unknown)}")
     t = data.get("t", 0.0)
     if type(t) not in (int, float) or not math.isfinite(t) or t < 0:
         raise LogFormatError(f"'t' must be seconds into the recording (a number of at least 0), found {_shown(t)}")
     if not isinstance(data.get("comment", ""), str):
         raise LogFormatError(f"'comment' must be text, found {_shown(data['comment'])}")
     return kind
+
+
+def _unknown_keys(keys: Sequence[str]) -> str:
+    """ "an unknown key 'x'" or "unknown keys 'x', 'y'" """
+    return ("an unknown key " if len(keys) == 1 else "unknown keys ") + ", ".join(map(repr, keys))
 
 
 def _shown(value: Any) -> str:
@@ -179,7 +184,7 @@ def _source(value: Any) -> MatchSource | None:
         raise LogFormatError(f"'source' must be an object with a 'kind' of {', '.join(_SOURCE_KINDS)}, found {_shown(value)}")
     unknown = sorted(value.keys() - {"kind", "location", "step", "recording"})
     if unknown:
-        raise LogFormatError(f"'source' has unknown key(s) {', '.join(map(repr, unknown))}")
+        raise LogFormatError(f"'source' has {_unknown_keys(unknown)}")
     location = value.get("location", "")
     step = value.get("step", 1)
     recording = value.get("recording")

@@ -92,7 +92,7 @@ def test_hands_the_rules_refuse_come_back_as_typed(qtbot, tmp_path: Path, monkey
                         lambda _parent, _title, text: refused.append(text) or QMessageBox.StandardButton.Ok)
     window._enter_hands()
     assert shown == [("", ""), ("1 2", "1 2"), ("1 2", "1 2")]  # (typed once, shown again as typed)
-    assert refused[0].startswith("Round 1 is not over: tiles are still left in the boneyard")  # (the reason first, not the counts)
+    assert refused[0].startswith("Round 1 is not over: the boneyard is not empty")  # (the reason first, not the counts)
     assert isinstance(first_round[-1], Reveal) and len(window.snapshot.steps) == 3
     window.close()
 
@@ -119,5 +119,5 @@ def test_a_pass_refused_by_the_boneyard_says_why_on_its_button(qtbot, tmp_path: 
     assert window.match.phase is Phase.IN_ROUND and window.match.boneyard > 0
     assert window.banner.text() == f"{window.match.next_player}'s turn"  # (a match resumed: who is to act)
     assert not window.correction_buttons[0].isEnabled()
-    assert window.correction_buttons[0].toolTip().startswith(f"No pass while tiles are left in the boneyard ({window.match.boneyard})")
+    assert window.correction_buttons[0].toolTip().startswith(f"No pass while the boneyard is not empty ({window.match.boneyard} left)")
     window.close()

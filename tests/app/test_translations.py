@@ -398,3 +398,16 @@ def test_the_mute_box_is_remembered_for_the_next_match(qtbot, tmp_path: Path) ->
     assert window.speaker.muted and Settings.load().voice is False
     window.mute.setChecked(False)
     assert not window.speaker.muted and Settings.load().voice is True
+
+
+def test_a_request_the_rules_refuse_is_told_in_the_status_bar_in_the_players_language(qtbot, tmp_path: Path, english_after) -> None:
+    from scorer.errors import IllegalMove
+    from scorer.words import Words
+
+    window, _ = _window(qtbot, tmp_path)
+    refused = IllegalMove(Words("round {round} is not over: the boneyard is not empty ({boneyard} left)", round=2, boneyard=1))
+    window.worker.failed.emit(refused)
+    assert window.statusBar().currentMessage() == "Round 2 is not over: the boneyard is not empty (1 left)."
+    assert i18n.set_language("fi") == "fi"
+    window.worker.failed.emit(refused)
+    assert window.statusBar().currentMessage() == "Kierros 2 ei ole ohi: nostokasa ei ole tyhjä (1 jäljellä)."

@@ -223,7 +223,7 @@ def test_a_merge_only_reads_its_source(tmp_path: Path) -> None:
     finally:
         source.chmod(0o644)
     assert code == 0, err
-    assert "3 new match(es), 0 updated, 0 already here" in out
+    assert "3 new matches, 0 updated, 0 already here" in out
     assert source.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("there")) == ["there.db"]  # no -wal, -shm
 
@@ -251,7 +251,7 @@ def test_a_merge_is_one_transaction_and_a_bad_stored_log_stops_it_whole(tmp_path
     assert re.search(r"there\.db: match [0-9a-f]{12}:\d+: the match is over", err)  # which match, which line, why
     assert sum(r.matches for r in standings(here)) == sum(2 + s % 3 for s in range(0, 2))  # unchanged
     code, out, err = club(here_db, "merge", str(source), "--skip-bad")
-    assert code == 0 and "5 new match(es)" in out and "left out:" in err
+    assert code == 0 and "5 new matches" in out and "left out:" in err
     # One transaction: a match the target refuses (the same id, another log) rolls back the whole merge.
     third = tmp_path / "third.db"
     sim = simulate_match("horse-race", 2, seed=30)

@@ -321,16 +321,12 @@
         <translation>päiden summassa</translation>
     </message>
     <message>
-        <source>read surely</source>
-        <translation>luettu varmasti</translation>
+        <source>read unsurely</source>
+        <translation>luettu epävarmasti</translation>
     </message>
     <message>
         <source>the other tiles</source>
         <translation>muut laatat</translation>
-    </message>
-    <message>
-        <source>read unsurely: asked</source>
-        <translation>luettu epävarmasti: kysytään</translation>
     </message>
     <message>
         <source>face down</source>
@@ -596,8 +592,8 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>{text} ei ole laatta: anna kaksi lukua väliltä 0–6, esimerkiksi 3 4</translation>
     </message>
     <message>
-        <source>No pass while tiles are left in the boneyard ({count}): a player who cannot play draws.</source>
-        <translation>Ohittaa ei voi, kun nostokasassa on laattoja ({count}): pelaaja, joka ei voi pelata, nostaa.</translation>
+        <source>No pass while the boneyard is not empty ({count} left): a player who cannot play draws.</source>
+        <translation>Ohittaa ei voi, kun nostokasa ei ole tyhjä ({count} jäljellä): pelaaja, joka ei voi pelata, nostaa.</translation>
     </message>
     <message>
         <source>No round is being played.</source>
@@ -1069,12 +1065,8 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>laatan {tile} {side} on {expected}, ei {value}</translation>
     </message>
     <message>
-        <source>{player} may not pass while tiles are left in the boneyard ({boneyard}): a player who cannot play draws</source>
-        <translation>{player} ei voi ohittaa vuoroaan, kun nostokasassa on laattoja ({boneyard}): pelaaja, joka ei voi pelata, nostaa</translation>
-    </message>
-    <message>
         <source>{player} has {count} in hand by the log, the reveal shows {shown}</source>
-        <translation>pelaajan {player} kädessä on lokin mukaan laattoja {count}, paljastetussa kädessä {shown}</translation>
+        <translation>{player_gen} kädessä on lokin mukaan laattoja {count}, paljastetussa kädessä {shown}</translation>
     </message>
     <message>
         <source>{tile} does not match {side} of {at}, which shows {value}</source>
@@ -1083,10 +1075,6 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>{side} of {tile} shows {value}</source>
         <translation>laatan {tile} {side} on {value}</translation>
-    </message>
-    <message>
-        <source>round {round} is not over: tiles are still left in the boneyard ({boneyard})</source>
-        <translation>kierros {round} ei ole ohi: nostokasassa on vielä laattoja ({boneyard})</translation>
     </message>
     <message>
         <source>unknown player {player}; the players are {players}</source>
@@ -1114,7 +1102,7 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     </message>
     <message>
         <source>Seven Rocks is played in two partnerships, not each player on their own</source>
-        <translation>Seven Rocksia pelataan kahtena parina, ei jokainen omillaan</translation>
+        <translation>Seven Rocksia pelataan kahtena parina, ei kukin yksin</translation>
     </message>
     <message>
         <source>{tile} is not on the board</source>
@@ -1213,6 +1201,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>{player} aloittaa kierroksen millä tahansa laatalla: vuoroa ei voi ohittaa</translation>
     </message>
     <message>
+        <source>{player} may not pass while the boneyard is not empty ({boneyard} left): a player who cannot play draws</source>
+        <translation>{player} ei voi ohittaa vuoroaan, kun nostokasa ei ole tyhjä ({boneyard} jäljellä): pelaaja, joka ei voi pelata, nostaa</translation>
+    </message>
+    <message>
         <source>no round is being played: there are no hands to reveal</source>
         <translation>kierrosta ei ole käynnissä: näytettäviä käsiä ei ole</translation>
     </message>
@@ -1271,6 +1263,10 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>none</source>
         <translation>ei yhtään</translation>
+    </message>
+    <message>
+        <source>round {round} is not over: the boneyard is not empty ({boneyard} left)</source>
+        <translation>kierros {round} ei ole ohi: nostokasa ei ole tyhjä ({boneyard} jäljellä)</translation>
     </message>
     <message>
         <source>round {round} is not blocked: {player} holds {tile}, which can be placed</source>
