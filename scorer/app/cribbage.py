@@ -19,7 +19,7 @@ from scorer.app.pegboard import Track
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
-from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show
+from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show, hand_pegged
 from scorer.cribbage.speak import announce
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
 from scorer.errors import ScorerError
@@ -187,6 +187,11 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.message.setText(said.text(self.lang) + (" " + self.t("deal_next") + "." if game.is_over else ""))
         self.speaker.say(said.spoken(self.lang))
         self._log_event(event, scored)
+        # (A card field used is emptied: Enter again must not count the same cards for the next count.)
+        if isinstance(event, Cut):
+            self.starter.clear()
+        elif isinstance(event, Show):
+            self.show_cards.clear()
         self._refresh()
         return True
 
@@ -255,6 +260,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
                 value = min(rank, 10)
                 button.setEnabled(g.count + value <= 31 and used.count(rank) < 4)
             self.go_button.setEnabled(g.count > 0)
+        if phase == "cut":
+            self.starter.setFocus()
         if phase == "show":
             who = g.next_to_show()
             if who == "crib":
@@ -263,6 +270,9 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
             elif who:
                 self.shower.setCurrentText(who)
                 self.crib.setChecked(False)
+                if not self.show_cards.text().strip():
+                    self.show_cards.setText(" ".join(map(str, hand_pegged(g, who))))
+            self.show_cards.setFocus()
         self.undo_action.setEnabled(bool(self.history))
 
 

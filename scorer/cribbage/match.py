@@ -84,6 +84,7 @@ class CribbageGame:
     turn: int | None = None  # whose turn it is to peg (None before the cut and once pegging is over)
     said_go: tuple[int, ...] = ()  # the seats that said go since the count last restarted
     shown: tuple[str, ...] = ()  # who has shown this deal (the crib as "crib")
+    shown_cards: tuple[tuple[str, Card], ...] = ()  # the cards counted this deal, each with whose count it was in
     winner: int | None = None
     skunk: int = 0  # games the win is worth (1, 2 skunk, 3 double skunk)
 
@@ -160,6 +161,26 @@ class CribbageGame:
             return order[len(self.shown)]
         return "crib" if len(self.shown) == len(order) else None
 
+    def _check_cards_shown(self, event: Show, who: str) -> None:
+        """A hand counted is the hand pegged: it holds every card its player pegged this deal and none another
+        pegged; the crib holds no pegged card; no card is counted twice in a deal."""
+        for owner, card in self.shown_cards:
+            if card in event.cards:
+                raise CardError(f"{card} was counted already this deal, in {_whose(owner)}")
+        seat = self.seat(event.player)
+        for pegger, card in zip(self.pegged_by, self.pegged):
+            if card in event.cards and (event.crib or pegger != seat):
+                raise CardError(f"{card} was pegged by {self.players[pegger]}: it is not in {_whose(who)}")
+        if event.crib:
+            return
+        left = list(event.cards)
+        # (The cards pegged with their suit first: one pegged by its rank alone matches any card of it left.)
+        for card in sorted((c for s, c in zip(self.pegged_by, self.pegged) if s == seat), key=lambda c: c.suit is None):
+            match = next((c for c in left if c == card or (card.suit is None and c.rank == card.rank)), None)
+            if match is None:
+                raise CardError(f"{event.player} pegged {card} this deal: the hand counted must hold it")
+            left.remove(match)
+
     def _next_seat(self, after: int, skip_go: bool = True) -> int | None:
         """The next seat clockwise from ``after`` (``after`` itself last) that holds cards and has not said go."""
         n = len(self.players)
@@ -197,7 +218,7 @@ class CribbageGame:
         elif self.dealer is not None and len(game.shown) < len(self.players) + 1 and (game.starter or game.pegged):
             raise CardError("the deal is not finished: every hand and the crib are shown before the next deal")
         return replace(game, dealer=dealer, starter=None, pegging=PegState(), last_pegger=None, pegged=(), pegged_by=(),
-                       turn=None, said_go=(), shown=())
+                       turn=None, said_go=(), shown=(), shown_cards=())
 
     def _add(self, seat: int, points: int) -> CribbageGame:
         if points == 0:
@@ -237,6 +258,8 @@ class CribbageGame:
             raise CardError("cut the starter before pegging")
         if self.shown:
             raise CardError("the show has begun: pegging is over for this deal")
+        if event.card == self.starter:
+            raise CardError(f"{event.card} is the starter: it is in nobody's hand")
         if event.card.suit is not None:
             check_distinct((*self.pegged, event.card, self.starter))
         per_player = self.cards_each
@@ -316,7 +339,9 @@ class CribbageGame:
             raise CardError(f"the crib is the dealer's ({self.players[self.dealer]}), not {event.player}'s")
         check_distinct((*event.cards, self.starter))
         count = count_show(event.cards, self.starter, crib=event.crib)
-        game = replace(self, shown=self.shown + (who,), turn=None, said_go=())
+        self._check_cards_shown(event, who)
+        game = replace(self, shown=self.shown + (who,), shown_cards=self.shown_cards + tuple((who, c) for c in event.cards),
+                       turn=None, said_go=())
         out: list[Scored] = []
         claimed = count.total if event.claimed is None else event.claimed
         if claimed > count.total:
@@ -330,3 +355,16 @@ class CribbageGame:
             game = game._add(taker, missed)
             out.append(Scored(self.players[taker], missed, (), f"muggins: {event.player} missed {missed}"))
         return game, out
+
+
+def hand_pegged(game: CribbageGame, player: str) -> tuple[Card, ...]:
+    """The hand ``player`` pegged this deal, where every card of it was pegged with its suit (the hand the
+    show counts); else nothing."""
+    seat = game.seat(player)
+    cards = tuple(c for s, c in zip(game.pegged_by, game.pegged) if s == seat)
+    return cards if len(cards) == game.cards_each and all(c.suit for c in cards) else ()
+
+
+def _whose(count: str) -> str:
+    """A count of the show in words: "the crib", "Ann's hand"."""
+    return "the crib" if count == "crib" else f"{count}'s hand"

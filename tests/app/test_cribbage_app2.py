@@ -167,7 +167,7 @@ def _deals_to_a_win() -> list:
         game, _ = game.apply(event)
         events.append(event)
 
-    for dealer in ("Ann", "Ben", "Ann"):
+    for dealer in ("Ben", "Ann", "Ben"):
         do(Deal(dealer))
         do(Cut(parse_card("5D")))
         for rank in (1, 1, 2, 2, 3, 3, 4, 4):
@@ -177,9 +177,9 @@ def _deals_to_a_win() -> list:
         while not game.is_over and game.next_to_show():
             who = game.next_to_show()
             if who == "crib":
-                do(Show(dealer, cards("7C 8C 9H 10S"), crib=True))
+                do(Show(dealer, cards("5H 10S 10C 9H"), crib=True))
             else:
-                do(Show(who, cards("5H 5C 5S JD") if who == "Ben" else cards("2C 3C 4H 6S")))
+                do(Show(who, cards("AH 2H 3H 4H") if who == "Ben" else cards("AC 2C 3C 4C")))  # (the cards pegged)
         if game.is_over:
             return events
     raise AssertionError("the game did not end")
@@ -224,3 +224,20 @@ def test_a_game_to_the_end_in_finnish_spoken_and_shown(qtbot) -> None:
     assert Settings.load().lang == "en"
     w.set_lang("fi")
     assert Settings.load().lang == "fi"
+
+
+def test_a_hand_pegged_with_its_suits_is_offered_for_its_count_and_enter_twice_counts_it_once(qtbot) -> None:
+    w = dealt(qtbot, starter="JS")
+    assert w.starter.text() == ""  # (the starter used: a second cut or the next deal starts from an empty field)
+    for player, card in [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5C"), ("Ann", "5D"), ("Ben", "6S"), ("Ann", "2D"),
+                         ("Ben", "3S"), ("Ann", "AH")]:
+        assert w.apply(PegCard(player, parse_card(card)))
+    assert w.game.phase == "show" and w.show_cards.text() == "5H 5C 6S 3S"  # (Ben's hand, as he pegged it)
+    scores = w.game.scores
+    w._show()
+    assert w.game.scores[1] > scores[1]
+    assert w.show_cards.text() == "10D 5D 2D AH"  # (Ann's next, as she pegged it -- not Ben's again)
+    w.show_cards.setText("5H 5C 6S 3S")  # (Ben's cards typed again for Ann: refused)
+    scores = w.game.scores
+    w._show()
+    assert w.game.scores == scores and w.message.text() == "5H was counted already this deal, in Ben's hand"

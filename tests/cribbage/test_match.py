@@ -91,10 +91,39 @@ def test_bad_games() -> None:
     with pytest.raises(CardError, match="cut the starter"):
         g.apply(PegCard("Ben", c("5H")))
     g, _ = g.apply(Cut(c("5D")))
-    with pytest.raises(CardError, match="twice"):
+    with pytest.raises(CardError, match="is the starter"):
         g.apply(PegCard("Ben", c("5D")))
     g, _ = g.apply(PegCard("Ben", c("KH")))
     g, _ = g.apply(PegCard("Ann", c("QH")))
     g, _ = g.apply(PegCard("Ben", c("9H")))
     with pytest.raises(CardError, match="past 31"):
         g.apply(PegCard("Ann", c("3H")))
+
+
+def test_a_hand_counted_is_the_hand_pegged_and_no_card_is_counted_twice() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ann"))
+    g, _ = g.apply(Cut(c("JS")))
+    # Ben pegs one card by its rank alone (the suit not said), the rest with their suits.
+    plays = [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5"), ("Ann", "5D"), ("Ben", "6S"), ("Ann", "2D"), ("Ben", "3S"), ("Ann", "AH")]
+    for player, card in plays:
+        g, _ = g.apply(PegCard(player, parse_card(card, suit_required=False)))
+    with pytest.raises(CardError, match="10D was pegged by Ann: it is not in Ben's hand"):
+        g.apply(Show("Ben", cards("5H 5C 6S 10D")))
+    with pytest.raises(CardError, match="Ben pegged 3S this deal: the hand counted must hold it"):
+        g.apply(Show("Ben", cards("5H 5C 6S 4S")))
+    with pytest.raises(CardError, match="Ben pegged 5 this deal"):
+        g.apply(Show("Ben", cards("5H 6S 3S 4S")))  # (the 5 pegged by its rank is not there)
+    g, _ = g.apply(Show("Ben", cards("5H 5C 6S 3S")))  # (any five matches the one pegged by rank)
+    with pytest.raises(CardError, match="5C was counted already this deal, in Ben's hand"):
+        g.apply(Show("Ann", cards("10D 5D 2D 5C")))
+    g, _ = g.apply(Show("Ann", cards("10D 5D 2D AH")))
+    with pytest.raises(CardError, match="AH was counted already this deal, in Ann's hand"):
+        g.apply(Show("Ann", cards("4C 7C 8H AH"), crib=True))
+    with pytest.raises(CardError, match="5H was counted already this deal, in Ben's hand"):
+        g.apply(Show("Ann", cards("4C 7C 8H 5H"), crib=True))
+    g, scored = g.apply(Show("Ann", cards("4C 7C 8H 9D"), crib=True))
+    assert scored[0].note == "crib"
+    g, _ = g.apply(Deal("Ben"))  # (a new deal: every card may be counted again)
+    g, _ = g.apply(Cut(c("2C")))
+    g, _ = g.apply(Show("Ann", cards("5H 5C 6S 3S")))  # (the show without pegging: nothing pegged to hold)
