@@ -14,7 +14,9 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     if args.club_command == "merge":  # the source is only read: check it before opening (maybe making) ours
         club.open_readonly(args.other).dispose()
-    engine = club.open_database(args.db)
+    # (A database named for reading must be there: only an import, a merge or the default one makes it.)
+    reading = args.db is not None and args.club_command in ("players", "standings", "export", "serve")
+    engine = club.open_existing(args.db) if reading else club.open_database(args.db)
     if args.club_command == "import":
         report = club.import_report(engine, [Path(p) for p in args.logs], args.table)
         words = {"new": "imported", "updated": "updated (more moves)", "unchanged": "already in the database"}
@@ -34,16 +36,21 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"error: stopped: {report.stopped} (the files before it were written as listed)\n")
         return EXIT_BAD_INPUT if report.refused or report.stopped else 0
     if args.club_command == "players":
-        for name in club.player_names(engine):
+        names = club.player_names(engine)
+        for name in names:
             out.write(name + "\n")
+        if not names:
+            out.write("no players yet: `club import LOG...` brings in the matches played\n")
     elif args.club_command == "standings":
         since = club.parse_since(args.since) if args.since else None
         games = [args.game] if args.game else ["horse-race", "seven-rocks"]
+        told = False
         for game in games:
             rows = club.standings(engine, since, game)
             playing = club.unfinished_count(engine, since, game)
             if not rows and not playing:
                 continue
+            told = True
             unit = "points" if game == "horse-race" else "raw points"
             out.write(f"{game} ({unit})\n")
             if rows:
@@ -51,7 +58,9 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for r in rows:
                 out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
             if playing:
-                out.write(f"  ({playing} match{'es' if playing != 1 else ''} still playing, not counted until finished)\n")
+                out.write(f"  ({counted(playing, 'match', 'matches')} still playing, not counted until finished)\n")
+        if not told:
+            out.write(f"no matches{' since ' + args.since if args.since else ''}{' of ' + args.game if args.game else ''} yet\n")
     elif args.club_command == "export":
         count = club.export_csv(engine, Path(args.csv))
         out.write(f"wrote {count} rows to {args.csv}\n")

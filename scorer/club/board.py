@@ -108,7 +108,11 @@ class BoardData:
             earlier = [{"id": m["id"], "game": m["game"], "status": m["status"], "winners": m.get("winners", []),
                         "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1]]
             out.append({"table": entry["table"], "named": entry["named"], "match": current, "earlier": earlier})
-        out.sort(key=lambda t: (not t["named"], _natural(t["table"])))
+        # Named tables in their numbers' order (where the players look for theirs); then matches of no table,
+        # those being played first, the latest first.
+        named = sorted((t for t in out if t["named"]), key=lambda t: _natural(t["table"]))
+        unnamed = sorted((t for t in out if not t["named"]), key=lambda t: (t["match"]["played_at"] or "", t["match"]["id"]), reverse=True)
+        out = named + sorted(unnamed, key=lambda t: t["match"]["status"] != "playing")
         return {"evening_start": _iso(start), "generated": _iso(now.replace(microsecond=0)), "tables": out}
 
     def standings(self, now: dt.datetime | None = None) -> dict[str, Any]:

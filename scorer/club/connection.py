@@ -240,7 +240,7 @@ def _damaged(url: str, problem: str) -> ClubError:
 def _open(url: str, *, readonly: bool, create: bool) -> Engine:
     path = _sqlite_path(url) if url.startswith("sqlite") else None
     if path is not None and not create and not path.is_file():
-        raise ClubError(f"{path}: no such database file")
+        raise ClubError(f"{path}: no such database file (`club import LOG...` makes one)")
     if path is not None and create and not path.parent.is_dir():
         raise ClubUnavailable(f"{path}: its folder {path.parent} does not exist")
     engine = _make_engine(url, readonly=readonly)
@@ -276,6 +276,12 @@ def _open(url: str, *, readonly: bool, create: bool) -> Engine:
 def open_database(target: str | None = None) -> Engine:
     """Open (and create or upgrade) the club database; a foreign or damaged file is refused."""
     return _open(_url(target or default_url()), readonly=False, create=True)
+
+
+def open_existing(target: str) -> Engine:
+    """Open (and upgrade) a club database that is already there; a path to no file is refused, not made empty
+    (a name mistyped would show an empty board)."""
+    return _open(_url(target), readonly=False, create=False)
 
 
 def open_readonly(target: str) -> Engine:

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from scorer.club.connection import first_line, in_transaction, open_readonly, unreachable
-from scorer.club.logs import ParsedLog, match_id, parse_log
+from scorer.club.logs import ParsedLog, count_lines, match_id, parse_log
 from scorer.club.names import check_name
 from scorer.club.schema import matches, moves, players, round_results, seats
 from scorer.club.view import view_of
@@ -147,8 +147,9 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
     def result(state: str) -> Imported:
         return Imported(parsed.ident, state, parsed.header.players, final.is_over, parsed.lines)
 
+    grown = False
     if replaces and replaces != parsed.ident:  # a log without an id, grown by a move: its old hash goes
-        connection.execute(delete(matches).where(matches.c.id == replaces))
+        grown = connection.execute(delete(matches).where(matches.c.id == replaces)).rowcount > 0
     lookup = select(matches.c.log).where(matches.c.id == parsed.ident).with_for_update()
     row = connection.execute(lookup).first()
     if row is None:
@@ -159,7 +160,7 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
         statement = _insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
         if connection.execute(statement.returning(matches.c.id)).first() is not None:
             _write_children(connection, parsed, fresh=True)
-            return result("new")
+            return result("updated" if grown else "new")
         row = connection.execute(lookup).first()  # another writer made it meanwhile (it is locked now)
         if row is None:  # pragma: no cover - made and deleted in between
             raise ClubUnavailable(f"{source}: the match changed under the import; try again")
@@ -193,8 +194,29 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
     known = _already_there(engine, text, source)
     if known is not None:
         return known
-    return import_parsed(engine, parse_log(text, source), source=source, played_at=played_at,
-                         table_name=table_name, replaces=replaces)
+    parsed = parse_log(text, source)
+    if parsed.by_content and replaces is None:
+        replaces = _grown_from(engine, parsed, source)
+    return import_parsed(engine, parsed, source=source, played_at=played_at, table_name=table_name, replaces=replaces)
+
+
+def _stored_logs(engine: Engine, source: str, *conditions) -> list:
+    """The stored matches' ids, logs, states and line counts where ``conditions`` hold."""
+    try:
+        with engine.connect() as connection:
+            return list(connection.execute(select(matches.c.id, matches.c.log, matches.c.finished, matches.c.lines).where(*conditions)))
+    except DBAPIError as exc:
+        if unreachable(exc):
+            raise ClubUnavailable(f"{source}: cannot reach the database: {first_line(exc)}") from None
+        raise ClubError(f"{source}: the database cannot be read: {first_line(exc)}") from None
+
+
+def _grown_from(engine: Engine, parsed: ParsedLog, source: str) -> str | None:
+    """The unfinished match this log without an id goes on from (its stored log the start of this one): the
+    same match, further played, which it replaces."""
+    earlier = [row for row in _stored_logs(engine, source, matches.c.game == parsed.header.game, matches.c.finished.is_(False),
+                                           matches.c.lines < parsed.lines) if parsed.text.startswith(row.log)]
+    return max(earlier, key=lambda row: row.lines).id if earlier else None
 
 
 def _already_there(engine: Engine, text: str, source: str) -> Imported | None:
@@ -211,14 +233,14 @@ def _already_there(engine: Engine, text: str, source: str) -> Imported | None:
         ident = match_id(text)
     elif not isinstance(ident, str):
         return None
-    try:
-        with engine.connect() as connection:
-            row = connection.execute(select(matches.c.log, matches.c.finished, matches.c.lines).where(matches.c.id == ident)).first()
-    except DBAPIError as exc:
-        if unreachable(exc):
-            raise ClubUnavailable(f"{source}: cannot reach the database: {first_line(exc)}") from None
-        raise ClubError(f"{source}: the database cannot be read: {first_line(exc)}") from None
-    if row is None or not (by_content or row.log == text or row.log.startswith(text)):
+    row = next(iter(_stored_logs(engine, source, matches.c.id == ident)), None)
+    if row is None and by_content:  # (a log without an id whose later state the database holds)
+        row = next((r for r in _stored_logs(engine, source, matches.c.game == first.get("game"), matches.c.lines > count_lines(text))
+                    if r.log.startswith(text)), None)
+        ident = row.id if row is not None else ident
+    elif row is not None and not (by_content or row.log == text or row.log.startswith(text)):
+        row = None
+    if row is None:
         return None
     return Imported(ident, "unchanged", tuple(str(p) for p in first["players"]), bool(row.finished), int(row.lines))
 
@@ -251,8 +273,20 @@ def _import_file(engine: Engine, path: Path, table_name: str | None) -> Imported
         text_ = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ClubError(f"{path}: cannot read the log: {exc}") from None
+    if _is_cribbage(text_):
+        raise ClubError(f"{path}: a cribbage game: the club keeps the domino matches (Horse Race, Seven Rocks) only")
     played = dt.datetime.fromtimestamp(path.stat().st_mtime)
     return import_log(engine, text_, source=str(path), played_at=played, table_name=table_name)
+
+
+def _is_cribbage(text: str) -> bool:
+    """Whether ``text`` is a cribbage game's file (its first line names its format so: scorer.cribbage.store,
+    which the club does not read)."""
+    try:
+        first = json.loads(text.split("\n", 1)[0])
+    except ValueError:
+        return False
+    return isinstance(first, dict) and "cribbage" in str(first.get("format", ""))
 
 
 def _is_demo(path: Path) -> bool:

@@ -46,7 +46,8 @@ def _peg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if last is not None:
             total += last.points
             out.write(f"last  card {last.cards[0]}  {last.points} point\n")
-    out.write(f"total {total}\n")
+    # (The cards do not say who played them: the sum is the table's, not a player's.)
+    out.write(f"points in all {total}, each line's to whoever played its card\n")
     return 0
 
 

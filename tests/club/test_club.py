@@ -81,6 +81,26 @@ def test_a_log_with_an_id_grows_in_place_and_never_goes_back(club_url: str) -> N
         assert c.execute(select(func.count()).select_from(moves)).scalar() == len(sim.events)
 
 
+def test_a_log_without_an_id_grows_in_place_too(club_url: str) -> None:
+    sim = simulate_match("horse-race", 3, seed=5)
+    engine = open_database(club_url)
+    assert import_log(engine, log_text(sim, upto=30)).state == "new"
+    grown = import_log(engine, log_text(sim, upto=60))  # (the same match played on: no id, a new hash)
+    assert (grown.state, grown.finished) == ("updated", False)
+    assert import_log(engine, log_text(sim, upto=45)).state == "unchanged"  # (older than what is there)
+    full = log_text(sim)
+    assert import_log(engine, full).state == "updated"
+    assert standings_rows(engine) == expected_standings([full])
+    other = simulate_match("horse-race", 3, seed=6)
+    assert import_log(engine, log_text(other, upto=30)).state == "new"  # (another match: kept beside it)
+    from sqlalchemy import func, select
+
+    from scorer.club.schema import matches
+
+    with engine.connect() as c:
+        assert c.execute(select(func.count()).select_from(matches)).scalar() == 2
+
+
 def test_bad_input_changes_nothing(tmp_path: Path) -> None:
     engine = open_database(str(tmp_path / "c.db"))
     (log,) = write_evening(tmp_path, range(1))
@@ -102,6 +122,21 @@ def test_bad_input_changes_nothing(tmp_path: Path) -> None:
         open_database(str(junk))
     with pytest.raises(ClubError, match="cannot reach"):
         open_database("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_an_empty_club_says_so_a_mistyped_database_is_not_made_and_a_cribbage_game_is_named(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.db")
+    open_database(db).dispose()  # (a club database made, nothing imported yet)
+    assert club(db, "players")[1] == "no players yet: `club import LOG...` brings in the matches played\n"
+    assert club(db, "standings")[1] == "no matches yet\n"
+    assert club(db, "standings", "--since", "today", "--game", "seven-rocks")[1] == "no matches since today of seven-rocks yet\n"
+    code, out, err = club(str(tmp_path / "clbu.db"), "standings")  # (a name mistyped: no new empty database)
+    assert code == 2 and "clbu.db: no such database file" in err and not (tmp_path / "clbu.db").exists()
+    from scorer.cribbage.store import GameFile
+
+    game = GameFile.create(["Ann", "Ben"], 121, False, "en", tmp_path)
+    code, out, err = club(db, "import", str(game.path))
+    assert code == 2 and "a cribbage game: the club keeps the domino matches (Horse Race, Seven Rocks) only" in err
 
 
 def test_club_commands(tmp_path: Path) -> None:

@@ -149,3 +149,20 @@ def test_a_database_that_cannot_be_read_is_refused_before_serving(tmp_path: Path
     proc = subprocess.run([sys.executable, "-m", "scorer", "club", "serve", "--db", str(junk), "--port", str(free_port())],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "not a club database" in proc.stderr
+
+
+def test_matches_of_no_table_show_the_one_being_played_first_then_the_latest(tmp_path: Path) -> None:
+    from scorer.club.board import BoardData
+
+    engine = open_database(str(tmp_path / "club.db"))
+    now = dt.datetime.now()
+    start = evening_start(now)
+    played = {}
+    for k, seed in enumerate((1, 2, 3)):  # finished, one after another
+        sim = simulate_match("horse-race", 2, seed=seed)
+        played[seed] = import_log(engine, log_text(sim), played_at=start + dt.timedelta(minutes=10 * k)).match_id
+    playing = simulate_match("horse-race", 3, seed=4)
+    played[4] = import_log(engine, log_text(playing, upto=20), played_at=start).match_id  # (begun first, still on)
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=5)), table_name="Table 1", played_at=start)
+    shown = [t["match"]["id"] if not t["named"] else t["table"] for t in BoardData(engine).tables(now)["tables"]]
+    assert shown == ["Table 1", played[4], played[3], played[2], played[1]]

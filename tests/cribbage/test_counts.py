@@ -106,7 +106,7 @@ def test_cli_explains_the_29() -> None:
     assert out.getvalue().rstrip().endswith("total                         29")
     out = io.StringIO()
     assert main(["cribbage", "peg", "5", "6", "4", "2", "3"], out=out, err=err) == 0
-    assert "run 5" in out.getvalue() and out.getvalue().rstrip().endswith("total 10")
+    assert "run 5" in out.getvalue() and out.getvalue().rstrip().endswith("points in all 10, each line's to whoever played its card")
     err = io.StringIO()
     assert main(["cribbage", "show", "5H", "5C", "5S", "JD", "2C", "3C", "--starter", "5D"], out=io.StringIO(), err=err) == 2
     assert "4 cards" in err.getvalue()
