@@ -14,7 +14,7 @@ from typing import Callable
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_text
-from scorer.app.cribbage_widgets import CribbageWidgets
+from scorer.app.cribbage_widgets import ERROR_STYLE, NEUTRAL_STYLE, CribbageWidgets
 from scorer.app.pegboard import Track
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.cribbage import parse_card
@@ -54,8 +54,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.speaker.lang = self.lang
         self.resize(1180, 820)
         self._build()
-        for event, scored in self.done:
-            self._log_event(event, scored)
+        self._show_log()
         self.speaker.backend_chosen.connect(lambda _name: self._show_status())
         self.speaker.failed.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self._refresh()
@@ -84,6 +83,9 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         except OSError:
             pass
         self._retranslate()
+        self._show_log()
+        self.message.setStyleSheet(NEUTRAL_STYLE)
+        self.message.setText(prompt(self.game, self.lang))  # (the last words were in the other language)
         self._refresh()
         self._show_status()
 
@@ -125,7 +127,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
 
     def _error(self, text: str) -> None:
         self.message.setText(text)
-        self.message.setStyleSheet("background:#8a1010;color:white;padding:8px;border-radius:6px")
+        self.message.setStyleSheet(ERROR_STYLE)
 
     def _cut(self) -> None:
         self._with_cards(lambda: Cut(parse_card(self.starter.text())))
@@ -133,7 +135,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
     def _show(self) -> None:
         def make() -> Show:
             cards = tuple(parse_card(t) for t in self.show_cards.text().split())
-            return Show(self.shower.currentText(), cards, crib=self.crib.isChecked())
+            claimed = self.claimed.value() if self.game.muggins and self.claimed.value() >= 0 else None
+            return Show(self.shower.currentText(), cards, crib=self.crib.isChecked(), claimed=claimed)
 
         self._with_cards(make)
 
@@ -183,7 +186,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.done.append((event, scored))
         self._save(lambda f: f.add(event))
         said = announce(before, event, game, scored)
-        self.message.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
+        self.message.setStyleSheet(NEUTRAL_STYLE)
         self.message.setText(said.text(self.lang) + (" " + self.t("deal_next") + "." if game.is_over else ""))
         self.speaker.say(said.spoken(self.lang))
         self._log_event(event, scored)
@@ -192,11 +195,19 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
             self.starter.clear()
         elif isinstance(event, Show):
             self.show_cards.clear()
+            self.claimed.setValue(self.claimed.minimum())
         self._refresh()
         return True
 
     def _log_event(self, event: CribEvent, scored: list[Scored]) -> None:
         self.log.addItems(log_lines(event, scored, self.lang))
+        self.log.scrollToBottom()
+
+    def _show_log(self) -> None:
+        """What happened, the game's events in force, in the window's language (an undone one is gone from it)."""
+        self.log.clear()
+        for event, scored in self.done:
+            self.log.addItems(log_lines(event, scored, self.lang))
         self.log.scrollToBottom()
 
     def undo(self) -> None:
@@ -207,7 +218,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         if self.done:
             self.done.pop()
         self._save(lambda f: f.undo())
-        self.log.addItem("  (kumottu)" if self.lang == "fi" else "  (undone)")
+        self._show_log()
         self.message.setText(self.t("undone"))
         self.speaker.say(self.t("undone"))
         self._refresh()
@@ -279,11 +290,11 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
 def open_cribbage(players: list[str], target: int = 121, muggins: bool = False, *, lang: str | None = None,
                   ask_resume: Callable[[SavedGame, CribbageGame], bool] | None = None,
                   folder: Path | None = None, speaker: Speaker | None = None) -> CribbageWindow:
-    """The window: the unfinished saved game if there is one and ``ask_resume`` says so, else a new game.
+    """The window: the unfinished saved game of ``players`` if there is one and ``ask_resume`` says so, else a new game.
 
     A saved game not resumed is marked put aside, so it is not offered again.
     """
-    saved = find_unfinished(folder)
+    saved = find_unfinished(folder, players)
     if saved is not None:
         game, _, _ = saved.replay()
         if ask_resume is None or ask_resume(saved, game):

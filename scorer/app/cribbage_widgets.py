@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -25,6 +26,10 @@ from PySide6.QtWidgets import (
 
 from scorer.app.pegboard import PegBoard
 from scorer.cribbage.match import Deal
+
+# The banner: what was done, or what was refused.
+NEUTRAL_STYLE = "background:#10324a;color:white;padding:8px;border-radius:6px"
+ERROR_STYLE = "background:#8a1010;color:white;padding:8px;border-radius:6px"
 
 RANKS = [(1, "A"), *((n, str(n)) for n in range(2, 11)), (11, "J"), (12, "Q"), (13, "K")]
 SUIT_CHOICES = [("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
@@ -85,7 +90,7 @@ class CribbageWidgets:
         self.message = QLabel(" ")
         self.message.setWordWrap(True)
         self.message.setFont(_big(20))
-        self.message.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
+        self.message.setStyleSheet(NEUTRAL_STYLE)
         self.message.setMinimumHeight(70)
         right.addWidget(self.turn_label)
         right.addWidget(self.message)
@@ -159,10 +164,20 @@ class CribbageWidgets:
         self.crib = QCheckBox()
         self.count_button = QPushButton()
         self.count_button.clicked.connect(self._show)
+        # Muggins: what the player claims; points missed go to the next player.  Its lowest value is "the
+        # full count" (nothing claimed apart).
+        self.claim_caption = QLabel()
+        self.claimed = QSpinBox()
+        self.claimed.setRange(-1, 29)
+        self.claimed.setValue(-1)
         show_grid.addWidget(self.shower, 0, 0)
         show_grid.addWidget(self.crib, 0, 1)
         show_grid.addWidget(self.show_cards, 1, 0, 1, 2)
-        show_grid.addWidget(self.count_button, 2, 0, 1, 2)
+        show_grid.addWidget(self.claim_caption, 2, 0)
+        show_grid.addWidget(self.claimed, 2, 1)
+        show_grid.addWidget(self.count_button, 3, 0, 1, 2)
+        self.claim_caption.setVisible(self.game.muggins)
+        self.claimed.setVisible(self.game.muggins)
         return self.show_box
 
     def _build_toolbar(self) -> None:
@@ -209,6 +224,8 @@ class CribbageWidgets:
         self.show_cards.setPlaceholderText(self.t("show_hint"))
         self.crib.setText(self.t("crib"))
         self.count_button.setText(self.t("count_button"))
+        self.claim_caption.setText(self.t("claimed"))
+        self.claimed.setSpecialValueText(self.t("full_count"))
         self.count_caption.setText(self.t("count"))
         self.log_caption.setText(self.t("log"))
         self.undo_action.setText(self.t("undo"))

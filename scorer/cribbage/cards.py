@@ -9,6 +9,7 @@ from scorer.errors import CardError
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RANK_NAMES = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
+_SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUITS.items()} | {"♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 _RANK_PARSE = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, **{str(n): n for n in range(2, 11)}}
 
 
@@ -34,6 +35,7 @@ class Card:
 
 def parse_card(text: str, *, suit_required: bool = True) -> Card:
     token = text.strip().upper()
+    token = token[:-1] + _SUIT_OF_SYMBOL.get(token[-1:], token[-1:]) if token else token  # (5♥ as 5H)
     if not token:
         raise CardError("an empty card")
     suit: str | None = None

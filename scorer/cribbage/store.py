@@ -16,7 +16,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from scorer.cribbage.cards import parse_card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
@@ -158,15 +158,16 @@ class GameFile:
         self._append({"t": round(time.time(), 3), "abandoned": True})
 
 
-def find_unfinished(folder: Path | None = None) -> SavedGame | None:
-    """The newest saved game that is neither won nor put aside and has something in it."""
+def find_unfinished(folder: Path | None = None, players: Sequence[str] | None = None) -> SavedGame | None:
+    """The newest saved game that is neither won nor put aside and has something in it -- of ``players`` (the
+    same names, in any order and case), where given: another table's game waits for its own players."""
     folder = folder or data_dir()
     if not folder.is_dir():
         return None
     for path in sorted(folder.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime, p.name), reverse=True):
         try:
             saved = read_game(path)
-            if saved.abandoned or not saved.events:
+            if saved.abandoned or not saved.events or (players is not None and not _same_players(saved.players, players)):
                 continue
             game, _, _ = saved.replay()
         except (OSError, ValueError, KeyError, TypeError, ScorerError):
@@ -174,3 +175,7 @@ def find_unfinished(folder: Path | None = None) -> SavedGame | None:
         if not game.is_over:
             return saved
     return None
+
+
+def _same_players(these: Sequence[str], those: Sequence[str]) -> bool:
+    return sorted(p.casefold() for p in these) == sorted(p.casefold() for p in those)

@@ -142,12 +142,12 @@ def test_a_game_not_resumed_is_put_aside_and_not_offered_again(qtbot) -> None:
     w = dealt(qtbot)
     w.peg_rank(13)
     first = w.file.path
-    fresh = open_cribbage(["Cid", "Dee"], lang="en", ask_resume=lambda s, g: False, speaker=quiet())
+    fresh = open_cribbage(["Ann", "Ben"], lang="en", ask_resume=lambda s, g: False, speaker=quiet())
     qtbot.addWidget(fresh)
-    assert fresh.game.players == ("Cid", "Dee") and fresh.game.scores == (0, 0)
+    assert fresh.game.players == ("Ann", "Ben") and fresh.game.scores == (0, 0)
     assert read_game(first).abandoned
     assert find_unfinished() is None  # the new game has nothing in it yet
-    fresh.apply(Deal("Cid"))
+    fresh.apply(Deal("Ann"))
     assert find_unfinished().path == fresh.file.path
 
 
@@ -203,7 +203,11 @@ def test_a_won_game_is_not_offered_and_a_cut_short_last_line_is_skipped(qtbot, t
     saved = read_game(unfinished.path)
     assert saved.damaged_lines == 1 and saved.events == events[:-1]  # every kind of event read back as written
     assert find_unfinished(tmp_path).path == unfinished.path
-    resumed = open_cribbage(["X", "Y"], lang="en", ask_resume=lambda s, g: True, folder=tmp_path, speaker=quiet())
+    others = open_cribbage(["X", "Y"], lang="en", ask_resume=lambda s, g: False, folder=tmp_path, speaker=quiet())
+    qtbot.addWidget(others)
+    assert others.game.players == ("X", "Y") and not others.history  # (another table's game is not theirs to resume)
+    assert find_unfinished(tmp_path, ["ben", "ANN"]).path == unfinished.path  # (nor put aside by them)
+    resumed = open_cribbage(["Ben", "Ann"], lang="en", ask_resume=lambda s, g: True, folder=tmp_path, speaker=quiet())
     qtbot.addWidget(resumed)
     assert resumed.game.players == ("Ann", "Ben") and resumed.game.target == 61
     assert resumed.turn_label.text() == "Count Ben's hand"  # the hand that won, not yet counted
@@ -241,3 +245,37 @@ def test_a_hand_pegged_with_its_suits_is_offered_for_its_count_and_enter_twice_c
     scores = w.game.scores
     w._show()
     assert w.game.scores == scores and w.message.text() == "5H was counted already this deal, in Ben's hand"
+
+
+def test_with_muggins_a_player_claims_less_and_the_next_takes_what_was_missed(qtbot) -> None:
+    w = window(qtbot, muggins=True)
+    assert w.claimed.isVisibleTo(w) and w.claimed.text() == "the full count"
+    assert w.apply(Deal("Ann"))
+    w.starter.setText("JS")
+    w._cut()
+    for player, card in [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5C"), ("Ann", "5D"), ("Ben", "6S"), ("Ann", "2D"),
+                         ("Ben", "3S"), ("Ann", "AH")]:
+        assert w.apply(PegCard(player, parse_card(card)))
+    before = w.game.scores
+    w.claimed.setValue(4)  # (Ben's 5H 5C 6S 3S with JS count 6: he claims 4)
+    w._show()
+    assert w.game.scores == (before[0] + 2, before[1] + 4)
+    assert "Muggins: Ann" in w.message.text() and w.claimed.text() == "the full count"  # (the next count claims all again)
+    plain = window(qtbot)
+    assert not plain.claimed.isVisibleTo(plain)
+
+
+def test_an_undone_move_leaves_what_happened_and_a_new_language_says_it_all_again(qtbot) -> None:
+    w = dealt(qtbot)
+    lines = w.log.count()
+    w.peg_rank(13)
+    assert w.log.count() > lines
+    w.undo()
+    assert [w.log.item(i).text() for i in range(w.log.count())][-1] != "  (undone)" and w.log.count() == lines
+    w.peg_rank(5)
+    english = [w.log.item(i).text() for i in range(w.log.count())]
+    w.set_lang("fi")
+    finnish = [w.log.item(i).text() for i in range(w.log.count())]
+    assert len(finnish) == len(english) and finnish != english
+    assert w.message.text() == w.turn_label.text() == "Annin vuoro"  # (the banner's last words said again)
+    w.set_lang("en")

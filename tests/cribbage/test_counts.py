@@ -121,3 +121,7 @@ def test_a_hand_never_scores_more_than_29_nor_19_25_26_27(five: list[Card], crib
     total = count_show(five[:4], five[4], crib=crib).total
     assert 0 <= total <= 29
     assert total not in (19, 25, 26, 27)
+
+
+def test_a_card_may_be_written_with_its_suits_symbol() -> None:
+    assert [str(parse_card(t)) for t in ("5♥", "10♣", "J♢", "q♠", "AH")] == ["5H", "10C", "JD", "QS", "AH"]
