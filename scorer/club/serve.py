@@ -163,7 +163,7 @@ def serve(engine: Engine, host: str = "127.0.0.1", port: int = 8000, *, season_s
                             lifespan="on")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    out.write(f"the club board is at http://{shown}:{port}/ (Ctrl+C to stop)\n")
+    out.write(f"the club board is at http://{shown}:{port}/ (in Finnish: http://{shown}:{port}/?lang=fi; Ctrl+C to stop)\n")
     if host not in ("127.0.0.1", "localhost", "::1"):
         out.write("  open to the network: anyone who can reach this address sees the board (it is read-only)\n")
     out.flush()

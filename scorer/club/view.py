@@ -46,9 +46,6 @@ def view_of(header: MatchHeader, steps: Sequence[Step]) -> dict[str, Any]:
             "to_play": match.next_player in [table.players[s] for s in table.seats_of(side)] if not match.is_over else False,
         })
     last = steps[-1] if steps else None
-    told = [line.strip() for line in narrate(last)] if last is not None else []
-    # The scores are on the board itself: the move, and what it led to, told without them.
-    last_move = " · ".join(t for t in told if not t.startswith("Scores:")) or "waiting for the first move"
     return {
         "game": header.game,
         "title": title,
@@ -60,6 +57,15 @@ def view_of(header: MatchHeader, steps: Sequence[Step]) -> dict[str, Any]:
         "winners": list(match.winners()) if match.is_over else [],
         "next": None if match.is_over else match.next_player,
         "sides": sides,
-        "last_move": last_move,
+        "last_move": _told(last, "en"),
+        "last_move_fi": _told(last, "fi"),  # (the board's page in Finnish)
         "events": len(steps),
     }
+
+
+def _told(last: Step | None, lang: str) -> str:
+    """The last move, and what it led to, in words -- without the scores, which are on the board itself."""
+    if last is None:
+        return "odotetaan ensimmäistä siirtoa" if lang == "fi" else "waiting for the first move"
+    told = [line.strip() for line in narrate(last, lang)]
+    return " · ".join(t for t in told if not t.startswith(("Scores:", "Pisteet:")))

@@ -131,6 +131,19 @@ def test_the_board_in_chromium_shows_a_move_written_at_a_table(browser, tmp_path
         browser.set_window_size(390, 844)  # a phone: one column, still every table
         time.sleep(0.3)
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 400
+        # The same board in Finnish (?lang=fi, or a Finnish browser): its own words and the moves told.
+        browser.set_window_size(1600, 1120)
+        browser.get(base + "/?lang=fi")
+        wait_for(lambda: browser.find_element(By.ID, "live").text == "suorana", what="the Finnish board")
+        assert browser.find_element(By.TAG_NAME, "h1").text == "Kerhoilta" and browser.title == "Kerhoilta"
+        card = browser.find_elements(By.CSS_SELECTOR, "article.table")[1]
+        assert "pelaa" in card.find_element(By.CSS_SELECTOR, ".last").text
+        assert "Horse Race: ensin 61 pisteeseen" in card.text and "vuorossa" in card.text
+        tonight = browser.find_element(By.ID, "tonight").text
+        assert "4 ottelua vielä käynnissä" in tonight and "pelattu" in tonight
+        finnish = os.environ.get("CLUB_BOARD_SCREENSHOT_FI")
+        if finnish:
+            browser.save_screenshot(finnish)
     for live, session in zip(lives, sessions):
         live.close()
         session.close()

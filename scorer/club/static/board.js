@@ -3,6 +3,48 @@
 "use strict";
 
 const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
+
+// The page's language: ?lang=fi or ?lang=en, else the browser's first choice of the two (English by default).
+const LANG = (() => {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked === "fi" || asked === "en") return asked;
+  const first = (navigator.languages || [navigator.language]).map((l) => String(l).slice(0, 2)).find((l) => l === "fi" || l === "en");
+  return first || "en";
+})();
+const TEXTS = {
+  en: {
+    title: "Club evening", locale: "en-GB", loading: "Loading the tables…", connecting: "connecting…", live: "live",
+    reconnecting: "reconnecting…", won: (w) => `won: ${w}`, unreadable: "log unreadable", playing: "playing",
+    round: (n, next) => `playing · round ${n}` + (next ? ` · ${next} to play` : ""),
+    goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
+    earlierWon: (w, scores) => `${w} won (${scores})`, unfinished: "unfinished",
+    empty: "No table has played tonight yet: a table appears here with its first move.",
+    since: (day, time) => `${day}, from ${time}`, hole: (name, score, hole, holes) => `${name}: ${score}, hole ${hole} of ${holes}`,
+    tonight: "Tonight", seasonTitle: "Season", season: (since) => `Season (since ${since})`,
+    day: (iso) => iso, noFinished: "No finished match yet.",
+    stillPlaying: (n) => `${n} match${n === 1 ? "" : "es"} still playing: counted when finished.`,
+    units: { "points": "points", "raw points": "raw points" },
+    head: [["#", "place"], ["player", "player"], ["played", "matches played"], ["won", "matches won alone"],
+      ["shared", "wins shared"], ["for", "points for"], ["against", "points against (the best opponent's)"], ["per move", "points per move"]],
+  },
+  fi: {
+    title: "Kerhoilta", locale: "fi-FI", loading: "Pöytiä ladataan…", connecting: "yhdistetään…", live: "suorana",
+    reconnecting: "yhdistetään uudelleen…", won: (w) => `voitti: ${w}`, unreadable: "lokia ei voi lukea", playing: "käynnissä",
+    round: (n, next) => `käynnissä · kierros ${n}` + (next ? ` · vuorossa ${next}` : ""),
+    goal: (name, m) => `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
+    last: "Viimeksi: ", earlier: (done) => `Aiemmin tässä: ${done}`, earlierWon: (w, scores) => `${w} voitti (${scores})`,
+    unfinished: "kesken", empty: "Yksikään pöytä ei ole vielä pelannut tänä iltana: pöytä tulee näkyviin ensimmäisestä siirrostaan.",
+    since: (day, time) => `${day} klo ${time} alkaen`, hole: (name, score, hole, holes) => `${name}: ${score}, reikä ${hole}/${holes}`,
+    tonight: "Tänä iltana", seasonTitle: "Kausi", season: (since) => `Kausi (alkaen ${since})`,
+    day: (iso) => iso.split("-").reverse().map(Number).join("."), noFinished: "Ei vielä päättyneitä otteluita.",
+    stillPlaying: (n) => `${n} ${n === 1 ? "ottelu" : "ottelua"} vielä käynnissä: lasketaan mukaan, kun ${n === 1 ? "se päättyy" : "ne päättyvät"}.`,
+    units: { "points": "pisteet", "raw points": "raakapisteet" },
+    head: [["#", "sija"], ["pelaaja", "pelaaja"], ["pelattu", "pelatut ottelut"], ["voitot", "yksin voitetut ottelut"],
+      ["jaetut", "jaetut voitot"], ["omat", "omat pisteet"], ["vastaan", "vastustajien pisteet (paras vastustaja)"],
+      ["per siirto", "pisteitä siirtoa kohden"]],
+  },
+};
+const T = TEXTS[LANG];
 const SVG = "http://www.w3.org/2000/svg";
 window.boardLog = [];  // [match id, lines, ms since the epoch] when a state of the match was first on screen
 const shown = new Map();  // match id -> lines shown
@@ -29,7 +71,7 @@ function track(side, colour, holes) {
   const x = (i) => left + i * step + Math.floor(i / 5) * gap;
   const width = x(holes) + 9;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "track", role: "img",
-    "aria-label": `${side.name}: ${side.score}, hole ${side.hole} of ${holes}` });
+    "aria-label": T.hole(side.name, side.score, side.hole, holes) });
   root.append(svg("rect", { x: 0.75, y: 0.75, width: width - 1.5, height: height - 1.5, rx: 6, fill: "#c8a165", stroke: "#5a3d1a", "stroke-width": 1.5 }));
   for (let i = 0; i <= holes; i++) root.append(svg("circle", { cx: x(i), cy: mid, r: i % 5 === 0 ? 1.9 : 1.4, fill: "#3b2a12" }));
   root.append(svg("line", { x1: x(holes), y1: 3, x2: x(holes), y2: height - 3, stroke: "#7a0000", "stroke-width": 2 }));
@@ -41,24 +83,24 @@ function track(side, colour, holes) {
 }
 
 function badge(m) {
-  if (m.status === "finished") return el("span", { class: "badge finished" }, `won: ${m.winners.join(" & ")}`);
-  if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, "log unreadable");
-  const next = m.next ? ` · ${m.next} to play` : "";
-  return el("span", { class: "badge playing" }, m.round ? `playing · round ${m.round}${next}` : "playing");
+  if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & ")));
+  if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, T.unreadable);
+  return el("span", { class: "badge playing" }, m.round ? T.round(m.round, m.next) : T.playing);
 }
 
 function tableCard(t) {
   const m = t.match;
   const card = el("article", { class: `table ${m.status}`, "data-id": m.id, "data-lines": m.lines });
-  card.append(el("header", {}, el("h2", {}, t.table), el("span", { class: "game" }, m.title), badge(m)));
+  card.append(el("header", {}, el("h2", {}, t.table), el("span", { class: "game" }, T.goal(m.title.split(":")[0], m)), badge(m)));
   m.sides.forEach((side, i) => {
     const who = el("span", { class: "who" + (side.to_play ? " to-play" : "") + (side.won ? " won" : ""), title: side.players.join(", ") }, side.name);
     card.append(el("div", { class: "side" }, who, el("span", { class: "score" }, side.score), track(side, COLOURS[i % COLOURS.length], m.holes)));
   });
-  card.append(el("p", { class: "last" }, m.last_move));
+  // (A match stored before the board kept its Finnish words is told in English.)
+  card.append(el("p", { class: "last" }, el("span", { class: "label" }, T.last), (LANG === "fi" && m.last_move_fi) || m.last_move));
   if (t.earlier.length) {
-    const done = t.earlier.map((e) => e.status === "finished" ? `${e.winners.join(" & ")} won (${Object.values(e.scores).join("–")})` : "unfinished");
-    card.append(el("p", { class: "earlier" }, `Earlier here: ${done.join("; ")}`));
+    const done = t.earlier.map((e) => e.status === "finished" ? T.earlierWon(e.winners.join(" & "), Object.values(e.scores).join("–")) : T.unfinished);
+    card.append(el("p", { class: "earlier" }, T.earlier(done.join("; "))));
   }
   return card;
 }
@@ -66,11 +108,11 @@ function tableCard(t) {
 function renderTables(data) {
   const box = document.getElementById("tables");
   const cards = data.tables.map(tableCard);
-  if (!cards.length) cards.push(el("p", { class: "empty" }, "No table has played tonight yet: a table appears here with its first move."));
+  if (!cards.length) cards.push(el("p", { class: "empty" }, T.empty));
   box.replaceChildren(...cards);
   const since = new Date(data.evening_start);
-  document.getElementById("since").textContent =
-    `${since.toLocaleDateString([], { weekday: "long", day: "numeric", month: "long" })}, from ${since.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+  document.getElementById("since").textContent = T.since(since.toLocaleDateString(T.locale, { weekday: "long", day: "numeric", month: "long" }),
+    since.toLocaleTimeString(T.locale, { hour: "2-digit", minute: "2-digit" }));
   const fresh = data.tables.map((t) => t.match).filter((m) => shown.get(m.id) !== m.lines);
   if (fresh.length) {
     requestAnimationFrame(() => {
@@ -82,9 +124,8 @@ function renderTables(data) {
 
 function rankTable(game) {
   const th = (text, title, cls) => el("th", Object.assign({ title }, cls ? { class: cls } : {}), text);
-  const head = el("tr", {}, th("#", "place"), th("player", "player"), th("pl.", "matches played"), th("won", "matches won alone"),
-    th("sh.", "wins shared", "wide"), th("for", "points for"), th("agst", "points against (the best opponent's)", "wide"),
-    th("/move", "points per move", "wide"));
+  const wide = [false, false, false, false, true, false, true, true];  // (left out on a phone's narrow screen)
+  const head = el("tr", {}, ...T.head.map(([text, title], i) => th(text, title, wide[i] ? "wide" : "")));
   const rows = game.rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.matches), el("td", {}, r.wins),
     el("td", { class: "wide" }, r.shared_wins), el("td", {}, r.points_for), el("td", { class: "wide" }, r.points_against),
     el("td", { class: "wide" }, r.points_per_move.toFixed(2))));
@@ -95,22 +136,31 @@ function renderBlock(id, title, block) {
   const box = document.getElementById(id);
   const parts = [el("h2", {}, title)];
   const games = Object.values(block.games);
-  if (!games.length) parts.push(el("p", { class: "note" }, "No finished match yet."));
-  for (const game of games) parts.push(el("h3", {}, `${game.title} (${game.unit})`), rankTable(game));
-  if (block.playing) parts.push(el("p", { class: "note" }, `${block.playing} match${block.playing === 1 ? "" : "es"} still playing: counted when finished.`));
+  if (!games.length) parts.push(el("p", { class: "note" }, T.noFinished));
+  for (const game of games) parts.push(el("h3", {}, `${game.title} (${T.units[game.unit] || game.unit})`), rankTable(game));
+  if (block.playing) parts.push(el("p", { class: "note" }, T.stillPlaying(block.playing)));
   box.replaceChildren(...parts);
 }
 
 function renderStandings(data) {
-  renderBlock("tonight", "Tonight", data.tonight);
-  renderBlock("season", `Season (since ${data.season.since})`, data.season);
+  renderBlock("tonight", T.tonight, data.tonight);
+  renderBlock("season", T.season(T.day(data.season.since)), data.season);
 }
 
 function setLive(on) {
   const live = document.getElementById("live");
   live.className = "live " + (on ? "on" : "off");
-  live.textContent = on ? "live" : "reconnecting…";
+  live.textContent = on ? T.live : T.reconnecting;
 }
+
+// The page's own words in its language.
+document.documentElement.lang = LANG;
+document.title = T.title;
+document.querySelector(".top h1").textContent = T.title;
+document.getElementById("live").textContent = T.connecting;
+document.querySelector("#tables .empty").textContent = T.loading;
+document.querySelector("#tonight h2").textContent = T.tonight;
+document.querySelector("#season h2").textContent = T.seasonTitle;
 
 const events = new EventSource("/events");
 events.addEventListener("open", () => setLive(true));
