@@ -122,6 +122,7 @@ def export_csv(engine: Engine, path: Path) -> int:
                          "won", "shared", "moves", "move_points"])
         count = 0
         for row in connection.execute(query):
-            writer.writerow([csv_cell(v) for v in row])
+            # (A time to the second: a file's time or the import's carries microseconds no one wants in a sheet.)
+            writer.writerow([csv_cell(v.isoformat(sep=" ", timespec="seconds") if isinstance(v, dt.datetime) else v) for v in row])
             count += 1
     return count

@@ -151,6 +151,7 @@ def test_club_commands(tmp_path: Path) -> None:
     club(db, "export", "--csv", str(tmp_path / "x.csv"))
     rows = list(csv.DictReader(open(tmp_path / "x.csv")))
     assert len(rows) == sum(2 + s % 3 for s in range(3))
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["played_at"]) for r in rows)  # (to the second)
     assert club(str(tmp_path / "junk.txt"), "players")[0] in (0, 2)
 
 
