@@ -303,7 +303,7 @@ def open_cribbage(players: list[str], target: int = 121, muggins: bool = False, 
     return CribbageWindow(players, target, muggins, lang=lang, folder=folder, speaker=speaker)
 
 
-def _ask_with_a_box(lang: str) -> Callable[[SavedGame, CribbageGame], bool]:
+def ask_with_a_box(lang: str) -> Callable[[SavedGame, CribbageGame], bool]:
     def ask(saved: SavedGame, game: CribbageGame) -> bool:
         texts = TEXTS[lang if lang in TEXTS else "en"]
         when = str(saved.header.get("started", "")).replace("T", " ")
@@ -327,6 +327,6 @@ def run_cribbage_app(players: list[str], target: int = 121, muggins: bool = Fals
 
     app = QApplication.instance() or QApplication([])
     lang = set_language(lang or Settings.load().lang)  # Qt's own texts too (the Yes and No of the resume question)
-    window = open_cribbage(players, target, muggins, lang=lang, ask_resume=_ask_with_a_box(lang))
+    window = open_cribbage(players, target, muggins, lang=lang, ask_resume=ask_with_a_box(lang))
     window.show()
     return app.exec()

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from scorer.app import i18n
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings
-from scorer.app.start_screen import DemoMatch, NewMatch, Resume, StartDialog
+from scorer.app.cribbage import CribbageWindow, ask_with_a_box, open_cribbage
+from scorer.app.start_screen import CribbageChoice, DemoMatch, NewMatch, Resume, StartDialog
 from scorer.app.window import MainWindow
 from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
@@ -94,6 +95,9 @@ def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool =
         first = None
         if window is None:
             return 0
+        if isinstance(window, CribbageWindow):  # (its own window, to the game's end or its closing)
+            window.show()
+            return app.exec()
         window.show()
         window.start()
         code = app.exec()
@@ -111,11 +115,14 @@ def _open_first(choice: DemoMatch, lang: str, settings: Settings) -> MainWindow 
         return None
 
 
-def _start_screen(lang: str, settings: Settings) -> MainWindow | None:
+def _start_screen(lang: str, settings: Settings) -> MainWindow | CribbageWindow | None:
     dialog = StartDialog(settings)
     while True:
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
             return None
+        if isinstance(dialog.choice, CribbageChoice):
+            lang = i18n.language()
+            return open_cribbage(list(dialog.choice.players), lang=lang, ask_resume=ask_with_a_box(lang))
         try:
             return open_choice(dialog.choice, i18n.language(), dialog.settings)  # the settings may have changed it
         except ScorerError as exc:  # the form stays as typed: fix and start again

@@ -3,14 +3,55 @@ from what was typed, and what keeps the table they make from being played (the s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings
 from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
+from scorer.cribbage.match import CribbageGame
 from scorer.rules.log import MatchHeader
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    header: MatchHeader
+    starter: str | None
+
+
+@dataclass(frozen=True)
+class Resume:
+    path: Path
+
+
+class DemoMatch:
+    """The bundled demo recording, scored as a new match."""
+
+
+@dataclass(frozen=True)
+class CribbageChoice:
+    """A cribbage game for the players typed, on its own board (scorer.app.cribbage)."""
+
+    players: tuple[str, ...]
+
+    @classmethod
+    def of(cls, players: tuple[str, ...]) -> "CribbageChoice":
+        """The choice, where cribbage can be played by ``players``; else the rules' TableError."""
+        CribbageGame.start(players)
+        return cls(players)
+
+
+class FormError(Exception):
+    """What keeps the form from starting a match: the field it is about and the sentence said."""
+
+    def __init__(self, field: QWidget, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
 
 
 def players_typed(text: str) -> tuple[str, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt
@@ -26,26 +26,15 @@ from scorer.app import i18n
 from scorer.app.cameras import cameras_found
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
-from scorer.app.start_form import as_player, players_typed, source_box, table_problem
+from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
+    CribbageChoice as CribbageChoice, DemoMatch as DemoMatch, FormError, NewMatch as NewMatch, Resume as Resume, as_player,
+    players_typed, source_box, table_problem,
+)
+from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
-
-@dataclass(frozen=True)
-class NewMatch:
-    header: MatchHeader
-    starter: str | None
-
-
-@dataclass(frozen=True)
-class Resume:
-    path: Path
-
-
-class DemoMatch:
-    """The bundled demo recording, scored as a new match."""
-
 
 def _summary_text(s: SessionSummary) -> str:
     assert s.header is not None
@@ -67,7 +56,7 @@ class StartDialog(QDialog):
                  sessions: list[SessionSummary] | None = None) -> None:
         super().__init__()
         self.settings = settings or Settings.load()
-        self.choice: NewMatch | Resume | DemoMatch | None = None
+        self.choice: NewMatch | Resume | DemoMatch | CribbageChoice | None = None
         outer = QVBoxLayout(self)
         unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
         # The last real match is the one offered first; demos played are listed after, newest first.
@@ -78,6 +67,8 @@ class StartDialog(QDialog):
         row = QHBoxLayout()
         self.demo_button = QPushButton()
         self.demo_button.clicked.connect(self._demo)
+        self.cribbage_button = QPushButton()
+        self.cribbage_button.clicked.connect(self._cribbage)
         self.settings_button = QPushButton()
         self.settings_button.clicked.connect(self._edit_settings)
         # The language, here too: a first start has none saved (the names need no translating).
@@ -87,6 +78,7 @@ class StartDialog(QDialog):
         self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(i18n.language())))
         self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
         row.addWidget(self.demo_button)
+        row.addWidget(self.cribbage_button)
         row.addWidget(self.settings_button)
         row.addWidget(self.lang_box)
         row.addStretch(1)
@@ -113,6 +105,9 @@ class StartDialog(QDialog):
         """The start screen's texts in the current language (also on Qt's LanguageChange)."""
         self.setWindowTitle(self.tr("Domino table scorer"))
         self.demo_button.setText(self.tr("Play the demo"))
+        self.cribbage_button.setText(self.tr("Cribbage…"))
+        self.cribbage_button.setToolTip(self.tr("A cribbage game to 121 for the players typed, kept on its own board "
+                                                "(a game to 61 or with muggins: scorer cribbage app)"))
         self.settings_button.setText(self.tr("Settings…"))
         self.quit_button.setText(self.tr("Quit"))
         self.resume_group.setTitle(self.tr("Go on with a saved match"))
@@ -301,29 +296,29 @@ class StartDialog(QDialog):
             return MatchSource("hand")
         where = self.location.text().strip()
         if not where:
-            raise _FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))
+            raise FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))
         if data == "url" or "://" in where:
             return MatchSource("url", where)
         if not Path(where).exists():
-            raise _FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))
+            raise FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))
         return MatchSource("video", str(Path(where).resolve()), 2)
 
     def _checked_players(self) -> tuple[str, ...]:
-        """The players typed, where they can play the game chosen (in pairs or not); else a _FormError on them."""
+        """The players typed, where they can play the game chosen (in pairs or not); else a FormError on them."""
         players = players_typed(self.players.text())
         problem = table_problem(self.game.currentData(), players, self.partnership.isChecked())
         if problem is not None:
-            raise _FormError(self.players, problem)
+            raise FormError(self.players, problem)
         return players
 
     def _checked_starter(self, players: tuple[str, ...]) -> str | None:
         starter = as_player(self.starter.text().strip(), players) or None
         if starter is not None and starter not in players:
-            raise _FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
+            raise FormError(self.starter, self.tr("{name} is not one of the players ({players}).").format(
                 name=starter, players=", ".join(players)))
         return starter
 
-    def _show_problem(self, exc: _FormError | None) -> None:
+    def _show_problem(self, exc: FormError | None) -> None:
         """The form's problem told under it and its field framed red; None: no problem, every field plain."""
         self.problem_field = None if exc is None else exc.field
         for field in (self.players, self.starter, self.location):
@@ -339,7 +334,7 @@ class StartDialog(QDialog):
             players = self._checked_players()
             if shown is self.starter:
                 self._checked_starter(players)
-        except _FormError as exc:
+        except FormError as exc:
             self._show_problem(exc)
             return
         self._show_problem(None)
@@ -351,7 +346,7 @@ class StartDialog(QDialog):
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
                                  table=self.settings.table or None, source=self.source_spec(),
                                  calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
-        except _FormError as exc:
+        except FormError as exc:
             self._show_problem(exc)
             exc.field.setFocus()
             return
@@ -366,6 +361,15 @@ class StartDialog(QDialog):
             Settings.remember(**table)
         except OSError:
             pass
+        self.accept()
+
+    def _cribbage(self) -> None:
+        try:
+            self.choice = CribbageChoice.of(players_typed(self.players.text()))
+        except ScorerError as exc:
+            self._show_problem(FormError(self.players, refusal_text(exc)))
+            self.players.setFocus()
+            return
         self.accept()
 
     def _demo(self) -> None:
@@ -411,10 +415,3 @@ class StartDialog(QDialog):
                 i18n.set_language(self.settings.lang)  # this screen and what follows, in the language chosen
                 self.retranslate()
                 self.lang_box.setCurrentIndex(self.lang_box.findData(i18n.language()))
-
-
-class _FormError(Exception):
-    def __init__(self, field: QWidget, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message

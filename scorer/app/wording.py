@@ -260,6 +260,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "Horse Race partnerships need 4 players (two pairs), found {count}"),
     QT_TRANSLATE_NOOP("Sentences", "Seven Rocks is played by exactly 4 players in two partnerships, found {count}"),
     QT_TRANSLATE_NOOP("Sentences", "Seven Rocks is played in two partnerships, not each player on their own"),
+    QT_TRANSLATE_NOOP("Sentences", "cribbage is played here by 2, 3 or 4 players, found {count}"),
+    QT_TRANSLATE_NOOP("Sentences", "a game goes to 121 (or 61 for a short game), not {target}"),
 )
 
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TextIO
+from types import ModuleType
+from typing import TYPE_CHECKING, TextIO
 
 from scorer.cli.common import EXIT_BAD_INPUT, counted
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 
 def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -42,25 +46,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not names:
             out.write("no players yet: `club import LOG...` brings in the matches played\n")
     elif args.club_command == "standings":
-        since = club.parse_since(args.since) if args.since else None
-        games = [args.game] if args.game else ["horse-race", "seven-rocks"]
-        told = False
-        for game in games:
-            rows = club.standings(engine, since, game)
-            playing = club.unfinished_count(engine, since, game)
-            if not rows and not playing:
-                continue
-            told = True
-            unit = "points" if game == "horse-race" else "raw points"
-            out.write(f"{game} ({unit})\n")
-            if rows:
-                out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
-            for r in rows:
-                out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
-            if playing:
-                out.write(f"  ({counted(playing, 'match', 'matches')} still playing, not counted until finished)\n")
-        if not told:
-            out.write(f"no matches{' since ' + args.since if args.since else ''}{' of ' + args.game if args.game else ''} yet\n")
+        _standings(club, engine, args, out)
     elif args.club_command == "export":
         count = club.export_csv(engine, Path(args.csv))
         out.write(f"wrote {count} rows to {args.csv}\n")
@@ -75,6 +61,29 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         season = club.parse_since(args.season_start) if args.season_start else None
         return serve(engine, args.host, args.port, season_since=season, out=out)
     return 0
+
+
+def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO) -> None:
+    """``club standings``: a table a game, or that there is nothing to stand yet."""
+    since = club.parse_since(args.since) if args.since else None
+    games = [args.game] if args.game else ["horse-race", "seven-rocks"]
+    told = False
+    for game in games:
+        rows = club.standings(engine, since, game)
+        playing = club.unfinished_count(engine, since, game)
+        if not rows and not playing:
+            continue
+        told = True
+        unit = "points" if game == "horse-race" else "raw points"
+        out.write(f"{game} ({unit})\n")
+        if rows:
+            out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
+        for r in rows:
+            out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
+        if playing:
+            out.write(f"  ({counted(playing, 'match', 'matches')} still playing, not counted until finished)\n")
+    if not told:
+        out.write(f"no matches{' since ' + args.since if args.since else ''}{' of ' + args.game if args.game else ''} yet\n")
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)

@@ -14,6 +14,7 @@ from scorer.cribbage.cards import Card, check_distinct
 from scorer.cribbage.pegging import PegState
 from scorer.cribbage.show import Score, count_show, his_heels
 from scorer.errors import CardError, TableError
+from scorer.words import Words
 
 HAND_SIZES = {2: (6, 2), 3: (5, 1), 4: (5, 1)}  # players -> (cards dealt each, cards each gives to the crib)
 
@@ -92,11 +93,11 @@ class CribbageGame:
     def start(cls, players: Sequence[str], target: int = 121, muggins: bool = False) -> CribbageGame:
         players = tuple(players)
         if len(players) not in HAND_SIZES:
-            raise TableError(f"cribbage is played here by 2, 3 or 4 players, found {len(players)}")
+            raise TableError(Words("cribbage is played here by 2, 3 or 4 players, found {count}", count=len(players)))
         if len(set(players)) != len(players):
-            raise TableError(f"player names must differ, found {list(players)}")
+            raise TableError(Words("player names must differ, found {names}", names=", ".join(players)))
         if target not in (61, 121):
-            raise TableError(f"a game goes to 121 (or 61 for a short game), not {target}")
+            raise TableError(Words("a game goes to 121 (or 61 for a short game), not {target}", target=target))
         zeros = (0,) * len(players)
         return cls(players, target, muggins, zeros, zeros, zeros)
 

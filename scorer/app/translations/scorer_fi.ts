@@ -1105,6 +1105,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>Seven Rocksia pelataan kahtena parina, ei kukin yksin</translation>
     </message>
     <message>
+        <source>cribbage is played here by 2, 3 or 4 players, found {count}</source>
+        <translation>cribbagea pelataan täällä 2, 3 tai 4 pelaajan kesken, pelaajia nyt {count}</translation>
+    </message>
+    <message>
+        <source>a game goes to 121 (or 61 for a short game), not {target}</source>
+        <translation>peli käydään 121 pisteeseen (lyhyt peli 61 pisteeseen), ei {target} pisteeseen</translation>
+    </message>
+    <message>
         <source>{tile} is not on the board</source>
         <translation>{tile} ei ole pöydässä</translation>
     </message>
@@ -1410,6 +1418,14 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
     <message>
         <source>Play the demo</source>
         <translation>Toista esittely</translation>
+    </message>
+    <message>
+        <source>Cribbage…</source>
+        <translation>Cribbage…</translation>
+    </message>
+    <message>
+        <source>A cribbage game to 121 for the players typed, kept on its own board (a game to 61 or with muggins: scorer cribbage app)</source>
+        <translation>Cribbage-peli 121 pisteeseen annetuille pelaajille omalla laudallaan (peli 61 pisteeseen tai muggins-säännöllä: scorer cribbage app)</translation>
     </message>
     <message>
         <source>Settings…</source>
