@@ -250,3 +250,13 @@ def test_the_sessions_list_marks_the_demo_and_keeps_its_columns_aligned() -> Non
     assert len({row.index(" events") for row in rows}) == 1
     code, out, _ = run("sessions", "--json")
     assert [json.loads(line)["demo"] for line in out.strip().split("\n")] == [False, True, False]
+
+
+def test_the_sessions_list_says_where_cribbage_games_are_kept() -> None:
+    from scorer.cribbage.store import GameFile
+
+    code, out, _ = run("sessions")
+    assert out == "No saved matches yet.\n"  # (no cribbage game either: nothing more said)
+    GameFile.create(["Ann", "Ben"], 121, False, "en")
+    code, out, _ = run("sessions")
+    assert code == 0 and "Cribbage games are kept apart, 1 game in" in out and "cribbage app --players" in out

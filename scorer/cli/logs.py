@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT
+from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT, counted
 
 if TYPE_CHECKING:
     from scorer.sessions import SessionSummary
@@ -93,6 +93,12 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<{game_width}}  {s.state:<{state_width}}  "
                   f"{s.events:>4} events  {who}\n")
         out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
+    from scorer.cribbage.store import data_dir as cribbage_dir
+
+    cribbage = sorted(cribbage_dir().glob("*.jsonl")) if cribbage_dir().is_dir() else []
+    if cribbage:  # (kept apart: a domino match's session log is not a cribbage game's file)
+        out.write(f"Cribbage games are kept apart, {counted(len(cribbage), 'game')} in {cribbage_dir()}: "
+                  "`cribbage app --players A,B` offers those players' unfinished one.\n")
     return 0
 
 
