@@ -17,6 +17,7 @@ from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_t
 from scorer.app.cribbage_widgets import ERROR_STYLE, NEUTRAL_STYLE, CribbageWidgets
 from scorer.app.pegboard import Track
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
+from scorer.app.wording import refusal_text
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show, hand_pegged
@@ -121,7 +122,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         try:
             event = make()
         except ScorerError as exc:
-            self._error(str(exc))
+            self._error(refusal_text(exc, self.lang))
             return
         self.apply(event)
 
@@ -179,7 +180,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         try:
             game, scored = before.apply(event)
         except ScorerError as exc:
-            self._error(str(exc))
+            self._error(refusal_text(exc, self.lang))
             return False
         self.history.append(before)
         self.game = game

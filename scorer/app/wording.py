@@ -10,6 +10,7 @@ the app's sources; tests/app/test_wording.py holds the list to the sentences the
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -31,10 +32,10 @@ def notice_text(notice: Notice) -> str:
     return said_again(notice.message)
 
 
-def refusal_text(exc: BaseException) -> str:
-    """An error's message in the app's language, where it is made of Words (the rules' refusals), as a
-    sentence of its own: "Round 2 is not over: the boneyard is not empty (13 left)."."""
-    text = said_again(words_of(exc))
+def refusal_text(exc: BaseException, lang: str | None = None) -> str:
+    """An error's message in the app's language (or ``lang``), where it is made of Words (the rules'
+    refusals), as a sentence of its own: "Round 2 is not over: the boneyard is not empty (13 left)."."""
+    text = said_again(words_of(exc)) if lang is None else said_in(lang)(words_of(exc))
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
 
@@ -43,6 +44,7 @@ def said_again(text: str) -> str:
     return _said(text, _Tongue(translate, language()))
 
 
+@functools.lru_cache(maxsize=None)
 def said_in(lang: str) -> Callable[[str], str]:
     """For a front end with no window (the command line): sentences made of Words said in ``lang`` from the
     app's translations, without touching the app's language; other text, and a language with no
@@ -262,6 +264,42 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "Seven Rocks is played in two partnerships, not each player on their own"),
     QT_TRANSLATE_NOOP("Sentences", "cribbage is played here by 2, 3 or 4 players, found {count}"),
     QT_TRANSLATE_NOOP("Sentences", "a game goes to 121 (or 61 for a short game), not {target}"),
+    QT_TRANSLATE_NOOP("Sentences", "an empty card"),
+    QT_TRANSLATE_NOOP("Sentences", "the crib"),
+    QT_TRANSLATE_NOOP("Sentences", "{text}: unknown rank {rank}; expected A, 2-10 (or T), J, Q or K"),
+    QT_TRANSLATE_NOOP("Sentences", "{text}: expected a rank and a suit, like 5H, 10C or JD (suits S, H, D, C)"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} appears twice; a deck has one of each card"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} would take the count from {count} past 31; say go instead"),
+    QT_TRANSLATE_NOOP("Sentences", "a go with no card played since the count restarted"),
+    QT_TRANSLATE_NOOP("Sentences", "a deck has four cards of each rank; {card} is played a fifth time"),
+    QT_TRANSLATE_NOOP("Sentences", "a hand (or crib) to count has 4 cards besides the starter, found {count}"),
+    QT_TRANSLATE_NOOP("Sentences", "{card}: counting a show needs each card's suit"),
+    QT_TRANSLATE_NOOP("Sentences", "the game is over ({player} won); deal a new game"),
+    QT_TRANSLATE_NOOP("Sentences", "no deal yet: say who deals first"),
+    QT_TRANSLATE_NOOP("Sentences", "the starter is already cut ({card})"),
+    QT_TRANSLATE_NOOP("Sentences", "the starter needs its suit (for flushes and nobs)"),
+    QT_TRANSLATE_NOOP("Sentences", "cut the starter before pegging"),
+    QT_TRANSLATE_NOOP("Sentences", "the show has begun: pegging is over for this deal"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} is the starter: it is in nobody's hand"),
+    QT_TRANSLATE_NOOP("Sentences", "every card has been pegged"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} has pegged all {count} cards"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} said go: the count must restart before {player} plays again"),
+    QT_TRANSLATE_NOOP("Sentences", "it is {turn}'s turn to peg, not {player}'s"),
+    QT_TRANSLATE_NOOP("Sentences", "a deck has four cards of each rank; {card} is pegged a fifth time"),
+    QT_TRANSLATE_NOOP("Sentences", "every card has been pegged: there is no go to say"),
+    QT_TRANSLATE_NOOP("Sentences", "it is {turn}'s turn, not {player}'s"),
+    QT_TRANSLATE_NOOP("Sentences", "the count is 0: {player} can play any card, so cannot say go"),
+    QT_TRANSLATE_NOOP("Sentences", "cut the starter before the show"),
+    QT_TRANSLATE_NOOP("Sentences", "the counting goes from the dealer's left, the dealer, then the crib: expected {expected}'s count, found {who}'s"),
+    QT_TRANSLATE_NOOP("Sentences", "the crib is the dealer's ({dealer}), not {player}'s"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} claims {claimed} but the crib counts {total}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} claims {claimed} but the hand counts {total}"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} pegged {card} this deal: the hand counted must hold it"),
+    QT_TRANSLATE_NOOP("Sentences", "the deal is not finished: every hand and the crib are shown before the next deal"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} was counted already this deal, in the crib"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} was counted already this deal, in {player}'s hand"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} was pegged by {other}: it is not in the crib"),
+    QT_TRANSLATE_NOOP("Sentences", "{card} was pegged by {other}: it is not in {player}'s hand"),
 )
 
 

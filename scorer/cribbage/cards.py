@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from scorer.errors import CardError
+from scorer.words import Words
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RANK_NAMES = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}
@@ -37,14 +38,14 @@ def parse_card(text: str, *, suit_required: bool = True) -> Card:
     token = text.strip().upper()
     token = token[:-1] + _SUIT_OF_SYMBOL.get(token[-1:], token[-1:]) if token else token  # (5♥ as 5H)
     if not token:
-        raise CardError("an empty card")
+        raise CardError(Words("an empty card"))
     suit: str | None = None
     if token[-1] in SUITS:
         suit, token = token[-1], token[:-1]
     elif suit_required:
-        raise CardError(f"{text!r}: expected a rank and a suit, like 5H, 10C or JD (suits S, H, D, C)")
+        raise CardError(Words("{text}: expected a rank and a suit, like 5H, 10C or JD (suits S, H, D, C)", text=repr(text)))
     if token not in _RANK_PARSE:
-        raise CardError(f"{text!r}: unknown rank {token!r}; expected A, 2-10 (or T), J, Q or K")
+        raise CardError(Words("{text}: unknown rank {rank}; expected A, 2-10 (or T), J, Q or K", text=repr(text), rank=repr(token)))
     return Card(_RANK_PARSE[token], suit)
 
 
@@ -52,5 +53,5 @@ def check_distinct(cards: Iterable[Card]) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card.suit is not None and card in seen:
-            raise CardError(f"{card} appears twice; a deck has one of each card")
+            raise CardError(Words("{card} appears twice; a deck has one of each card", card=card))
         seen.add(card)

@@ -109,7 +109,7 @@ class CribbageGame:
 
     def seat(self, player: str) -> int:
         if player not in self.players:
-            raise CardError(f"unknown player {player!r}; the players are {', '.join(self.players)}")
+            raise CardError(Words("unknown player {player}; the players are {players}", player=repr(player), players=", ".join(self.players)))
         return self.players.index(player)
 
     def counting_order(self) -> list[str]:
@@ -167,11 +167,14 @@ class CribbageGame:
         pegged; the crib holds no pegged card; no card is counted twice in a deal."""
         for owner, card in self.shown_cards:
             if card in event.cards:
-                raise CardError(f"{card} was counted already this deal, in {_whose(owner)}")
+                raise CardError(Words("{card} was counted already this deal, in the crib", card=card) if owner == "crib" else
+                                Words("{card} was counted already this deal, in {player}'s hand", card=card, player=owner))
         seat = self.seat(event.player)
         for pegger, card in zip(self.pegged_by, self.pegged):
             if card in event.cards and (event.crib or pegger != seat):
-                raise CardError(f"{card} was pegged by {self.players[pegger]}: it is not in {_whose(who)}")
+                raise CardError(Words("{card} was pegged by {other}: it is not in the crib", card=card, other=self.players[pegger])
+                                if event.crib else Words("{card} was pegged by {other}: it is not in {player}'s hand", card=card,
+                                                         other=self.players[pegger], player=event.player))
         if event.crib:
             return
         left = list(event.cards)
@@ -179,7 +182,7 @@ class CribbageGame:
         for card in sorted((c for s, c in zip(self.pegged_by, self.pegged) if s == seat), key=lambda c: c.suit is None):
             match = next((c for c in left if c == card or (card.suit is None and c.rank == card.rank)), None)
             if match is None:
-                raise CardError(f"{event.player} pegged {card} this deal: the hand counted must hold it")
+                raise CardError(Words("{player} pegged {card} this deal: the hand counted must hold it", player=event.player, card=card))
             left.remove(match)
 
     def _next_seat(self, after: int, skip_go: bool = True) -> int | None:
@@ -195,11 +198,11 @@ class CribbageGame:
 
     def apply(self, event: CribEvent) -> tuple[CribbageGame, list[Scored]]:
         if self.is_over and not isinstance(event, Deal):
-            raise CardError(f"the game is over ({self.players[self.winner]} won); deal a new game")
+            raise CardError(Words("the game is over ({player} won); deal a new game", player=self.players[self.winner]))
         if isinstance(event, Deal):
             return self._deal(event), []
         if self.dealer is None:
-            raise CardError("no deal yet: say who deals first")
+            raise CardError(Words("no deal yet: say who deals first"))
         if isinstance(event, Cut):
             return self._cut(event)
         if isinstance(event, PegCard):
@@ -217,7 +220,7 @@ class CribbageGame:
             zeros = (0,) * len(self.players)
             game = replace(self, scores=zeros, previous=zeros, winner=None, skunk=0)
         elif self.dealer is not None and len(game.shown) < len(self.players) + 1 and (game.starter or game.pegged):
-            raise CardError("the deal is not finished: every hand and the crib are shown before the next deal")
+            raise CardError(Words("the deal is not finished: every hand and the crib are shown before the next deal"))
         return replace(game, dealer=dealer, starter=None, pegging=PegState(), last_pegger=None, pegged=(), pegged_by=(),
                        turn=None, said_go=(), shown=(), shown_cards=())
 
@@ -241,9 +244,9 @@ class CribbageGame:
 
     def _cut(self, event: Cut) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is not None:
-            raise CardError(f"the starter is already cut ({self.starter})")
+            raise CardError(Words("the starter is already cut ({card})", card=self.starter))
         if event.starter.suit is None:
-            raise CardError("the starter needs its suit (for flushes and nobs)")
+            raise CardError(Words("the starter needs its suit (for flushes and nobs)"))
         game = replace(self, starter=event.starter, turn=(self.dealer + 1) % len(self.players), said_go=())
         heels = his_heels(event.starter)
         out = []
@@ -256,24 +259,24 @@ class CribbageGame:
     def _peg(self, event: PegCard) -> tuple[CribbageGame, list[Scored]]:
         seat = self.seat(event.player)
         if self.starter is None:
-            raise CardError("cut the starter before pegging")
+            raise CardError(Words("cut the starter before pegging"))
         if self.shown:
-            raise CardError("the show has begun: pegging is over for this deal")
+            raise CardError(Words("the show has begun: pegging is over for this deal"))
         if event.card == self.starter:
-            raise CardError(f"{event.card} is the starter: it is in nobody's hand")
+            raise CardError(Words("{card} is the starter: it is in nobody's hand", card=event.card))
         if event.card.suit is not None:
             check_distinct((*self.pegged, event.card, self.starter))
         per_player = self.cards_each
         if len(self.pegged) >= per_player * len(self.players):
-            raise CardError("every card has been pegged")
+            raise CardError(Words("every card has been pegged"))
         if self.cards_left(seat) <= 0:
-            raise CardError(f"{event.player} has pegged all {per_player} cards")
+            raise CardError(Words("{player} has pegged all {count} cards", player=event.player, count=per_player))
         if seat in self.said_go:
-            raise CardError(f"{event.player} said go: the count must restart before {event.player} plays again")
+            raise CardError(Words("{player} said go: the count must restart before {player} plays again", player=event.player))
         if self.turn is not None and seat != self.turn:
-            raise CardError(f"it is {self.players[self.turn]}'s turn to peg, not {event.player}'s")
+            raise CardError(Words("it is {turn}'s turn to peg, not {player}'s", turn=self.players[self.turn], player=event.player))
         if sum(1 for c in (*self.pegged, self.starter) if c.rank == event.card.rank) >= 4:
-            raise CardError(f"a deck has four cards of each rank; {event.card} is pegged a fifth time")
+            raise CardError(Words("a deck has four cards of each rank; {card} is pegged a fifth time", card=event.card))
         state, play = self.pegging.play(event.card)
         game = replace(self, pegging=state, last_pegger=seat, pegged=self.pegged + (event.card,),
                        pegged_by=self.pegged_by + (seat,))
@@ -310,17 +313,17 @@ class CribbageGame:
 
     def _go(self, event: Go | None = None) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is None:
-            raise CardError("cut the starter before pegging")
+            raise CardError(Words("cut the starter before pegging"))
         if event is None or event.player is None:
             # The older form: nobody at the table can play.
             return self._settle_go([])
         seat = self.seat(event.player)
         if self.pegging_over:
-            raise CardError("every card has been pegged: there is no go to say")
+            raise CardError(Words("every card has been pegged: there is no go to say"))
         if self.turn is not None and seat != self.turn:
-            raise CardError(f"it is {self.players[self.turn]}'s turn, not {event.player}'s")
+            raise CardError(Words("it is {turn}'s turn, not {player}'s", turn=self.players[self.turn], player=event.player))
         if not self.pegging.series:
-            raise CardError(f"the count is 0: {event.player} can play any card, so cannot say go")
+            raise CardError(Words("the count is 0: {player} can play any card, so cannot say go", player=event.player))
         game = replace(self, said_go=self.said_go + (seat,))
         nxt = game._next_seat(seat)
         if nxt is None:
@@ -329,15 +332,16 @@ class CribbageGame:
 
     def _show(self, event: Show) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is None:
-            raise CardError("cut the starter before the show")
+            raise CardError(Words("cut the starter before the show"))
         seat = self.seat(event.player)
         order = self.counting_order()
         expected = "crib" if len(self.shown) == len(order) else order[len(self.shown)]
         who = "crib" if event.crib else event.player
         if who != expected:
-            raise CardError(f"the counting goes from the dealer's left, the dealer, then the crib: expected {expected}'s count, found {who}'s")
+            raise CardError(Words("the counting goes from the dealer's left, the dealer, then the crib: expected {expected}'s count, found {who}'s",
+                                  expected=_count_named(expected), who=_count_named(who)))
         if event.crib and seat != self.dealer:
-            raise CardError(f"the crib is the dealer's ({self.players[self.dealer]}), not {event.player}'s")
+            raise CardError(Words("the crib is the dealer's ({dealer}), not {player}'s", dealer=self.players[self.dealer], player=event.player))
         check_distinct((*event.cards, self.starter))
         count = count_show(event.cards, self.starter, crib=event.crib)
         self._check_cards_shown(event, who)
@@ -346,7 +350,8 @@ class CribbageGame:
         out: list[Scored] = []
         claimed = count.total if event.claimed is None else event.claimed
         if claimed > count.total:
-            raise CardError(f"{event.player} claims {claimed} but the {'crib' if event.crib else 'hand'} counts {count.total}")
+            raise CardError(Words("{player} claims {claimed} but the crib counts {total}" if event.crib else
+                                  "{player} claims {claimed} but the hand counts {total}", player=event.player, claimed=claimed, total=count.total))
         game = game._add(seat, claimed)
         out.append(Scored(event.player, claimed, count.items, "crib" if event.crib else "hand"))
         missed = count.total - claimed
@@ -366,6 +371,6 @@ def hand_pegged(game: CribbageGame, player: str) -> tuple[Card, ...]:
     return cards if len(cards) == game.cards_each and all(c.suit for c in cards) else ()
 
 
-def _whose(count: str) -> str:
-    """A count of the show in words: "the crib", "Ann's hand"."""
-    return "the crib" if count == "crib" else f"{count}'s hand"
+def _count_named(who: str) -> str:
+    """A count of the show as told: the player's name, or the crib in words (said again in another language)."""
+    return Words("the crib") if who == "crib" else who

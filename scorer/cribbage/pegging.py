@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from scorer.errors import CardError
+from scorer.words import Words
 from scorer.cribbage.cards import Card
 from scorer.cribbage.show import Score
 
@@ -35,7 +36,7 @@ class PegState:
 
     def play(self, card: Card) -> tuple[PegState, PegPlay]:
         if not self.can_play(card):
-            raise CardError(f"{card} would take the count from {self.count} past 31; say go instead")
+            raise CardError(Words("{card} would take the count from {count} past 31; say go instead", card=card, count=self.count))
         series = self.series + (card,)
         count = self.count + card.value
         return PegState(series, count), PegPlay(card, count, tuple(_score_last(series, count)))
@@ -43,7 +44,7 @@ class PegState:
     def go(self) -> tuple[PegState, Score | None]:
         """Nobody can play: the last card scores 1 for the go (unless it made 31), and the count restarts."""
         if not self.series:
-            raise CardError("a go with no card played since the count restarted")
+            raise CardError(Words("a go with no card played since the count restarted"))
         point = None if self.count == 31 else Score("go", (self.series[-1],), 1)
         return PegState(), point
 
@@ -103,4 +104,4 @@ def check_rank_counts(cards: Sequence[Card]) -> None:
     for c in cards:
         counts[c.rank] = counts.get(c.rank, 0) + 1
         if counts[c.rank] > 4:
-            raise CardError(f"a deck has four cards of each rank; {c} is played a fifth time")
+            raise CardError(Words("a deck has four cards of each rank; {card} is played a fifth time", card=c))

@@ -7,6 +7,7 @@ from itertools import combinations
 from typing import Sequence
 
 from scorer.errors import CardError
+from scorer.words import Words
 from scorer.cribbage.cards import Card, check_distinct
 
 
@@ -59,10 +60,10 @@ def _runs(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
 def count_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowCount:
     """The show of a 4-card hand (or crib) with the starter."""
     if len(hand) != 4:
-        raise CardError(f"a hand (or crib) to count has 4 cards besides the starter, found {len(hand)}")
+        raise CardError(Words("a hand (or crib) to count has 4 cards besides the starter, found {count}", count=len(hand)))
     for card in (*hand, starter):
         if card.suit is None:
-            raise CardError(f"{card}: counting a show needs each card's suit")
+            raise CardError(Words("{card}: counting a show needs each card's suit", card=card))
     check_distinct((*hand, starter))
     cards = (*hand, starter)
     items: list[Score] = []

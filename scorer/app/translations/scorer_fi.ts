@@ -1113,6 +1113,150 @@ Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translati
         <translation>peli käydään 121 pisteeseen (lyhyt peli 61 pisteeseen), ei {target} pisteeseen</translation>
     </message>
     <message>
+        <source>an empty card</source>
+        <translation>tyhjä kortti</translation>
+    </message>
+    <message>
+        <source>the crib</source>
+        <translation>seimi</translation>
+    </message>
+    <message>
+        <source>{text}: unknown rank {rank}; expected A, 2-10 (or T), J, Q or K</source>
+        <translation>{text}: tuntematon arvo {rank}; odotettiin A, 2–10 (tai T), J, Q tai K</translation>
+    </message>
+    <message>
+        <source>{text}: expected a rank and a suit, like 5H, 10C or JD (suits S, H, D, C)</source>
+        <translation>{text}: odotettiin arvo ja maa, kuten 5H, 10C tai JD (maat S, H, D, C)</translation>
+    </message>
+    <message>
+        <source>{card} appears twice; a deck has one of each card</source>
+        <translation>{card} esiintyy kahdesti; pakassa on kutakin korttia yksi</translation>
+    </message>
+    <message>
+        <source>{card} would take the count from {count} past 31; say go instead</source>
+        <translation>{card} veisi summan {count} yli 31:n; sano go</translation>
+    </message>
+    <message>
+        <source>a go with no card played since the count restarted</source>
+        <translation>go, vaikka summan nollautumisen jälkeen ei ole pelattu korttia</translation>
+    </message>
+    <message>
+        <source>a deck has four cards of each rank; {card} is played a fifth time</source>
+        <translation>pakassa on neljä kutakin arvoa; {card} pelataan viidennen kerran</translation>
+    </message>
+    <message>
+        <source>a hand (or crib) to count has 4 cards besides the starter, found {count}</source>
+        <translation>laskettavassa kädessä (tai seimessä) on 4 korttia nostokortin lisäksi, annettu {count}</translation>
+    </message>
+    <message>
+        <source>{card}: counting a show needs each card&apos;s suit</source>
+        <translation>{card}: käden laskemiseen tarvitaan jokaisen kortin maa</translation>
+    </message>
+    <message>
+        <source>the game is over ({player} won); deal a new game</source>
+        <translation>peli on ohi ({player} voitti); jaa uusi peli</translation>
+    </message>
+    <message>
+        <source>no deal yet: say who deals first</source>
+        <translation>ei vielä jakoa: kerro, kuka jakaa ensin</translation>
+    </message>
+    <message>
+        <source>the starter is already cut ({card})</source>
+        <translation>nostokortti on jo nostettu ({card})</translation>
+    </message>
+    <message>
+        <source>the starter needs its suit (for flushes and nobs)</source>
+        <translation>nostokortille tarvitaan maa (värisuoria ja nobsia varten)</translation>
+    </message>
+    <message>
+        <source>cut the starter before pegging</source>
+        <translation>nosta nostokortti ennen pelausta</translation>
+    </message>
+    <message>
+        <source>the show has begun: pegging is over for this deal</source>
+        <translation>käsien laskenta on alkanut: tämän jaon pelaus on ohi</translation>
+    </message>
+    <message>
+        <source>{card} is the starter: it is in nobody&apos;s hand</source>
+        <translation>{card} on nostokortti: se ei ole kenenkään kädessä</translation>
+    </message>
+    <message>
+        <source>every card has been pegged</source>
+        <translation>kaikki kortit on pelattu</translation>
+    </message>
+    <message>
+        <source>{player} has pegged all {count} cards</source>
+        <translation>{player} on pelannut kaikki {count} korttiaan</translation>
+    </message>
+    <message>
+        <source>{player} said go: the count must restart before {player} plays again</source>
+        <translation>{player} sanoi go: summan on nollauduttava ennen kuin {player} pelaa taas</translation>
+    </message>
+    <message>
+        <source>it is {turn}&apos;s turn to peg, not {player}&apos;s</source>
+        <translation>pelausvuorossa on {turn}, ei {player}</translation>
+    </message>
+    <message>
+        <source>a deck has four cards of each rank; {card} is pegged a fifth time</source>
+        <translation>pakassa on neljä kutakin arvoa; {card} pelataan viidennen kerran</translation>
+    </message>
+    <message>
+        <source>every card has been pegged: there is no go to say</source>
+        <translation>kaikki kortit on pelattu: go:ta ei voi sanoa</translation>
+    </message>
+    <message>
+        <source>it is {turn}&apos;s turn, not {player}&apos;s</source>
+        <translation>vuorossa on {turn}, ei {player}</translation>
+    </message>
+    <message>
+        <source>the count is 0: {player} can play any card, so cannot say go</source>
+        <translation>summa on 0: {player} voi pelata minkä tahansa kortin eikä siis voi sanoa go</translation>
+    </message>
+    <message>
+        <source>cut the starter before the show</source>
+        <translation>nosta nostokortti ennen käsien laskentaa</translation>
+    </message>
+    <message>
+        <source>the counting goes from the dealer&apos;s left, the dealer, then the crib: expected {expected}&apos;s count, found {who}&apos;s</source>
+        <translation>laskenta etenee jakajan vasemmalta, sitten jakaja ja lopuksi seimi: vuorossa on {expected}, ei {who}</translation>
+    </message>
+    <message>
+        <source>the crib is the dealer&apos;s ({dealer}), not {player}&apos;s</source>
+        <translation>seimi on jakajan ({dealer}), ei pelaajan {player}</translation>
+    </message>
+    <message>
+        <source>{player} claims {claimed} but the crib counts {total}</source>
+        <translation>{player} ilmoittaa {claimed}, mutta seimi on {total} pistettä</translation>
+    </message>
+    <message>
+        <source>{player} claims {claimed} but the hand counts {total}</source>
+        <translation>{player} ilmoittaa {claimed}, mutta käsi on {total} pistettä</translation>
+    </message>
+    <message>
+        <source>{player} pegged {card} this deal: the hand counted must hold it</source>
+        <translation>{player} pelasi tässä jaossa kortin {card}: laskettavassa kädessä on oltava se</translation>
+    </message>
+    <message>
+        <source>the deal is not finished: every hand and the crib are shown before the next deal</source>
+        <translation>jako on kesken: kaikki kädet ja seimi lasketaan ennen seuraavaa jakoa</translation>
+    </message>
+    <message>
+        <source>{card} was counted already this deal, in the crib</source>
+        <translation>{card} laskettiin jo tässä jaossa seimessä</translation>
+    </message>
+    <message>
+        <source>{card} was counted already this deal, in {player}&apos;s hand</source>
+        <translation>{card} laskettiin jo tässä jaossa, {player_gen} kädessä</translation>
+    </message>
+    <message>
+        <source>{card} was pegged by {other}: it is not in the crib</source>
+        <translation>kortin {card} pelasi {other}: se ei ole seimessä</translation>
+    </message>
+    <message>
+        <source>{card} was pegged by {other}: it is not in {player}&apos;s hand</source>
+        <translation>kortin {card} pelasi {other}: se ei ole {player_gen} kädessä</translation>
+    </message>
+    <message>
         <source>{tile} is not on the board</source>
         <translation>{tile} ei ole pöydässä</translation>
     </message>
