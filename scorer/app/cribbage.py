@@ -219,6 +219,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         if self.done:
             self.done.pop()
         self._save(lambda f: f.undo())
+        self.show_cards.clear()  # (a hand offered for the count undone is another's now: offered again as it comes)
         self._show_log()
         self.message.setText(self.t("undone"))
         self.speaker.say(self.t("undone"))

@@ -44,9 +44,9 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for name in names:
             out.write(name + "\n")
         if not names:
-            out.write("no players yet: `club import LOG...` brings in the matches played\n")
+            err.write("no players yet: `club import LOG...` brings in the matches played\n")  # (not a name on stdout)
     elif args.club_command == "standings":
-        _standings(club, engine, args, out)
+        _standings(club, engine, args, out, err)
     elif args.club_command == "export":
         count = club.export_csv(engine, Path(args.csv))
         out.write(f"wrote {count} rows to {args.csv}\n")
@@ -63,7 +63,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO) -> None:
+def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     """``club standings``: a table a game, or that there is nothing to stand yet."""
     since = club.parse_since(args.since) if args.since else None
     games = [args.game] if args.game else ["horse-race", "seven-rocks"]
@@ -83,7 +83,7 @@ def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: 
         if playing:
             out.write(f"  ({counted(playing, 'match', 'matches')} still playing, not counted until finished)\n")
     if not told:
-        out.write(f"no matches{' since ' + args.since if args.since else ''}{' of ' + args.game if args.game else ''} yet\n")
+        err.write(f"no {args.game + ' ' if args.game else ''}matches{' since ' + args.since if args.since else ''} yet\n")
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
@@ -147,20 +147,27 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
     def result(state: str) -> Imported:
         return Imported(parsed.ident, state, parsed.header.players, final.is_over, parsed.lines)
 
-    grown = False
-    if replaces and replaces != parsed.ident:  # a log without an id, grown by a move: its old hash goes
-        grown = connection.execute(delete(matches).where(matches.c.id == replaces)).rowcount > 0
+    if replaces is None and parsed.by_content:  # (looked for in this transaction: two imports of it at once find one)
+        replaces = _grown_from(connection, parsed, table_name)
+    earlier = None
+    if replaces and replaces != parsed.ident:  # a log without an id, grown by a move: its old hash goes, its table and times stay
+        earlier = connection.execute(select(matches.c.table_name, matches.c.played_at, matches.c.imported_at)
+                                     .where(matches.c.id == replaces).with_for_update()).first()
+        connection.execute(delete(matches).where(matches.c.id == replaces))
+        if earlier is not None:
+            table_name = table_name or earlier.table_name
     lookup = select(matches.c.log).where(matches.c.id == parsed.ident).with_for_update()
     row = connection.execute(lookup).first()
     if row is None:
         values = dict(id=parsed.ident, game=parsed.header.game, partnership=parsed.header.partnership,
-                      played_at=_played_at(parsed.header) or played_at or now, imported_at=now, updated_at=now,
+                      played_at=_played_at(parsed.header) or (earlier.played_at if earlier else played_at) or now,
+                      imported_at=earlier.imported_at if earlier else now, updated_at=now,
                       table_name=table_name, finished=final.is_over, rounds=final.round_no, log=parsed.text,
                       lines=parsed.lines, started=parsed.header.started, board=_board(parsed))
         statement = _insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
         if connection.execute(statement.returning(matches.c.id)).first() is not None:
             _write_children(connection, parsed, fresh=True)
-            return result("updated" if grown else "new")
+            return result("new" if earlier is None else "updated")
         row = connection.execute(lookup).first()  # another writer made it meanwhile (it is locked now)
         if row is None:  # pragma: no cover - made and deleted in between
             raise ClubUnavailable(f"{source}: the match changed under the import; try again")
@@ -194,10 +201,8 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
     known = _already_there(engine, text, source)
     if known is not None:
         return known
-    parsed = parse_log(text, source)
-    if parsed.by_content and replaces is None:
-        replaces = _grown_from(engine, parsed, source)
-    return import_parsed(engine, parsed, source=source, played_at=played_at, table_name=table_name, replaces=replaces)
+    return import_parsed(engine, parse_log(text, source), source=source, played_at=played_at, table_name=table_name,
+                         replaces=replaces)
 
 
 def _stored_logs(engine: Engine, source: str, *conditions) -> list:
@@ -211,17 +216,27 @@ def _stored_logs(engine: Engine, source: str, *conditions) -> list:
         raise ClubError(f"{source}: the database cannot be read: {first_line(exc)}") from None
 
 
-def _grown_from(engine: Engine, parsed: ParsedLog, source: str) -> str | None:
-    """The unfinished match this log without an id goes on from (its stored log the start of this one): the
-    same match, further played, which it replaces."""
-    earlier = [row for row in _stored_logs(engine, source, matches.c.game == parsed.header.game, matches.c.finished.is_(False),
-                                           matches.c.lines < parsed.lines) if parsed.text.startswith(row.log)]
-    return max(earlier, key=lambda row: row.lines).id if earlier else None
+# A log without an id has no identity but its text: one that begins with a stored log is taken for that match
+# further played only where the stored log holds this many lines (a header and 20 events) -- different matches
+# often open alike (simulated ones share their first lines), but not for twenty moves.
+SAME_MATCH_LINES = 21
+
+
+def _grown_from(connection: Connection, parsed: ParsedLog, table_name: str | None) -> str | None:
+    """The stored match this log without an id goes on from (its log, at least SAME_MATCH_LINES long, the start of
+    this one; at the same table, where one is named): the same match, further played, which it replaces."""
+    starts_this = func.substr(literal(parsed.text), 1, func.length(matches.c.log)) == matches.c.log
+    at_table = [] if table_name is None else [or_(matches.c.table_name.is_(None), matches.c.table_name == table_name)]
+    query = (select(matches.c.id).where(matches.c.game == parsed.header.game, matches.c.lines < parsed.lines,
+                                        matches.c.lines >= SAME_MATCH_LINES, starts_this, *at_table)
+             .order_by(matches.c.lines.desc()).limit(1))
+    return connection.execute(query).scalar()
 
 
 def _already_there(engine: Engine, text: str, source: str) -> Imported | None:
     """A log the database already holds (or a later state of it): known without scoring it again."""
     try:
+        text.encode("utf-8")  # (text no database can hold: the reading says what is wrong with it)
         first = json.loads(text.split("\n", 1)[0])
     except ValueError:
         return None
@@ -235,8 +250,9 @@ def _already_there(engine: Engine, text: str, source: str) -> Imported | None:
         return None
     row = next(iter(_stored_logs(engine, source, matches.c.id == ident)), None)
     if row is None and by_content:  # (a log without an id whose later state the database holds)
-        row = next((r for r in _stored_logs(engine, source, matches.c.game == first.get("game"), matches.c.lines > count_lines(text))
-                    if r.log.startswith(text)), None)
+        lines = count_lines(text)
+        row = next(iter(_stored_logs(engine, source, matches.c.game == first.get("game"), matches.c.lines > lines,
+                                     func.substr(matches.c.log, 1, len(text)) == text)), None) if lines >= SAME_MATCH_LINES else None
         ident = row.id if row is not None else ident
     elif row is not None and not (by_content or row.log == text or row.log.startswith(text)):
         row = None

@@ -35,7 +35,7 @@ class Card:
 
 
 def parse_card(text: str, *, suit_required: bool = True) -> Card:
-    token = text.strip().upper()
+    token = text.replace("\ufe0f", "").strip().upper()  # (an emoji's variation selector: 5♥️ as 5♥)
     token = token[:-1] + _SUIT_OF_SYMBOL.get(token[-1:], token[-1:]) if token else token  # (5♥ as 5H)
     if not token:
         raise CardError(Words("an empty card"))

@@ -47,7 +47,7 @@ def _peg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             total += last.points
             out.write(f"last  card {last.cards[0]}  {last.points} point\n")
     # (The cards do not say who played them: the sum is the table's, not a player's.)
-    out.write(f"points in all {total}, each line's to whoever played its card\n")
+    out.write(f"total {total} (each line's points go to whoever played that card)\n")
     return 0
 
 

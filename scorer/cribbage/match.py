@@ -196,7 +196,10 @@ class CribbageGame:
 
     # -- the one verb ----------------------------------------------------------------
 
-    def apply(self, event: CribEvent) -> tuple[CribbageGame, list[Scored]]:
+    def apply(self, event: CribEvent, *, as_saved: bool = False) -> tuple[CribbageGame, list[Scored]]:
+        """The game after ``event``, and what it scored; an impossible event is refused whole (CardError).
+        ``as_saved``: an event read back from a game's file, written before a hand shown had to be the hand
+        pegged -- a saved game is never lost to a rule made since."""
         if self.is_over and not isinstance(event, Deal):
             raise CardError(Words("the game is over ({player} won); deal a new game", player=self.players[self.winner]))
         if isinstance(event, Deal):
@@ -210,7 +213,7 @@ class CribbageGame:
         if isinstance(event, Go):
             return self._go(event)
         if isinstance(event, Show):
-            return self._show(event)
+            return self._show(event, as_saved)
         raise CardError(f"unknown event {event!r}")
 
     def _deal(self, event: Deal) -> CribbageGame:
@@ -330,7 +333,7 @@ class CribbageGame:
             return game._settle_go([])
         return replace(game, turn=nxt), []
 
-    def _show(self, event: Show) -> tuple[CribbageGame, list[Scored]]:
+    def _show(self, event: Show, as_saved: bool = False) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is None:
             raise CardError(Words("cut the starter before the show"))
         seat = self.seat(event.player)
@@ -344,7 +347,8 @@ class CribbageGame:
             raise CardError(Words("the crib is the dealer's ({dealer}), not {player}'s", dealer=self.players[self.dealer], player=event.player))
         check_distinct((*event.cards, self.starter))
         count = count_show(event.cards, self.starter, crib=event.crib)
-        self._check_cards_shown(event, who)
+        if not as_saved:
+            self._check_cards_shown(event, who)
         game = replace(self, shown=self.shown + (who,), shown_cards=self.shown_cards + tuple((who, c) for c in event.cards),
                        turn=None, said_go=())
         out: list[Scored] = []

@@ -81,7 +81,7 @@ class SavedGame:
         history: list[CribbageGame] = []
         done: list[tuple[CribEvent, list[Scored]]] = []
         for event in self.events:
-            after, scored = game.apply(event)
+            after, scored = game.apply(event, as_saved=True)
             history.append(game)
             done.append((event, scored))
             game = after

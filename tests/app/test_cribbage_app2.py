@@ -245,6 +245,8 @@ def test_a_hand_pegged_with_its_suits_is_offered_for_its_count_and_enter_twice_c
     scores = w.game.scores
     w._show()
     assert w.game.scores == scores and w.message.text() == "5H was counted already this deal, in Ben's hand."
+    w.undo()  # (Ben's count taken back: his hand offered again, not Ann's left in the field)
+    assert w.shower.currentText() == "Ben" and w.show_cards.text() == "5H 5C 6S 3S"
 
 
 def test_with_muggins_a_player_claims_less_and_the_next_takes_what_was_missed(qtbot) -> None:

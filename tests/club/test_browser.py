@@ -138,7 +138,7 @@ def test_the_board_in_chromium_shows_a_move_written_at_a_table(browser, tmp_path
         assert browser.find_element(By.TAG_NAME, "h1").text == "Kerhoilta" and browser.title == "Kerhoilta"
         card = browser.find_elements(By.CSS_SELECTOR, "article.table")[1]
         assert "pelaa" in card.find_element(By.CSS_SELECTOR, ".last").text
-        assert "Horse Race: ensin 61 pisteeseen" in card.text and "vuorossa" in card.text
+        assert "Horse Race: ensin 61 pisteeseen" in card.text and "vuorossa" in card.text and "Viimeisin siirto:" in card.text
         tonight = browser.find_element(By.ID, "tonight").text
         assert "4 ottelua vielä käynnissä" in tonight and "pelattu" in tonight
         finnish = os.environ.get("CLUB_BOARD_SCREENSHOT_FI")

@@ -106,7 +106,7 @@ def test_cli_explains_the_29() -> None:
     assert out.getvalue().rstrip().endswith("total                         29")
     out = io.StringIO()
     assert main(["cribbage", "peg", "5", "6", "4", "2", "3"], out=out, err=err) == 0
-    assert "run 5" in out.getvalue() and out.getvalue().rstrip().endswith("points in all 10, each line's to whoever played its card")
+    assert "run 5" in out.getvalue() and out.getvalue().rstrip().endswith("total 10 (each line's points go to whoever played that card)")
     err = io.StringIO()
     assert main(["cribbage", "show", "5H", "5C", "5S", "JD", "2C", "3C", "--starter", "5D"], out=io.StringIO(), err=err) == 2
     assert "4 cards" in err.getvalue()
@@ -124,4 +124,4 @@ def test_a_hand_never_scores_more_than_29_nor_19_25_26_27(five: list[Card], crib
 
 
 def test_a_card_may_be_written_with_its_suits_symbol() -> None:
-    assert [str(parse_card(t)) for t in ("5♥", "10♣", "J♢", "q♠", "AH")] == ["5H", "10C", "JD", "QS", "AH"]
+    assert [str(parse_card(t)) for t in ("5♥", "10♣", "J♢", "q♠", "AH", "5♥\ufe0f")] == ["5H", "10C", "JD", "QS", "AH", "5H"]

@@ -127,3 +127,22 @@ def test_a_hand_counted_is_the_hand_pegged_and_no_card_is_counted_twice() -> Non
     g, _ = g.apply(Deal("Ben"))  # (a new deal: every card may be counted again)
     g, _ = g.apply(Cut(c("2C")))
     g, _ = g.apply(Show("Ann", cards("5H 5C 6S 3S")))  # (the show without pegging: nothing pegged to hold)
+
+
+def test_a_game_saved_before_a_hand_had_to_be_the_hand_pegged_is_read_back_all_the_same(tmp_path) -> None:
+    from scorer.cribbage.store import GameFile, read_game
+
+    g = CribbageGame.start(["Ann", "Ben"])
+    events = [Deal("Ann"), Cut(c("JS"))]
+    events += [PegCard(p, c(card)) for p, card in [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5C"), ("Ann", "5D"), ("Ben", "6S"),
+                                                     ("Ann", "2D"), ("Ben", "3S"), ("Ann", "AH")]]
+    typo = Show("Ben", cards("5H 5C 6S 4S"))  # (3S pegged, 4S typed: refused now, saved so before)
+    for e in events:
+        g, _ = g.apply(e)
+    with pytest.raises(CardError, match="the hand counted must hold it"):
+        g.apply(typo)
+    saved = GameFile.create(["Ann", "Ben"], 121, False, "en", tmp_path)
+    for e in [*events, typo]:
+        saved.add(e)
+    game, history, done = read_game(saved.path).replay()
+    assert len(done) == len(events) + 1 and game.next_to_show() == "Ann"

@@ -8,16 +8,16 @@ const COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
 const LANG = (() => {
   const asked = new URLSearchParams(location.search).get("lang");
   if (asked === "fi" || asked === "en") return asked;
-  const first = (navigator.languages || [navigator.language]).map((l) => String(l).slice(0, 2)).find((l) => l === "fi" || l === "en");
+  const first = (navigator.languages || [navigator.language]).map((l) => String(l).split("-")[0].toLowerCase()).find((l) => l === "fi" || l === "en");
   return first || "en";
 })();
 const TEXTS = {
   en: {
     title: "Club evening", locale: "en-GB", loading: "Loading the tables…", connecting: "connecting…", live: "live",
-    reconnecting: "reconnecting…", won: (w) => `won: ${w}`, unreadable: "log unreadable", playing: "playing",
+    reconnecting: "reconnecting…", won: (w, n) => `won: ${w}`, unreadable: "log unreadable", playing: "playing",
     round: (n, next) => `playing · round ${n}` + (next ? ` · ${next} to play` : ""),
     goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
-    earlierWon: (w, scores) => `${w} won (${scores})`, unfinished: "unfinished",
+    earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: "unfinished",
     empty: "No table has played tonight yet: a table appears here with its first move.",
     since: (day, time) => `${day}, from ${time}`, hole: (name, score, hole, holes) => `${name}: ${score}, hole ${hole} of ${holes}`,
     tonight: "Tonight", seasonTitle: "Season", season: (since) => `Season (since ${since})`,
@@ -29,18 +29,21 @@ const TEXTS = {
   },
   fi: {
     title: "Kerhoilta", locale: "fi-FI", loading: "Pöytiä ladataan…", connecting: "yhdistetään…", live: "suorana",
-    reconnecting: "yhdistetään uudelleen…", won: (w) => `voitti: ${w}`, unreadable: "lokia ei voi lukea", playing: "käynnissä",
+    reconnecting: "yhdistetään uudelleen…", won: (w, n) => `${n > 1 ? "voittivat" : "voitti"}: ${w}`, unreadable: "lokia ei voi lukea", playing: "käynnissä",
     round: (n, next) => `käynnissä · kierros ${n}` + (next ? ` · vuorossa ${next}` : ""),
-    goal: (name, m) => `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
-    last: "Viimeksi: ", earlier: (done) => `Aiemmin tässä: ${done}`, earlierWon: (w, scores) => `${w} voitti (${scores})`,
+    // (A match whose log could not be read has no goal to tell: its own title.)
+    goal: (name, m) => m.target === undefined ? m.title
+      : `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
+    last: "Viimeisin siirto: ", earlier: (done) => `Aiemmin tässä pöydässä: ${done}`,
+    earlierWon: (w, n, scores) => `${w} ${n > 1 ? "voittivat" : "voitti"} (${scores})`,
     unfinished: "kesken", empty: "Yksikään pöytä ei ole vielä pelannut tänä iltana: pöytä tulee näkyviin ensimmäisestä siirrostaan.",
     since: (day, time) => `${day} klo ${time} alkaen`, hole: (name, score, hole, holes) => `${name}: ${score}, reikä ${hole}/${holes}`,
-    tonight: "Tänä iltana", seasonTitle: "Kausi", season: (since) => `Kausi (alkaen ${since})`,
+    tonight: "Tänä iltana", seasonTitle: "Kausi", season: (since) => `Kausi (${since} alkaen)`,
     day: (iso) => iso.split("-").reverse().map(Number).join("."), noFinished: "Ei vielä päättyneitä otteluita.",
     stillPlaying: (n) => `${n} ${n === 1 ? "ottelu" : "ottelua"} vielä käynnissä: lasketaan mukaan, kun ${n === 1 ? "se päättyy" : "ne päättyvät"}.`,
     units: { "points": "pisteet", "raw points": "raakapisteet" },
     head: [["#", "sija"], ["pelaaja", "pelaaja"], ["pelattu", "pelatut ottelut"], ["voitot", "yksin voitetut ottelut"],
-      ["jaetut", "jaetut voitot"], ["omat", "omat pisteet"], ["vastaan", "vastustajien pisteet (paras vastustaja)"],
+      ["jaetut", "jaetut voitot"], ["omat", "omat pisteet"], ["vastaan", "parhaan vastustajan pisteet"],
       ["per siirto", "pisteitä siirtoa kohden"]],
   },
 };
@@ -83,7 +86,7 @@ function track(side, colour, holes) {
 }
 
 function badge(m) {
-  if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & ")));
+  if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & "), m.winners.length));
   if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, T.unreadable);
   return el("span", { class: "badge playing" }, m.round ? T.round(m.round, m.next) : T.playing);
 }
@@ -99,7 +102,7 @@ function tableCard(t) {
   // (A match stored before the board kept its Finnish words is told in English.)
   card.append(el("p", { class: "last" }, el("span", { class: "label" }, T.last), (LANG === "fi" && m.last_move_fi) || m.last_move));
   if (t.earlier.length) {
-    const done = t.earlier.map((e) => e.status === "finished" ? T.earlierWon(e.winners.join(" & "), Object.values(e.scores).join("–")) : T.unfinished);
+    const done = t.earlier.map((e) => e.status === "finished" ? T.earlierWon(e.winners.join(" & "), e.winners.length, Object.values(e.scores).join("–")) : T.unfinished);
     card.append(el("p", { class: "earlier" }, T.earlier(done.join("; "))));
   }
   return card;
