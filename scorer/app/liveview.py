@@ -56,6 +56,7 @@ class LiveView(QWidget):
         self.layout_board: Board | None = None  # a match with no camera: the round's layout, drawn instead
         self._drawn: tuple[Board, float, Schematic] | None = None  # the last one laid out (a resize or a paint: the same)
         self.setMinimumSize(480, 270)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # (clicked or started, it holds the keys for the window's shortcuts)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def show_frame(self, image: QImage) -> None:

@@ -31,10 +31,8 @@ from scorer.app.window_club import ClubLink
 from scorer.app.window_corrections import MatchCorrections
 from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
-from scorer.app.worker import PipelineWorker, Snapshot, fault_text
-from scorer.app.wording import notice_text, refusal_text, said_again
-from scorer.errors import ScorerError, SourceError
-from scorer.words import words_of
+from scorer.app.worker import PipelineWorker, Snapshot
+from scorer.app.wording import notice_text, refusal_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.notices import CAMERA_UNFIT
@@ -253,6 +251,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     # -- running and closing --------------------------------------------------------------
 
     def start(self) -> None:
+        self.activateWindow()  # (the keys its own from the start: a desktop may not give it them -- Space, Esc)
+        self.live.setFocus()
         self.thread.start()
         QTimer.singleShot(0, self.log.scrollToBottom)  # (a resumed match: its latest move in view once laid out)
 
@@ -390,19 +390,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
         if not message and (self.by_hand or self.finished):
             self._show_finished()
-
-    def _broke_off_text(self, error: Exception) -> str:
-        """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""
-        if not isinstance(error, ScorerError):
-            return self.tr("Scoring stopped by a fault in the program. What was scored is kept; corrections and undo "
-                           "still work. ({error})").format(error=fault_text(error))
-        if not isinstance(error, SourceError):
-            return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
-                error=said_again(words_of(error)).rstrip("."))
-        if not self.worker.seekable:
-            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work.").format(error=error)
-        return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "
-                       "work.").format(error=error)
 
     def _set_lang(self, lang: str) -> None:
         """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""

@@ -31,18 +31,21 @@ class MatchCorrections:
 
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
+        self.asking = True  # (the question it replaces closed: the recording held on for this one)
         self._close_question()  # (one question at a time: the newest)
         asked, picture = self._question_picture(e)
         dialog = ConfirmDialog(self, question_text(e), e.alternatives, picture, ringed=bool(asked))
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
-        # Not modal, and the keys left with the window: the recording and the table go on while it waits,
-        # and Pause (Space), Undo and Quit must too -- an answer is clicked.
+        # Not modal, and the keys left with the window: the table goes on while it waits (a recording waits
+        # for the answer: hold_for_question), and Pause (Space), Undo and Quit must too -- an answer is clicked.
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         dialog.show()
         # (timed on the dialog: a window closed meanwhile takes the call with it)
         QTimer.singleShot(QUESTION_SAID_AFTER_MS, dialog, lambda d=dialog: self._call_to_the_screen(d))
+        self.asking = False
+        self.hold_for_question()
 
     def _question_picture(self, e: NeedsConfirmation) -> tuple[list, QImage | None]:
         """The boxes the question is about, and the table as the camera saw it when it asked, those ringed (no
@@ -70,8 +73,11 @@ class MatchCorrections:
             dialog.reject()
 
     def _confirmed(self, dialog: ConfirmDialog) -> None:
+        if dialog is self.pending_dialog:
+            self.pending_dialog = None  # (answered, or put off)
         if dialog.choice:
             self.worker.correct(dialog.choice)
+        self.go_on_after_question()
 
     def _correct(self, events: Sequence[Event]) -> bool:
         """Send ``events`` to the session, where the rules take them; else say why not (False)."""

@@ -12,6 +12,10 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QToolBar
 
 from scorer.app import i18n
 from scorer.app.timeline import Timeline
+from scorer.app.worker import fault_text
+from scorer.app.wording import said_again
+from scorer.errors import ScorerError, SourceError
+from scorer.words import words_of
 
 
 class RecordingControls:
@@ -65,6 +69,36 @@ class RecordingControls:
         else:
             self.statusBar().clearMessage()
 
+    # A recording, unlike the table, can wait: at a question it is paused until the question is answered or put
+    # off ("Not now"), so that no later frame settles it by a guess while the players read it.
+    held_for_question = False
+    asking = False
+
+    def hold_for_question(self) -> None:
+        if hasattr(self, "play_button") and not self.play_button.isChecked() and not self.finished:
+            self.held_for_question = True
+            self.play_button.setChecked(True)
+            self.statusBar().showMessage(self.tr("Paused for the question: the recording goes on once it is answered."))
+
+    def go_on_after_question(self) -> None:
+        if self.held_for_question and self.pending_dialog is None and not self.asking:
+            self.held_for_question = False
+            if self.play_button.isChecked():
+                self.play_button.setChecked(False)
+
+    def _broke_off_text(self, error: Exception) -> str:
+        """Why the recording or the camera stopped before its end (or the scoring, where it was not them)."""
+        if not isinstance(error, ScorerError):
+            return self.tr("Scoring stopped by a fault in the program. What was scored is kept; corrections and undo "
+                           "still work. ({error})").format(error=fault_text(error))
+        if not isinstance(error, SourceError):
+            return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
+                error=said_again(words_of(error)).rstrip("."))
+        if not self.worker.seekable:
+            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work.").format(error=error)
+        return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "
+                       "work.").format(error=error)
+
     def review(self, seconds: float) -> None:
         """The recording and the match as they stood at ``seconds``; the session is not changed."""
         self.review_at = seconds
@@ -101,10 +135,10 @@ class RecordingControls:
         later = len(self.snapshot.steps) - count
         if later == 1:
             ask = self.tr("Withdraw the move after {seconds} s and score the recording again from there?\n\n"
-                          "It stays in the session log as undone, and Redo brings it back.")
+                          "It stays in the session log as undone; Redo brings it back until the recording scores a new move.")
         else:
             ask = self.tr("Withdraw the {count} moves after {seconds} s and score the recording again from there?\n\n"
-                          "They stay in the session log as undone, and Redo brings them back.")
+                          "They stay in the session log as undone; Redo brings them back until the recording scores a new move.")
         answer = QMessageBox.question(self, self.tr("Score again from here"),
                                       ask.format(count=later, seconds=i18n.decimal(self.review_at)))
         if answer == QMessageBox.StandardButton.Yes:

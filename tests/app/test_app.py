@@ -313,6 +313,30 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     window.stop()
 
 
+def test_a_recording_waits_at_a_question_until_it_is_answered(qtbot, tmp_path: Path) -> None:
+    sim, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.worker.position > 0.5, timeout=30_000)
+    window._on_events([NeedsConfirmation(1.0, "who started the round?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
+    assert window.play_button.isChecked() and window.statusBar().currentMessage().startswith("Paused for the question")
+    qtbot.wait(300)
+    held_at = window.worker.position
+    qtbot.wait(300)
+    assert window.worker.position == held_at  # (no frame settles it by a guess meanwhile)
+    window._on_events([NeedsConfirmation(1.5, "another question", ((RoundStart("Ben"),),))])
+    assert window.play_button.isChecked()  # (the newer question holds it on)
+    window.pending_dialog.reject()  # "Not now": put off, the recording goes on
+    assert not window.play_button.isChecked() and window.pending_dialog is None
+    window.play_button.setChecked(True)  # paused by the players: a question answered does not play it again
+    window._on_events([NeedsConfirmation(2.0, "a third question", ((RoundStart("Ann"),),))])
+    window.pending_dialog.reject()
+    assert window.play_button.isChecked()
+    window.stop()
+
+
 def test_the_app_uses_pyside6s_qt_plugins_not_opencvs() -> None:
     import os
 

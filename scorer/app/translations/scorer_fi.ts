@@ -521,22 +521,6 @@
         <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
     </message>
     <message>
-        <source>Scoring stopped by a fault in the program. What was scored is kept; corrections and undo still work. ({error})</source>
-        <translation>Pisteytys pysähtyi ohjelman virheeseen. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä. ({error})</translation>
-    </message>
-    <message>
-        <source>Scoring stopped: {error}. What was scored is kept; corrections and undo still work.</source>
-        <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
-    </message>
-    <message>
-        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work.</source>
-        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
-    </message>
-    <message>
-        <source>The recording stopped: {error}. What was scored is kept; corrections, undo and review still work.</source>
-        <translation>Tallenne katkesi: {error}. Pisteytetty säilyy; korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
-    </message>
-    <message>
         <source>The recording ended: corrections, undo and review still work.</source>
         <translation>Tallenne päättyi: korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
     </message>
@@ -630,6 +614,26 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Tauko: korjaukset, kumoaminen ja uudelleen tekeminen tulevat voimaan heti.</translation>
     </message>
     <message>
+        <source>Paused for the question: the recording goes on once it is answered.</source>
+        <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun siihen on vastattu.</translation>
+    </message>
+    <message>
+        <source>Scoring stopped by a fault in the program. What was scored is kept; corrections and undo still work. ({error})</source>
+        <translation>Pisteytys pysähtyi ohjelman virheeseen. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä. ({error})</translation>
+    </message>
+    <message>
+        <source>Scoring stopped: {error}. What was scored is kept; corrections and undo still work.</source>
+        <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+    </message>
+    <message>
+        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work.</source>
+        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+    </message>
+    <message>
+        <source>The recording stopped: {error}. What was scored is kept; corrections, undo and review still work.</source>
+        <translation>Tallenne katkesi: {error}. Pisteytetty säilyy; korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
+    </message>
+    <message>
         <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
         <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
     </message>
@@ -640,18 +644,18 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Withdraw the move after {seconds} s and score the recording again from there?
 
-It stays in the session log as undone, and Redo brings it back.</source>
+It stays in the session log as undone; Redo brings it back until the recording scores a new move.</source>
         <translation>Kumotaanko kohdan {seconds} s jälkeinen siirto ja pisteytetään tallenne uudelleen siitä alkaen?
 
-Se jää istuntolokiin kumottuna, ja Tee uudelleen palauttaa sen.</translation>
+Se jää istuntolokiin kumottuna; Tee uudelleen palauttaa sen, kunnes tallenteesta pisteytetään uusi siirto.</translation>
     </message>
     <message>
         <source>Withdraw the {count} moves after {seconds} s and score the recording again from there?
 
-They stay in the session log as undone, and Redo brings them back.</source>
+They stay in the session log as undone; Redo brings them back until the recording scores a new move.</source>
         <translation>Kumotaanko {count} siirtoa kohdan {seconds} s jälkeen ja pisteytetään tallenne uudelleen siitä alkaen?
 
-Ne jäävät istuntolokiin kumottuina, ja Tee uudelleen palauttaa ne.</translation>
+Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallenteesta pisteytetään uusi siirto.</translation>
     </message>
     <message>
         <source>Score again from here</source>
