@@ -15,12 +15,25 @@ CLI_WORDS = {
     "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
            "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
            "new-at": "New tile at {tile} ({side}, {value}):", "asked": "needs confirmation", "scores": "Scores",
-           "demo": "Domino table scorer: the bundled demo match, scored move by move."},
+           "demo": "Domino table scorer: the bundled demo match, scored move by move.",
+           "saving": "saving the match to {path}", "replayed": "replayed {seconds} s of video in {wall} s ({speed}x real time)",
+           "unanswered": "Questions left unanswered: {count}. The replay went on with its own best guess at each, so the "
+                         "scores may be wrong: open the recording in the app (Source: A video file or recorded session) to answer them."},
     "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
            "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
-           "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta."},
+           "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
+           "saving": "ottelu tallennetaan tiedostoon {path}",
+           "replayed": "{seconds} s videota toistettu {wall} sekunnissa ({speed} kertaa reaaliaikaa)",
+           "unanswered": "Vastaamattomia kysymyksiä: {count}. Toisto jatkoi kussakin parhaan arvauksensa mukaan, joten pisteet "
+                         "voivat olla väärin: avaa tallenne sovelluksessa (Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin."},
 }
+
+
+def decimal_in(lang: str, value: float, digits: int = 1) -> str:
+    """A number with decimals as ``lang`` writes it: "4.5" in English, "4,5" in Finnish."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "fi" else text
 
 
 def counted(count: int, noun: str, nouns: str | None = None) -> str:

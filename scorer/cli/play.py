@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, sentences_in
+from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, decimal_in, sentences_in
 
 if TYPE_CHECKING:
     from scorer.club.live import LiveStatus
@@ -115,18 +115,19 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.replay import progress_bar, run
     from scorer.pipeline.sources import open_video
     from scorer.rules.log import MatchSource
-    from scorer.rules.transcript import narrate
+    from scorer.rules.transcript import narrate, scores_text
     from scorer.sessions import Session, sessions_dir
 
     source = open_video(args.video, step=args.step)
     folder: Path | Literal[False] = Path(args.out) if args.out else sessions_dir() if args.save else False
     where = MatchSource("video", str(Path(args.video).resolve()), args.step)
     history = _new_session(args, where, folder)
+    words = CLI_WORDS[args.lang]
     if isinstance(history, Session):  # (a file: folder is not False)
-        err.write(f"saving the match to {history.path}\n")
+        err.write(words["saving"].format(path=history.path) + "\n")
     pipeline = _pipeline_for(args, history, source)
     say = str if args.as_json else sentences_in(args.lang)
-    words = CLI_WORDS[args.lang]
+    asked = 0
 
     def on_event(event: PipelineEvent) -> None:
         if args.as_json:
@@ -136,6 +137,8 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
             for line in narrate(event.step, args.lang):
                 out.write(f"{event.t:7.1f}s {line}\n")
         elif isinstance(event, NeedsConfirmation):
+            nonlocal asked
+            asked += 1
             out.write(f"{event.t:7.1f}s  ? {words['asked']}: {say(event.reason)}\n")
         elif isinstance(event, Notice):
             out.write(f"{event.t:7.1f}s  ! {say(event.message)}\n")
@@ -152,8 +155,11 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if source.ended_early:
         err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
     if not args.as_json:
-        out.write(f"{words['scores']}: {', '.join(f'{p} {s}' for p, s in pipeline.match.scores().items())}\n")
-    err.write(f"replayed {stats.video_seconds:.1f} s of video in {stats.wall_seconds:.1f} s ({stats.speed:.1f}x real time)\n")
+        out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
+        if asked:  # (no one to ask here: the replay went on with its own guess at each)
+            out.write(words["unanswered"].format(count=asked) + "\n")
+    err.write(words["replayed"].format(seconds=decimal_in(args.lang, stats.video_seconds), wall=decimal_in(args.lang, stats.wall_seconds),
+                                       speed=decimal_in(args.lang, stats.speed)) + "\n")
     return 1 if source.ended_early else 0
 
 

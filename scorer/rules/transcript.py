@@ -146,7 +146,7 @@ def score_log(text_lines: Iterable[str]) -> tuple[MatchHeader, Iterator[Step]]:
     return reading.header, steps()
 
 
-def _scores_text(match: Match) -> str:
+def scores_text(match: Match) -> str:
     table = match.table
     parts = [f"{table.side_name(side)} {match.rules.game_points(match.raw_scores[side])}" for side in range(table.n_sides)]
     return ", ".join(parts)
@@ -176,7 +176,7 @@ def narrate(step: Step, lang: str = "en", described: Sequence[str] = ()) -> list
         lines.append(f"  {outcome.player} plays {outcome.tile} {where}: ends {terms} = {outcome.sum}, {scored}")
         lines += described
         if outcome.raw_points:
-            lines.append(f"    Scores: {_scores_text(after)}")
+            lines.append(f"    Scores: {scores_text(after)}")
         if outcome.continues:
             lines.append(f"    {outcome.player} continues")
         if after.phase is Phase.ROUND_OVER:
@@ -194,7 +194,7 @@ def narrate(step: Step, lang: str = "en", described: Sequence[str] = ()) -> list
         gained = _gained(after, outcome)
         how = "blocked" if outcome.blocked else f"{outcome.finisher} went out"
         lines.append(f"  Round {outcome.round_no} ({how}): {', '.join(gained) or 'no points'}")
-        lines.append(f"    Scores: {_scores_text(after)}")
+        lines.append(f"    Scores: {scores_text(after)}")
     if after.is_over and not step.before.is_over:
         winners = after.winners()
         names = " and ".join(winners)
@@ -202,7 +202,7 @@ def narrate(step: Step, lang: str = "en", described: Sequence[str] = ()) -> list
             won = f"shared win for {names}"
         else:
             won = f"{names} " + ("wins" if len(winners) == 1 else "win")  # (a pair: "Ben and Dee win")
-        lines.append(f"Match over: {won} ({_scores_text(after)})")
+        lines.append(f"Match over: {won} ({scores_text(after)})")
     return lines
 
 
@@ -258,7 +258,7 @@ def _narrate_fi(step: Step, described: Sequence[str]) -> list[str]:
         lines.append(f"  {outcome.player} pelaa {outcome.tile} {where}: päät {terms} = {outcome.sum}, {scored}")
         lines += described
         if outcome.raw_points:
-            lines.append(f"    Pisteet: {_scores_text(after)}")
+            lines.append(f"    Pisteet: {scores_text(after)}")
         if outcome.continues:
             lines.append(f"    {outcome.player} jatkaa vuoroaan")
         if after.phase is Phase.ROUND_OVER:
@@ -276,7 +276,7 @@ def _narrate_fi(step: Step, described: Sequence[str]) -> list[str]:
         gained = _gained(after, outcome)
         how = _blocked_fi(after) if outcome.blocked else f"{outcome.finisher} pelasi kätensä tyhjäksi"
         lines.append(f"  Kierros {outcome.round_no} ({how}): {', '.join(gained) or 'ei pisteitä'}")
-        lines.append(f"    Pisteet: {_scores_text(after)}")
+        lines.append(f"    Pisteet: {scores_text(after)}")
     if after.is_over and not step.before.is_over:
         winners = after.winners()
         names = " ja ".join(winners)
@@ -284,5 +284,5 @@ def _narrate_fi(step: Step, described: Sequence[str]) -> list[str]:
             won = f"jaettu voitto: {names}"
         else:
             won = f"{names} " + ("voitti" if len(winners) == 1 else "voittivat")
-        lines.append(f"Ottelu päättyi: {won} ({_scores_text(after)})")
+        lines.append(f"Ottelu päättyi: {won} ({scores_text(after)})")
     return lines
