@@ -46,6 +46,9 @@ def _summary_text(s: SessionSummary) -> str:
     else:
         text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
     game = s.header.rules.title + (translate("StartDialog", " (the demo)") if s.is_demo else "")
+    source = s.header.source
+    if source is not None and source.kind == "video" and source.location:  # (replays of one video told apart by it)
+        game += f" · {Path(source.location).name}"
     return text.format(when=when, game=game, scores=scores, count=s.events)
 
 

@@ -103,10 +103,13 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _game_label(s: SessionSummary) -> str:
-    """The game played; "(the demo)" after a match of the bundled demo, as the app's start screen marks it."""
+    """The game played; "(the demo)" after a match of the bundled demo, a video's name after a replay of it, as the
+    app's start screen marks them."""
     if s.header is None:
         return "?"
-    return s.header.game + (" (the demo)" if s.is_demo else "")
+    source = s.header.source
+    video = f" · {Path(source.location).name}" if source is not None and source.kind == "video" and source.location else ""
+    return s.header.game + (" (the demo)" if s.is_demo else "") + video
 
 
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -294,3 +294,21 @@ def test_about_tells_the_version_and_where_the_match_is_kept(qtbot, tmp_path: Pa
     window._show_about()
     assert told[0].startswith(f"Domino table scorer {metadata.version('domino-table-scorer')}\n")
     assert str(window.session.path) in told[0]
+
+
+def test_replays_of_a_video_are_told_apart_by_it_on_the_start_screen(qtbot) -> None:
+    from dataclasses import replace
+
+    from scorer.rules.log import MatchSource
+
+    sim = simulate_match("horse-race", 3, seed=2)
+    for name in ("tuesday.mp4", "friday.mp4"):
+        session = Session.create(replace(sim.header, source=MatchSource("video", f"/films/{name}", 2)))
+        for step in sim.events[:9]:
+            session.apply(step.event, 0.0)
+        session.close()
+    dialog = StartDialog(cameras=[], sessions=list_sessions())
+    qtbot.addWidget(dialog)
+    shown = [dialog.newest_label.text()] + [dialog.others.itemText(i) for i in range(dialog.others.count())]
+    assert sorted(n for text in shown for n in ("tuesday.mp4", "friday.mp4") if f"Horse Race · {n}:" in text) == [
+        "friday.mp4", "tuesday.mp4"]
