@@ -312,7 +312,10 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):
-            self.statusBar().showMessage(self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event)), 8000)
+            said = self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event))
+            self.statusBar().showMessage(said, 8000)
+            self.banner.setText(said)  # (not the "Undone" it brings back)
+            self.announcement = None
         self._enable_moves()
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))

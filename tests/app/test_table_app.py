@@ -175,3 +175,4 @@ def test_redone_is_said_only_for_the_move_undone(qtbot, tmp_path: Path) -> None:
     history.apply(other, 0.0)  # the move undone, again
     window._on_changed(window.snapshot.of(history))
     assert window.statusBar().currentMessage().startswith("Redone:")
+    assert window.banner.text().startswith("Redone:")  # (not the "Undone" it brought back)
