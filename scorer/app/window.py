@@ -314,8 +314,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
               and snapshot.steps[-1].event == before.undone[0].event):
             said = self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event))
             self.statusBar().showMessage(said, 8000)
-            self.banner.setText(said)  # (not the "Undone" it brings back)
-            self.announcement = None
+            if self.announcement is None:  # (a move that scores is announced on the banner: not the "Undone" it brings back)
+                self.banner.setText(said)
         self._enable_moves()
         self.undo_action.setEnabled(bool(snapshot.steps))
         self.redo_action.setEnabled(bool(snapshot.undone))

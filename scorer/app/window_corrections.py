@@ -32,6 +32,14 @@ class MatchCorrections:
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
         self.asking = True  # (the question it replaces closed: the recording held on for this one)
+        try:
+            self._show_question(e)
+        finally:
+            self.asking = False
+        if e.alternatives:  # (with nothing to pick, the camera reading the table again is what settles it)
+            self.hold_for_question()
+
+    def _show_question(self, e: NeedsConfirmation) -> None:
         self._close_question()  # (one question at a time: the newest)
         asked, picture = self._question_picture(e)
         dialog = ConfirmDialog(self, question_text(e), e.alternatives, picture, ringed=bool(asked))
@@ -44,8 +52,6 @@ class MatchCorrections:
         dialog.show()
         # (timed on the dialog: a window closed meanwhile takes the call with it)
         QTimer.singleShot(QUESTION_SAID_AFTER_MS, dialog, lambda d=dialog: self._call_to_the_screen(d))
-        self.asking = False
-        self.hold_for_question()
 
     def _question_picture(self, e: NeedsConfirmation) -> tuple[list, QImage | None]:
         """The boxes the question is about, and the table as the camera saw it when it asked, those ringed (no
@@ -71,6 +77,7 @@ class MatchCorrections:
         dialog, self.pending_dialog = self.pending_dialog, None
         if dialog is not None and dialog.isVisible():
             dialog.reject()
+        self.go_on_after_question()
 
     def _confirmed(self, dialog: ConfirmDialog) -> None:
         if dialog is self.pending_dialog:

@@ -61,6 +61,8 @@ class RecordingControls:
             self.worker.pause(self.pause_action.isChecked())
 
     def _toggle_pause(self, paused: bool) -> None:
+        if not paused:
+            self.held_for_question = False  # (played on, by the players or a scoring again: a pause after is theirs)
         self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
         self.pause_action.setChecked(paused)
         self.worker.pause(paused)

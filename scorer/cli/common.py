@@ -17,16 +17,20 @@ CLI_WORDS = {
            "new-at": "New tile at {tile} ({side}, {value}):", "asked": "needs confirmation", "scores": "Scores",
            "demo": "Domino table scorer: the bundled demo match, scored move by move.",
            "saving": "saving the match to {path}", "replayed": "replayed {seconds} s of video in {wall} s ({speed}x real time)",
-           "unanswered": "Questions left unanswered: {count}. The replay went on with its own best guess at each, so the "
-                         "scores may be wrong: open the recording in the app (Source: A video file or recorded session) to answer them."},
+           "unanswered": "Questions asked with no one to answer them: {count}. Where the camera did not settle them the "
+                         "replay went on with its own best guess, so the scores may be wrong: open the recording in the app "
+                         "(Source: A video file or recorded session) to answer them.",
+           "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
     "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
            "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
            "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
            "saving": "ottelu tallennetaan tiedostoon {path}",
-           "replayed": "{seconds} s videota toistettu {wall} sekunnissa ({speed} kertaa reaaliaikaa)",
-           "unanswered": "Vastaamattomia kysymyksiä: {count}. Toisto jatkoi kussakin parhaan arvauksensa mukaan, joten pisteet "
-                         "voivat olla väärin: avaa tallenne sovelluksessa (Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin."},
+           "replayed": "{seconds} s videota toistettu {wall} sekunnissa ({speed} × reaaliaika)",
+           "unanswered": "Kysymyksiä, joihin kukaan ei voinut vastata: {count}. Missä kamera ei ratkaissut niitä, toisto jatkoi "
+                         "parhaan arvauksensa mukaan, joten pisteissä voi olla virheitä: avaa tallenne sovelluksessa "
+                         "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
+           "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy"},
 }
 
 

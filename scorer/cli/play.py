@@ -153,7 +153,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if show is not None:
         err.write("\n")
     if source.ended_early:
-        err.write(f"{args.video}: the video ends early (truncated?) at {stats.video_seconds:.1f} s; events so far are kept\n")
+        err.write(words["early"].format(video=args.video, seconds=decimal_in(args.lang, stats.video_seconds)) + "\n")
     if not args.as_json:
         out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
         if asked:  # (no one to ask here: the replay went on with its own guess at each)

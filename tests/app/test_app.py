@@ -334,6 +334,15 @@ def test_a_recording_waits_at_a_question_until_it_is_answered(qtbot, tmp_path: P
     window._on_events([NeedsConfirmation(2.0, "a third question", ((RoundStart("Ann"),),))])
     window.pending_dialog.reject()
     assert window.play_button.isChecked()
+    window.play_button.setChecked(False)
+    window._on_events([NeedsConfirmation(2.5, "a fourth question", ((RoundStart("Ann"),),))])
+    window.play_button.setChecked(False)  # played on by the players while it is open,
+    window.play_button.setChecked(True)  # then paused by them: their pause stays when it is put off
+    window.pending_dialog.reject()
+    assert window.play_button.isChecked()
+    window.play_button.setChecked(False)
+    window._on_events([NeedsConfirmation(3.0, "the camera cannot tell what happened", ())])
+    assert not window.play_button.isChecked()  # (nothing to pick: the camera reading on is what settles it)
     window.stop()
 
 

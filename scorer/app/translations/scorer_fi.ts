@@ -615,7 +615,7 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
     <message>
         <source>Paused for the question: the recording goes on once it is answered.</source>
-        <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun siihen on vastattu.</translation>
+        <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun kysymykseen on vastattu.</translation>
     </message>
     <message>
         <source>Scoring stopped by a fault in the program. What was scored is kept; corrections and undo still work. ({error})</source>
