@@ -196,8 +196,9 @@ def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.
     """Score the log with the rules engine and store the match whole, in one transaction, or nothing.
 
     Idempotent: the same log again changes nothing; a longer state of a log already there (same
-    ``id``, the stored log a prefix of it) replaces it; ``replaces`` names a row this log supersedes
-    (a live log without an id, keyed by its content's hash, that grew)."""
+    ``id``, the stored log a prefix of it; or, without an id, a stored log of SAME_MATCH_LINES or more its
+    start) replaces it; ``replaces`` names a row this log supersedes (a live log without an id, keyed by its
+    content's hash, that grew)."""
     known = _already_there(engine, text, source)
     if known is not None:
         return known
