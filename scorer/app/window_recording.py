@@ -15,6 +15,7 @@ from scorer.app.timeline import Timeline
 from scorer.app.worker import fault_text
 from scorer.app.wording import said_again
 from scorer.errors import ScorerError, SourceError
+from scorer.rules.transcript import scores_text
 from scorer.words import words_of
 
 
@@ -114,9 +115,8 @@ class RecordingControls:
         self.timeline.show_position(seconds)
         if count:
             self.log.setCurrentRow(count - 1)
-        scores = ", ".join(f"{p} {v}" for p, v in then.scores().items())
         self.statusBar().showMessage(self.tr("Reviewing {seconds} s: {scores} (move {count} of {total})").format(
-            seconds=i18n.decimal(seconds), scores=scores, count=count, total=len(self.snapshot.steps)))
+            seconds=i18n.decimal(seconds), scores=scores_text(then), count=count, total=len(self.snapshot.steps)))
 
     def _on_reviewed(self, seconds: float) -> None:
         self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
@@ -159,6 +159,7 @@ class RecordingControls:
         self._show_review_buttons(False)
         self.log.clearSelection()
         self.live.set_status("waiting")
+        self.statusBar().clearMessage()  # (not the moment reviewed: what to do next comes back)
         self.worker.score_again_from(seconds)
         if hasattr(self, "play_button"):
             self.play_button.setChecked(False)  # scoring again means playing on from there

@@ -10,6 +10,7 @@ import pytest
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
+from scorer.app import i18n
 from scorer.app.corrections import ConfirmDialog, event_text
 from scorer.app.speech import Speaker
 from scorer.app.window import MainWindow
@@ -294,7 +295,10 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     assert window.worker.position == paused_at
     first = window.snapshot.steps[:4]
     at = first[-1].t
+    window.review(at)
+    assert window.statusBar().currentMessage().startswith(f"Reviewing {i18n.decimal(at)} s: Ann ")
     window.score_again_from(at)  # one undo line withdraws the later moves; play goes on from there
+    assert not window.statusBar().currentMessage().startswith("Reviewing")  # (that moment is no longer shown)
     qtbot.waitUntil(lambda: '"type": "undo"' in window.session.path.read_text(), timeout=10_000)
     assert not window.play_button.isChecked()
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
