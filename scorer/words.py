@@ -68,6 +68,16 @@ def at(place: Sequence[float]) -> At:
     return At(place)
 
 
+def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: str = "en") -> str:
+    """A decimal number as ``lang`` writes it: 12.5 in English, 12,5 in Finnish (``signed``: +0.25; ``digits``
+    None: as many as the number has)."""
+    if digits is None:
+        text = f"{value:+}" if signed else str(value)
+    else:
+        text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "fi" else text
+
+
 class Figure(str):
     """A number with decimals as the players are told it, "0.88", keeping the number and its digits: a front
     end writes it again with its language's decimal sign."""

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from scorer import words
 from scorer.pipeline.announce import genitive_fi
 
 LANGS = {"en": "English", "fi": "suomi"}
@@ -91,13 +92,8 @@ def names(name: str) -> dict[str, str]:
 
 
 def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: str | None = None) -> str:
-    """A decimal number as the language writes it (the app's, or ``lang``): 12.5 in English, 12,5 in
-    Finnish (``signed``: +0.25; ``digits`` None: as many as the number has)."""
-    if digits is None:
-        text = f"{value:+}" if signed else str(value)
-    else:
-        text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
-    return text.replace(".", ",") if (lang or _lang) == "fi" else text
+    """A decimal number as the language writes it (the app's, or ``lang``): :func:`scorer.words.decimal`."""
+    return words.decimal(value, digits, signed, lang or _lang)
 
 
 def unbroken(text: str) -> str:

@@ -34,12 +34,6 @@ CLI_WORDS = {
 }
 
 
-def decimal_in(lang: str, value: float, digits: int = 1) -> str:
-    """A number with decimals as ``lang`` writes it: "4.5" in English, "4,5" in Finnish."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "fi" else text
-
-
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
     """``count`` things in English: "1 tile", "3 tiles", "0 tiles" (``nouns``: a plural not made with "s")."""
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, decimal_in, sentences_in
+from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, sentences_in
+from scorer.words import decimal
 
 if TYPE_CHECKING:
     from scorer.club.live import LiveStatus
@@ -153,13 +154,13 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if show is not None:
         err.write("\n")
     if source.ended_early:
-        err.write(words["early"].format(video=args.video, seconds=decimal_in(args.lang, stats.video_seconds)) + "\n")
+        err.write(words["early"].format(video=args.video, seconds=decimal(stats.video_seconds, lang=args.lang)) + "\n")
     if not args.as_json:
         out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
         if asked:  # (no one to ask here: the replay went on with its own guess at each)
             out.write(words["unanswered"].format(count=asked) + "\n")
-    err.write(words["replayed"].format(seconds=decimal_in(args.lang, stats.video_seconds), wall=decimal_in(args.lang, stats.wall_seconds),
-                                       speed=decimal_in(args.lang, stats.speed)) + "\n")
+    err.write(words["replayed"].format(seconds=decimal(stats.video_seconds, lang=args.lang), wall=decimal(stats.wall_seconds, lang=args.lang),
+                                       speed=decimal(stats.speed, lang=args.lang)) + "\n")
     return 1 if source.ended_early else 0
 
 

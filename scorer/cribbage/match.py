@@ -127,9 +127,13 @@ class CribbageGame:
         dealt, to_crib = HAND_SIZES[len(self.players)]
         return dealt - to_crib
 
+    def pegged_of(self, seat: int) -> tuple[Card, ...]:
+        """The cards the player at ``seat`` has pegged this deal, in order."""
+        return tuple(c for s, c in zip(self.pegged_by, self.pegged) if s == seat)
+
     def cards_left(self, seat: int) -> int:
         """Cards the player at ``seat`` still holds to peg this deal."""
-        return self.cards_each - sum(1 for s in self.pegged_by if s == seat)
+        return self.cards_each - len(self.pegged_of(seat))
 
     @property
     def count(self) -> int:
@@ -179,7 +183,7 @@ class CribbageGame:
             return
         left = list(event.cards)
         # (The cards pegged with their suit first: one pegged by its rank alone matches any card of it left.)
-        for card in sorted((c for s, c in zip(self.pegged_by, self.pegged) if s == seat), key=lambda c: c.suit is None):
+        for card in sorted(self.pegged_of(seat), key=lambda c: c.suit is None):
             match = next((c for c in left if c == card or (card.suit is None and c.rank == card.rank)), None)
             if match is None:
                 raise CardError(Words("{player} pegged {card} this deal: the hand counted must hold it", player=event.player, card=card))
@@ -370,8 +374,7 @@ class CribbageGame:
 def hand_pegged(game: CribbageGame, player: str) -> tuple[Card, ...]:
     """The hand ``player`` pegged this deal, where every card of it was pegged with its suit (the hand the
     show counts); else nothing."""
-    seat = game.seat(player)
-    cards = tuple(c for s, c in zip(game.pegged_by, game.pegged) if s == seat)
+    cards = game.pegged_of(game.seat(player))
     return cards if len(cards) == game.cards_each and all(c.suit for c in cards) else ()
 
 
