@@ -65,7 +65,6 @@ def view_of(header: MatchHeader, steps: Sequence[Step]) -> dict[str, Any]:
 
 def _told(last: Step | None, lang: str) -> str:
     """The last move, and what it led to, in words -- without the scores, which are on the board itself."""
-    if last is None:
-        return "odotetaan ensimmäistä siirtoa" if lang == "fi" else "waiting for the first move"
-    told = [line.strip() for line in narrate(last, lang)]
-    return " · ".join(t for t in told if not t.startswith(("Scores:", "Pisteet:")))
+    told = [line.strip() for line in narrate(last, lang)] if last is not None else []
+    return (" · ".join(t for t in told if not t.startswith(("Scores:", "Pisteet:")))
+            or ("odotetaan ensimmäistä siirtoa" if lang == "fi" else "waiting for the first move"))
