@@ -347,6 +347,23 @@ class TablePipeline:
         self.gate.force_reread()
         return taken
 
+    def forget_the_table(self) -> None:
+        """The frames go on from another moment of the recording (score again from here): what was seen of
+        the table -- the boneyard's backs, the tiles followed, the arms, the last still table, whether it was
+        seen cleared -- is of the moment left, not of the one played from.  Forgotten: the next still table
+        is taken as it is.  (Kept, a back of another moment's boneyard gone from it is counted as a draw.)"""
+        self.draws.boneyard = Boneyard()  # (Draws is shared with turns and rounds: its boneyard replaced)
+        self.draws.told, self.draws.before_opening = False, None
+        self.tracker.reset()
+        self.memory.clear()  # (the kept tiles' places too: a later round may have laid them elsewhere)
+        self.arms.forget_but(set(self.match.current_board().tiles))
+        self.arms.round_over()  # (the boxes read so far lay on the table of that other moment)
+        self.turns.hidden_since = None
+        self.rounds.cleared, self.rounds.loose_before, self.rounds.seen_now = False, set(), None
+        self._pending = self._look_again_at = self._last_still = None
+        self._reference, self._arm_since = None, None
+        self.gate.force_reread()
+
     @property
     def steps(self) -> Sequence[Step]:
         """The match's history so far (the parts read it; they change it through apply and rewrite)."""

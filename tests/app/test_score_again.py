@@ -1,0 +1,70 @@
+"""Scoring a recording again from an earlier moment: what the pipeline saw of the table at the moment play
+had reached (a later deal's boneyard, the tiles followed, an arm's reference picture) is not taken for the
+table of the moment played from -- a later boneyard's backs, gone from the earlier table, were counted as a
+draw that never happened."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dominosynth.truth import TruthDetector
+from dominosynth.video import VideoSpec, make_video
+
+from scorer.app.worker import PipelineWorker
+from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
+from scorer.rules.history import MatchHistory
+from scorer.rules.log import MatchHeader
+
+
+class Recording:
+    """A generated game's video, seekable, read by its truth detector; where ``ask_at`` is given, a person
+    asks to score it again from ``again_from`` once (before the frame at ``ask_at`` is read: the worker
+    serves a request before it feeds the next frame)."""
+
+    def __init__(self, video: Path, labels: Path, ask_at: float | None = None, again_from: float = 0.0) -> None:
+        self.inner = VideoFile(video, step=2)
+        self.fps, self.step, self.duration = self.inner.fps, 2, self.inner.duration
+        self.detector = TruthDetector(labels)
+        self.ask_at, self.again_from = ask_at, again_from
+        self.withdrawn: int | None = None  # how many moves the request withdrew
+        self.worker: PipelineWorker | None = None
+
+    def frames(self, start: int = 0):
+        for frame in self.inner.frames(start):
+            self.detector.frame = frame.index
+            if self.ask_at is not None and frame.t >= self.ask_at and self.withdrawn is None:
+                history = self.worker.pipeline.history
+                self.withdrawn = sum(1 for s in history.steps if s.t is not None and s.t > self.again_from)
+                self.worker.score_again_from(self.again_from)
+            yield frame
+
+    def scored(self) -> MatchHistory:
+        history = MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False))
+        pipeline = TablePipeline(history, self.detector, PipelineConfig(), fps=self.fps / 2)
+        self.worker = PipelineWorker(self, pipeline, realtime=False)
+        self.worker.finished.connect(lambda _: self.worker.stop())
+        self.worker.run()  # (no event loop: the signals reach their slots at once; it returns once the recording ended)
+        return history
+
+
+@pytest.mark.parametrize("seed", [4])  # (both a later boneyard and a later layout were taken for this table)
+def test_scored_again_from_an_earlier_round_the_match_is_as_scored_without_a_stop(tmp_path: Path, seed: int) -> None:
+    spec = VideoSpec("horse-race", 2, False, seed, size=(480, 270), max_rounds=2, move_seconds=1.3)
+    video, truth_path, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
+    make_video(spec, video, truth_path, labels)
+    truth = [json.loads(line) for line in truth_path.read_text().splitlines()[1:]]
+    rounds = [e["t"] for e in truth if e["type"] == "round"]
+    assert len(rounds) == 2
+    # Asked to score again from round 1, before its last play, once play is 2 s into round 2.
+    again_from = max(e["t"] for e in truth if e["type"] == "play" and e["t"] < rounds[1]) - 0.4
+    ask_at = next(e["t"] for e in truth if e["type"] == "play" and e["t"] > rounds[1]) + 2.0
+    alone = Recording(video, labels).scored()
+    asked = Recording(video, labels, ask_at, again_from)
+    again = asked.scored()
+    assert asked.withdrawn is not None and asked.withdrawn >= 2  # (round 1's last play and round 2's moves so far)
+    # Scored again, the match is the one scored without a stop: no draw of the later deal counted in round 1.
+    assert [s.event for s in again.steps] == [s.event for s in alone.steps]
+    assert again.match.scores() == alone.match.scores()
