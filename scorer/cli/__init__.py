@@ -40,6 +40,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "app")  # (the app is the default command: `scorer --lang fi` is `scorer app --lang fi`)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, out, err))

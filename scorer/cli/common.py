@@ -16,9 +16,10 @@ CLI_WORDS = {
            "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
            "new-at": "New tile at {tile} ({side}, {value}):", "asked": "needs confirmation", "scores": "Scores",
            "demo": "Domino table scorer: the bundled demo match, scored move by move.",
-           "saving": "saving the match to {path}", "replayed": "replayed {seconds} s of video in {wall} s ({speed}x real time)",
+           "saving": "saving the match to {path}", "recording": "recording to {folder}, the match to {path} (Ctrl+C to stop)",
+           "stopped": "stopped", "replayed": "replayed {seconds} s of video in {wall} s ({speed}x real time)",
            "unanswered": "Questions asked with no one to answer them: {count}. Where the camera did not settle them the "
-                         "replay went on with its own best guess, so the scores may be wrong: open the recording in the app "
+                         "scoring went on with its own best guess, so the scores may be wrong: open the recording in the app "
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
     "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
@@ -26,9 +27,11 @@ CLI_WORDS = {
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
            "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
            "saving": "ottelu tallennetaan tiedostoon {path}",
+           "recording": "video tallennetaan kansioon {folder}, ottelu tiedostoon {path} (Ctrl+C lopettaa)",
+           "stopped": "lopetettu",
            "replayed": "{seconds} s videota toistettu {wall} sekunnissa ({speed} × reaaliaika)",
-           "unanswered": "Kysymyksiä, joihin kukaan ei voinut vastata: {count}. Missä kamera ei ratkaissut niitä, toisto jatkoi "
-                         "parhaan arvauksensa mukaan, joten pisteissä voi olla virheitä: avaa tallenne sovelluksessa "
+           "unanswered": "Kysymyksiä, joihin kukaan ei voinut vastata: {count}. Missä kamera ei ratkaissut niitä, pisteytys jatkui "
+                         "parhaan arvauksen mukaan, joten pisteissä voi olla virheitä: avaa tallenne sovelluksessa "
                          "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
            "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy"},
 }
@@ -50,11 +53,13 @@ def sentences_in(lang: str) -> Callable[[str], str]:
     return said_in(lang)
 
 
-def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+def add_match_arguments(parser: argparse.ArgumentParser, recorded: bool = False) -> None:
     """The match a camera's frames are scored into (``replay``, ``record``): its game, players, pairs, starter
-    and the table's calibration."""
-    parser.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True, help="the game played")
-    parser.add_argument("--players", required=True, help="names in clockwise order, from the seat nearest the camera: A,B,C")
+    and the table's calibration (``recorded``: the game and players may come from the match recorded)."""
+    also = " (a folder `record` wrote: as recorded, where not given)" if recorded else ""
+    parser.add_argument("--game", choices=("horse-race", "seven-rocks"), required=not recorded, help="the game played" + also)
+    parser.add_argument("--players", required=not recorded,
+                        help="names in clockwise order, from the seat nearest the camera: A,B,C" + also)
     parser.add_argument("--partnership", action="store_true", help="four players in two pairs, partners opposite")
     parser.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
     parser.add_argument("--calibration", metavar="NAME", help="the table's calibration profile (name or .json path)")

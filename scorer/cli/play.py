@@ -6,20 +6,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TextIO
+from typing import TYPE_CHECKING, Callable, Literal, TextIO
 
 from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, sentences_in
 from scorer.words import decimal
 
 if TYPE_CHECKING:
-    from scorer.club.live import LiveStatus
+    from scorer.club.live import LiveStatus, LiveTable
     from scorer.pipeline.core import TablePipeline
     from scorer.pipeline.events import PipelineEvent
     from scorer.pipeline.sources import FrameSource
     from scorer.rules.history import MatchHistory
-    from scorer.rules.log import MatchSource
+    from scorer.rules.log import MatchHeader, MatchSource
     from scorer.sessions import Session
 
 
@@ -70,12 +71,9 @@ def _cribbage_app(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_cribbage_app(players, args.target, args.muggins, args.lang)
 
 
-def _new_session(args: argparse.Namespace | ReplayOptions, source: MatchSource, folder: Path | None | Literal[False]) -> MatchHistory:
-    """The match the arguments name, in a new session file in ``folder`` (the user's sessions folder
-    by default); with ``folder`` False, kept in memory only."""
-    from scorer.rules.history import MatchHistory
+def _header_for(args: argparse.Namespace | ReplayOptions, source: MatchSource) -> MatchHeader:
+    """The match the arguments name, checked (the table, the starter) before anything is made."""
     from scorer.rules.log import MatchHeader
-    from scorer.sessions import Session
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     header = MatchHeader(args.game, tuple(players), bool(args.partnership), table=getattr(args, "table", None),
@@ -85,16 +83,17 @@ def _new_session(args: argparse.Namespace | ReplayOptions, source: MatchSource, 
 
         raise TableError(f"--starter {args.starter!r} is not one of the players ({', '.join(players)})")
     header.new_match()
-    return MatchHistory.new(header) if folder is False else Session.create(header, folder)
+    return header
 
 
-def _new_session_file(args: argparse.Namespace, source: MatchSource, folder: Path | None) -> Session:
-    """:func:`_new_session` where it is always a file (``folder``: None for the user's sessions folder)."""
+def _new_session(args: argparse.Namespace | ReplayOptions, source: MatchSource, folder: Path | None | Literal[False]) -> MatchHistory:
+    """The match the arguments name, in a new session file in ``folder`` (the user's sessions folder
+    by default); with ``folder`` False, kept in memory only."""
+    from scorer.rules.history import MatchHistory
     from scorer.sessions import Session
 
-    session = _new_session(args, source, folder)
-    assert isinstance(session, Session)
-    return session
+    header = _header_for(args, source)
+    return MatchHistory.new(header) if folder is False else Session.create(header, folder)
 
 
 def _pipeline_for(args: argparse.Namespace | ReplayOptions, history: MatchHistory, source: FrameSource) -> TablePipeline:
@@ -105,9 +104,27 @@ def _pipeline_for(args: argparse.Namespace | ReplayOptions, history: MatchHistor
 
 
 def _replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if not (args.game and args.players):
+        _as_recorded(args)
     options = ReplayOptions(args.video, args.game, args.players, args.partnership, args.starter, args.calibration,
                             args.table, args.step, args.threads, args.json, args.quiet, args.out, args.save, args.lang)
     return replay_video(options, out, err)
+
+
+def _as_recorded(args: argparse.Namespace) -> None:
+    """The game, players and pairs (and table and calibration, where not given) of the saved match that
+    ``args.video`` (a ``record`` folder) is the recording of."""
+    from scorer.errors import TableError
+    from scorer.pipeline.replay import recorded_match
+
+    summary = recorded_match(Path(args.video)) if Path(args.video).is_dir() else None
+    if summary is None or summary.header is None:
+        raise TableError(f"--game and --players are needed: no saved match names {args.video} as its recording")
+    header = summary.header
+    args.game, args.players = args.game or header.game, args.players or ",".join(header.players)
+    args.partnership = args.partnership or header.partnership
+    args.table = args.table or header.table
+    args.calibration = args.calibration or header.calibration
 
 
 def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
@@ -167,54 +184,93 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
 def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
     from scorer.pipeline.replay import record
+    from scorer.pipeline.session import open_table
     from scorer.pipeline.sources import Camera
     from scorer.rules.log import MatchSource
-    from scorer.sessions import SessionError
+    from scorer.rules.transcript import scores_text
+    from scorer.sessions import Session, SessionError
+    from scorer.vision.calibration import load_profile
 
     folder = Path(args.out).resolve()
     if any((folder / "video").glob("*.avi")):
         raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
-    folder.mkdir(parents=True, exist_ok=True)
     kind = "camera" if args.camera.isdigit() else "url"
-    session = _new_session_file(args, MatchSource(kind, args.camera, 1, str(folder)),
-                           Path(args.sessions) if args.sessions else None)
+    # Everything that can be refused is checked before the folder and the match's file are made.
+    header = _header_for(args, MatchSource(kind, args.camera, 1, str(folder)))
+    profile = load_profile(args.calibration) if args.calibration else None
     camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
-    pipeline = _pipeline_for(args, session, camera)
-    live = None
-    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
-    if club_db:  # the club's board sees the match move by move
-        from scorer.club import LiveTable
-
-        def behind(status: LiveStatus) -> None:
-            if status.behind:
-                err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
-
-        live = LiveTable(club_db, args.table, on_status=behind)
-        session.listeners.append(live)
-        live(session)
-
+    camera.connect()
+    folder.mkdir(parents=True, exist_ok=True)
+    session = Session.create(header, Path(args.sessions) if args.sessions else None)
+    pipeline = open_table(session, camera, profile, starter=args.starter, threads=args.threads)
+    live = _club_table(args, session, err)
     say = sentences_in(args.lang)
+    words = CLI_WORDS[args.lang]
+    voice = _voice(args.lang) if args.voice else None
+    asked = 0
 
     def on_event(event: PipelineEvent) -> None:
+        nonlocal asked
         if isinstance(event, MoveEvent) and event.announcement is not None:
-            out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
+            text = event.announcement.text(args.lang)
+            out.write(f"{event.t:7.1f}s {text}\n")
+            if voice is not None:
+                voice(text)
         elif isinstance(event, NeedsConfirmation):
+            asked += 1
             out.write(f"{event.t:7.1f}s ? {say(event.reason)}\n")
         elif isinstance(event, Notice):  # (a picture too dark, a camera knocked: as the replay prints them)
             out.write(f"{event.t:7.1f}s ! {say(event.message)}\n")
         out.flush()
 
-    out.write(f"recording to {folder}, the match to {session.path} (Ctrl+C to stop)\n")
+    out.write(words["recording"].format(folder=folder, path=session.path) + "\n")
     out.flush()
     try:
         record(camera, pipeline, folder, on_event, args.segment_seconds)
     except KeyboardInterrupt:
-        out.write("stopped\n")
-    finally:
+        out.write(words["stopped"] + "\n")
+    finally:  # (the scores so far are told even where the camera gave up)
         session.close()
         if live is not None:
             live.close(timeout=5)
+        out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
+        if asked:  # (no one to ask here: each was taken on the camera's best guess)
+            out.write(words["unanswered"].format(count=asked) + "\n")
     return 0
+
+
+def _club_table(args: argparse.Namespace, session: Session, err: TextIO) -> LiveTable | None:
+    """The club's database, where one is named, sent the match move by move (the club's board sees it)."""
+    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
+    if not club_db:
+        return None
+    from scorer.club import LiveTable
+
+    def behind(status: LiveStatus) -> None:
+        if status.behind:
+            err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
+
+    live = LiveTable(club_db, args.table, on_status=behind)
+    session.listeners.append(live)
+    live(session)
+    return live
+
+
+def _voice(lang: str) -> Callable[[str], None]:
+    """The announcements said aloud by espeak-ng, one after another, as the app's voice says them."""
+    import shutil
+
+    from scorer.app.espeak import EspeakQueue
+    from scorer.errors import SourceError
+
+    program = shutil.which("espeak-ng")
+    if program is None:
+        raise SourceError("--voice needs espeak-ng, which is not installed (Debian/Ubuntu: sudo apt-get install espeak-ng)")
+    def failed(problem: str) -> None:
+        sys.stderr.write(f"voice: {problem}\n")
+
+    queue = EspeakQueue(program, failed)
+    return lambda text: queue.say(text, lang)
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
@@ -230,7 +286,7 @@ def add_app_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay = sub.add_parser("replay", help="score a recorded game video")
     replay.add_argument("video", metavar="VIDEO", help="a video file, or a folder `record` wrote")
-    add_match_arguments(replay)
+    add_match_arguments(replay, recorded=True)
     replay.add_argument("--json", action="store_true", help="one JSON object per move, question and notice")
     replay.add_argument("--step", type=int, default=2, help="read every Nth frame (default 2: 15 fps from 30)")
     add_threads_argument(replay)
@@ -256,5 +312,7 @@ def add_record_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
                      "(default: $SCORER_CLUB_DB where set; else not)")
     rec.add_argument("--segment-seconds", type=float, default=10.0, help="the video is written in pieces this long (default 10)")
     rec.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the announcements, questions and notices")
+    rec.add_argument("--voice", action="store_true", help="say each announcement aloud with espeak-ng (else only printed); "
+                     "questions are printed and taken on the camera's best guess: the app asks them")
     add_threads_argument(rec)
     rec.set_defaults(run=_record)

@@ -14,7 +14,7 @@ import numpy as np
 from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
 from scorer.pipeline.sources import Frame, FrameSource, SourceError
-from scorer.sessions import SessionError, list_sessions, read_session
+from scorer.sessions import SessionError, SessionSummary, list_sessions, read_session
 
 
 @dataclass
@@ -119,12 +119,29 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path,
         writer.close()
 
 
+def recorded_match(folder: Path, sessions: Path | None = None) -> SessionSummary | None:
+    """The saved match that names ``folder`` (a ``record`` folder, or its ``video`` folder) as its
+    recording; None where none does."""
+    folder = Path(folder).resolve()
+    for summary in list_sessions(sessions):
+        recording = summary.header.source.recording if summary.header and summary.header.source else None
+        if recording is not None and Path(recording).resolve() in (folder, folder.parent):
+            return summary
+    return None
+
+
 def recorded_move_times(source: FrameSource, sessions: Path | None = None) -> list[float]:
     """Seconds at which the match recorded with ``source`` (a ``record`` folder) has an event in force;
     [] where no saved match names that recording.  Only for marking a timeline."""
     folder = getattr(source, "folder", None)
-    if folder is None:
+    summary = recorded_match(folder, sessions) if folder is not None else None
+    if summary is None:
         return []
+    try:
+        steps = read_session(summary.path).log.steps
+    except SessionError:
+        return []
+    return [s.t for s in steps if s.t is not None]
     folder = Path(folder).resolve()
     for summary in list_sessions(sessions):
         recording = summary.header.source.recording if summary.header and summary.header.source else None

@@ -232,9 +232,21 @@ class Camera:
         self.give_up_s = give_up_s
         self.reconnects = 0
         self._stop = False
+        self._cap: cv2.VideoCapture | None = None  # opened by connect(), for the frames to come
+        if isinstance(index, str) and (Path(index).is_file() or Path(index).is_dir()):
+            # (A video file is no camera: reopened at its end as a camera dropping out, it would play again;
+            # a device node such as /dev/video0 is a camera.)
+            raise SourceError(f"{index} is a file or folder, not a camera: `replay` scores a recorded game; "
+                              "a camera is given by its number or a network camera's URL")
 
     def _open(self) -> cv2.VideoCapture | None:
-        cap = cv2.VideoCapture(self.index)
+        # OpenCV's own warnings on a missing device are not shown: the SourceError says what is wrong.
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            cap = cv2.VideoCapture(self.index)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
         if not cap.isOpened():
             cap.release()
             return None
@@ -246,10 +258,17 @@ class Camera:
     def stop(self) -> None:
         self._stop = True
 
+    def connect(self) -> None:
+        """Open the camera now, for the frames to come (a :class:`SourceError` where it cannot be): a command
+        checks its camera before it makes anything."""
+        if self._cap is None:
+            self._cap = self._open()
+            if self._cap is None:
+                raise SourceError(f"camera {self.index}: not found or cannot be opened")
+
     def frames(self) -> Iterator[Frame]:
-        cap = self._open()
-        if cap is None:
-            raise SourceError(f"camera {self.index}: not found or cannot be opened")
+        self.connect()
+        cap, self._cap = self._cap, None
         start = time.monotonic()
         index = 0
         lost_since: float | None = None

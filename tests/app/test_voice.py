@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 import wave
 from array import array
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from scorer.app.settings import Settings, SettingsDialog
+from scorer.errors import ScorerError
 from scorer.app.espeak import espeak_argv
 from scorer.app.speech import ESPEAK, SAMPLES, TEXT_ONLY, Speaker
 from scorer.pipeline.announce import (
@@ -370,3 +372,20 @@ def test_horse_race_credits_the_other_hands_together_rounded_once(players, partn
             assert " → " not in a.en.split(". ", 1)[0], a.en  # (no hand rounded on its own)
             assert "together" in a.spoken("en").lower() and "yhteensä" in a.spoken("fi").lower(), a.spoken("en")
     assert together >= 3
+
+
+def test_record_voice_says_the_announcements_with_espeak_ng(espeak_standin, monkeypatch) -> None:
+    """`record --voice`: what the command line prints is said too, in its language (the app's espeak-ng queue)."""
+    from scorer.cli.play import _voice
+
+    program, log = espeak_standin
+    monkeypatch.setenv("PATH", str(Path(program).parent) + os.pathsep + os.environ["PATH"])
+    say = _voice("fi")
+    say("Ann, kolme–neljä. Seitsemän.")
+    deadline = time.monotonic() + 10
+    while not calls(log) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert calls(log) == [(["-v", "fi", "--stdin"], "Ann, kolme–neljä. Seitsemän.")]
+    monkeypatch.setenv("PATH", str(Path(program).parent.parent))  # no espeak-ng anywhere
+    with pytest.raises(ScorerError, match="--voice needs espeak-ng"):
+        _voice("en")

@@ -34,3 +34,42 @@ def test_bad_players_and_starter(tmp_path: Path) -> None:
     assert code == 2 and "exactly 4 players" in err
     code, _, err = run("replay", str(video), "--game", "horse-race", "--players", "Ann,Ben", "--starter", "Zed", "--quiet")
     assert code == 2 and "--starter 'Zed'" in err
+
+
+def test_record_refused_leaves_nothing_behind(tmp_path: Path, monkeypatch) -> None:
+    """A camera missing, a video file given as the camera, a calibration unknown: told before the folder
+    and the match's file are made (an empty match left "playing" was offered to resume)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    video = Path(__file__).resolve().parents[2] / "scorer" / "data" / "demo.mp4"
+    sessions = tmp_path / "sessions"
+    common = ("--game", "horse-race", "--players", "Ann,Ben", "--sessions", str(sessions))
+    for camera, extra, message in [(str(video), (), "is a file or folder, not a camera: `replay`"),
+                                   ("http://127.0.0.1:9/none", (), "not found or cannot be opened"),
+                                   ("0", ("--calibration", "no-such-table"), "no-such-table"),
+                                   ("0", ("--players", "Ann"), "played by 2, 3 or 4 players")]:
+        out_dir = tmp_path / "rec"
+        code, out, err = run("record", "--camera", camera, "--out", str(out_dir), *common, *extra)
+        assert code == 2 and message in err and "Traceback" not in err, (camera, err)
+        assert not out_dir.exists() and not sessions.exists() and not (tmp_path / "data").exists(), camera
+    # (OpenCV's own warnings about the missing device are not printed beside the one line that says it.)
+    assert "WARN" not in err
+
+
+def test_replay_of_a_record_folder_takes_the_match_as_recorded(tmp_path: Path) -> None:
+    """`replay FOLDER` of a folder `record` wrote needs no --game or --players: the saved match names it."""
+    import argparse
+
+    from scorer.cli.play import _as_recorded
+    from scorer.rules.log import MatchHeader, MatchSource
+    from scorer.sessions import Session
+
+    folder = tmp_path / "evening"
+    (folder / "video").mkdir(parents=True)
+    header = MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True, table="Table 2",
+                         source=MatchSource("camera", "0", 1, str(folder)))
+    Session.create(header).close()  # (the user's sessions folder, as `record` keeps it)
+    args = argparse.Namespace(video=str(folder), game=None, players=None, partnership=False, table=None, calibration=None)
+    _as_recorded(args)
+    assert (args.game, args.players, args.partnership, args.table) == ("seven-rocks", "Ann,Ben,Cid,Dee", True, "Table 2")
+    code, _, err = run("replay", str(tmp_path / "elsewhere"), "--quiet")
+    assert code == 2 and "--game and --players are needed" in err
