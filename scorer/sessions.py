@@ -21,6 +21,7 @@ from scorer.errors import SessionError as SessionError  # (defined in the one tr
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import LineError, MatchHeader, decode, dumps, header_to_json, split
 from scorer.rules.transcript import LogReading, read_log
+from scorer.words import Words
 
 try:  # one writer per file: a second window or process on the same match is refused
     import fcntl
@@ -179,7 +180,7 @@ class Session(MatchHistory):
                 fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 self._file.close()
-                raise SessionError(f"{path}: this match is open in another window or process") from None
+                raise SessionError(Words("{path}: this match is open in another window or process", path=path)) from None
 
     @classmethod
     def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:

@@ -257,6 +257,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "round {round} is not blocked: {player} holds {tile}, which can be placed"),
     QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: this match is open in another window or process"),
     QT_TRANSLATE_NOOP("Sentences", "a player needs a name, found {name}"),
     QT_TRANSLATE_NOOP("Sentences", "Horse Race is played by 2, 3 or 4 players, found {count}"),
     QT_TRANSLATE_NOOP("Sentences", "Horse Race partnerships need 4 players (two pairs), found {count}"),

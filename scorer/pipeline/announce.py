@@ -161,6 +161,12 @@ def _points_fi(n: int) -> str:
     return f"{number_fi(n)} piste" + ("" if abs(n) == 1 else "ttä")
 
 
+def _points_got_fi(n: int) -> str:
+    """Points as what a verb gets or loses: one in the accusative ("saa yhden pisteen"), others as
+    :func:`_points_fi` ("saa kaksi pistettä")."""
+    return "yhden pisteen" if abs(n) == 1 else _points_fi(n)
+
+
 def _said_name(name: str, lang: str) -> str:
     return name.replace(" & ", " ja " if lang == "fi" else " and ")
 
@@ -241,7 +247,7 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
                 verb_en, verb_fi = ("lose" if pair else "loses"), ("menettävät" if pair else "menettää")
             how_en, how_fi = _credit_said(credited.get(side, ()), change) if count else ("", "")
             said_gains_en.append(how_en + f"{_said_name(name, 'en')} {verb_en} {_points_en(abs(pts))}")
-            said_gains_fi.append(how_fi + f"{_said_name(name, 'fi')} {verb_fi} {_points_fi(abs(pts))}")
+            said_gains_fi.append(how_fi + f"{_said_name(name, 'fi')} {verb_fi} {_points_got_fi(abs(pts))}")
     en = "Round: " + ("; ".join(parts_en) or "all hands empty") + (". " + ", ".join(gains_en) if gains_en else "")
     fi = "Kierros: " + ("; ".join(parts_fi) or "kaikki kädet tyhjiä") + (". " + ", ".join(gains_fi) if gains_fi else "")
     say_en = "End of the round. " + (". ".join(said_en) or "All hands are empty") + "."

@@ -312,3 +312,19 @@ def test_replays_of_a_video_are_told_apart_by_it_on_the_start_screen(qtbot) -> N
     shown = [dialog.newest_label.text()] + [dialog.others.itemText(i) for i in range(dialog.others.count())]
     assert sorted(n for text in shown for n in ("tuesday.mp4", "friday.mp4") if f"Horse Race · {n}:" in text) == [
         "friday.mp4", "tuesday.mp4"]
+
+
+def test_a_match_open_elsewhere_is_refused_in_the_players_language(tmp_path: Path) -> None:
+    import pytest
+
+    from scorer.app.wording import refusal_text
+    from scorer.sessions import SessionError
+
+    first = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    try:
+        with pytest.raises(SessionError) as refused:
+            Session.open(first.path)
+    finally:
+        first.close()
+    assert "tämä ottelu on jo auki toisessa ikkunassa" in refusal_text(refused.value, "fi")
+    assert "this match is open in another window" in refusal_text(refused.value, "en")

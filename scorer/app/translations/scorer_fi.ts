@@ -1089,6 +1089,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>pelaajilla on oltava eri nimet, annettu {names}</translation>
     </message>
     <message>
+        <source>{path}: this match is open in another window or process</source>
+        <translation>{path}: tämä ottelu on jo auki toisessa ikkunassa tai ohjelmassa</translation>
+    </message>
+    <message>
         <source>a player needs a name, found {name}</source>
         <translation>jokainen pelaaja tarvitsee nimen, annettu {name}</translation>
     </message>

@@ -1,0 +1,35 @@
+"""The spoken Finnish of a round's end: a verb's object in the right case."""
+
+from __future__ import annotations
+
+from scorer.pipeline.announce import announced
+from scorer.rules.history import MatchHistory
+from scorer.rules.game import RoundOutcome
+from scorer.rules.simulate import simulate_match
+
+
+def _round_ends_with_points(points: int):
+    """Announcements of simulated rounds' ends in which some side gains exactly ``points`` points."""
+    for seed in range(200):
+        sim = simulate_match("horse-race", 2, seed=seed)
+        history = MatchHistory.new(sim.header)
+        for simulated in sim.events:
+            step = history.apply(simulated.event)
+            if isinstance(step.outcome, RoundOutcome):
+                gains = [step.after.rules.game_points(c) for c in step.outcome.raw_changes if c]
+                if points in gains:
+                    yield step
+        if seed > 20:
+            return
+
+
+def test_one_point_gained_is_said_in_the_accusative_and_more_in_the_partitive() -> None:
+    one = next(_round_ends_with_points(1))
+    said = announced(one)
+    assert said is not None
+    assert "saa yhden pisteen" in said.spoken("fi"), said.spoken("fi")
+    assert "saa yksi piste" not in said.spoken("fi")
+    assert "scores one point" in said.spoken("en")
+    three = next(_round_ends_with_points(3))
+    said = announced(three)
+    assert said is not None and "saa kolme pistettä" in said.spoken("fi"), said.spoken("fi")
