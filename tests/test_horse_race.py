@@ -213,3 +213,22 @@ def test_wrong_tables(players: list[str], partnership: bool) -> None:
 def test_starter_is_required_when_drawn_by_lot() -> None:
     with pytest.raises(IllegalMove, match="drawn by lot"):
         Match.start(HR, ["Ann", "Ben"]).apply(RoundStart())
+
+
+def test_between_rounds_the_next_to_act_is_the_starter_the_rules_name() -> None:
+    """Shown marked on the board between rounds: the one who starts the next round, where the rules name one."""
+    from scorer.rules.game import Phase
+    from scorer.rules.simulate import simulate_match
+
+    sim = simulate_match("horse-race", 3, seed=5)
+    seen = 0
+    for step in sim.events:
+        match = step.after
+        if match.phase is Phase.BEFORE_ROUND and not match.is_over:
+            expected = None if match.next_starter is None else match.players[match.next_starter]
+            assert match.next_to_act == expected
+            seen += expected is not None
+        elif match.phase is Phase.IN_ROUND:
+            assert match.next_to_act == match.next_player
+    assert seen >= 1
+    assert sim.events[-1].after.is_over and sim.events[-1].after.next_to_act is None

@@ -72,6 +72,12 @@ class LiveView(QWidget):
         self.layout_board = board
         self.update()
 
+    def draw_instead(self, board: Board | None) -> None:
+        """Draw ``board`` in place of the camera's last picture (a recording ended, the match moved on by hand);
+        the next frame shown takes its place again."""
+        self.image, self.detections = None, []
+        self.show_layout(board)
+
     def layout_area(self) -> QRectF:
         """Where the layout is drawn: below the state and the end sum, above the key."""
         key = LEGEND_ROW + 6 if self.layout_board is not None and self.layout_board.tiles else 0

@@ -83,7 +83,7 @@ class TableMode(QWidget):
             self.grid.addWidget(score, len(self.scores), 1)
             self.names.append(name)
             self.scores.append(score)
-        on_turn = match.next_player
+        on_turn = match.next_to_act  # (between rounds: who the rules name to start the next)
         turn_side = table.side_of(table.seat(on_turn)) if on_turn else None
         scores = match.scores()
         for side in range(table.n_sides):

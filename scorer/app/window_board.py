@@ -49,7 +49,8 @@ class Scoreboard:
             now = match.scores()[table.players[seat]]
             before = _score_before_last_change(steps, table.players[seat])
             won = 1 if side in match.winning_sides else 0
-            on_turn = match.next_player is not None and table.side_of(table.seat(match.next_player)) == side
+            acts = match.next_to_act  # (between rounds: who the rules name to start the next)
+            on_turn = acts is not None and table.side_of(table.seat(acts)) == side
             tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won, on_turn))
         self.pegboard.set_state(title, holes, tracks, skunk=(), points_per_hole=per_hole)  # (the domino games know no skunk)
 

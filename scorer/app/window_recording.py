@@ -128,6 +128,7 @@ class RecordingControls:
         self.log.clearSelection()
         self.live.set_status("ended" if self.finished else "waiting")
         self._refresh_board()
+        self._show_end_sum()  # (a match moved on by hand since the recording ended: its layout drawn again)
         self.statusBar().showMessage(self.tr("Live again."), 3000)
 
     def _ask_score_again(self) -> None:
@@ -153,7 +154,7 @@ class RecordingControls:
             self.play_button.setEnabled(on)
 
     def score_again_from(self, seconds: float) -> None:
-        self.finished = False
+        self.finished, self.ended_with = False, None
         self._playable(True)
         self.review_at = None
         self._show_review_buttons(False)

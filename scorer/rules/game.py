@@ -98,6 +98,14 @@ class Match:
             return self.players[self.turn]
         return None
 
+    @property
+    def next_to_act(self) -> str | None:
+        """Who acts next: the player on turn, or before a round the one the rules name to start it; ``None``
+        where nobody is named (a first round's starter is drawn by lot, a match over)."""
+        if self.phase is Phase.BEFORE_ROUND and self.next_starter is not None and not self.is_over:
+            return self.players[self.next_starter]
+        return self.next_player
+
     def score_of(self, player: str) -> int:
         """The player's (or their pair's) score in game points."""
         return self.rules.game_points(self.raw_scores[self.table.side_of(self.table.seat(player))])

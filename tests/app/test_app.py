@@ -448,8 +448,11 @@ def test_a_recording_that_fails_ends_as_played_out_and_corrections_still_count(q
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert "stopped: evening.mp4: the file breaks off" in window.statusBar().currentMessage()
     assert not window.play_button.isEnabled()
+    assert window.live.image is not None  # (the recording's last picture, until the match moves on by hand)
     window._correct([RoundStart("Ann"), Play("Ann", Tile(1, 4))])  # the moves are still taken, and saved
     qtbot.waitUntil(lambda: window.match.scores()["Ann"] == 1, timeout=10_000)
+    # The picture no longer shows the match: its layout is drawn instead, as with no camera.
+    assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles
     window.undo()
     qtbot.waitUntil(lambda: len(saved(window).steps) == 1, timeout=10_000)
     window.score_again_from(0.0)  # played again, it fails again: told again, and nothing is left waiting
