@@ -110,9 +110,21 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path,
            on_event: Callable[[PipelineEvent], None], segment_seconds: float = 10.0) -> ReplayStats:
     """Record the video into ``folder`` while the pipeline keeps the score live (in its session)."""
     writer = SegmentedWriter(folder / "video", source.fps, segment_seconds)
+    written, last = 0, None
     try:
         def keep(frame: Frame) -> None:
-            writer.write(frame.image)
+            # The video keeps the frames' own clock: a frame shown till the next one's time (written again
+            # where the camera gave fewer than fps a second, or the scoring fell behind), one left out where
+            # more -- so a move's time in the log is its place in the video, and a replay scores it so.
+            nonlocal written, last
+            slot = int(round(frame.t * source.fps))
+            while last is not None and written < slot:
+                writer.write(last)
+                written += 1
+            if written <= slot:
+                writer.write(frame.image)
+                written += 1
+            last = frame.image
 
         return run(source, pipeline, on_event, keep)
     finally:

@@ -117,3 +117,32 @@ def test_replay_of_a_recording_reproduces_its_scores(tmp_path: Path) -> None:
     assert recorded_move_times(open_video(video)) == []  # a bare video has no log beside it
     stepped = [f.index for f in open_video(out, step=2).frames()]
     assert stepped == sorted(stepped) and all(i in frames for i in stepped)
+
+
+def test_a_recording_keeps_the_frames_own_clock(tmp_path: Path) -> None:
+    """A camera that gives fewer frames a second than asked (or a scoring that falls behind): the video keeps
+    the frames' times -- each written again till the next one is due -- so a move logged at t lies at t in it."""
+    from scorer.pipeline import PipelineConfig, TablePipeline
+    from scorer.pipeline.replay import record
+    from scorer.pipeline.sources import Frame
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.log import MatchHeader
+
+    class SlowCamera:  # asked for 30 fps, it gives 10: each frame's picture tells its time
+        fps = 30.0
+
+        def frames(self):
+            for i in range(20):
+                yield Frame(i, i / 10, np.full((90, 160, 3), 10 * i, np.uint8))
+
+    class NoTiles:
+        def detect(self, image):
+            return []
+
+    history = MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False))
+    record(SlowCamera(), TablePipeline(history, NoTiles(), PipelineConfig(), fps=30), tmp_path, lambda e: None, 0.5)
+    frames = list(open_video(tmp_path).frames())
+    assert len(frames) == 58  # (19 / 10 s at 30 fps, and the first)
+    # The frame shown at video time t is the camera's latest by then (MJPG: a grey level or two off).
+    for shown in frames[::7]:
+        assert abs(int(shown.image.mean()) - 10 * min(19, int(shown.t * 10 + 1e-6))) <= 3, shown.t
