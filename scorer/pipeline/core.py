@@ -10,6 +10,7 @@ last good state is kept.
 
 - :mod:`~scorer.pipeline.still` -- the still table, a value: what one settled view shows;
 - :mod:`~scorer.pipeline.arms` -- the arms reaching in, and who laid which tile;
+- :mod:`~scorer.pipeline.hovering` -- a hand held over the still table;
 - :mod:`~scorer.pipeline.explain` -- which readings of a still table fit the board (pure);
 - :mod:`~scorer.pipeline.questions` -- the questions to the players, each a value with its key;
 - :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question;
@@ -33,18 +34,18 @@ import numpy as np
 
 from scorer.errors import RulesError
 from scorer.pipeline.announce import announced
-from scorer.pipeline.arms import Arms, arm_in_view, moved_near
+from scorer.pipeline.arms import Arms, moved_near
 from scorer.pipeline.boneyard import Boneyard
 from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import MoveEvent, Notice, PipelineEvent, StatusChange, TableView, told
 from scorer.pipeline.explain import Note
 from scorer.pipeline.gating import Gate
+from scorer.pipeline.hovering import HoverWatch
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
     CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit, tiles_laid,
     told_before,
 )
-from scorer.pipeline.places import shift_picture
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
@@ -62,16 +63,11 @@ from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector
-from scorer.vision.geometry import long_side
 from scorer.words import words_of
 
 # Questions a recording may end on, settled then on the first answer offered: the likeliest (the reading
 # read likeliest; the order the places settled in; the player on turn's own arm).
 SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm)
-
-# An arm over a still table is waited for this long (seconds) before the table is read as it is (an
-# elbow resting on the table's edge), looked at again meanwhile.
-ARM_PATIENCE = 3.0
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far
@@ -123,9 +119,7 @@ class TablePipeline:
         self._noted: set[Hashable] = set()  # the notes said (each once)
         self._last_still: StillTable | None = None
         self._look_again_at: float | None = None  # a still table to be read again then, though nothing moved
-        self._reference: StillTable | None = None  # the last still table acted on (with no arm over it)
-        self._reference_offset = np.zeros(2)  # the camera's offset then (CameraShift.offset)
-        self._arm_since: float | None = None  # an arm seen over the still table since then
+        self.hover = HoverWatch()
         self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
 
     @property
@@ -208,14 +202,14 @@ class TablePipeline:
             self._first_frame(still.image)
         assert self.zones is not None
         events = self._followed(still)
-        if self._arm_over(still):
+        if self.hover.arm_over(still, self.camera.offset):
             # A hand still over the table (hovering before it lays a tile) hides what it covers: read once it
             # is gone, or after a while as it is.  (What it shows lies there: a tile laid, a boneyard whole.)
             self.arms.read(still.at, still.up)
             if match.phase is Phase.BEFORE_ROUND and not still.up:
                 self.draws.cleared(still, match, arm_over=True)
             return events + self.look_again(still.t + LOOK_AGAIN_SECONDS)
-        self._reference, self._reference_offset = still, self.camera.offset.copy()
+        self.hover.keep(still, self.camera.offset)
         known = Known(self.zones, len(match.players), self.to_table, match.current_board().tiles, match.phase is Phase.IN_ROUND,
                     match.phase is Phase.BEFORE_ROUND, self.boneyard.slots, self.memory)
         sight = sight_of(still, known, lambda d, s: s.tile not in self.rounds.loose_before
@@ -230,27 +224,6 @@ class TablePipeline:
         if match.phase is Phase.BEFORE_ROUND:
             return events + self.rounds.before_round(still.t, still, sight)
         return events + self.turns.play(still.t, still, sight) + self.rounds.shown_with_last_tile(still.t, still, sight)
-
-    def _arm_over(self, still: StillTable) -> bool:
-        """Whether an arm that was not there reaches over the still table, since under ARM_PATIENCE."""
-        reference = self._reference
-        if reference is None or reference.image.shape != still.image.shape:
-            return False
-        dx, dy = self.camera.offset - self._reference_offset
-        before = reference.image if dx == dy == 0 else shift_picture(reference.image, (float(dx), float(dy)))
-        tiles = [*still.up, *still.down]
-        tile_area = float(np.median([long_side(d.corners) ** 2 / 2 for d in tiles])) if tiles else 0.0  # (tiles are 2:1)
-        # (The boneyard's backs of then are not left out: a hand resting over them hides them.)
-        seen = [np.asarray(d.corners) for d in [*tiles, *reference.up]]
-        if not arm_in_view(before, still.image, tile_area, seen):
-            self._arm_since = None
-            return False
-        if self._arm_since is None:
-            self._arm_since = still.t
-        if still.t - self._arm_since < ARM_PATIENCE:
-            return True
-        self._arm_since = None  # (it stays: read as it is, and the view with it is the one compared with next)
-        return False
 
     def _followed(self, still: StillTable) -> list[PipelineEvent]:
         """Where the whole view moved since the last still one (the camera knocked), the places kept
@@ -361,7 +334,7 @@ class TablePipeline:
         self.turns.hidden_since = None
         self.rounds.cleared, self.rounds.loose_before, self.rounds.seen_now = False, set(), None
         self._pending = self._look_again_at = self._last_still = None
-        self._reference, self._arm_since = None, None
+        self.hover.forget()
         self.gate.force_reread()
 
     @property
