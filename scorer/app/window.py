@@ -318,8 +318,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             if self.announcement is None:  # (a move that scores is announced on the banner: not the "Undone" it brings back)
                 self.banner.setText(said)
         self._enable_moves()
-        self.undo_action.setEnabled(bool(snapshot.steps))
-        self.redo_action.setEnabled(bool(snapshot.undone))
         self._refresh_board()
         if self.pages.currentWidget() is self.table_mode:
             self._refresh_table_mode()

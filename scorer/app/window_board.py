@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QDialog, QLabel, QListWidgetItem, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidgetItem, QPushButton, QVBoxLayout
 
 from scorer.app.corrections import event_text
 from scorer.app.layout_picture import layout_on_table, layout_pixmap
@@ -98,9 +98,18 @@ class Scoreboard:
         caption = QLabel(self.tr("After: {move}\n{sums}. Scores: {scores}.").format(move=told, sums=sums, scores=scores))
         caption.setWordWrap(True)
         col.addWidget(caption)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        if step.t is not None and self.worker.seekable and not self.by_hand:
+            # (The moves list is where a newcomer looks for a moment: review starts from here as from the timeline.)
+            review = QPushButton(self.tr("Review this moment"))
+            review.setToolTip(self.tr("The recording and the match as they stood then; from there, Score again from here."))
+            review.clicked.connect(lambda: (dialog.accept(), self.review(step.t)))
+            row.addWidget(review)
         close = QPushButton(self.tr("Close"))
         close.clicked.connect(dialog.accept)
-        col.addWidget(close, 0, Qt.AlignmentFlag.AlignRight)
+        row.addWidget(close)
+        col.addLayout(row)
         self.board_dialog = dialog
         dialog.open()
 

@@ -126,9 +126,10 @@ class MatchCorrections:
         """The moves' buttons and menu items as the match allows them now: none once it is over; a pass or a
         knock only in a round where the rules may take one (not while the boneyard holds tiles: a player who
         cannot play draws), a draw only in a round of a game with a boneyard; the hands in or after a round;
-        the next round's start between rounds."""
+        the next round's start between rounds; none while a past moment is reviewed."""
         match = self.match
-        live = not match.is_over
+        # (Not while a past moment is reviewed: a move entered would go to the match as it is now, unseen.)
+        live = not match.is_over and self.review_at is None
         in_round = live and match.phase is Phase.IN_ROUND
         boneyard_holds = match.rules.has_boneyard and match.boneyard > 0
         allowed = {
@@ -143,6 +144,8 @@ class MatchCorrections:
             count=match.boneyard) if in_round and boneyard_holds else ""
         for action, enabled in allowed.items():
             action.setEnabled(enabled)
+        self.undo_action.setEnabled(bool(self.snapshot.steps) and self.review_at is None)
+        self.redo_action.setEnabled(bool(self.snapshot.undone) and self.review_at is None)
         for button, action in zip(self.correction_buttons, (self.pass_action, self.draw_action, self.tile_action, self.hands_action)):
             button.setEnabled(action.isEnabled())
         self.correction_buttons[0].setToolTip(no_pass)

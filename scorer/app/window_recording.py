@@ -107,6 +107,7 @@ class RecordingControls:
         self.review_at = seconds
         self.worker.review(seconds)
         self._show_review_buttons(True)
+        self._enable_moves()
         self.live.show_reading([], set(), None)  # the live readings are not that moment's
         self.live.set_status("review")
         self._refresh_board()
@@ -125,7 +126,9 @@ class RecordingControls:
         self.review_at = None
         self.worker.back_to_live()
         self._show_review_buttons(False)
+        self._enable_moves()
         self.log.clearSelection()
+        self.log.scrollToBottom()  # (the latest move in view again)
         self.live.set_status("ended" if self.finished else "waiting")
         self._refresh_board()
         self._show_end_sum()  # (a match moved on by hand since the recording ended: its layout drawn again)
@@ -158,6 +161,7 @@ class RecordingControls:
         self._playable(True)
         self.review_at = None
         self._show_review_buttons(False)
+        self._enable_moves()
         self.log.clearSelection()
         self.live.set_status("waiting")
         self.statusBar().clearMessage()  # (not the moment reviewed: what to do next comes back)

@@ -252,7 +252,7 @@ def _narrate_fi(step: Step, described: Sequence[str]) -> list[str]:
     if step.before.round_no != after.round_no and after.starter is not None:
         lines.append(f"Kierros {after.round_no}: {table.players[after.starter]} aloittaa")
     if isinstance(outcome, PlayOutcome):
-        where = "avaukseksi" if outcome.at is None else f"laattaan {outcome.at.tile} ({side_name(outcome.at.side, 'fi')})"
+        where = "avaukseksi" if outcome.at is None else f"laatan {outcome.at.tile} jatkoksi ({side_name(outcome.at.side, 'fi')})"
         terms = " + ".join(str(e.value) for e in outcome.ends) or "0"
         scored = f"saa {_points_text_fi(after, outcome.raw_points)}" if outcome.raw_points else "ei pisteitä"
         lines.append(f"  {outcome.player} pelaa {outcome.tile} {where}: päät {terms} = {outcome.sum}, {scored}")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QPushButton
 from dominosynth.truth import TruthDetector
 from dominosynth.video import VideoSpec, make_video
 
@@ -295,9 +296,16 @@ def test_replay_mode_pauses_and_seeks_with_the_scores_following(qtbot, tmp_path:
     assert window.worker.position == paused_at
     first = window.snapshot.steps[:4]
     at = first[-1].t
-    window.review(at)
+    # A move picked in the list offers its moment for review (the timeline is not the only way to it).
+    window._show_board_at(window.log.item(3))
+    review = next(b for b in window.board_dialog.findChildren(QPushButton) if b.text() == "Review this moment")
+    review.click()
+    assert window.review_at == at and not window.board_dialog.isVisible()
     assert window.statusBar().currentMessage().startswith(f"Reviewing {i18n.decimal(at)} s: Ann ")
+    # No move is entered, undone or redone while a past moment is shown: it would change the match as it is now.
+    assert not any(b.isEnabled() for b in window.correction_buttons) and not window.undo_action.isEnabled()
     window.score_again_from(at)  # one undo line withdraws the later moves; play goes on from there
+    assert window.undo_action.isEnabled()
     assert not window.statusBar().currentMessage().startswith("Reviewing")  # (that moment is no longer shown)
     qtbot.waitUntil(lambda: '"type": "undo"' in window.session.path.read_text(), timeout=10_000)
     assert not window.play_button.isChecked()

@@ -211,7 +211,7 @@ def test_a_window_switched_to_finnish_shows_finnish_and_back(qtbot, tmp_path: Pa
     window.lang_box.setCurrentIndex(window.lang_box.findData("fi"))
     QApplication.processEvents()  # Qt's LanguageChange reaches every widget
     assert window.lang == "fi" and i18n.language() == "fi" and Settings.load().lang == "fi"
-    assert [a.text() for a in window.menuBar().actions()] == ["&Ottelu", "&Peli", "&Näytä", "O&hje"]
+    assert [a.text() for a in window.menuBar().actions()] == ["&Ottelu", "&Siirrot", "&Näytä", "O&hje"]
     assert [b.text() for b in window.correction_buttons] == ["Ohita / koputa…", "Nosta…", "Pelaa…", "Kierroksen loppu…"]
     assert window.undo_action.text() == "Kumoa" and window.mute.text() == "Äänetön"
     assert window.moves_label.text().startswith("Siirrot")

@@ -218,7 +218,7 @@
     <name>Events</name>
     <message>
         <source>{name} plays {tile} on {at}</source>
-        <translation>{name} pelaa {tile} laattaan {at}</translation>
+        <translation>{name} pelaa {tile} laatan {at} jatkoksi</translation>
     </message>
     <message>
         <source>{name} plays {tile}</source>
@@ -334,7 +334,7 @@
     </message>
     <message>
         <source>Enter each move with the buttons at the right or the Play menu (those the match allows now are lit); every move is scored and said aloud.</source>
-        <translation>Syötä jokainen siirto oikealla olevilla painikkeilla tai Peli-valikosta (ottelussa nyt sallitut ovat käytettävissä); jokainen siirto pisteytetään ja sanotaan ääneen.</translation>
+        <translation>Syötä jokainen siirto oikealla olevilla painikkeilla tai Siirrot-valikosta (ottelussa nyt sallitut ovat käytettävissä); jokainen siirto pisteytetään ja sanotaan ääneen.</translation>
     </message>
     <message>
         <source>end sum {sum}</source>
@@ -418,7 +418,7 @@
     </message>
     <message>
         <source>&amp;Play</source>
-        <translation>&amp;Peli</translation>
+        <translation>&amp;Siirrot</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
@@ -542,7 +542,7 @@ Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkae
 Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
-Peli-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
+Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
 Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
 F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
 
@@ -702,6 +702,14 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
 {sums}. Pisteet: {scores}.</translation>
     </message>
     <message>
+        <source>Review this moment</source>
+        <translation>Katso tätä hetkeä</translation>
+    </message>
+    <message>
+        <source>The recording and the match as they stood then; from there, Score again from here.</source>
+        <translation>Tallenne ja ottelu sellaisina kuin ne olivat silloin; sieltä voi pisteyttää uudelleen tästä.</translation>
+    </message>
+    <message>
         <source>Close</source>
         <translation>Sulje</translation>
     </message>
@@ -850,7 +858,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>{tile} at {side} of {other}</source>
-        <translation>{tile} laattaan {other} ({side})</translation>
+        <translation>{tile} laatan {other} jatkoksi ({side})</translation>
     </message>
     <message>
         <source>the new tile at {place} is read unsurely: {readings}</source>
@@ -1769,7 +1777,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>on {tile} ({side})</source>
-        <translation>laattaan {tile} ({side})</translation>
+        <translation>laatan {tile} jatkoksi ({side})</translation>
     </message>
     <message>
         <source>1 point</source>
