@@ -320,22 +320,29 @@ class TablePipeline:
         self.gate.force_reread()
         return taken
 
-    def forget_the_table(self) -> None:
+    def forget_the_table(self, same_round: bool = False) -> None:
         """The frames go on from another moment of the recording (score again from here): what was seen of
-        the table -- the boneyard's backs, the tiles followed, the arms, the last still table, whether it was
-        seen cleared -- is of the moment left, not of the one played from.  Forgotten: the next still table
-        is taken as it is.  (Kept, a back of another moment's boneyard gone from it is counted as a draw.)"""
+        the table -- the boneyard's backs, the last frames and still table, the hand over it, whether it was
+        seen cleared -- is of the moment left, not of the one played from, and the next still table is taken
+        as it is.  (Kept, a back of a later deal gone from an earlier table was counted as a draw.)  Where
+        that moment is in the same round (``same_round``), the kept tiles lie where they were seen: their
+        places and readings (a person's corrections among them) are kept; else forgotten too."""
         self.draws.boneyard = Boneyard()  # (Draws is shared with turns and rounds: its boneyard replaced)
         self.draws.told, self.draws.before_opening = False, None
-        self.tracker.reset()
-        self.memory.clear()  # (the kept tiles' places too: a later round may have laid them elsewhere)
-        self.arms.forget_but(set(self.match.current_board().tiles))
+        kept = set(self.match.current_board().tiles)
+        if same_round:
+            self.tracker.keep_only(kept)
+        else:
+            self.tracker.reset()
+            self.memory.clear()  # (a later round laid the kept tiles' places with others)
+        self.arms.forget_but(kept)
         self.arms.round_over()  # (the boxes read so far lay on the table of that other moment)
         self.turns.hidden_since = None
         self.rounds.cleared, self.rounds.loose_before, self.rounds.seen_now = False, set(), None
         self._pending = self._look_again_at = self._last_still = None
         self.hover.forget()
-        self.gate.force_reread()
+        self.camera.jumped()
+        self.gate.jumped()
 
     @property
     def steps(self) -> Sequence[Step]:

@@ -257,3 +257,9 @@ class Gate:
 
     def force_reread(self) -> None:
         self._last_read = None
+
+    def jumped(self) -> None:
+        """The frames go on from another moment (a seek): the next is compared with none before it (the
+        jump to it is no arm moving), and the still table then is read."""
+        self._previous = self._last_read = None
+        self._fired = self._looked_unchanged = self.moving = False

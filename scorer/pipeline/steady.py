@@ -46,6 +46,11 @@ class CameraShift:
     _last: np.ndarray | None = field(default=None, repr=False)
     _scale: float = 1.0
 
+    def jumped(self) -> None:
+        """The frames go on from another moment (a seek): the next still view is compared with none (the
+        table then differs from the one left, which is no camera knocked)."""
+        self._last = None
+
     def look(self, grey: np.ndarray) -> Moved | None:
         """A still view: how it moved from the last one (None: it did not, or it is the first)."""
         h, w = grey.shape[:2]

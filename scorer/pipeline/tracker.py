@@ -129,6 +129,10 @@ class Tracker:
     def reset(self) -> None:
         self.tracks = []
 
+    def keep_only(self, tiles: set[Tile]) -> None:
+        """Follow only the tiles read as one of ``tiles`` (the board's, after moves were withdrawn)."""
+        self.tracks = [track for track in self.tracks if (track.settled or track.tile) in tiles]
+
     def reading_at(self, center: tuple[float, float]) -> Tile | None:
         """The reading of the tile followed nearest to ``center`` (settled, else the majority)."""
         track = self._nearest(center)

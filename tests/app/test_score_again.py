@@ -1,7 +1,7 @@
 """Scoring a recording again from an earlier moment: what the pipeline saw of the table at the moment play
-had reached (a later deal's boneyard, the tiles followed, an arm's reference picture) is not taken for the
-table of the moment played from -- a later boneyard's backs, gone from the earlier table, were counted as a
-draw that never happened."""
+had reached (a later deal's boneyard, the tiles followed, an arm's reference picture, the frame before) is
+not taken for the table of the moment played from -- a later boneyard's backs, gone from the earlier table,
+were counted as a draw that never happened."""
 
 from __future__ import annotations
 
@@ -50,21 +50,37 @@ class Recording:
         return history
 
 
-@pytest.mark.parametrize("seed", [4])  # (both a later boneyard and a later layout were taken for this table)
-def test_scored_again_from_an_earlier_round_the_match_is_as_scored_without_a_stop(tmp_path: Path, seed: int) -> None:
-    spec = VideoSpec("horse-race", 2, False, seed, size=(480, 270), max_rounds=2, move_seconds=1.3)
-    video, truth_path, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
+@pytest.fixture(scope="module")
+def two_rounds(tmp_path_factory):
+    """A two-round film (seed 4: draws in both rounds), its truth, and the match scored without a stop."""
+    folder = tmp_path_factory.mktemp("film")
+    spec = VideoSpec("horse-race", 2, False, 4, size=(480, 270), max_rounds=2, move_seconds=1.3)
+    video, truth_path, labels = folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl"
     make_video(spec, video, truth_path, labels)
     truth = [json.loads(line) for line in truth_path.read_text().splitlines()[1:]]
+    return video, labels, truth, Recording(video, labels).scored()
+
+
+def _moment(truth: list[dict], case: str) -> tuple[float, float]:
+    """(score again from, asked at) for each case."""
     rounds = [e["t"] for e in truth if e["type"] == "round"]
-    assert len(rounds) == 2
-    # Asked to score again from round 1, before its last play, once play is 2 s into round 2.
-    again_from = max(e["t"] for e in truth if e["type"] == "play" and e["t"] < rounds[1]) - 0.4
-    ask_at = next(e["t"] for e in truth if e["type"] == "play" and e["t"] > rounds[1]) + 2.0
-    alone = Recording(video, labels).scored()
+    draws = [e["t"] for e in truth if e["type"] == "draw" and e["t"] > rounds[1]]
+    if case == "an earlier round":  # before round 1's last play, asked 2 s into round 2
+        return (max(e["t"] for e in truth if e["type"] == "play" and e["t"] < rounds[1]) - 0.4,
+                next(e["t"] for e in truth if e["type"] == "play" and e["t"] > rounds[1]) + 2.0)
+    if case == "between a draw and its scoring":  # the same round: the boneyard then still holds the tile drawn
+        return draws[0] + 0.3, draws[0] + 6.5
+    return rounds[0] + 1.05, rounds[0] + 3.8  # before the opening tile is scored: no move kept
+
+
+@pytest.mark.parametrize("case", ["an earlier round", "between a draw and its scoring", "before the first move"])
+def test_scored_again_the_match_is_as_scored_without_a_stop(two_rounds, case: str) -> None:
+    video, labels, truth, alone = two_rounds
+    again_from, ask_at = _moment(truth, case)
     asked = Recording(video, labels, ask_at, again_from)
     again = asked.scored()
-    assert asked.withdrawn is not None and asked.withdrawn >= 2  # (round 1's last play and round 2's moves so far)
-    # Scored again, the match is the one scored without a stop: no draw of the later deal counted in round 1.
+    assert asked.withdrawn is not None and asked.withdrawn >= 1
+    # Scored again, the match is the one scored without a stop: no draw of another deal, none lost, the
+    # round opened by the arm that laid its first tile.
     assert [s.event for s in again.steps] == [s.event for s in alone.steps]
     assert again.match.scores() == alone.match.scores()
