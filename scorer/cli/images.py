@@ -111,10 +111,10 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         out.write(f"  lens distortion: none measurable from {counted(fit.get('views', 1), 'view')} "
                   "(for a wide lens, calibrate from a video with --views 5, the target laid near each corner)\n")
-    if fit.get("views", 1) < args.views:
+    if not args.image and fit.get("views", 1) < args.views:
         err.write(f"warning: only {counted(fit.get('views', 1), 'view')} of the {args.views} asked for "
-                  f"{'was' if fit.get('views', 1) == 1 else 'were'} seen before the "
-                  f"{'video ended' if args.video else 'time ran out'}: calibrate again to correct a wide lens\n")
+                  f"{'was' if fit.get('views', 1) == 1 else 'were'} seen (the target still, each in a new place) "
+                  f"in the {'video' if args.video else 'time given'}: calibrate again to correct a wide lens\n")
     from scorer.pipeline.core import LIVE_SMALL_TILE_PX
 
     if profile.tile_px[0] < LIVE_SMALL_TILE_PX:  # (where live play would tell the players so too)

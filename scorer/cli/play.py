@@ -189,33 +189,37 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules.log import MatchSource
     from scorer.rules.transcript import scores_text
     from scorer.sessions import Session, SessionError
+    from scorer.vision import TileDetector
     from scorer.vision.calibration import load_profile
 
     folder = Path(args.out).resolve()
     if any((folder / "video").glob("*.avi")):
         raise SessionError(f"{folder} already holds a recording: give a new folder for a new match")
-    kind = "camera" if args.camera.isdigit() else "url"
     # Everything that can be refused is checked before the folder and the match's file are made.
-    header = _header_for(args, MatchSource(kind, args.camera, 1, str(folder)))
+    header = _header_for(args, MatchSource("camera" if args.camera.isdigit() else "url", args.camera, 1, str(folder)))
     profile = load_profile(args.calibration) if args.calibration else None
+    voice = _voice(args.lang) if args.voice else None
+    detector = TileDetector.live(threads=args.threads)  # (the models found and loaded)
     camera = Camera(int(args.camera) if args.camera.isdigit() else args.camera, args.width, args.height, args.fps)
     camera.connect()
-    folder.mkdir(parents=True, exist_ok=True)
-    session = Session.create(header, Path(args.sessions) if args.sessions else None)
-    pipeline = open_table(session, camera, profile, starter=args.starter, threads=args.threads)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        session = Session.create(header, Path(args.sessions) if args.sessions else None)
+    except BaseException:  # (whatever stops it here, the camera opened is let go before it is told)
+        camera.release()
+        raise
+    pipeline = open_table(session, camera, profile, starter=args.starter, detector=detector)
     live = _club_table(args, session, err)
     say = sentences_in(args.lang)
     words = CLI_WORDS[args.lang]
-    voice = _voice(args.lang) if args.voice else None
     asked = 0
 
     def on_event(event: PipelineEvent) -> None:
         nonlocal asked
         if isinstance(event, MoveEvent) and event.announcement is not None:
-            text = event.announcement.text(args.lang)
-            out.write(f"{event.t:7.1f}s {text}\n")
+            out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
             if voice is not None:
-                voice(text)
+                voice(event.announcement.spoken(args.lang))  # (the words for the ear: "neljä–viisi", not "[4|5]")
         elif isinstance(event, NeedsConfirmation):
             asked += 1
             out.write(f"{event.t:7.1f}s ? {say(event.reason)}\n")

@@ -137,7 +137,8 @@ def recorded_match(folder: Path, sessions: Path | None = None) -> SessionSummary
     folder = Path(folder).resolve()
     for summary in list_sessions(sessions):
         recording = summary.header.source.recording if summary.header and summary.header.source else None
-        if recording is not None and Path(recording).resolve() in (folder, folder.parent):
+        # (The folder itself, or its ``video`` folder of segments.)
+        if recording is not None and Path(recording).resolve() in (folder, folder.parent if folder.name == "video" else folder):
             return summary
     return None
 
@@ -154,13 +155,3 @@ def recorded_move_times(source: FrameSource, sessions: Path | None = None) -> li
     except SessionError:
         return []
     return [s.t for s in steps if s.t is not None]
-    folder = Path(folder).resolve()
-    for summary in list_sessions(sessions):
-        recording = summary.header.source.recording if summary.header and summary.header.source else None
-        if recording is not None and Path(recording).resolve() in (folder, folder.parent):
-            try:
-                steps = read_session(summary.path).log.steps
-            except SessionError:
-                return []
-            return [s.t for s in steps if s.t is not None]
-    return []

@@ -266,6 +266,12 @@ class Camera:
             if self._cap is None:
                 raise SourceError(f"camera {self.index}: not found or cannot be opened")
 
+    def release(self) -> None:
+        """Let the camera opened by :meth:`connect` go (its frames not wanted after all)."""
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
     def frames(self) -> Iterator[Frame]:
         self.connect()
         cap, self._cap = self._cap, None

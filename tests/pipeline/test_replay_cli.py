@@ -53,6 +53,10 @@ def test_record_refused_leaves_nothing_behind(tmp_path: Path, monkeypatch) -> No
         assert not out_dir.exists() and not sessions.exists() and not (tmp_path / "data").exists(), camera
     # (OpenCV's own warnings about the missing device are not printed beside the one line that says it.)
     assert "WARN" not in err
+    monkeypatch.setenv("PATH", str(tmp_path))  # no espeak-ng for --voice
+    code, out, err = run("record", "--camera", "0", "--out", str(tmp_path / "rec"), *common, "--voice")
+    assert code == 2 and "--voice needs espeak-ng" in err
+    assert not (tmp_path / "rec").exists() and not sessions.exists() and not (tmp_path / "data").exists()
 
 
 def test_replay_of_a_record_folder_takes_the_match_as_recorded(tmp_path: Path) -> None:
