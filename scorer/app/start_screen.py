@@ -300,7 +300,7 @@ class StartDialog(QDialog):
         where = self.location.text().strip()
         if not where:
             raise FormError(self.location, self.tr("Give the video file, the recorded session's folder or the camera's URL."))
-        if data == "url" or "://" in where:
+        if "://" in where or (data == "url" and not Path(where).exists()):  # (a file typed as a URL is a video)
             return MatchSource("url", where)
         if not Path(where).exists():
             raise FormError(self.location, self.tr("{path}: no such file or folder.").format(path=where))

@@ -29,6 +29,8 @@ def turn_text(match: Match) -> str:
         return translate("TableMode", "Round {round} is over: the hands left to count").format(round=match.round_no)
     if not match.round_no:
         return translate("TableMode", "Waiting for the first round")
+    if match.next_to_act:
+        return translate("TableMode", "{name} starts the next round").format(**names(match.next_to_act))
     return translate("TableMode", "Waiting for the next round")
 
 class TableMode(QWidget):

@@ -331,7 +331,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.live.show_reading(self.live.detections, *self._scoring())
             if self.by_hand:  # no camera shows the table: the picture draws the layout as the session holds it
                 self.live.show_layout(layout_on_table(self.match))
-            elif self.ended_with is not None and self.ended_with != [s.line for s in self.snapshot.steps]:
+            elif self.ended_with is not None and (self.live.image is None or self.ended_with != [s.line for s in self.snapshot.steps]):
                 # Moves entered after the recording ended: its last picture no longer shows the match.
                 self.live.draw_instead(layout_on_table(self.match))
 

@@ -469,6 +469,24 @@ def test_a_recording_that_fails_ends_as_played_out_and_corrections_still_count(q
     window.stop()
 
 
+def test_moves_entered_after_a_recording_ended_are_drawn_and_undone_so(qtbot, tmp_path: Path) -> None:
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    session.apply(RoundStart("Ann"), 0.01)  # (the recording ends mid-round)
+    window = make_window(tmp_path, session.header, FailingRecording(), NoDetector(), session)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert window.live.image is not None
+    window._correct([Play("Ann", Tile(1, 4))])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
+    assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles
+    window.undo()  # back to the moves the recording ended with: the tile undone is not left drawn
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
+    assert window.live.image is None and not window.live.layout_board.tiles
+    window.stop()
+
+
 class FailingCamera(StillCamera):
     """A camera unplugged after a few frames."""
 

@@ -328,3 +328,16 @@ def test_a_match_open_elsewhere_is_refused_in_the_players_language(tmp_path: Pat
         first.close()
     assert "tämä ottelu on jo auki toisessa ikkunassa" in refusal_text(refused.value, "fi")
     assert "this match is open in another window" in refusal_text(refused.value, "en")
+
+
+def test_a_file_typed_as_a_network_camera_is_played_as_a_video(qtbot, tmp_path: Path) -> None:
+    """A camera never plays a file (it would loop it): a path typed in the URL field is read as a recording."""
+    video = tmp_path / "evening.mp4"
+    video.write_bytes(b"x")
+    dialog = StartDialog(cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.source.setCurrentIndex(dialog.source.findData("url"))
+    dialog.location.setText(str(video))
+    assert dialog.source_spec().kind == "video"
+    dialog.location.setText("rtsp://192.168.1.20:8554/table")
+    assert dialog.source_spec().kind == "url"

@@ -176,3 +176,14 @@ def test_redone_is_said_only_for_the_move_undone(qtbot, tmp_path: Path) -> None:
     window._on_changed(window.snapshot.of(history))
     assert window.statusBar().currentMessage().startswith("Redone:")
     assert window.banner.text().startswith("Redone:")  # (not the "Undone" it brought back)
+
+
+def test_between_rounds_table_mode_names_who_starts_the_next() -> None:
+    """The ▶ marks who the rules name to start the next round; the line under it says so too."""
+    from scorer.app.tablemode import turn_text
+    from scorer.rules import Phase
+
+    sim = simulate_match("horse-race", 3, seed=5)
+    between = [s.after for s in sim.events if s.after.phase is Phase.BEFORE_ROUND and s.after.round_no and not s.after.is_over]
+    named = [m for m in between if m.next_to_act]
+    assert named and all(turn_text(m) == f"{m.next_to_act} starts the next round" for m in named)

@@ -1765,6 +1765,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>Odotetaan ensimmäistä kierrosta</translation>
     </message>
     <message>
+        <source>{name} starts the next round</source>
+        <translation>{name} aloittaa seuraavan kierroksen</translation>
+    </message>
+    <message>
         <source>Waiting for the next round</source>
         <translation>Odotetaan seuraavaa kierrosta</translation>
     </message>
