@@ -1,7 +1,7 @@
 """Detect-and-read per 1280x720 frame against ultralytics' own predict on the same weights and frames, in one
 run (a benchmark: prints, asserts nothing).
 
-    /tmp/train-venv/bin/python benchmarks/speed_vs_ultralytics.py [--frames 30] [--rounds 3] [--models DIR ...]
+    /tmp/train-venv/bin/python benchmarks/speed_vs_ultralytics.py [--frames 30] [--rounds 3] [--models DIR ...] [--order blocks]
 
 Needs the training environment (ultralytics and torch: the ``train`` extra, docs/measuring.md); without it
 only the scorer's own figures are printed.  The frames are the held-out ``test`` split's 1280x720 images
@@ -10,7 +10,7 @@ only the scorer's own figures are printed.  The frames are the held-out ``test``
 models in ``models/`` (and in each ``--models`` folder, e.g. quantised ones), then ultralytics' predict on
 ``models/detector-last.pt`` (the checkpoint ``detector.onnx`` was exported from) at the same input size and
 score threshold (JPEG decode to boxes, no pips read; torch with 2 threads).  The order rotates each round
-so no runner always follows the same one.  Printed: each runner's median and p90 ms and its ratio to
+so no runner always follows the same one (``--order blocks``: all frames by one runner, then by the next).  Printed: each runner's median and p90 ms and its ratio to
 ultralytics' median (and each timed round's own ratio: the host's load moves it), and the scorer's median
 time per stage.
 """
@@ -49,6 +49,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="times each frame is read by each runner (the first round is a warm-up)")
     parser.add_argument("--models", type=Path, action="append", default=[], help="also the scorer with the models in this folder")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--order", choices=("interleaved", "blocks"), default="interleaved",
+                        help="interleaved: each frame by every runner in turn (the default); blocks: every frame by one "
+                             "runner, then by the next, the order rotating each round -- neither runner's threads still "
+                             "busy (torch's OpenMP threads spin after each run) nor its data in the caches when the other runs")
     args = parser.parse_args()
     blobs = frames(args.frames)
     runners: dict[str, object] = {}
@@ -85,18 +89,22 @@ def main() -> None:
         timed = r > 0 or args.rounds == 1
         for name in names:
             by_round[name] += [[]] if timed else []
-        for i, data in enumerate(blobs):
-            k = (i + r) % len(names)
-            for name in names[k:] + names[:k]:
-                t0 = time.perf_counter()
-                image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-                runners[name](image)
-                if timed:
-                    by_round[name][-1].append((time.perf_counter() - t0) * 1000)
+        if args.order == "blocks":
+            k = r % len(names)
+            turns = [(name, i) for name in names[k:] + names[:k] for i in range(len(blobs))]
+        else:
+            turns = [(name, i) for i in range(len(blobs)) for name in names[(i + r) % len(names):] + names[:(i + r) % len(names)]]
+        for name, i in turns:
+            t0 = time.perf_counter()
+            image = cv2.imdecode(np.frombuffer(blobs[i], np.uint8), cv2.IMREAD_COLOR)
+            runners[name](image)
+            if timed:
+                by_round[name][-1].append((time.perf_counter() - t0) * 1000)
     times = {name: [t for one in rounds for t in one] for name, rounds in by_round.items()}
     peer_name = next((n for n in times if n.startswith("ultralytics")), "")
     peer = statistics.median(times[peer_name]) if peer_name else None
-    print(f"{len(blobs)} frames 1280x720 (test split), input {size} px, {args.threads} threads, {args.rounds - 1 if args.rounds > 1 else 1} timed rounds")
+    print(f"{len(blobs)} frames 1280x720 (test split), input {size} px, {args.threads} threads, {args.rounds - 1 if args.rounds > 1 else 1} timed rounds, "
+          f"{args.order}")
     for name, t in times.items():
         median = statistics.median(t)
         ratio = f", {median / peer:.2f}x ultralytics' predict" if peer else ""
