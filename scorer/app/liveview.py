@@ -208,7 +208,7 @@ class LiveView(QWidget):
         drawn = self.schematic() if self.image is None else Schematic()
         if drawn.tiles:
             paint_layout(p, self.layout_area(), drawn, self.scoring)
-        elif self.image is None and self.status == "hand":
+        elif self.image is None and self.status in ("hand", "ended"):  # (ended: moves entered after the recording)
             p.setPen(QColor("#d0d0d0"))
             p.setFont(QFont("DejaVu Sans", 13))
             p.drawText(QRectF(40, 60, self.width() - 80, self.height() - 120),

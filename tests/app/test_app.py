@@ -484,6 +484,7 @@ def test_moves_entered_after_a_recording_ended_are_drawn_and_undone_so(qtbot, tm
     window.undo()  # back to the moves the recording ended with: the tile undone is not left drawn
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
     assert window.live.image is None and not window.live.layout_board.tiles
+    assert window.live.status == "ended"  # (its picture gives the hint to enter the moves, as with no camera)
     window.stop()
 
 
