@@ -3,6 +3,7 @@ of its legal ends, the hands at a round's end, and the player a pass or draw is 
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QPointF, QRectF, QSize, Qt
@@ -111,13 +112,13 @@ class ConfirmDialog(QDialog):
         layout = QVBoxLayout(self)
         if picture is not None and ringed:
             where = self.tr("The picture shows the table as the camera saw it: what it asks about is ringed in magenta, "
-                            "tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera's picture.")
+                            "tiles read unsurely are framed in orange.")
         elif picture is not None:
-            where = self.tr("The picture shows the table as the camera saw it: tiles read unsurely are framed in orange; "
-                            "a place such as (412, 200) is a pixel of the camera's picture.")
+            where = self.tr("The picture shows the table as the camera saw it: tiles read unsurely are framed in orange.")
         else:
-            where = self.tr("A place such as (412, 200) is a pixel of the camera's picture, where the tiles read "
-                            "unsurely are framed in orange.")
+            where = self.tr("In the camera's picture the tiles read unsurely are framed in orange.")
+        if re.search(r"\(\d+, \d+\)", reason):  # (only where the question names a place by its pixel)
+            where += " " + self.tr("A place such as (412, 200) is a pixel of the camera's picture.")
         if alternatives:
             ask = QLabel(self.tr("The camera is not sure what happened. {where} Pick what was played:").format(where=where))
         else:  # (nothing to pick from: the moves are entered with the buttons under the moves list)

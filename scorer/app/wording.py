@@ -258,6 +258,10 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: this match is open in another window or process"),
+    QT_TRANSLATE_NOOP("Sentences", "the first tile was laid from {arm}'s side, but {named} was named to start the round: who started "
+                                   "it?"),
+    QT_TRANSLATE_NOOP("Sentences", "no answer about who started the round: taken as {starter}, from whose side its first tile "
+                                   "was laid (not {named}, as named at the start)"),
     QT_TRANSLATE_NOOP("Sentences", "a player needs a name, found {name}"),
     QT_TRANSLATE_NOOP("Sentences", "Horse Race is played by 2, 3 or 4 players, found {count}"),
     QT_TRANSLATE_NOOP("Sentences", "Horse Race partnerships need 4 players (two pairs), found {count}"),

@@ -47,7 +47,7 @@ from scorer.pipeline.notices import (
     told_before,
 )
 from scorer.pipeline.questions import (
-    Asked, LaidAtOnce, Question, Refused, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
+    Asked, LaidAtOnce, Question, Refused, StarterContradicted, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
 from scorer.pipeline.rewrite import Guess, Rewritten, played_this_round, with_guess_revised
@@ -66,8 +66,8 @@ from scorer.vision.detector import Detector
 from scorer.words import words_of
 
 # Questions a recording may end on, settled then on the first answer offered: the likeliest (the reading
-# read likeliest; the order the places settled in; the player on turn's own arm).
-SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm)
+# read likeliest; the order the places settled in; the player on turn's own arm; the arm that opened the round).
+SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm, StarterContradicted)
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far

@@ -195,6 +195,19 @@ class WhoLaidTaken:
 
 
 @dataclass(frozen=True)
+class StarterTaken:
+    """Who started the first round, asked about (the starter named, the arm another's): play went on
+    unanswered, and the arm's player is taken."""
+
+    starter: str
+    named: str
+
+    def text(self) -> Words:
+        return _open(Words("no answer about who started the round: taken as {starter}, from whose side its first tile "
+                           "was laid (not {named}, as named at the start)", starter=self.starter, named=self.named))
+
+
+@dataclass(frozen=True)
 class ReadingTaken:
     """A new tile read unsurely, asked about: its likeliest reading taken."""
 

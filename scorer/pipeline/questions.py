@@ -61,6 +61,25 @@ class WhoOpened:
 
 
 @dataclass(frozen=True)
+class StarterContradicted:
+    """The first round's starter named at the start, its first tile laid from another's side (the arm's player first)."""
+
+    named: str
+    arm: str
+    key = ("starter",)  # (asked once a match: of its first round)
+    problems = ()
+
+    @property
+    def reason(self) -> str:
+        return Words("the first tile was laid from {arm}'s side, but {named} was named to start the round: who started it?",
+                     arm=self.arm, named=self.named)
+
+    @property
+    def alternatives(self) -> Alternatives:
+        return ((RoundStart(self.arm),), (RoundStart(self.named),))
+
+
+@dataclass(frozen=True)
 class HandsLeft:
     """The round is over and the hands laid out were not read surely, or hold more tiles than the camera
     saw drawn (``guess``: as best read)."""
@@ -309,7 +328,7 @@ class Refused:
         return self.message
 
 
-Question = (WhoOpened | HandsLeft | OpeningUnfit | TableUnfit | PlayedTileAgain | SeenTwoWays | SeenInTwoPlaces
+Question = (WhoOpened | StarterContradicted | HandsLeft | OpeningUnfit | TableUnfit | PlayedTileAgain | SeenTwoWays | SeenInTwoPlaces
             | WhichReading | WhoLaid | WhoseArm | NotPlayable | WhichOrder | LaidAtOnce | Refused)
 
 

@@ -20,8 +20,8 @@ from scorer.pipeline.draws import Draws
 from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import Explained, other_readings, pips, unsure_new_tile
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.notices import HandsLikely, HandsTaken, PlayWentOn, WhoLaidTaken
-from scorer.pipeline.questions import Alternatives, Asked, HandsLeft, OpeningUnfit, WhoOpened, WhoseArm
+from scorer.pipeline.notices import HandsLikely, HandsTaken, PlayWentOn, StarterTaken, WhoLaidTaken
+from scorer.pipeline.questions import Alternatives, Asked, HandsLeft, OpeningUnfit, StarterContradicted, WhoOpened, WhoseArm
 from scorer.pipeline.recount import with_draw_before_play_went_on
 from scorer.pipeline.sequences import allows, on_turn, sequence_for
 from scorer.pipeline.still import Seats, Sight, StillTable
@@ -116,12 +116,25 @@ class Rounds:
             starter = match.players[match.next_starter]
         elif match.round_no == 0 and self.starter:
             starter = self.starter
+            arm = player_at(self.arms.side_over(opening) if side is None else side, match.players)
+            if arm is not None and arm != starter:
+                # The starter named at the start, the first tile laid from another's side: asked; once play
+                # goes on past it unanswered (a replay, a recording), the arm's player is taken, said.
+                if len(layout.component) < 2:
+                    return self.table.put(t, StarterContradicted(starter, arm))
+                taken = [told(t, StarterTaken(arm, starter))]
+                starter = arm
+                return taken + self._opened(t, still, tiles, layout, starter)
         elif self.asked.opener is not None:
             return []  # the players were asked who opened the round: the next player's arm is no answer
         else:
             starter = player_at(self.arms.side_over(opening) if side is None else side, match.players)
         if starter is None:
             return self.table.put(t, WhoOpened(tuple(match.players)))
+        return self._opened(t, still, tiles, layout, starter)
+
+    def _opened(self, t: float, still: StillTable, tiles: list[TileDetection], layout: Layout, starter: str) -> list[PipelineEvent]:
+        """The round opened by ``starter``, and its tiles on the table played."""
         self.cleared = self.hands_asked = False
         self.reveal_guess = None  # (the last round's hands, counted or not)
         self.asked.boxes, self.asked.reading = (), None  # (the last round's questions about readings)

@@ -168,6 +168,10 @@ def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_p
 
     said = " ".join(label.text() for label in ConfirmDialog(window, "2 tiles appeared", []).findChildren(QLabel))
     assert "Pick what was played" not in said and "Play…, Draw…, Pass / knock… or Round end…" in said
+    # What a place such as (412, 200) is, said only where the question names one.
+    assert "is a pixel" not in said
+    said = " ".join(label.text() for label in ConfirmDialog(window, "[3|4] at (412, 200) is read unsurely", []).findChildren(QLabel))
+    assert "A place such as (412, 200) is a pixel of the camera's picture." in said
 
 
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from scorer.app.wording import notice_text, question_text, refusal_text, said_ag
 from scorer.words import Listed, Words, words_of
 from scorer.pipeline import Notice, notices
 from scorer.pipeline.events import told
-from scorer.pipeline.questions import PlayedTileAgain, TableUnfit, WhichReading, WhoLaid, WhoseArm, needs_confirmation
+from scorer.pipeline.questions import PlayedTileAgain, TableUnfit, StarterContradicted, WhichReading, WhoLaid, WhoseArm, needs_confirmation
 from scorer.rules import Pass, Play, Reveal, Tile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +32,7 @@ QUESTIONS = [
     WhoLaid(Tile(5, 5), "Ben"),
     WhoseArm((Tile(2, 3),), "Cid", "Ann"),
     WhichReading((412.4, 200.6), ((Tile(1, 6),), (Tile(0, 1),))),
+    StarterContradicted("Ben", "Ann"),
 ]
 
 
@@ -65,7 +66,8 @@ NOTICES = [
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
-    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.NotFollowed(), notices.PictureTooGrainy(), notices.PictureTooDark(),
+    notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.StarterTaken("Ann", "Ben"), notices.NotFollowed(), notices.PictureTooGrainy(),
+    notices.PictureTooDark(),
 ]
 
 

@@ -190,16 +190,20 @@
         <translation>Vahvista siirto</translation>
     </message>
     <message>
-        <source>The picture shows the table as the camera saw it: what it asks about is ringed in magenta, tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera&apos;s picture.</source>
-        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: se, mitä kysytään, on ympyröity magentalla, ja epävarmasti luetut laatat on kehystetty oranssilla. Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä.</translation>
+        <source>The picture shows the table as the camera saw it: what it asks about is ringed in magenta, tiles read unsurely are framed in orange.</source>
+        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: se, mitä kysytään, on ympyröity magentalla, ja epävarmasti luetut laatat on kehystetty oranssilla.</translation>
     </message>
     <message>
-        <source>The picture shows the table as the camera saw it: tiles read unsurely are framed in orange; a place such as (412, 200) is a pixel of the camera&apos;s picture.</source>
-        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: epävarmasti luetut laatat on kehystetty oranssilla. Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä.</translation>
+        <source>The picture shows the table as the camera saw it: tiles read unsurely are framed in orange.</source>
+        <translation>Kuvassa on pöytä sellaisena kuin kamera sen näki: epävarmasti luetut laatat on kehystetty oranssilla.</translation>
     </message>
     <message>
-        <source>A place such as (412, 200) is a pixel of the camera&apos;s picture, where the tiles read unsurely are framed in orange.</source>
-        <translation>Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä; kameran kuvassa epävarmasti luetut laatat on kehystetty oranssilla.</translation>
+        <source>In the camera&apos;s picture the tiles read unsurely are framed in orange.</source>
+        <translation>Kameran kuvassa epävarmasti luetut laatat on kehystetty oranssilla.</translation>
+    </message>
+    <message>
+        <source>A place such as (412, 200) is a pixel of the camera&apos;s picture.</source>
+        <translation>Merkintä (412, 200) tarkoittaa kameran kuvan pikseliä.</translation>
     </message>
     <message>
         <source>The camera is not sure what happened. {where} Pick what was played:</source>
@@ -1099,6 +1103,14 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{path}: this match is open in another window or process</source>
         <translation>{path}: tämä ottelu on jo auki toisessa ikkunassa tai ohjelmassa</translation>
+    </message>
+    <message>
+        <source>the first tile was laid from {arm}&apos;s side, but {named} was named to start the round: who started it?</source>
+        <translation>ensimmäinen laatta pelattiin {arm_gen} puolelta, mutta kierroksen aloittajaksi nimettiin {named}: kuka aloitti?</translation>
+    </message>
+    <message>
+        <source>no answer about who started the round: taken as {starter}, from whose side its first tile was laid (not {named}, as named at the start)</source>
+        <translation>kysymykseen, kuka aloitti kierroksen, ei vastattu: tulkittu {starter}, jonka puolelta ensimmäinen laatta pelattiin (ei {named}, joka nimettiin alussa)</translation>
     </message>
     <message>
         <source>a player needs a name, found {name}</source>
