@@ -46,6 +46,7 @@ class Rounds:
         self.table, self.turns, self.arms, self.asked, self.draws = table, turns, arms, asked, draws
         self.memory, self.tracker = memory, tracker
         self.starter = starter  # who starts round 1, where known
+        self.starter_asked: tuple[StarterContradicted, int] | None = None  # asked so, and the tiles laid then
         self.cleared = False  # the last round's tiles were cleared away: the next tile put down opens a round
         self.reveal_guess: Reveal | None = None  # the hands as best read while the round-end count waits
         self.hands_asked = False  # the players were asked for the hands left (the round's tiles cleared away)
@@ -116,15 +117,17 @@ class Rounds:
             starter = match.players[match.next_starter]
         elif match.round_no == 0 and self.starter:
             starter = self.starter
-            arm = player_at(self.arms.side_over(opening) if side is None else side, match.players)
-            if arm is not None and arm != starter:
-                # The starter named at the start, the first tile laid from another's side: asked; once play
-                # goes on past it unanswered (a replay, a recording), the arm's player is taken, said.
-                if len(layout.component) < 2:
-                    return self.table.put(t, StarterContradicted(starter, arm))
-                taken = [told(t, StarterTaken(arm, starter))]
-                starter = arm
-                return taken + self._opened(t, still, tiles, layout, starter)
+            if self.starter_asked is not None and len(layout.component) > self.starter_asked[1]:
+                # Asked who started, and play went on unanswered (a replay, a recording): the arm's player, said.
+                starter = self.starter_asked[0].arm
+                return [told(t, StarterTaken(starter, self.starter_asked[0].named))] + self._opened(t, still, tiles, layout, starter)
+            # The arm that laid the first tile: the one over it where it lies alone, else as the looks tell.
+            laid_from = (side if side is not None else self.arms.side_over(opening) if len(layout.component) == 1
+                         else self._side_that_opened(layout))
+            arm = player_at(laid_from, match.players)
+            if arm is not None and arm != starter:  # (the name mistaken, or the arm misread: asked)
+                self.starter_asked = (StarterContradicted(starter, arm), len(layout.component))
+                return self.table.put(t, self.starter_asked[0])
         elif self.asked.opener is not None:
             return []  # the players were asked who opened the round: the next player's arm is no answer
         else:
@@ -227,7 +230,7 @@ class Rounds:
         no longer on the board lay are forgotten -- they were of the table as it was."""
         self.asked.forget()
         self.memory.forget_all_but(set(self.table.match.current_board().tiles))
-        self.reveal_guess, self.hands_asked = None, False
+        self.reveal_guess, self.hands_asked, self.starter_asked = None, False, None
 
     def played_on(self, t: float, sight: Sight) -> list[PipelineEvent]:
         """The log has a player out with their last tile, yet tiles have been laid on the round's layout
