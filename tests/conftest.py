@@ -31,6 +31,15 @@ def sr4() -> Match:
     return match
 
 
+def film(folder: Path, game: str, players: int, seed: int, rounds: int) -> tuple[Path, Path, Path]:
+    """A small generated game film in ``folder`` (480x270): its video, truth and labels files."""
+    from dominosynth.video import VideoSpec, make_video
+
+    video, truth, labels = folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl"
+    make_video(VideoSpec(game, players, False, seed, size=(480, 270), max_rounds=rounds, move_seconds=1.3), video, truth, labels)
+    return video, truth, labels
+
+
 def play(match: Match, player: str, tile: tuple[int, int], at: tuple[int, int] | None = None, **kw: Any):
     return match.apply(Play(player, t(*tile), None if at is None else t(*at), **kw))
 

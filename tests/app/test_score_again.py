@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from dominosynth.truth import TruthDetector
-from dominosynth.video import VideoSpec, make_video
 
 from scorer.app.worker import PipelineWorker
 from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import MatchHeader
+from tests.conftest import film
 
 
 class Recording:
@@ -53,10 +53,7 @@ class Recording:
 @pytest.fixture(scope="module")
 def two_rounds(tmp_path_factory):
     """A two-round film (seed 4: draws in both rounds), its truth, and the match scored without a stop."""
-    folder = tmp_path_factory.mktemp("film")
-    spec = VideoSpec("horse-race", 2, False, 4, size=(480, 270), max_rounds=2, move_seconds=1.3)
-    video, truth_path, labels = folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl"
-    make_video(spec, video, truth_path, labels)
+    video, truth_path, labels = film(tmp_path_factory.mktemp("film"), "horse-race", 2, seed=4, rounds=2)
     truth = [json.loads(line) for line in truth_path.read_text().splitlines()[1:]]
     return video, labels, truth, Recording(video, labels).scored()
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from dominosynth.truth import TruthDetector
-from dominosynth.video import VideoSpec, make_video
 
 from scorer.pipeline import NeedsConfirmation, Notice, PipelineConfig, TablePipeline, VideoFile
 from scorer.pipeline.notices import StarterTaken
@@ -18,22 +17,20 @@ from scorer.pipeline.questions import StarterContradicted
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import MatchHeader
 from scorer.rules.transcript import score_log
+from tests.conftest import film
 
 
 @pytest.fixture(scope="module")
-def film(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("film")
-    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
-    video, truth, labels = folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl"
-    make_video(spec, video, truth, labels)
+def one_round(tmp_path_factory):
+    video, truth, labels = film(tmp_path_factory.mktemp("film"), "horse-race", 2, seed=3, rounds=1)
     lines = truth.read_text().splitlines()
     starter = next(json.loads(line)["starter"] for line in lines if json.loads(line)["type"] == "round")
     _, steps = score_log(lines)
     return video, labels, starter, list(steps)[-1].after.scores()
 
 
-def _scored(film, answer: bool):
-    video, labels, starter, _ = film
+def _scored(one_round, answer: bool):
+    video, labels, starter, _ = one_round
     wrong = next(p for p in ("Ann", "Ben") if p != starter)
     detector = TruthDetector(labels)
     pipeline = TablePipeline(MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False)), detector,
@@ -52,18 +49,18 @@ def _scored(film, answer: bool):
     return wrong, pipeline, asked, told
 
 
-def test_a_wrong_starter_named_is_asked_about_and_the_arm_s_player_answered(film) -> None:
-    wrong, pipeline, asked, told = _scored(film, answer=True)
+def test_a_wrong_starter_named_is_asked_about_and_the_arm_s_player_answered(one_round) -> None:
+    wrong, pipeline, asked, told = _scored(one_round, answer=True)
     question = asked[0]
-    assert isinstance(question, StarterContradicted) and (question.named, question.arm) == (wrong, film[2])
-    assert question.alternatives[0][0].starter == film[2] and question.alternatives[1][0].starter == wrong
+    assert isinstance(question, StarterContradicted) and (question.named, question.arm) == (wrong, one_round[2])
+    assert question.alternatives[0][0].starter == one_round[2] and question.alternatives[1][0].starter == wrong
     assert len(asked) == 1 and not any(isinstance(s, StarterTaken) for s in told)
-    assert pipeline.match.scores() == film[3]
+    assert pipeline.match.scores() == one_round[3]
 
 
-def test_unanswered_the_arm_s_player_is_taken_once_play_goes_on_and_said(film) -> None:
-    wrong, pipeline, asked, told = _scored(film, answer=False)
+def test_unanswered_the_arm_s_player_is_taken_once_play_goes_on_and_said(one_round) -> None:
+    wrong, pipeline, asked, told = _scored(one_round, answer=False)
     assert isinstance(asked[0], StarterContradicted)
     taken = [s for s in told if isinstance(s, StarterTaken)]
-    assert taken and (taken[0].starter, taken[0].named) == (film[2], wrong)
-    assert pipeline.match.scores() == film[3]
+    assert taken and (taken[0].starter, taken[0].named) == (one_round[2], wrong)
+    assert pipeline.match.scores() == one_round[3]
