@@ -170,12 +170,10 @@ class PipelineWorker(QObject):
             count, _ = Snapshot.of(history).at(payload)
             # Played again from the table the last move kept was read from (the still frames before it), not
             # from the moment picked: what happened between them -- a draw, seen only as a back gone -- is
-            # scored again, against that table.
-            # (No move kept: from the start, where the round's opening tile is seen laid, by the arm that laid it.)
+            # scored again, against that table; with no move kept, from the start (the opening tile seen laid).
             kept_at = next((s.t for s in reversed(history.steps[:count]) if s.t is not None), None)
             paused_round = history.match.round_no
             self.pipeline.rewind(count, t)
-            # (What it saw is of the moment the play was at.)
             self.pipeline.forget_the_table(same_round=self.pipeline.match.round_no == paused_round)
             self.reviewing = False
             self._seek_to = 0.0 if kept_at is None else max(0.0, min(payload, kept_at - self.pipeline.config.still_seconds))

@@ -270,6 +270,7 @@ def _voice(lang: str) -> Callable[[str], None]:
     program = shutil.which("espeak-ng")
     if program is None:
         raise SourceError("--voice needs espeak-ng, which is not installed (Debian/Ubuntu: sudo apt-get install espeak-ng)")
+
     def failed(problem: str) -> None:
         sys.stderr.write(f"voice: {problem}\n")
 

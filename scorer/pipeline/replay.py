@@ -135,10 +135,10 @@ def recorded_match(folder: Path, sessions: Path | None = None) -> SessionSummary
     """The saved match that names ``folder`` (a ``record`` folder, or its ``video`` folder) as its
     recording; None where none does."""
     folder = Path(folder).resolve()
+    named_so = {folder, folder.parent} if folder.name == "video" else {folder}  # (the folder, or the one of its segments)
     for summary in list_sessions(sessions):
         recording = summary.header.source.recording if summary.header and summary.header.source else None
-        # (The folder itself, or its ``video`` folder of segments.)
-        if recording is not None and Path(recording).resolve() in (folder, folder.parent if folder.name == "video" else folder):
+        if recording is not None and Path(recording).resolve() in named_so:
             return summary
     return None
 
