@@ -45,6 +45,7 @@ def to_qimage(frame: np.ndarray) -> QImage:
 
 class LiveView(QWidget):
     tile_clicked = Signal(object)  # the TileDetection under the click
+    status_clicked = Signal()  # a click on the state shown (at "needs your confirmation": the question again)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +54,7 @@ class LiveView(QWidget):
         self.scoring: set = set()
         self.end_sum: int | None = None
         self.status = "waiting"
+        self.status_box = QRectF(10, 10, 250, 28)  # where the state is drawn (the words' width, once painted)
         self.layout_board: Board | None = None  # a match with no camera: the round's layout, drawn instead
         self._drawn: tuple[Board, float, Schematic] | None = None  # the last one laid out (a resize or a paint: the same)
         self.setMinimumSize(480, 270)
@@ -179,6 +181,9 @@ class LiveView(QWidget):
         return None
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
+        if self.status_box.contains(event.position()):
+            self.status_clicked.emit()
+            return
         d = self.detection_at(event.position().x(), event.position().y())
         if d is not None:
             self.tile_clicked.emit(d)
@@ -220,9 +225,10 @@ class LiveView(QWidget):
         width = max(250, p.fontMetrics().horizontalAdvance(text) + 24)  # the box fits the words of either language
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QBrush(QColor(colour)))
-        p.drawRoundedRect(QRectF(10, 10, width, 28), 6, 6)
+        self.status_box = QRectF(10, 10, width, 28)
+        p.drawRoundedRect(self.status_box, 6, 6)
         p.setPen(QColor("white"))
-        p.drawText(QRectF(10, 10, width, 28), Qt.AlignmentFlag.AlignCenter, text)
+        p.drawText(self.status_box, Qt.AlignmentFlag.AlignCenter, text)
         if self.end_sum is not None:
             text = self.end_sum_text()
             width = max(140, p.fontMetrics().horizontalAdvance(text) + 24)

@@ -104,6 +104,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _build(self) -> None:
         self.live = LiveView()
         self.live.tile_clicked.connect(self._correct_tile)
+        self.live.status_clicked.connect(lambda: self.live.status == "confirm" and self.reopen_question())
         right = QWidget()
         col = QVBoxLayout(right)
         self.banner = QLabel(" ")
@@ -211,6 +212,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.draw_action.setText(self.tr("&Draw…"))
         self.tile_action.setText(self.tr("P&lay a tile…"))
         self.hands_action.setText(self.tr("Round &end: the hands…"))
+        self.question_action.setText(self.tr("The camera's &question…"))
         self.view_menu.setTitle(self.tr("&View"))
         self.table_action.setText(self.tr("&Table mode (full screen, large scores)"))
         self.settings_action.setText(self.tr("&Settings…"))
@@ -227,6 +229,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 seconds=i18n.decimal(self.review_at if self.review_at is not None else self.worker.position)))
         if self.announcement is not None:
             self.last_announcement = i18n.unbroken(self.announcement.text(self.lang))
+        if self.review_at is not None:
+            self.show_banner_reviewed()
+        elif self.announcement is not None:
             self.banner.setText(self.last_announcement)
         self._renarrate()
         self._refresh_board()
@@ -340,8 +345,10 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
+                self.go_on_after_undo()  # (a move entered or redone after an undo: the recording plays on)
+                heard = self.heard_already(e.step.event)
                 if e.announcement is not None:
-                    self._announce(e.announcement)
+                    self._announce(e.announcement, aloud=not heard)
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
@@ -356,12 +363,13 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 if e.status == "over" and self.import_to_club:
                     self._import_into_club()
 
-    def _announce(self, announcement: Announcement) -> None:
+    def _announce(self, announcement: Announcement, aloud: bool = True) -> None:
         self.announcement = announcement
         text = i18n.unbroken(announcement.text(self.lang))
         self.last_announcement = text
         self.banner.setText(text)
-        self.speaker.say_announcement(announcement)
+        if aloud:
+            self.speaker.say_announcement(announcement)
         if self.pages.currentWidget() is self.table_mode:
             self._refresh_table_mode()
 
@@ -396,18 +404,3 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
         if not message and (self.by_hand or self.finished):
             self._show_finished()
-
-    def _set_lang(self, lang: str) -> None:
-        """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""
-        lang = i18n.known(lang)
-        if self.lang_box.currentData() != lang:
-            self.lang_box.setCurrentIndex(self.lang_box.findData(lang))  # comes back here
-            return
-        self.lang = i18n.set_language(lang)
-        self.speaker.lang = self.lang
-        self.language_actions[self.lang].setChecked(True)
-        try:
-            Settings.remember(lang=self.lang)
-        except OSError as exc:  # not remembered, but switched
-            self.statusBar().showMessage(str(exc), 8000)
-        self.retranslate()

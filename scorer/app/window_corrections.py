@@ -29,6 +29,10 @@ QUESTION_SAID_AFTER_MS = 2000
 class MatchCorrections:
     """The corrections: requests to the session, through the worker."""
 
+    # The camera's question asked and neither answered nor settled: put off ("Not now"), it can be opened again
+    # (the Play menu, or a click on the "needs your confirmation" badge) until the match moves on.
+    open_question: NeedsConfirmation | None = None
+
     def _ask(self, e: NeedsConfirmation) -> None:
         self.live.set_status("confirm")
         self.asking = True  # (the question it replaces closed: the recording held on for this one)
@@ -41,6 +45,7 @@ class MatchCorrections:
 
     def _show_question(self, e: NeedsConfirmation) -> None:
         self._close_question()  # (one question at a time: the newest)
+        self.open_question = e
         asked, picture = self._question_picture(e)
         dialog = ConfirmDialog(self, question_text(e), e.alternatives, picture, ringed=bool(asked))
         self.pending_dialog = dialog
@@ -50,6 +55,7 @@ class MatchCorrections:
         dialog.setWindowModality(Qt.WindowModality.NonModal)
         dialog.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         dialog.show()
+        self._enable_moves()
         # (timed on the dialog: a window closed meanwhile takes the call with it)
         QTimer.singleShot(QUESTION_SAID_AFTER_MS, dialog, lambda d=dialog: self._call_to_the_screen(d))
 
@@ -75,16 +81,29 @@ class MatchCorrections:
         """The question open is closed unanswered: the match moved on (the camera settled it, or another
         question came), and an answer picked now would be about a table that is gone."""
         dialog, self.pending_dialog = self.pending_dialog, None
+        self.open_question = None
         if dialog is not None and dialog.isVisible():
             dialog.reject()
         self.go_on_after_question()
+        self._enable_moves()
 
     def _confirmed(self, dialog: ConfirmDialog) -> None:
         if dialog is self.pending_dialog:
             self.pending_dialog = None  # (answered, or put off)
+            if not dialog.choice:
+                self.statusBar().showMessage(self.tr(
+                    "The question is put off: Play ▸ The camera's question… (Q), or a click on “needs your "
+                    "confirmation”, opens it again while the match has not moved on."), 15000)
         if dialog.choice:
+            self.open_question = None
             self.worker.correct(dialog.choice)
         self.go_on_after_question()
+        self._enable_moves()
+
+    def reopen_question(self) -> None:
+        """The question put off, asked again (as the table is now: the match has not moved on since)."""
+        if self.open_question is not None and self.pending_dialog is None and self.review_at is None:
+            self._ask(self.open_question)
 
     def _correct(self, events: Sequence[Event]) -> bool:
         """Send ``events`` to the session, where the rules take them; else say why not (False)."""
@@ -118,6 +137,7 @@ class MatchCorrections:
             return
         self._close_question()  # (the reading corrected is the word on it: an answer picked later must not undo it)
         self.worker.correct_tile(detection.center, tile)
+        self.go_on_after_undo()  # (the table read again with the correction)
 
     def _start_round(self) -> None:
         self._for_player("starts", RoundStart)
@@ -144,6 +164,8 @@ class MatchCorrections:
             count=match.boneyard) if in_round and boneyard_holds else ""
         for action, enabled in allowed.items():
             action.setEnabled(enabled)
+        self.question_action.setEnabled(self.open_question is not None and self.pending_dialog is None
+                                        and self.review_at is None)
         self.undo_action.setEnabled(bool(self.snapshot.steps) and self.review_at is None)
         self.redo_action.setEnabled(bool(self.snapshot.undone) and self.review_at is None)
         for button, action in zip(self.correction_buttons, (self.pass_action, self.draw_action, self.tile_action, self.hands_action)):
@@ -205,6 +227,7 @@ class MatchCorrections:
 
     def undo(self) -> None:
         if self.snapshot.steps:
+            self.hold_for_undo()
             self.worker.undo()
 
     def redo(self) -> None:

@@ -68,6 +68,7 @@ class WindowMenus:
         self.draw_action = self._action(self.play_menu, self._add_draw, "D")
         self.tile_action = self._action(self.play_menu, self._enter_move, "T")
         self.hands_action = self._action(self.play_menu, self._enter_hands, "E")
+        self.question_action = self._action(self.play_menu, self.reopen_question, "Q")
         self.play_menu.addSeparator()
         self.play_menu.addAction(self.undo_action)
         self.play_menu.addAction(self.redo_action)
@@ -92,6 +93,21 @@ class WindowMenus:
         self.help_menu = bar.addMenu("")
         self.help_action = self._action(self.help_menu, self._show_help, QKeySequence.StandardKey.HelpContents)
         self.about_action = self._action(self.help_menu, self._show_about)
+
+    def _set_lang(self, lang: str) -> None:
+        """Switch the language: Qt's translators, the window's texts, the voice; remembered for next time."""
+        lang = i18n.known(lang)
+        if self.lang_box.currentData() != lang:
+            self.lang_box.setCurrentIndex(self.lang_box.findData(lang))  # comes back here
+            return
+        self.lang = i18n.set_language(lang)
+        self.speaker.lang = self.lang
+        self.language_actions[self.lang].setChecked(True)
+        try:
+            Settings.remember(lang=self.lang)
+        except OSError as exc:  # not remembered, but switched
+            self.statusBar().showMessage(str(exc), 8000)
+        self.retranslate()
 
     def _to_start_screen(self) -> None:
         self.next_action = "start"

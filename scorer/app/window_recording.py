@@ -11,10 +11,12 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QToolBar
 
 from scorer.app import i18n
+from scorer.app.tablemode import turn_text
 from scorer.app.timeline import Timeline
 from scorer.app.worker import fault_text
 from scorer.app.wording import said_again
 from scorer.errors import ScorerError, SourceError
+from scorer.pipeline.announce import announced
 from scorer.rules.transcript import scores_text
 from scorer.words import words_of
 
@@ -63,7 +65,8 @@ class RecordingControls:
 
     def _toggle_pause(self, paused: bool) -> None:
         if not paused:
-            self.held_for_question = False  # (played on, by the players or a scoring again: a pause after is theirs)
+            # (played on, by the players or a scoring again: a pause after is theirs)
+            self.held_for_question = self.held_for_undo = False
         self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
         self.pause_action.setChecked(paused)
         self.worker.pause(paused)
@@ -82,6 +85,26 @@ class RecordingControls:
             self.held_for_question = True
             self.play_button.setChecked(True)
             self.statusBar().showMessage(self.tr("Paused for the question: the recording goes on once it is answered."))
+
+    # An undo while a recording plays holds it too: played on, the camera would read the same table again and
+    # score the move undone anew before the players could put it right.  A move entered, redone or a tile
+    # corrected plays on (as does Play).
+    held_for_undo = False
+
+    def hold_for_undo(self) -> None:
+        if hasattr(self, "play_button") and not self.play_button.isChecked() and not self.finished:
+            self.held_for_undo = True
+            self.play_button.setChecked(True)
+        if self.held_for_undo:
+            self.statusBar().showMessage(self.tr(
+                "Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the "
+                "table again as it is."))
+
+    def go_on_after_undo(self) -> None:
+        if self.held_for_undo:
+            self.held_for_undo = False
+            if self.play_button.isChecked():
+                self.play_button.setChecked(False)
 
     def go_on_after_question(self) -> None:
         if self.held_for_question and self.pending_dialog is None and not self.asking:
@@ -118,12 +141,22 @@ class RecordingControls:
             self.log.setCurrentRow(count - 1)
         self.statusBar().showMessage(self.tr("Reviewing {seconds} s: {scores} (move {count} of {total})").format(
             seconds=i18n.decimal(seconds), scores=scores_text(then), count=count, total=len(self.snapshot.steps)))
+        self.show_banner_reviewed()
+
+    def show_banner_reviewed(self) -> None:
+        """The banner as it stood at the moment reviewed: the last announcement then (or who was to act), marked
+        with its time -- not the live one, which is of a later table."""
+        count, then = self.snapshot.at(self.review_at)
+        said = next((a for a in map(announced, reversed(self.snapshot.steps[:count])) if a is not None), None)
+        text = i18n.unbroken(said.text(self.lang)) if said is not None else turn_text(then)
+        self.banner.setText(self.tr("At {seconds} s: {said}").format(seconds=i18n.decimal(self.review_at), said=text))
 
     def _on_reviewed(self, seconds: float) -> None:
         self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
 
     def back_to_live(self) -> None:
         self.review_at = None
+        self.banner.setText(self.last_announcement if self.announcement is not None else turn_text(self.match))
         self.worker.back_to_live()
         self._show_review_buttons(False)
         self._enable_moves()
@@ -156,7 +189,21 @@ class RecordingControls:
         if hasattr(self, "play_button"):
             self.play_button.setEnabled(on)
 
+    # The moves "Score again from here" withdrew, in order: each scored again the same is shown but not said a
+    # second time; the first that comes out otherwise ends it (from there the recording tells something new).
+    heard_before: tuple = ()
+
+    def heard_already(self, event) -> bool:
+        """Whether ``event``, just scored, is the next of the moves withdrawn -- said before."""
+        if self.heard_before and self.heard_before[0] == event:
+            self.heard_before = self.heard_before[1:]
+            return True
+        self.heard_before = ()
+        return False
+
     def score_again_from(self, seconds: float) -> None:
+        count, _ = self.snapshot.at(seconds)
+        self.heard_before = tuple(s.event for s in self.snapshot.steps[count:])
         self.finished, self.ended_with = False, None
         self._playable(True)
         self.review_at = None

@@ -183,7 +183,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
 
 def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.pipeline.events import MoveEvent, NeedsConfirmation, Notice
-    from scorer.pipeline.replay import record
+    from scorer.pipeline.replay import note_session, record
     from scorer.pipeline.session import open_table
     from scorer.pipeline.sources import Camera
     from scorer.rules.log import MatchSource
@@ -205,6 +205,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         session = Session.create(header, Path(args.sessions) if args.sessions else None)
+        note_session(folder, session.path)  # (replay FOLDER and the app find the match from the folder)
     except BaseException:  # (whatever stops it here, the camera opened is let go before it is told)
         camera.release()
         raise

@@ -14,7 +14,7 @@ import numpy as np
 from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
 from scorer.pipeline.sources import Frame, FrameSource, SourceError
-from scorer.sessions import SessionError, SessionSummary, list_sessions, read_session
+from scorer.sessions import SessionError, SessionSummary, list_sessions, read_session, summarize
 
 
 @dataclass
@@ -131,16 +131,40 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path,
         writer.close()
 
 
+# In a ``record`` folder: the path of its match's session file, which may lie outside the user's sessions
+# folder (``record --sessions DIR``).  The log stays the match; this only says where it is.
+SESSION_NOTE = "session-file.txt"
+
+
+def note_session(folder: Path, session_file: Path) -> None:
+    """Write into the ``record`` folder where its match's session file is."""
+    (Path(folder) / SESSION_NOTE).write_text(f"{Path(session_file).resolve()}\n", encoding="utf-8")
+
+
 def recorded_match(folder: Path, sessions: Path | None = None) -> SessionSummary | None:
     """The saved match that names ``folder`` (a ``record`` folder, or its ``video`` folder) as its
-    recording; None where none does."""
+    recording: the one its note points to, else one in ``sessions`` (the user's sessions folder); None
+    where none does."""
     folder = Path(folder).resolve()
     named_so = {folder, folder.parent} if folder.name == "video" else {folder}  # (the folder, or the one of its segments)
-    for summary in list_sessions(sessions):
+    for summary in [*_noted(named_so), *list_sessions(sessions)]:
         recording = summary.header.source.recording if summary.header and summary.header.source else None
         if recording is not None and Path(recording).resolve() in named_so:
             return summary
     return None
+
+
+def _noted(folders: set[Path]) -> list[SessionSummary]:
+    """The session files the folders' notes point to, where they still are."""
+    noted = []
+    for folder in folders:
+        try:
+            path = Path((folder / SESSION_NOTE).read_text(encoding="utf-8").strip())
+        except (OSError, UnicodeDecodeError):  # no note (a recording from before notes, or a bare video's folder)
+            continue
+        if path.is_file():
+            noted.append(summarize(path))
+    return noted
 
 
 def recorded_move_times(source: FrameSource, sessions: Path | None = None) -> list[float]:

@@ -77,3 +77,32 @@ def test_replay_of_a_record_folder_takes_the_match_as_recorded(tmp_path: Path) -
     assert (args.game, args.players, args.partnership, args.table) == ("seven-rocks", "Ann,Ben,Cid,Dee", True, "Table 2")
     code, _, err = run("replay", str(tmp_path / "elsewhere"), "--quiet")
     assert code == 2 and "--game and --players are needed" in err
+
+
+def test_a_record_folder_finds_its_match_kept_elsewhere(tmp_path: Path, monkeypatch) -> None:
+    """`record --sessions DIR` keeps the match outside the user's sessions folder: the folder's note says where,
+    so `replay FOLDER` (and the app's timeline) still find it -- and not while the note points nowhere."""
+    import argparse
+
+    from scorer.cli.play import _as_recorded
+    from scorer.pipeline.replay import SESSION_NOTE, note_session, recorded_match
+    from scorer.rules.log import MatchHeader, MatchSource
+    from scorer.sessions import Session
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # (the user's sessions folder: empty)
+    folder = tmp_path / "evening"
+    (folder / "video").mkdir(parents=True)
+    header = MatchHeader("horse-race", ("Ann", "Ben", "Cid"), False, source=MatchSource("camera", "0", 1, str(folder)))
+    session = Session.create(header, tmp_path / "club-sessions")
+    session.close()
+    assert recorded_match(folder) is None  # (before the note: the user's folder has no such match)
+    note_session(folder, session.path)
+    assert (folder / SESSION_NOTE).is_file()
+    for named in (folder, folder / "video"):
+        found = recorded_match(named)
+        assert found is not None and found.path == session.path.resolve()
+    args = argparse.Namespace(video=str(folder), game=None, players=None, partnership=False, table=None, calibration=None)
+    _as_recorded(args)
+    assert (args.game, args.players) == ("horse-race", "Ann,Ben,Cid")
+    session.path.unlink()  # (moved away: the note points nowhere, and the folder is a bare recording again)
+    assert recorded_match(folder) is None

@@ -449,6 +449,10 @@
         <translation>&amp;Kierroksen loppu: kädet…</translation>
     </message>
     <message>
+        <source>The camera&apos;s &amp;question…</source>
+        <translation>Kameran &amp;kysymys…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>&amp;Näytä</translation>
     </message>
@@ -560,6 +564,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Kamera kysyy: katso näyttöä.</translation>
     </message>
     <message>
+        <source>The question is put off: Play ▸ The camera&apos;s question… (Q), or a click on “needs your confirmation”, opens it again while the match has not moved on.</source>
+        <translation>Kysymys on siirretty myöhemmäksi: Siirrot ▸ Kameran kysymys… (Q) tai napsautus kohtaan ”odottaa vahvistustasi” avaa sen uudelleen, kunnes ottelu etenee.</translation>
+    </message>
+    <message>
         <source>Not possible</source>
         <translation>Ei mahdollista</translation>
     </message>
@@ -622,6 +630,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun kysymykseen on vastattu.</translation>
     </message>
     <message>
+        <source>Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the table again as it is.</source>
+        <translation>Pysäytetty kumoamisen jälkeen: anna siirto sellaisena kuin se oli, tai korjaa laatta napsauttamalla sitä; Toista lukee pöydän uudelleen sellaisena kuin se on.</translation>
+    </message>
+    <message>
         <source>Scoring stopped by a fault in the program. What was scored is kept; corrections and undo still work. ({error})</source>
         <translation>Pisteytys pysähtyi ohjelman virheeseen. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä. ({error})</translation>
     </message>
@@ -640,6 +652,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
         <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
+    </message>
+    <message>
+        <source>At {seconds} s: {said}</source>
+        <translation>Kohdassa {seconds} s: {said}</translation>
     </message>
     <message>
         <source>Live again.</source>

@@ -1,0 +1,115 @@
+"""The app when the players look back: a question put off and opened again, a moment of the recording reviewed
+(its own banner), a recording scored again (moves said once), an undo while a recording plays (it waits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel
+
+from scorer.app import i18n
+from scorer.pipeline import NeedsConfirmation
+from scorer.pipeline.announce import announced
+from scorer.rules import Play, RoundStart, Tile
+from scorer.rules.log import MatchHeader
+from tests.app.test_app import NoDetector, StillCamera, make_window, seekable_recording
+
+
+def test_a_question_put_off_is_opened_again_until_the_match_moves_on(qtbot, tmp_path: Path) -> None:
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    asked = NeedsConfirmation(1.0, "who started the round?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))
+    window._on_events([asked])
+    assert window.live.status == "confirm" and not window.question_action.isEnabled()  # (open on the screen)
+    window.pending_dialog.reject()  # "Not now"
+    assert window.pending_dialog is None and window.open_question is asked
+    assert window.question_action.isEnabled() and "put off" in window.statusBar().currentMessage()
+    # A click on the badge "needs your confirmation" asks it again; so does the Play menu's item.
+    qtbot.mouseClick(window.live, Qt.MouseButton.LeftButton, pos=QPoint(30, 24))
+    assert window.pending_dialog is not None and window.pending_dialog.isVisible()
+    assert not window.question_action.isEnabled()
+    window.pending_dialog.reject()
+    window.question_action.trigger()
+    dialog = window.pending_dialog
+    assert dialog is not None and any("who started the round?" in label.text() for label in dialog.findChildren(QLabel))
+    dialog._pick((RoundStart("Ben"),))  # answered: the question is gone for good
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
+    assert window.open_question is None and not window.question_action.isEnabled()
+    # Put off, then the match moves on (a move entered by hand): the question was of a table that is gone.
+    window._on_events([NeedsConfirmation(2.0, "which tile is it?", ((Play("Ben", Tile(3, 4)),),))])
+    window.pending_dialog.reject()
+    assert window.question_action.isEnabled()
+    window._correct([Play("Ben", Tile(5, 5))])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
+    assert window.open_question is None and not window.question_action.isEnabled()
+    window.live.set_status("confirm")
+    qtbot.mouseClick(window.live, Qt.MouseButton.LeftButton, pos=QPoint(30, 24))
+    assert window.pending_dialog is None  # (nothing to open again)
+    window.stop()
+
+
+def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_each_move_once(qtbot, tmp_path: Path) -> None:
+    _, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say_announcement = lambda a: said.append(a.en)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    steps = window.snapshot.steps
+    announcements = [a.en for a in map(announced, steps) if a is not None]
+    assert said == announcements and len(said) >= 4
+    live_banner = window.banner.text()
+    assert live_banner == i18n.unbroken(announcements[-1])
+    # A moment reviewed: the banner is the last announcement then, marked with its time, not the live one.
+    count = next(i for i in range(2, len(steps)) if announced(steps[i - 1]) is not None)
+    at = steps[count - 1].t
+    window.review(at)
+    assert window.banner.text() == f"At {i18n.decimal(at)} s: {i18n.unbroken(announced(steps[count - 1]).en)}"
+    window._set_lang("fi")
+    assert window.banner.text().startswith(f"Kohdassa {i18n.decimal(at)} s: ")
+    window._set_lang("en")
+    window.back_to_live()
+    assert window.banner.text() == live_banner
+    # Scored again from there: the moves that come back the same are shown, not said a second time.
+    later = [s.event for s in steps[count:]]
+    window.score_again_from(at)
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert [s.event for s in window.snapshot.steps[count:]] == later
+    assert said == announcements and window.banner.text() == live_banner
+    # The first move that comes out otherwise is said, and so is every one after it.
+    window.heard_before = (later[0], later[1])
+    assert window.heard_already(later[0]) and not window.heard_already(later[0])
+    assert window.heard_before == () and not window.heard_already(later[1])
+    window.stop()
+
+
+def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: Path) -> None:
+    _, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
+    window.undo()
+    assert window.play_button.isChecked() and window.statusBar().currentMessage().startswith("Paused after the undo")
+    qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
+    undone = window.snapshot.undone[0].event
+    kept = len(window.snapshot.steps)
+    qtbot.wait(600)  # (held: the camera does not read the move undone back in)
+    assert len(window.snapshot.steps) == kept and window.snapshot.undone[0].event == undone
+    # Entered again by hand (here as it was), the recording plays on.
+    window._correct([undone])
+    qtbot.waitUntil(lambda: not window.play_button.isChecked(), timeout=10_000)
+    assert window.snapshot.steps[kept].event == undone
+    window.undo()
+    qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
+    window.play_button.setChecked(False)  # Play: the camera reads the table again, the move comes back as read
+    assert not window.held_for_undo
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert any(s.event == undone for s in window.snapshot.steps)
+    window.stop()
