@@ -72,6 +72,9 @@ class RecordingControls:
         self.worker.pause(paused)
         if paused:
             self.statusBar().showMessage(self.tr("Paused: corrections, undo and redo still apply at once."))
+        elif self.pending_dialog is not None and self.pending_dialog.isVisible():
+            self.statusBar().showMessage(self.tr("Playing on with the question open: the camera may settle it on its "
+                                                 "best reading as play goes on; till then an answer picked counts."), 15000)
         else:
             self.statusBar().clearMessage()
 

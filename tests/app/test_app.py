@@ -352,7 +352,8 @@ def test_a_recording_waits_at_a_question_until_it_is_answered(qtbot, tmp_path: P
     assert window.play_button.isChecked()
     window.play_button.setChecked(False)
     window._on_events([NeedsConfirmation(2.5, "a fourth question", ((RoundStart("Ann"),),))])
-    window.play_button.setChecked(False)  # played on by the players while it is open,
+    window.play_button.setChecked(False)  # played on by the players while it is open (they are told what that means),
+    assert window.statusBar().currentMessage().startswith("Playing on with the question open")
     window.play_button.setChecked(True)  # then paused by them: their pause stays when it is put off
     window.pending_dialog.reject()
     assert window.play_button.isChecked()

@@ -626,6 +626,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Tauko: korjaukset, kumoaminen ja uudelleen tekeminen tulevat voimaan heti.</translation>
     </message>
     <message>
+        <source>Playing on with the question open: the camera may settle it on its best reading as play goes on; till then an answer picked counts.</source>
+        <translation>Jatketaan kysymyksen ollessa auki: kamera voi ratkaista sen parhaan lukemansa mukaan pelin jatkuessa; siihen asti valittu vastaus pätee.</translation>
+    </message>
+    <message>
         <source>Paused for the question: the recording goes on once it is answered.</source>
         <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun kysymykseen on vastattu.</translation>
     </message>
