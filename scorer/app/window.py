@@ -313,14 +313,14 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             else:
                 said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
-            self.statusBar().showMessage(said, 8000)
+            self.tell_withdrawn(said)
             self.banner.setText(said)
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):
             said = self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event))
             self.statusBar().showMessage(said, 8000)
-            if self.announcement is None:  # (a move that scores is announced on the banner: not the "Undone" it brings back)
+            if self.announcement is None and self.review_at is None:  # (a move that scores is announced on the banner)
                 self.banner.setText(said)
         self._enable_moves()
         self._refresh_board()
@@ -345,7 +345,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
-                self.go_on_after_undo()  # (a move entered or redone after an undo: the recording plays on)
                 heard = self.heard_already(e.step.event)
                 if e.announcement is not None:
                     self._announce(e.announcement, aloud=not heard)
@@ -359,7 +358,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 if unfit:
                     self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):
-                self.live.set_status(e.status)
+                self.show_camera_status(e.status)
                 if e.status == "over" and self.import_to_club:
                     self._import_into_club()
 
@@ -367,7 +366,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.announcement = announcement
         text = i18n.unbroken(announcement.text(self.lang))
         self.last_announcement = text
-        self.banner.setText(text)
+        if self.review_at is None:  # (a moment reviewed keeps its own banner till back to live)
+            self.banner.setText(text)
         if aloud:
             self.speaker.say_announcement(announcement)
         if self.pages.currentWidget() is self.table_mode:

@@ -34,12 +34,12 @@ class MatchCorrections:
     open_question: NeedsConfirmation | None = None
 
     def _ask(self, e: NeedsConfirmation) -> None:
-        self.live.set_status("confirm")
         self.asking = True  # (the question it replaces closed: the recording held on for this one)
         try:
             self._show_question(e)
         finally:
             self.asking = False
+        self.live.set_status("confirm")
         if e.alternatives:  # (with nothing to pick, the camera reading the table again is what settles it)
             self.hold_for_question()
 
@@ -82,6 +82,8 @@ class MatchCorrections:
         question came), and an answer picked now would be about a table that is gone."""
         dialog, self.pending_dialog = self.pending_dialog, None
         self.open_question = None
+        if self.live.status == "confirm" and self.camera_status != "confirm":
+            self.live.set_status(self.camera_status)  # (the badge was kept red for this question)
         if dialog is not None and dialog.isVisible():
             dialog.reject()
         self.go_on_after_question()
@@ -97,8 +99,19 @@ class MatchCorrections:
         if dialog.choice:
             self.open_question = None
             self.worker.correct(dialog.choice)
+            self.go_on_after_undo()
         self.go_on_after_question()
         self._enable_moves()
+
+    # What the camera last said of itself (waiting, reading, confirm, over).
+    camera_status = "waiting"
+
+    def show_camera_status(self, status: str) -> None:
+        """The camera's state on the badge -- kept at "needs your confirmation" while a question put off is open
+        (a click on it opens the question again)."""
+        self.camera_status = status
+        kept = self.open_question is not None and status in ("waiting", "reading")
+        self.live.set_status("confirm" if kept else status)
 
     def reopen_question(self) -> None:
         """The question put off, asked again (as the table is now: the match has not moved on since)."""
@@ -115,6 +128,7 @@ class MatchCorrections:
             QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc))
             return False
         self.worker.correct(events)
+        self.go_on_after_undo()  # (a move entered after an undo: the recording plays on)
         return True
 
     def _correct_tile(self, detection) -> None:
@@ -222,6 +236,7 @@ class MatchCorrections:
         (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
         if with_missed_draws(self.snapshot.steps, hands) is not None:
             self.worker.correct([hands])
+            self.go_on_after_undo()
             return True
         return self._correct([hands])
 
@@ -233,3 +248,4 @@ class MatchCorrections:
     def redo(self) -> None:
         if self.snapshot.undone:
             self.worker.redo()
+            self.go_on_after_undo()

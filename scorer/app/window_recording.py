@@ -95,13 +95,26 @@ class RecordingControls:
     held_for_undo = False
 
     def hold_for_undo(self) -> None:
-        if hasattr(self, "play_button") and not self.play_button.isChecked() and not self.finished:
+        if not hasattr(self, "play_button") or self.finished:
+            return
+        if self.held_for_question:  # (the question is closed by the undo: the hold is the undo's now)
+            self.held_for_question, self.held_for_undo = False, True
+        elif not self.play_button.isChecked():
             self.held_for_undo = True
             self.play_button.setChecked(True)
         if self.held_for_undo:
-            self.statusBar().showMessage(self.tr(
-                "Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the "
-                "table again as it is."))
+            self.statusBar().showMessage(self._held_after_undo())
+
+    def _held_after_undo(self) -> str:
+        return self.tr("Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the "
+                       "table again as it is.")
+
+    def tell_withdrawn(self, said: str) -> None:
+        """Moves withdrawn, said in the status bar -- with why the recording waits, while it waits for the undo."""
+        if self.held_for_undo:
+            self.statusBar().showMessage(f"{said}. {self._held_after_undo()}")
+        else:
+            self.statusBar().showMessage(said, 8000)
 
     def go_on_after_undo(self) -> None:
         if self.held_for_undo:
@@ -165,7 +178,10 @@ class RecordingControls:
         self._enable_moves()
         self.log.clearSelection()
         self.log.scrollToBottom()  # (the latest move in view again)
-        self.live.set_status("ended" if self.finished else "waiting")
+        if self.finished:
+            self.live.set_status("ended")
+        else:
+            self.show_camera_status(self.camera_status)  # (a question put off still shown)
         self._refresh_board()
         self._show_end_sum()  # (a match moved on by hand since the recording ended: its layout drawn again)
         self.statusBar().showMessage(self.tr("Live again."), 3000)
@@ -207,6 +223,8 @@ class RecordingControls:
     def score_again_from(self, seconds: float) -> None:
         count, _ = self.snapshot.at(seconds)
         self.heard_before = tuple(s.event for s in self.snapshot.steps[count:])
+        self._close_question()  # (the session forgets what it asked: the table is read again from there)
+        self.banner.setText(self.last_announcement if self.announcement is not None else turn_text(self.match))
         self.finished, self.ended_with = False, None
         self._playable(True)
         self.review_at = None

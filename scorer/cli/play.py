@@ -205,7 +205,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         session = Session.create(header, Path(args.sessions) if args.sessions else None)
-        note_session(folder, session.path)  # (replay FOLDER and the app find the match from the folder)
+        note_session(folder, session.path)  # (replay FOLDER finds the match from the folder)
     except BaseException:  # (whatever stops it here, the camera opened is let go before it is told)
         camera.release()
         raise

@@ -9,7 +9,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
 from scorer.app import i18n
-from scorer.pipeline import NeedsConfirmation
+from scorer.app.corrections import event_text
+from scorer.pipeline import MoveEvent, NeedsConfirmation, StatusChange
 from scorer.pipeline.announce import announced
 from scorer.rules import Play, RoundStart, Tile
 from scorer.rules.log import MatchHeader
@@ -99,12 +100,17 @@ def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: 
     assert window.play_button.isChecked() and window.statusBar().currentMessage().startswith("Paused after the undo")
     qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
     undone = window.snapshot.undone[0].event
+    # (the undo's own line says why the recording waits, and stays till the players act)
+    assert window.statusBar().currentMessage() == (f"Undone: {event_text(undone)} (Redo brings it back). Paused after the "
+                                                   "undo: enter the move as it was, or click a tile to correct it; Play "
+                                                   "reads the table again as it is.")
     kept = len(window.snapshot.steps)
     qtbot.wait(600)  # (held: the camera does not read the move undone back in)
     assert len(window.snapshot.steps) == kept and window.snapshot.undone[0].event == undone
     # Entered again by hand (here as it was), the recording plays on.
     window._correct([undone])
-    qtbot.waitUntil(lambda: not window.play_button.isChecked(), timeout=10_000)
+    assert not window.play_button.isChecked()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) > kept, timeout=10_000)
     assert window.snapshot.steps[kept].event == undone
     window.undo()
     qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
@@ -112,4 +118,60 @@ def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: 
     assert not window.held_for_undo
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     assert any(s.event == undone for s in window.snapshot.steps)
+    window.stop()
+
+
+def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path) -> None:
+    """A recording held for the camera's question, then a move undone: the undo closes the question, and the
+    recording waits on for the players (it played on, and scored the move undone again)."""
+    _, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
+    window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
+    assert window.play_button.isChecked() and window.held_for_question
+    window.undo()
+    qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
+    kept = len(window.snapshot.steps)
+    assert window.pending_dialog is None and window.open_question is None
+    qtbot.wait(600)
+    assert window.play_button.isChecked() and len(window.snapshot.steps) == kept
+    window.redo()  # (brought back: the recording plays on)
+    qtbot.waitUntil(lambda: not window.play_button.isChecked(), timeout=10_000)
+    window.stop()
+
+
+def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbot, tmp_path: Path) -> None:
+    _, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
+    window.pending_dialog.reject()
+    # The camera reads on (its state "reading", then "waiting"): the badge stays red while the question is open.
+    window._on_events([StatusChange(9.5, "reading"), StatusChange(9.6, "waiting")])
+    assert window.live.status == "confirm"
+    qtbot.mouseClick(window.live, Qt.MouseButton.LeftButton, pos=QPoint(30, 24))
+    assert window.pending_dialog is not None
+    # A moment reviewed keeps its banner while the live match moves (a move redone, an announcement).
+    at = window.snapshot.steps[3].t
+    window.review(at)
+    reviewed = window.banner.text()
+    window._on_events([MoveEvent(10.0, window.snapshot.steps[-1], announced(window.snapshot.steps[-1]))])
+    assert window.banner.text() == reviewed and window.pending_dialog is None
+    window.back_to_live()
+    assert window.banner.text() != reviewed
+    # Scored again from a moment after the last move: nothing is withdrawn, yet the banner is live again and
+    # the question (which the session forgets) is closed.
+    window._on_events([NeedsConfirmation(11.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
+    window.pending_dialog.reject()
+    window.review(window.snapshot.steps[-1].t + 0.5)
+    window.score_again_from(window.snapshot.steps[-1].t + 0.5)
+    assert not window.banner.text().startswith("At ") and window.open_question is None
+    assert not window.question_action.isEnabled()
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     window.stop()

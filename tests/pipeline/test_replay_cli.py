@@ -81,7 +81,7 @@ def test_replay_of_a_record_folder_takes_the_match_as_recorded(tmp_path: Path) -
 
 def test_a_record_folder_finds_its_match_kept_elsewhere(tmp_path: Path, monkeypatch) -> None:
     """`record --sessions DIR` keeps the match outside the user's sessions folder: the folder's note says where,
-    so `replay FOLDER` (and the app's timeline) still find it -- and not while the note points nowhere."""
+    so `replay FOLDER` still finds it -- and not while the note points nowhere."""
     import argparse
 
     from scorer.cli.play import _as_recorded
