@@ -157,11 +157,11 @@ class WindowMenus:
 HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
-When the camera is unsure it asks: pick the right reading, or fix it by hand.
+When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off ("Not now") opens again with Q, or a click on the red "needs your confirmation".
 With no camera the picture draws the round's layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round's end, undo and redo.
-Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back).
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
 F11: table mode, the scores large for the whole table.
 
 Every move is saved at once in the match's session file; after a crash the start screen offers to go on.""")

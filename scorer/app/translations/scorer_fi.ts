@@ -536,22 +536,22 @@
         <source>The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
-When the camera is unsure it asks: pick the right reading, or fix it by hand.
+When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off (&quot;Not now&quot;) opens again with Q, or a click on the red &quot;needs your confirmation&quot;.
 With no camera the picture draws the round&apos;s layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
-Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back).
+Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
 F11: table mode, the scores large for the whole table.
 
 Every move is saved at once in the match&apos;s session file; after a crash the start screen offers to go on.</source>
         <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
-Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin.
+Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
-Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne).
+Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne). Kumoaminen tallenteen toistuessa pysäyttää sen, kunnes syötät siirron, korjaat laatan tai painat Toista.
 F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
 
 Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen aloitusnäkymä tarjoaa ottelun jatkamista.</translation>
