@@ -219,13 +219,15 @@ class PegBoard(QWidget):
         p.drawText(QRectF(label.left(), label.top(), label.width(), name_px * 1.35),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                    p.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, int(label.width())))
-        font.setPixelSize(score_px)
+        # The score between the name and the games-won holes along the band's foot (a large one ran into them).
+        r = max(1.5, min(g.hole_r, 3.0))
+        score_h = label.height() - name_px * 1.2 - r * 3.6
+        font.setPixelSize(max(10, min(score_px, int(score_h))))
         p.setFont(font)
         p.setPen(QColor("#1d1206"))
-        p.drawText(QRectF(label.left(), label.top() + name_px * 1.2, label.width(), label.height() - name_px * 1.2),
+        p.drawText(QRectF(label.left(), label.top() + name_px * 1.2, label.width(), score_h),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, track.label)
         # The games won: seven holes along the band's foot, under the label.
-        r = max(1.5, min(g.hole_r, 3.0))
         for k in range(GAMES_HOLES):
             centre = QPointF(label.right() - (GAMES_HOLES - k) * r * 3.2, top + g.band_h - 4 - r * 2)
             if k < track.games_won:

@@ -26,6 +26,7 @@ from scorer.app.pegboard import PegBoard
 from scorer.app.settings import Settings
 from scorer.app.speech import Speaker, engine_name
 from scorer.app.tablemode import TableMode, turn_text
+from scorer.app.window_banner import Banner
 from scorer.app.window_board import Scoreboard
 from scorer.app.window_club import ClubLink
 from scorer.app.window_corrections import MatchCorrections
@@ -44,7 +45,7 @@ from scorer.rules.transcript import Step, narrate
 
 # The window's parts, each in its module: menus and keys, a recording's controls, the corrections by
 # hand, the club, the scoreboard.  Their texts are translated under their own class names.
-class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Scoreboard, QMainWindow):
+class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Scoreboard, Banner, QMainWindow):
     """Shows the session the worker keeps (a :class:`Snapshot` after every change) and sends it requests."""
 
     closing = Signal()
@@ -314,6 +315,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
             self.tell_withdrawn(said)
+            self.say_withdrawn(withdrawn, snapshot.undone[0].event)
             self.banner.setText(said)
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone
@@ -348,6 +350,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 heard = self.heard_already(e.step.event)
                 if e.announcement is not None:
                     self._announce(e.announcement, aloud=not heard)
+                else:
+                    self.show_unannounced(e.step, aloud=not heard)
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
@@ -361,17 +365,6 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 self.show_camera_status(e.status)
                 if e.status == "over" and self.import_to_club:
                     self._import_into_club()
-
-    def _announce(self, announcement: Announcement, aloud: bool = True) -> None:
-        self.announcement = announcement
-        text = i18n.unbroken(announcement.text(self.lang))
-        self.last_announcement = text
-        if self.review_at is None:  # (a moment reviewed keeps its own banner till back to live)
-            self.banner.setText(text)
-        if aloud:
-            self.speaker.say_announcement(announcement)
-        if self.pages.currentWidget() is self.table_mode:
-            self._refresh_table_mode()
 
     def _on_failed(self, failure: object) -> None:
         message = refusal_text(failure) if isinstance(failure, BaseException) else str(failure)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
 from scorer.app.question_picture import asked_boxes, question_picture
 from scorer.app.wording import question_text, refusal_text
+from scorer.words import words_of
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
 from scorer.pipeline.recount import with_missed_draws
@@ -125,11 +126,18 @@ class MatchCorrections:
             for e in events:
                 state, _ = state.apply(e)
         except ScorerError as exc:  # an illegal correction is refused with its reason
-            QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc))
+            QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc) + self._way_out(exc))
             return False
         self.worker.correct(events)
         self.go_on_after_undo()  # (a move entered after an undo: the recording plays on)
         return True
+
+    def _way_out(self, exc: ScorerError) -> str:
+        """What puts the match right where the refused move is not the mistake (a pass entered earlier is)."""
+        if getattr(words_of(exc), "template", "").startswith("round {round} is not blocked"):
+            return " " + self.tr("A pass was entered for a player who could play: Undo takes the passes back, one at "
+                                 "a time; then enter the play.")
+        return ""
 
     def _correct_tile(self, detection) -> None:
         """Click a tile to correct its pips; the table is read again with the correction."""
@@ -171,7 +179,9 @@ class MatchCorrections:
             self.pass_action: in_round and not boneyard_holds,
             self.draw_action: in_round and boneyard_holds and bool(match.current_board().tiles),
             self.tile_action: live and match.phase is not Phase.ROUND_OVER,
-            self.hands_action: live and match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER),
+            # (In a round the hands are for a blocked round -- or, from a camera, for draws it missed: with the moves
+            # entered by hand the log's boneyard is the table's, and a round with tiles left in it is not over.)
+            self.hands_action: live and (match.phase is Phase.ROUND_OVER or in_round and not (self.by_hand and boneyard_holds)),
         }
         # (Why no pass: the log's boneyard, which a camera that missed a draw counts too high.)
         no_pass = self.tr("No pass while the boneyard is not empty ({count} left): a player who cannot play draws.").format(
@@ -186,10 +196,29 @@ class MatchCorrections:
             button.setEnabled(action.isEnabled())
         self.correction_buttons[0].setToolTip(no_pass)
         self.pass_action.setToolTip(no_pass)
+        no_hands = self.tr("The round goes on while the boneyard holds tiles ({count} left): the hands are entered once a "
+                           "player goes out, or nobody can play.").format(count=match.boneyard) \
+            if in_round and boneyard_holds and self.by_hand else ""
+        self.correction_buttons[3].setToolTip(no_hands)
+        self.hands_action.setToolTip(no_hands)
 
     def _add_pass(self) -> None:
         if self._in_round(Phase.IN_ROUND):
-            self._for_player("passes" if self.match.rules.has_boneyard else "knocks", Pass)
+            self._for_player("passes" if self.match.rules.has_boneyard else "knocks", self._pass_checked)
+
+    def _pass_checked(self, player: str) -> Pass | None:
+        """A pass -- asked about first where it blocks the round (nobody can play: the hands are counted), as a
+        pass entered for the wrong player can only be undone."""
+        try:
+            after, _ = self.match.apply(Pass(player))
+        except ScorerError:  # (refused with its reason when sent)
+            return Pass(player)
+        if after.phase is not Phase.ROUND_OVER:
+            return Pass(player)
+        answer = QMessageBox.question(self, self.tr("Round blocked?"), self.tr(
+            "With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that "
+            "so?").format(round=self.match.round_no))
+        return Pass(player) if answer == QMessageBox.StandardButton.Yes else None
 
     def _add_draw(self) -> None:
         if self._in_round(Phase.IN_ROUND):
@@ -207,8 +236,9 @@ class MatchCorrections:
         """A pass or draw for the player chosen (the one on turn offered first)."""
         menu = player_menu(self, self.match, verb)
         chosen = menu.exec(self.cursor().pos())
-        if chosen is not None:
-            self._correct([make(chosen.data())])
+        move = make(chosen.data()) if chosen is not None else None
+        if move is not None:
+            self._correct([move])
 
     def _enter_move(self) -> None:
         picker = TilePicker(self, self.match)

@@ -11,12 +11,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QToolBar
 
 from scorer.app import i18n
-from scorer.app.tablemode import turn_text
 from scorer.app.timeline import Timeline
 from scorer.app.worker import fault_text
 from scorer.app.wording import said_again
 from scorer.errors import ScorerError, SourceError
-from scorer.pipeline.announce import announced
 from scorer.rules.transcript import scores_text
 from scorer.words import words_of
 
@@ -159,20 +157,12 @@ class RecordingControls:
             seconds=i18n.decimal(seconds), scores=scores_text(then), count=count, total=len(self.snapshot.steps)))
         self.show_banner_reviewed()
 
-    def show_banner_reviewed(self) -> None:
-        """The banner as it stood at the moment reviewed: the last announcement then (or who was to act), marked
-        with its time -- not the live one, which is of a later table."""
-        count, then = self.snapshot.at(self.review_at)
-        said = next((a for a in map(announced, reversed(self.snapshot.steps[:count])) if a is not None), None)
-        text = i18n.unbroken(said.text(self.lang)) if said is not None else turn_text(then)
-        self.banner.setText(self.tr("At {seconds} s: {said}").format(seconds=i18n.decimal(self.review_at), said=text))
-
     def _on_reviewed(self, seconds: float) -> None:
         self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(seconds)))
 
     def back_to_live(self) -> None:
         self.review_at = None
-        self.banner.setText(self.last_announcement if self.announcement is not None else turn_text(self.match))
+        self.live_banner()
         self.worker.back_to_live()
         self._show_review_buttons(False)
         self._enable_moves()
@@ -224,7 +214,7 @@ class RecordingControls:
         count, _ = self.snapshot.at(seconds)
         self.heard_before = tuple(s.event for s in self.snapshot.steps[count:])
         self._close_question()  # (the session forgets what it asked: the table is read again from there)
-        self.banner.setText(self.last_announcement if self.announcement is not None else turn_text(self.match))
+        self.live_banner()
         self.finished, self.ended_with = False, None
         self._playable(True)
         self.review_at = None

@@ -44,10 +44,13 @@ def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path)
     assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": True}
     first_round = [e.event for e in sim.events if e.after.round_no == 1]
     enter(qtbot, window, first_round[0])  # (the round started: the boneyard full, the opening tile to come)
+    assert window.banner.text() == f"{window.match.next_player}'s turn"  # (the banner follows, till an announcement)
     assert window.match.boneyard > 0
-    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": True, "next round": False}
+    # (No hands while the boneyard holds tiles: with the moves entered by hand, the round is not over.)
+    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": False}
+    assert window.correction_buttons[3].toolTip().startswith("The round goes on while the boneyard holds tiles")
     enter(qtbot, window, first_round[1])
-    assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": True, "next round": False}
+    assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": False, "next round": False}
     for event in first_round[2:-1]:
         enter(qtbot, window, event)
     assert window.match.phase is Phase.ROUND_OVER
@@ -120,4 +123,56 @@ def test_a_pass_refused_by_the_boneyard_says_why_on_its_button(qtbot, tmp_path: 
     assert window.banner.text() == f"{window.match.next_player}'s turn"  # (a match resumed: who is to act)
     assert not window.correction_buttons[0].isEnabled()
     assert window.correction_buttons[0].toolTip().startswith(f"No pass while the boneyard is not empty ({window.match.boneyard} left)")
+    window.close()
+
+
+def _before_a_play_on_an_empty_boneyard(game: str, players: int):
+    """A simulated match, and the index of a play made by a player who could pass for it by mistake: the
+    boneyard empty (or none), the player holding a tile that can be placed."""
+    from scorer.rules import Play
+
+    for seed in range(40):
+        sim = simulate_match(game, players, seed=seed)
+        for i, e in enumerate(sim.events):
+            if i and isinstance(e.event, Play) and sim.events[i - 1].after.boneyard == 0:
+                return sim, i
+    raise AssertionError("no such play in 40 matches")
+
+
+def test_a_pass_that_blocks_the_round_is_asked_about_and_a_wrong_one_is_told_how_to_mend(qtbot, tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    from scorer.rules import Pass
+
+    sim, i = _before_a_play_on_an_empty_boneyard("horse-race", 2)
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:i]])
+    match = window.match
+    player = match.next_player
+    other = next(p for p in match.players if p != player)
+    said: list[str] = []
+    window.speaker.say = said.append
+    asked: list[str] = []
+    answers = iter([QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes])
+    monkeypatch.setattr(window_corrections.QMessageBox, "question",
+                        lambda _parent, _title, text: asked.append(text) or next(answers))
+    # The player on turn passes by mistake (the rules cannot know the hands): a plain pass, not asked about.
+    assert window._pass_checked(player) == Pass(player)
+    window._correct([Pass(player)])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == i + 1, timeout=10_000)
+    assert not asked
+    # The next pass would block the round: asked first -- "No" enters nothing, "Yes" the pass.
+    assert window._pass_checked(other) is None and len(asked) == 1
+    assert asked[0].startswith(f"With this pass nobody can play: round {match.round_no} is blocked")
+    window._correct([window._pass_checked(other)])
+    qtbot.waitUntil(lambda: window.match.phase is Phase.ROUND_OVER, timeout=10_000)
+    # Nothing was announced of the passes: the banner says the round is over, and so does the voice.
+    over = f"Round {match.round_no} is over: the hands left to count"
+    assert window.banner.text() == over and said == [over]
+    # The true hands are refused (someone could play), and the way out is told.
+    refused: list[str] = []
+    monkeypatch.setattr(window_corrections.QMessageBox, "warning",
+                        lambda _parent, _title, text: refused.append(text) or QMessageBox.StandardButton.Ok)
+    hands = Reveal(tuple(zip(match.players, sim.events[i - 1].hands)))
+    assert not window._hands_entered(hands)
+    assert "is not blocked" in refused[0] and refused[0].endswith(
+        "A pass was entered for a player who could play: Undo takes the passes back, one at a time; then enter the play.")
     window.close()

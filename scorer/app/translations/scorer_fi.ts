@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fi" sourcelanguage="en">
 <context>
+    <name>Banner</name>
+    <message>
+        <source>Undone: {move}</source>
+        <translation>Kumottu: {move}</translation>
+    </message>
+    <message>
+        <source>Withdrawn: {count} moves</source>
+        <translation>Peruttu {count} siirtoa</translation>
+    </message>
+    <message>
+        <source>At {seconds} s: {said}</source>
+        <translation>Kohdassa {seconds} s: {said}</translation>
+    </message>
+</context>
+<context>
     <name>CalibrationWizard</name>
     <message>
         <source>seat {number}</source>
@@ -572,6 +587,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Ei mahdollista</translation>
     </message>
     <message>
+        <source>A pass was entered for a player who could play: Undo takes the passes back, one at a time; then enter the play.</source>
+        <translation>Ohitus syötettiin pelaajalle, joka olisi voinut pelata: Kumoa peruu ohitukset yksi kerrallaan; syötä sitten pelattu laatta.</translation>
+    </message>
+    <message>
         <source>Correct the tile</source>
         <translation>Korjaa laatta</translation>
     </message>
@@ -590,6 +609,18 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>No pass while the boneyard is not empty ({count} left): a player who cannot play draws.</source>
         <translation>Ohittaa ei voi, kun nostokasa ei ole tyhjä ({count} jäljellä): pelaaja, joka ei voi pelata, nostaa.</translation>
+    </message>
+    <message>
+        <source>The round goes on while the boneyard holds tiles ({count} left): the hands are entered once a player goes out, or nobody can play.</source>
+        <translation>Kierros jatkuu, kun nostokasassa on laattoja ({count} jäljellä): kädet syötetään, kun joku pelaa kätensä tyhjäksi tai kukaan ei voi pelata.</translation>
+    </message>
+    <message>
+        <source>Round blocked?</source>
+        <translation>Kierros tukossa?</translation>
+    </message>
+    <message>
+        <source>With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that so?</source>
+        <translation>Tämän ohituksen jälkeen kukaan ei voi pelata: kierros {round} on tukossa, ja jäljellä olevat kädet lasketaan. Pitääkö paikkansa?</translation>
     </message>
     <message>
         <source>No round is being played.</source>
@@ -656,10 +687,6 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Reviewing {seconds} s: {scores} (move {count} of {total})</source>
         <translation>Katsotaan kohtaa {seconds} s: {scores} (siirto {count}/{total})</translation>
-    </message>
-    <message>
-        <source>At {seconds} s: {said}</source>
-        <translation>Kohdassa {seconds} s: {said}</translation>
     </message>
     <message>
         <source>Live again.</source>

@@ -1,0 +1,66 @@
+"""The main window's banner: the last announcement, or who is to act -- and what of it is said aloud.
+
+A part of :class:`scorer.app.window.MainWindow`: a move that scores is announced (banner and voice); a move that
+scores nothing leaves the announcement standing, but where none stands the banner follows whose turn it is, and a
+round that ends with nothing to announce (blocked) is said; a moment of a recording reviewed has its own banner.
+"""
+
+from __future__ import annotations
+
+from scorer.app import i18n
+from scorer.app.corrections import event_text
+from scorer.app.tablemode import turn_text
+from scorer.pipeline.announce import Announcement, announced
+from scorer.rules import Event, Phase
+from scorer.rules.transcript import Step
+
+
+class Banner:
+    """``announcement``: the one the banner shows (None: it shows whose turn it is, or what was undone)."""
+
+    announcement: Announcement | None = None
+    last_announcement = ""
+
+    def _announce(self, announcement: Announcement, aloud: bool = True) -> None:
+        self.announcement = announcement
+        text = i18n.unbroken(announcement.text(self.lang))
+        self.last_announcement = text
+        if self.review_at is None:  # (a moment reviewed keeps its own banner till back to live)
+            self.banner.setText(text)
+        if aloud:
+            self.speaker.say_announcement(announcement)
+        if self.pages.currentWidget() is self.table_mode:
+            self._refresh_table_mode()
+
+    def show_unannounced(self, step: Step, aloud: bool = True) -> None:
+        """A move with nothing to announce (a round started, a pass, a draw): where no announcement stands the
+        banner follows whose turn it is; a round ended by it (blocked: nobody can play) is shown and said."""
+        ended = step.before.phase is Phase.IN_ROUND and step.after.phase is Phase.ROUND_OVER
+        if ended:
+            self.announcement = None
+        if self.announcement is not None or self.review_at is not None:
+            return
+        text = turn_text(step.after)  # (the session's snapshot may follow the events)
+        self.banner.setText(text)
+        if ended and aloud:
+            self.speaker.say(text)
+
+    def say_withdrawn(self, count: int, first: Event) -> None:
+        """Moves withdrawn (undo, score again) are said too: players who listen rather than watch hear a score
+        taken back."""
+        if count == 1:
+            self.speaker.say(self.tr("Undone: {move}").format(move=event_text(first)))
+        else:
+            self.speaker.say(self.tr("Withdrawn: {count} moves").format(count=count))
+
+    def live_banner(self) -> None:
+        """The banner as the live match has it (back from a moment reviewed)."""
+        self.banner.setText(self.last_announcement if self.announcement is not None else turn_text(self.match))
+
+    def show_banner_reviewed(self) -> None:
+        """The banner as it stood at the moment reviewed: the last announcement then (or who was to act), marked
+        with its time -- not the live one, which is of a later table."""
+        count, then = self.snapshot.at(self.review_at)
+        said = next((a for a in map(announced, reversed(self.snapshot.steps[:count])) if a is not None), None)
+        text = i18n.unbroken(said.text(self.lang)) if said is not None else turn_text(then)
+        self.banner.setText(self.tr("At {seconds} s: {said}").format(seconds=i18n.decimal(self.review_at), said=text))
