@@ -156,6 +156,11 @@ class HandsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Round end: the hands left"))
         form = QFormLayout(self)
+        # (said in the dialog too: without a window manager's title bar the fields alone were a riddle)
+        intro = QLabel(self.tr("The hands left in round {round}: type the tiles each player still holds, each tile as "
+                               "its two numbers of pips. A hand played out stays empty.").format(round=match.round_no))
+        intro.setWordWrap(True)
+        form.addRow(intro)
         self.fields: list[tuple[str, QLineEdit]] = []
         for player, count in zip(match.players, match.hand_counts):
             field = QLineEdit()

@@ -98,5 +98,5 @@ def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: st
 
 def unbroken(text: str) -> str:
     """``text`` with a score's sign and an arrow kept with what they belong to where its lines wrap: "Ann +3",
-    "13 → 15" never split."""
-    return text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0")
+    "13 → 15" never split; nor a tile, "[3|6]" (a line may break after a bar: a word joiner holds it)."""
+    return text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0").replace("|", "|\u2060")

@@ -316,7 +316,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
             self.tell_withdrawn(said)
             self.say_withdrawn(withdrawn, snapshot.undone[0].event)
-            self.banner.setText(said)
+            self.banner.setText(i18n.unbroken(said))
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):

@@ -292,6 +292,10 @@
         <translation>Kierroksen loppu: jäljelle jääneet kädet</translation>
     </message>
     <message>
+        <source>The hands left in round {round}: type the tiles each player still holds, each tile as its two numbers of pips. A hand played out stays empty.</source>
+        <translation>Kierroksen {round} jäljellä olevat kädet: kirjoita laatat, jotka kullakin pelaajalla on vielä kädessään, kukin laatta kahtena silmälukuna. Tyhjäksi pelatun käden kenttä jää tyhjäksi.</translation>
+    </message>
+    <message>
         <source>1 tile, e.g. 3 4</source>
         <translation>1 laatta, esim. 3 4</translation>
     </message>
