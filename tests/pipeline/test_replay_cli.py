@@ -106,3 +106,64 @@ def test_a_record_folder_finds_its_match_kept_elsewhere(tmp_path: Path, monkeypa
     assert (args.game, args.players) == ("horse-race", "Ann,Ben,Cid")
     session.path.unlink()  # (moved away: the note points nowhere, and the folder is a bare recording again)
     assert recorded_match(folder) is None
+
+
+def test_record_keeps_the_score_and_replay_finds_its_match_in_another_folder(tmp_path: Path, monkeypatch) -> None:
+    """`record` from a camera (a generated film standing in for one, read by the truth detector): the scores
+    printed are the film's truth, the match's file goes to --sessions DIR, and `replay FOLDER` finds it there."""
+    from dominosynth.truth import TruthDetector
+
+    from scorer.pipeline import sources
+    from scorer.pipeline.replay import SESSION_NOTE
+    from scorer.rules.transcript import score_log
+    from scorer.sessions import list_sessions
+    from scorer.vision import TileDetector
+    from tests.conftest import film
+
+    video, truth, labels = film(tmp_path, "horse-race", 2, seed=3, rounds=1)
+    detector = TruthDetector(labels)
+
+    class FilmCamera:
+        """The film, given as a camera gives frames (and let go as a camera is)."""
+
+        def __init__(self, *_args) -> None:
+            self.inner = sources.VideoFile(video)
+            self.fps = self.inner.fps
+
+        def connect(self) -> None:
+            pass
+
+        def release(self) -> None:
+            pass
+
+        def frames(self):
+            return detector.follow(self.inner).frames()
+
+    monkeypatch.setattr(sources, "Camera", FilmCamera)
+    monkeypatch.setattr(TileDetector, "live", classmethod(lambda cls, threads=None: detector))
+    out, sessions = tmp_path / "evening", tmp_path / "club-sessions"
+    code, said, err = run("record", "--camera", "0", "--out", str(out), "--sessions", str(sessions),
+                          "--game", "horse-race", "--players", "Ann,Ben", "--segment-seconds", "3")
+    assert code == 0, err
+    _, steps = score_log(truth.read_text().splitlines())
+    scores = "Scores: " + ", ".join(f"{p} {s}" for p, s in list(steps)[-1].after.scores().items())
+    assert said.splitlines()[-1] == scores
+    [kept] = list_sessions(sessions)
+    assert (out / SESSION_NOTE).read_text().strip() == str(kept.path.resolve()) and not list_sessions()
+    class Followed:
+        """The recording as opened, its frames told to the truth detector as they are read."""
+
+        def __init__(self, inner) -> None:
+            self.inner = inner
+
+        def frames(self, *args):
+            return detector.follow(self.inner).frames(*args)
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+    opened = sources.open_video
+    monkeypatch.setattr(sources, "open_video", lambda *a, **k: Followed(opened(*a, **k)))
+    code, said, err = run("replay", str(out), "--quiet")  # (game and players as recorded, found by the note)
+    assert code == 0, err
+    assert scores in said
