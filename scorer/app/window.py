@@ -232,8 +232,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.last_announcement = i18n.unbroken(self.announcement.text(self.lang))
         if self.review_at is not None:
             self.show_banner_reviewed()
-        elif self.announcement is not None:
-            self.banner.setText(self.last_announcement)
+        else:
+            self.live_banner()
         self._renarrate()
         self._refresh_board()
         if self.pages.currentWidget() is self.table_mode:
@@ -315,7 +315,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
             self.tell_withdrawn(said)
-            self.say_withdrawn(withdrawn, snapshot.undone[0].event)
+            if not self.heard_before:  # (scored again, the same moves come back unsaid: their going is not said)
+                self.say_withdrawn(withdrawn, snapshot.undone[0].event)
             self.banner.setText(i18n.unbroken(said))
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone

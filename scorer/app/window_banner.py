@@ -11,7 +11,7 @@ from scorer.app import i18n
 from scorer.app.corrections import event_text
 from scorer.app.tablemode import turn_text
 from scorer.pipeline.announce import Announcement, announced
-from scorer.rules import Event, Phase
+from scorer.rules import Event, Phase, Reveal
 from scorer.rules.transcript import Step
 
 
@@ -48,7 +48,9 @@ class Banner:
     def say_withdrawn(self, count: int, first: Event) -> None:
         """Moves withdrawn (undo, score again) are said too: players who listen rather than watch hear a score
         taken back."""
-        if count == 1:
+        if count == 1 and isinstance(first, Reveal):  # (not every tile of every hand read out)
+            self.speaker.say(self.tr("Undone: the hands of round {round}").format(round=self.match.round_no))
+        elif count == 1:
             self.speaker.say(self.tr("Undone: {move}").format(move=event_text(first)))
         else:
             self.speaker.say(self.tr("Withdrawn: {count} moves").format(count=count))

@@ -134,10 +134,14 @@ class MatchCorrections:
 
     def _way_out(self, exc: ScorerError) -> str:
         """What puts the match right where the refused move is not the mistake (a pass entered earlier is)."""
-        if getattr(words_of(exc), "template", "").startswith("round {round} is not blocked"):
+        if not getattr(words_of(exc), "template", "").startswith("round {round} is not blocked") \
+                or not self.match.passes_in_a_row:
+            return ""
+        if self.match.rules.has_boneyard:
             return " " + self.tr("A pass was entered for a player who could play: Undo takes the passes back, one at "
                                  "a time; then enter the play.")
-        return ""
+        return " " + self.tr("A knock was entered for a player who could play: Undo takes the knocks back, one at "
+                             "a time; then enter the play.")
 
     def _correct_tile(self, detection) -> None:
         """Click a tile to correct its pips; the table is read again with the correction."""
@@ -179,9 +183,8 @@ class MatchCorrections:
             self.pass_action: in_round and not boneyard_holds,
             self.draw_action: in_round and boneyard_holds and bool(match.current_board().tiles),
             self.tile_action: live and match.phase is not Phase.ROUND_OVER,
-            # (In a round the hands are for a blocked round -- or, from a camera, for draws it missed: with the moves
-            # entered by hand the log's boneyard is the table's, and a round with tiles left in it is not over.)
-            self.hands_action: live and (match.phase is Phase.ROUND_OVER or in_round and not (self.by_hand and boneyard_holds)),
+            # (In a round too: hands holding more tiles than the log gives put in the draws it lacks.)
+            self.hands_action: live and match.phase in (Phase.IN_ROUND, Phase.ROUND_OVER),
         }
         # (Why no pass: the log's boneyard, which a camera that missed a draw counts too high.)
         no_pass = self.tr("No pass while the boneyard is not empty ({count} left): a player who cannot play draws.").format(
@@ -196,11 +199,6 @@ class MatchCorrections:
             button.setEnabled(action.isEnabled())
         self.correction_buttons[0].setToolTip(no_pass)
         self.pass_action.setToolTip(no_pass)
-        no_hands = self.tr("The round goes on while the boneyard holds tiles ({count} left): the hands are entered once a "
-                           "player goes out, or nobody can play.").format(count=match.boneyard) \
-            if in_round and boneyard_holds and self.by_hand else ""
-        self.correction_buttons[3].setToolTip(no_hands)
-        self.hands_action.setToolTip(no_hands)
 
     def _add_pass(self) -> None:
         if self._in_round(Phase.IN_ROUND):
@@ -215,9 +213,10 @@ class MatchCorrections:
             return Pass(player)
         if after.phase is not Phase.ROUND_OVER:
             return Pass(player)
-        answer = QMessageBox.question(self, self.tr("Round blocked?"), self.tr(
-            "With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that "
-            "so?").format(round=self.match.round_no))
+        ask = self.tr("With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is "
+                      "that so?") if self.match.rules.has_boneyard else self.tr(
+            "With this knock nobody can play: round {round} is blocked, and the hands left are counted. Is that so?")
+        answer = QMessageBox.question(self, self.tr("Round blocked?"), ask.format(round=self.match.round_no))
         return Pass(player) if answer == QMessageBox.StandardButton.Yes else None
 
     def _add_draw(self) -> None:

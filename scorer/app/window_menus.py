@@ -128,7 +128,8 @@ class WindowMenus:
             self.showNormal()
 
     def _refresh_table_mode(self) -> None:
-        self.table_mode.show_state(self.match, self.last_announcement)
+        # (the banner's words: after an undo the last announcement is of a move withdrawn)
+        self.table_mode.show_state(self.match, self.last_announcement if self.announcement is not None else self.banner.text())
 
     def _show_help(self) -> None:
         QMessageBox.information(self, self.tr("How to use"), i18n.translate("MainWindow", HELP_TEXT))

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 from scorer.app import window_corrections
 from scorer.app.corrections import HandsDialog, player_menu
 from scorer.app.settings import Settings
+from scorer.pipeline.announce import genitive_fi
 from scorer.app.start import open_window
 from scorer.rules import Phase, Reveal
 from scorer.rules.log import MatchHeader, MatchSource
@@ -46,11 +47,13 @@ def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path)
     enter(qtbot, window, first_round[0])  # (the round started: the boneyard full, the opening tile to come)
     assert window.banner.text() == f"{window.match.next_player}'s turn"  # (the banner follows, till an announcement)
     assert window.match.boneyard > 0
-    # (No hands while the boneyard holds tiles: with the moves entered by hand, the round is not over.)
-    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": False}
-    assert window.correction_buttons[3].toolTip().startswith("The round goes on while the boneyard holds tiles")
+    # (The hands in a round too: hands holding more tiles than the log gives put in a draw left out.)
+    assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": True, "next round": False}
+    window._set_lang("fi")  # (the banner that follows the turn follows the language too)
+    assert window.banner.text() == f"{genitive_fi(window.match.next_player)} vuoro"
+    window._set_lang("en")
     enter(qtbot, window, first_round[1])
-    assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": False, "next round": False}
+    assert _offered(window) == {"pass": False, "draw": True, "play": True, "hands": True, "next round": False}
     for event in first_round[2:-1]:
         enter(qtbot, window, event)
     assert window.match.phase is Phase.ROUND_OVER
@@ -175,4 +178,44 @@ def test_a_pass_that_blocks_the_round_is_asked_about_and_a_wrong_one_is_told_how
     assert not window._hands_entered(hands)
     assert "is not blocked" in refused[0] and refused[0].endswith(
         "A pass was entered for a player who could play: Undo takes the passes back, one at a time; then enter the play.")
+    window.close()
+
+
+def test_hands_refused_mid_round_with_no_pass_entered_tell_no_passes_to_undo(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Seven Rocks by hand, the hands typed mid-round with nobody knocked: refused (someone can play), and no
+    knock is named to undo -- following such a hint would undo real plays."""
+    sim = simulate_match("seven-rocks", 4, partnership=True, seed=2)
+    header = MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True, source=MatchSource("hand"))
+    session = Session.create(header, tmp_path)
+    i = next(i for i, e in enumerate(sim.events) if i > 3 and e.after.passes_in_a_row == 0 and e.after.phase is Phase.IN_ROUND)
+    for e in sim.events[:i + 1]:
+        session.apply(e.event)
+    window = open_window(session, None, "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    refused: list[str] = []
+    monkeypatch.setattr(window_corrections.QMessageBox, "warning",
+                        lambda _parent, _title, text: refused.append(text) or QMessageBox.StandardButton.Ok)
+    assert not window._hands_entered(Reveal(tuple(zip(window.match.players, sim.events[i].hands))))
+    assert "is not blocked" in refused[0] and "Undo" not in refused[0]
+    window.close()
+
+
+def test_table_mode_says_what_the_banner_says_after_an_undo(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline.announce import announced
+
+    sim = simulate_match("horse-race", 2, seed=1)
+    first = [e.event for e in sim.events if e.after.round_no == 1]
+    window = _window(qtbot, tmp_path, first[:3])
+    said = announced(window.snapshot.steps[-1])
+    assert said is not None
+    window._announce(said)
+    window.toggle_table_mode()
+    assert window.table_mode.announcement.text() == window.banner.text()
+    window.undo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
+    assert window.banner.text().startswith("Undone: ")
+    assert window.table_mode.announcement.text() == window.banner.text()  # (not the withdrawn move's announcement)
+    window.toggle_table_mode()
     window.close()

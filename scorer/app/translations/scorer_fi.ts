@@ -4,6 +4,10 @@
 <context>
     <name>Banner</name>
     <message>
+        <source>Undone: the hands of round {round}</source>
+        <translation>Kumottu: kierroksen {round} kädet</translation>
+    </message>
+    <message>
         <source>Undone: {move}</source>
         <translation>Kumottu: {move}</translation>
     </message>
@@ -595,6 +599,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Ohitus syötettiin pelaajalle, joka olisi voinut pelata: Kumoa peruu ohitukset yksi kerrallaan; syötä sitten pelattu laatta.</translation>
     </message>
     <message>
+        <source>A knock was entered for a player who could play: Undo takes the knocks back, one at a time; then enter the play.</source>
+        <translation>Koputus syötettiin pelaajalle, joka olisi voinut pelata: Kumoa peruu koputukset yksi kerrallaan; syötä sitten pelattu laatta.</translation>
+    </message>
+    <message>
         <source>Correct the tile</source>
         <translation>Korjaa laatta</translation>
     </message>
@@ -615,16 +623,16 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Ohittaa ei voi, kun nostokasa ei ole tyhjä ({count} jäljellä): pelaaja, joka ei voi pelata, nostaa.</translation>
     </message>
     <message>
-        <source>The round goes on while the boneyard holds tiles ({count} left): the hands are entered once a player goes out, or nobody can play.</source>
-        <translation>Kierros jatkuu, kun nostokasassa on laattoja ({count} jäljellä): kädet syötetään, kun joku pelaa kätensä tyhjäksi tai kukaan ei voi pelata.</translation>
-    </message>
-    <message>
         <source>Round blocked?</source>
         <translation>Kierros tukossa?</translation>
     </message>
     <message>
         <source>With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that so?</source>
         <translation>Tämän ohituksen jälkeen kukaan ei voi pelata: kierros {round} on tukossa, ja jäljellä olevat kädet lasketaan. Pitääkö paikkansa?</translation>
+    </message>
+    <message>
+        <source>With this knock nobody can play: round {round} is blocked, and the hands left are counted. Is that so?</source>
+        <translation>Tämän koputuksen jälkeen kukaan ei voi pelata: kierros {round} on tukossa, ja jäljellä olevat kädet lasketaan. Pitääkö paikkansa?</translation>
     </message>
     <message>
         <source>No round is being played.</source>
