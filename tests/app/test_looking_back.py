@@ -17,6 +17,17 @@ from scorer.rules.log import MatchHeader
 from tests.app.test_app import NoDetector, StillCamera, make_window, seekable_recording
 
 
+def _recording_window(qtbot, tmp_path: Path, start: bool = True):
+    """A window over a generated one-round recording, shown and playing (as fast as it goes) where ``start``."""
+    _, source, detector = seekable_recording(tmp_path)
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
+    qtbot.addWidget(window)
+    if start:
+        window.show()
+        window.start()
+    return window
+
+
 def test_a_question_put_off_is_opened_again_until_the_match_moves_on(qtbot, tmp_path: Path) -> None:
     window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
     qtbot.addWidget(window)
@@ -53,9 +64,7 @@ def test_a_question_put_off_is_opened_again_until_the_match_moves_on(qtbot, tmp_
 
 
 def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_each_move_once(qtbot, tmp_path: Path) -> None:
-    _, source, detector = seekable_recording(tmp_path)
-    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
-    qtbot.addWidget(window)
+    window = _recording_window(qtbot, tmp_path, start=False)
     said: list[str] = []
     window.speaker.say_announcement = lambda a: said.append(a.en)
     window.show()
@@ -90,11 +99,7 @@ def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_
 
 
 def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: Path) -> None:
-    _, source, detector = seekable_recording(tmp_path)
-    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
-    qtbot.addWidget(window)
-    window.show()
-    window.start()
+    window = _recording_window(qtbot, tmp_path)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
     window.undo()
     assert window.play_button.isChecked() and window.statusBar().currentMessage().startswith("Paused after the undo")
@@ -124,11 +129,7 @@ def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: 
 def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path) -> None:
     """A recording held for the camera's question, then a move undone: the undo closes the question, and the
     recording waits on for the players (it played on, and scored the move undone again)."""
-    _, source, detector = seekable_recording(tmp_path)
-    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
-    qtbot.addWidget(window)
-    window.show()
-    window.start()
+    window = _recording_window(qtbot, tmp_path)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
     window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
     assert window.play_button.isChecked() and window.held_for_question
@@ -144,11 +145,7 @@ def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path
 
 
 def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbot, tmp_path: Path) -> None:
-    _, source, detector = seekable_recording(tmp_path)
-    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
-    qtbot.addWidget(window)
-    window.show()
-    window.start()
+    window = _recording_window(qtbot, tmp_path)
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
     window.pending_dialog.reject()
