@@ -71,7 +71,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.announcement: Announcement | None = None  # the last one, shown again in a new language
         self.last_announcement = ""
         self.finished = False
-        self.ended_with: list[int] | None = None  # the moves' lines when the recording ended
+        self.ended_with: list | None = None  # the moves when the recording ended
+        self.ended_image = None  # and its last picture
         self.broke_off: Exception | None = None  # why the play ended before the recording did, if it did
         # A match with no camera (every move entered by hand): the picture says so, not "recording ended".
         self.by_hand = self.header.source is not None and self.header.source.kind == "hand"
@@ -339,16 +340,18 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.live.show_reading(self.live.detections, *self._scoring())
             if self.by_hand:  # no camera shows the table: the picture draws the layout as the session holds it
                 self.live.show_layout(layout_on_table(self.match))
-            elif self.ended_with is not None and (self.live.image is None or self.ended_with != [s.line for s in self.snapshot.steps]):
+            elif self.ended_with is not None and self.ended_with != [s.event for s in self.snapshot.steps]:
                 # Moves entered after the recording ended: its last picture no longer shows the match.
                 self.live.draw_instead(layout_on_table(self.match))
+            elif self.ended_with is not None and self.live.image is None and self.ended_image is not None:
+                self.live.show_frame(self.ended_image)  # (undone and redone back to the match it ended on)
 
     def _on_events(self, events: list) -> None:
         # (What keeps the camera from reading comes last in its batch: the bar keeps it till the next message.)
         for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
-                heard = self.heard_already(e.step.event)
+                heard = self.heard_already(e.step)
                 if e.announcement is not None:
                     self._announce(e.announcement, aloud=not heard)
                 else:
@@ -374,7 +377,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_finished(self, broke_off: Exception | None) -> None:
         self.finished = True
         self.broke_off = broke_off
-        self.ended_with = None if self.by_hand else [s.line for s in self.snapshot.steps]
+        self.ended_with = None if self.by_hand else [s.event for s in self.snapshot.steps]
+        self.ended_image = self.live.image
         if not self.by_hand:  # (nothing left to pause or play, until scored again from a moment)
             self._playable(False)
         if self.live.status != "over":

@@ -93,14 +93,19 @@ class MatchCorrections:
     def _confirmed(self, dialog: ConfirmDialog) -> None:
         if dialog is self.pending_dialog:
             self.pending_dialog = None  # (answered, or put off)
-            if not dialog.choice:
+            if not dialog.choice and self.held_for_question:
+                self.hold_for_players(self.tr(
+                    "The question is put off and the recording waits: enter the move with the buttons, or click a tile "
+                    "to correct it; Play lets the camera read on. Q, or a click on “needs your confirmation”, opens "
+                    "the question again."))
+            elif not dialog.choice:
                 self.statusBar().showMessage(self.tr(
                     "The question is put off: Play ▸ The camera's question… (Q), or a click on “needs your "
                     "confirmation”, opens it again while the match has not moved on."), 15000)
         if dialog.choice:
             self.open_question = None
             self.worker.correct(dialog.choice)
-            self.go_on_after_undo()
+            self.go_on_after_players()
         self.go_on_after_question()
         self._enable_moves()
 
@@ -129,7 +134,7 @@ class MatchCorrections:
             QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc) + self._way_out(exc))
             return False
         self.worker.correct(events)
-        self.go_on_after_undo()  # (a move entered after an undo: the recording plays on)
+        self.go_on_after_players()  # (a move entered after an undo: the recording plays on)
         return True
 
     def _way_out(self, exc: ScorerError) -> str:
@@ -163,7 +168,7 @@ class MatchCorrections:
             return
         self._close_question()  # (the reading corrected is the word on it: an answer picked later must not undo it)
         self.worker.correct_tile(detection.center, tile)
-        self.go_on_after_undo()  # (the table read again with the correction)
+        self.go_on_after_players()  # (the table read again with the correction)
 
     def _start_round(self) -> None:
         self._for_player("starts", RoundStart)
@@ -265,7 +270,7 @@ class MatchCorrections:
         (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
         if with_missed_draws(self.snapshot.steps, hands) is not None:
             self.worker.correct([hands])
-            self.go_on_after_undo()
+            self.go_on_after_players()
             return True
         return self._correct([hands])
 
@@ -277,4 +282,4 @@ class MatchCorrections:
     def redo(self) -> None:
         if self.snapshot.undone:
             self.worker.redo()
-            self.go_on_after_undo()
+            self.go_on_after_players()

@@ -64,7 +64,7 @@ class RecordingControls:
     def _toggle_pause(self, paused: bool) -> None:
         if not paused:
             # (played on, by the players or a scoring again: a pause after is theirs)
-            self.held_for_question = self.held_for_undo = False
+            self.held_for_question = self.held_for_players = False
         self.play_button.setText(self.tr("Play") if paused else self.tr("Pause"))
         self.pause_action.setChecked(paused)
         self.worker.pause(paused)
@@ -87,36 +87,38 @@ class RecordingControls:
             self.play_button.setChecked(True)
             self.statusBar().showMessage(self.tr("Paused for the question: the recording goes on once it is answered."))
 
-    # An undo while a recording plays holds it too: played on, the camera would read the same table again and
-    # score the move undone anew before the players could put it right.  A move entered, redone or a tile
-    # corrected plays on (as does Play).
-    held_for_undo = False
+    # The recording held for the players, till they act -- a move entered, redone or answered, a tile corrected,
+    # or Play: after an undo (played on, the camera would read the same table again and score the move undone
+    # anew before they could put it right), and after a question put off ("Not now": they fix it by hand).
+    held_for_players = False
+    held_because = ""
 
-    def hold_for_undo(self) -> None:
+    def hold_for_players(self, why: str) -> None:
         if not hasattr(self, "play_button") or self.finished:
             return
-        if self.held_for_question:  # (the question is closed by the undo: the hold is the undo's now)
-            self.held_for_question, self.held_for_undo = False, True
+        if self.held_for_question:  # (the question is closed or put off: the hold is the players' now)
+            self.held_for_question, self.held_for_players = False, True
         elif not self.play_button.isChecked():
-            self.held_for_undo = True
+            self.held_for_players = True
             self.play_button.setChecked(True)
-        if self.held_for_undo:
-            self.statusBar().showMessage(self._held_after_undo())
+        if self.held_for_players:
+            self.held_because = why
+            self.statusBar().showMessage(why)
 
-    def _held_after_undo(self) -> str:
-        return self.tr("Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the "
-                       "table again as it is.")
+    def hold_for_undo(self) -> None:
+        self.hold_for_players(self.tr("Paused after the undo: enter the move as it was, or click a tile to correct it; "
+                                      "Play reads the table again as it is."))
 
     def tell_withdrawn(self, said: str) -> None:
-        """Moves withdrawn, said in the status bar -- with why the recording waits, while it waits for the undo."""
-        if self.held_for_undo:
-            self.statusBar().showMessage(f"{said}. {self._held_after_undo()}")
+        """Moves withdrawn, said in the status bar -- with why the recording waits, while it waits for the players."""
+        if self.held_for_players:
+            self.statusBar().showMessage(f"{said}. {self.held_because}")
         else:
             self.statusBar().showMessage(said, 8000)
 
-    def go_on_after_undo(self) -> None:
-        if self.held_for_undo:
-            self.held_for_undo = False
+    def go_on_after_players(self) -> None:
+        if self.held_for_players:
+            self.held_for_players = False
             if self.play_button.isChecked():
                 self.play_button.setChecked(False)
 
@@ -202,10 +204,13 @@ class RecordingControls:
     # second time; the first that comes out otherwise ends it (from there the recording tells something new).
     heard_before: tuple = ()
 
-    def heard_already(self, event) -> bool:
-        """Whether ``event``, just scored, is the next of the moves withdrawn -- said before."""
-        if self.heard_before and self.heard_before[0] == event:
+    def heard_already(self, step) -> bool:
+        """Whether ``step``'s move, just scored, is the next of the moves withdrawn -- said before.  The last of
+        them scored again the same, the scores are said once: the players listening hear the result stands."""
+        if self.heard_before and self.heard_before[0] == step.event:
             self.heard_before = self.heard_before[1:]
+            if not self.heard_before:
+                self.speaker.say(self.tr("Scored again as before: {scores}").format(scores=scores_text(step.after)))
             return True
         self.heard_before = ()
         return False

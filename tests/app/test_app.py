@@ -344,8 +344,13 @@ def test_a_recording_waits_at_a_question_until_it_is_answered(qtbot, tmp_path: P
     assert window.worker.position == held_at  # (no frame settles it by a guess meanwhile)
     window._on_events([NeedsConfirmation(1.5, "another question", ((RoundStart("Ben"),),))])
     assert window.play_button.isChecked()  # (the newer question holds it on)
-    window.pending_dialog.reject()  # "Not now": put off, the recording goes on
-    assert not window.play_button.isChecked() and window.pending_dialog is None
+    window.pending_dialog.reject()  # "Not now": put off -- the players fix it by hand, the recording waits for them
+    assert window.play_button.isChecked() and window.pending_dialog is None and window.held_for_players
+    assert window.statusBar().currentMessage().startswith("The question is put off and the recording waits")
+    qtbot.wait(300)
+    assert window.worker.position == held_at  # (no frame settles it by a guess meanwhile)
+    window.play_button.setChecked(False)  # Play: the camera reads on
+    assert not window.held_for_players
     window.play_button.setChecked(True)  # paused by the players: a question answered does not play it again
     window._on_events([NeedsConfirmation(2.0, "a third question", ((RoundStart("Ann"),),))])
     window.pending_dialog.reject()
@@ -486,10 +491,12 @@ def test_moves_entered_after_a_recording_ended_are_drawn_and_undone_so(qtbot, tm
     window._correct([Play("Ann", Tile(1, 4))])
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
     assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles
-    window.undo()  # back to the moves the recording ended with: the tile undone is not left drawn
+    window.undo()  # back to the moves the recording ended with: its last picture shows the match again
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
-    assert window.live.image is None and not window.live.layout_board.tiles
-    assert window.live.status == "ended"  # (its picture gives the hint to enter the moves, as with no camera)
+    assert window.live.image is not None and window.live.image is window.ended_image
+    window.redo()  # (and the tile entered is drawn again)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
+    assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles
     window.stop()
 
 

@@ -14,6 +14,7 @@ from scorer.pipeline import MoveEvent, NeedsConfirmation, StatusChange
 from scorer.pipeline.announce import announced
 from scorer.rules import Play, RoundStart, Tile
 from scorer.rules.log import MatchHeader
+from scorer.rules.transcript import scores_text
 from tests.app.test_app import NoDetector, StillCamera, make_window, seekable_recording
 
 
@@ -67,6 +68,8 @@ def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_
     window = _recording_window(qtbot, tmp_path, start=False)
     said: list[str] = []
     window.speaker.say_announcement = lambda a: said.append(a.en)
+    spoken: list[str] = []  # (what else is said: a round blocked, an undo, a result that stands)
+    window.speaker.say = spoken.append
     window.show()
     window.start()
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
@@ -86,13 +89,16 @@ def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_
     window.back_to_live()
     assert window.banner.text() == live_banner
     # Scored again from there: the moves that come back the same are shown, not said a second time.
-    later = [s.event for s in steps[count:]]
+    later = steps[count:]
+    spoken.clear()
     window.score_again_from(at)
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
-    assert [s.event for s in window.snapshot.steps[count:]] == later
+    assert [s.event for s in window.snapshot.steps[count:]] == [s.event for s in later]
     assert said == announcements and window.banner.text() == live_banner
+    # (not the moves' going, which came back: the result that stands, once)
+    assert spoken == [f"Scored again as before: {scores_text(window.match)}"]
     # The first move that comes out otherwise is said, and so is every one after it.
-    window.heard_before = (later[0], later[1])
+    window.heard_before = (later[0].event, later[1].event)
     assert window.heard_already(later[0]) and not window.heard_already(later[0])
     assert window.heard_before == () and not window.heard_already(later[1])
     window.stop()
@@ -120,7 +126,7 @@ def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: 
     window.undo()
     qtbot.waitUntil(lambda: bool(window.snapshot.undone), timeout=10_000)
     window.play_button.setChecked(False)  # Play: the camera reads the table again, the move comes back as read
-    assert not window.held_for_undo
+    assert not window.held_for_players
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     assert any(s.event == undone for s in window.snapshot.steps)
     window.stop()

@@ -587,6 +587,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Kamera kysyy: katso näyttöä.</translation>
     </message>
     <message>
+        <source>The question is put off and the recording waits: enter the move with the buttons, or click a tile to correct it; Play lets the camera read on. Q, or a click on “needs your confirmation”, opens the question again.</source>
+        <translation>Kysymys on siirretty myöhemmäksi, ja tallenne odottaa: syötä siirto painikkeilla tai korjaa laatta napsauttamalla sitä; Toista antaa kameran jatkaa lukemista. Q tai napsautus kohtaan ”odottaa vahvistustasi” avaa kysymyksen uudelleen.</translation>
+    </message>
+    <message>
         <source>The question is put off: Play ▸ The camera&apos;s question… (Q), or a click on “needs your confirmation”, opens it again while the match has not moved on.</source>
         <translation>Kysymys on siirretty myöhemmäksi: Siirrot ▸ Kameran kysymys… (Q) tai napsautus kohtaan ”odottaa vahvistustasi” avaa sen uudelleen, kunnes ottelu etenee.</translation>
     </message>
@@ -723,6 +727,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>Score again from here</source>
         <translation>Pisteytä uudelleen tästä</translation>
+    </message>
+    <message>
+        <source>Scored again as before: {scores}</source>
+        <translation>Pisteytetty uudelleen kuten ennen: {scores}</translation>
     </message>
 </context>
 <context>
