@@ -559,7 +559,7 @@
         <source>The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
-When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off (&quot;Not now&quot;) opens again with Q, or a click on the red &quot;needs your confirmation&quot;.
+When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off (&quot;Not now&quot;) opens again with Q, or a click on the red &quot;needs your confirmation&quot;; a recording waits meanwhile.
 With no camera the picture draws the round&apos;s layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
@@ -570,7 +570,7 @@ Every move is saved at once in the match&apos;s session file; after a crash the 
         <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
-Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;.
+Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;; tallenne odottaa sillä välin.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
