@@ -72,7 +72,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.last_announcement = ""
         self.finished = False
         self.ended_with: list | None = None  # the moves when the recording ended
-        self.ended_image = None  # and its last picture
+        self.ended_view: tuple | None = None  # and its last picture, with what was read on it
         self.broke_off: Exception | None = None  # why the play ended before the recording did, if it did
         # A match with no camera (every move entered by hand): the picture says so, not "recording ended".
         self.by_hand = self.header.source is not None and self.header.source.kind == "hand"
@@ -242,6 +242,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self._show_voice()
         if self.finished:
             self._show_finished()
+        elif self.held_for_players:
+            self.statusBar().showMessage(self.held_text())
         self.live.update()
 
     def _item_text(self, step: Step) -> str:
@@ -316,7 +318,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
                     count=withdrawn, move=event_text(snapshot.undone[0].event))
             self.tell_withdrawn(said)
-            if not self.heard_before:  # (scored again, the same moves come back unsaid: their going is not said)
+            if self.withdrawal_unsaid:  # (scored again, the same moves come back unsaid: their going is not said)
+                self.withdrawal_unsaid = False
+            else:
                 self.say_withdrawn(withdrawn, snapshot.undone[0].event)
             self.banner.setText(i18n.unbroken(said))
             self.announcement = None
@@ -343,8 +347,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             elif self.ended_with is not None and self.ended_with != [s.event for s in self.snapshot.steps]:
                 # Moves entered after the recording ended: its last picture no longer shows the match.
                 self.live.draw_instead(layout_on_table(self.match))
-            elif self.ended_with is not None and self.live.image is None and self.ended_image is not None:
-                self.live.show_frame(self.ended_image)  # (undone and redone back to the match it ended on)
+            elif self.ended_with is not None and self.live.image is None and self.ended_view is not None:
+                self.live.show_frame(self.ended_view[0])  # (undone and redone back to the match it ended on)
+                self.live.show_reading(self.ended_view[1], *self._scoring())
 
     def _on_events(self, events: list) -> None:
         # (What keeps the camera from reading comes last in its batch: the bar keeps it till the next message.)
@@ -378,7 +383,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.finished = True
         self.broke_off = broke_off
         self.ended_with = None if self.by_hand else [s.event for s in self.snapshot.steps]
-        self.ended_image = self.live.image
+        self.ended_view = (self.live.image, self.live.detections) if self.live.image is not None else None
+        self.held_for_question = self.held_for_players = False  # (nothing left to hold)
+        self.heard_before = ()
         if not self.by_hand:  # (nothing left to pause or play, until scored again from a moment)
             self._playable(False)
         if self.live.status != "over":

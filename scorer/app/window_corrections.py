@@ -93,17 +93,15 @@ class MatchCorrections:
     def _confirmed(self, dialog: ConfirmDialog) -> None:
         if dialog is self.pending_dialog:
             self.pending_dialog = None  # (answered, or put off)
-            if not dialog.choice and self.held_for_question:
-                self.hold_for_players(self.tr(
-                    "The question is put off and the recording waits: enter the move with the buttons, or click a tile "
-                    "to correct it; Play lets the camera read on. Q, or a click on “needs your confirmation”, opens "
-                    "the question again."))
+            if not dialog.choice and (self.held_for_question or self.held_for_players):
+                self.hold_for_players("question")
             elif not dialog.choice:
                 self.statusBar().showMessage(self.tr(
                     "The question is put off: Play ▸ The camera's question… (Q), or a click on “needs your "
                     "confirmation”, opens it again while the match has not moved on."), 15000)
         if dialog.choice:
             self.open_question = None
+            self.players_acted()
             self.worker.correct(dialog.choice)
             self.go_on_after_players()
         self.go_on_after_question()
@@ -133,9 +131,15 @@ class MatchCorrections:
         except ScorerError as exc:  # an illegal correction is refused with its reason
             QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc) + self._way_out(exc))
             return False
+        self.players_acted()
         self.worker.correct(events)
         self.go_on_after_players()  # (a move entered after an undo: the recording plays on)
         return True
+
+    def players_acted(self) -> None:
+        """The players changed the match themselves: what the recording scores from now on is not the moves a
+        scoring again withdrew coming back (each is said, and no "as before")."""
+        self.heard_before = ()
 
     def _way_out(self, exc: ScorerError) -> str:
         """What puts the match right where the refused move is not the mistake (a pass entered earlier is)."""
@@ -167,6 +171,7 @@ class MatchCorrections:
                 "{text} is not a tile: give two numbers from 0 to 6, like 3 4").format(text=repr(text)))
             return
         self._close_question()  # (the reading corrected is the word on it: an answer picked later must not undo it)
+        self.players_acted()
         self.worker.correct_tile(detection.center, tile)
         self.go_on_after_players()  # (the table read again with the correction)
 
@@ -269,6 +274,7 @@ class MatchCorrections:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed
         (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
         if with_missed_draws(self.snapshot.steps, hands) is not None:
+            self.players_acted()
             self.worker.correct([hands])
             self.go_on_after_players()
             return True
@@ -276,10 +282,12 @@ class MatchCorrections:
 
     def undo(self) -> None:
         if self.snapshot.steps:
-            self.hold_for_undo()
+            self.hold_for_players("undo")
+            self.players_acted()
             self.worker.undo()
 
     def redo(self) -> None:
         if self.snapshot.undone:
+            self.players_acted()
             self.worker.redo()
             self.go_on_after_players()

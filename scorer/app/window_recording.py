@@ -91,9 +91,9 @@ class RecordingControls:
     # or Play: after an undo (played on, the camera would read the same table again and score the move undone
     # anew before they could put it right), and after a question put off ("Not now": they fix it by hand).
     held_for_players = False
-    held_because = ""
+    held_because = ""  # "undo" or "question": why, said again in the language of the moment
 
-    def hold_for_players(self, why: str) -> None:
+    def hold_for_players(self, because: str) -> None:
         if not hasattr(self, "play_button") or self.finished:
             return
         if self.held_for_question:  # (the question is closed or put off: the hold is the players' now)
@@ -102,17 +102,22 @@ class RecordingControls:
             self.held_for_players = True
             self.play_button.setChecked(True)
         if self.held_for_players:
-            self.held_because = why
-            self.statusBar().showMessage(why)
+            self.held_because = because
+            self.statusBar().showMessage(self.held_text())
 
-    def hold_for_undo(self) -> None:
-        self.hold_for_players(self.tr("Paused after the undo: enter the move as it was, or click a tile to correct it; "
-                                      "Play reads the table again as it is."))
+    def held_text(self) -> str:
+        """Why the recording waits for the players, and how it goes on."""
+        if self.held_because == "question":
+            return self.tr("The question is put off and the recording waits: enter the move with the buttons, or click "
+                           "a tile to correct it; Play lets the camera read on. Q, or a click on “needs your "
+                           "confirmation”, opens the question again.")
+        return self.tr("Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the "
+                       "table again as it is.")
 
     def tell_withdrawn(self, said: str) -> None:
         """Moves withdrawn, said in the status bar -- with why the recording waits, while it waits for the players."""
         if self.held_for_players:
-            self.statusBar().showMessage(f"{said}. {self.held_because}")
+            self.statusBar().showMessage(f"{said}. {self.held_text()}")
         else:
             self.statusBar().showMessage(said, 8000)
 
@@ -176,7 +181,10 @@ class RecordingControls:
             self.show_camera_status(self.camera_status)  # (a question put off still shown)
         self._refresh_board()
         self._show_end_sum()  # (a match moved on by hand since the recording ended: its layout drawn again)
-        self.statusBar().showMessage(self.tr("Live again."), 3000)
+        if self.held_for_players:
+            self.statusBar().showMessage(self.held_text())  # (still waiting for the players: why, again)
+        else:
+            self.statusBar().showMessage(self.tr("Live again."), 3000)
 
     def _ask_score_again(self) -> None:
         if self.review_at is None:
@@ -203,6 +211,7 @@ class RecordingControls:
     # The moves "Score again from here" withdrew, in order: each scored again the same is shown but not said a
     # second time; the first that comes out otherwise ends it (from there the recording tells something new).
     heard_before: tuple = ()
+    withdrawal_unsaid = False  # (the withdrawal that scoring again makes: not said)
 
     def heard_already(self, step) -> bool:
         """Whether ``step``'s move, just scored, is the next of the moves withdrawn -- said before.  The last of
@@ -218,6 +227,7 @@ class RecordingControls:
     def score_again_from(self, seconds: float) -> None:
         count, _ = self.snapshot.at(seconds)
         self.heard_before = tuple(s.event for s in self.snapshot.steps[count:])
+        self.withdrawal_unsaid = bool(self.heard_before)
         self._close_question()  # (the session forgets what it asked: the table is read again from there)
         self.live_banner()
         self.finished, self.ended_with = False, None

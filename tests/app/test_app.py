@@ -493,7 +493,7 @@ def test_moves_entered_after_a_recording_ended_are_drawn_and_undone_so(qtbot, tm
     assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles
     window.undo()  # back to the moves the recording ended with: its last picture shows the match again
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=10_000)
-    assert window.live.image is not None and window.live.image is window.ended_image
+    assert window.live.image is not None and window.live.image is window.ended_view[0] and window.live.detections == window.ended_view[1]
     window.redo()  # (and the tile entered is drawn again)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=10_000)
     assert window.live.image is None and Tile(1, 4) in window.live.layout_board.tiles

@@ -178,3 +178,45 @@ def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbo
     assert not window.question_action.isEnabled()
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     window.stop()
+
+
+def test_a_hold_for_the_players_keeps_saying_why_and_what_they_change_is_said(qtbot, tmp_path: Path) -> None:
+    window = _recording_window(qtbot, tmp_path)
+    spoken: list[str] = []
+    window.speaker.say = spoken.append
+    window.speaker.say_announcement = lambda a: spoken.append(a.en)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
+    window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
+    window.pending_dialog.reject()  # put off: the recording waits for the players
+    waits = "The question is put off and the recording waits"
+    assert window.held_for_players and window.statusBar().currentMessage().startswith(waits)
+    window.reopen_question()
+    window.pending_dialog.reject()  # (put off again, still held: said so again, not the passing line)
+    assert window.held_for_players and window.statusBar().currentMessage().startswith(waits)
+    window.review(window.snapshot.steps[1].t)
+    window.back_to_live()
+    assert window.statusBar().currentMessage().startswith(waits)  # (not "Live again." over a recording that waits)
+    window._set_lang("fi")
+    assert window.statusBar().currentMessage().startswith("Kysymys on siirretty myöhemmäksi, ja tallenne odottaa")
+    window._set_lang("en")
+    window.play_button.setChecked(False)
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert not window.held_for_players and not window.held_for_question
+    # Scored again; the players undo a move while it is scored again: that undo is said, as any undo.
+    steps = window.snapshot.steps
+    window.score_again_from(steps[2].t)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 3, timeout=60_000)  # (withdrawn, then scored again)
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 4, timeout=60_000)
+    window.play_button.setChecked(True)
+    qtbot.wait(300)
+    kept = len(window.snapshot.steps)
+    spoken.clear()
+    window.undo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == kept - 1, timeout=10_000)
+    assert spoken and spoken[0].startswith("Undone: ")
+    # Redone by the players: the move is announced as any move they bring back, and no "as before" is said.
+    spoken.clear()
+    window.redo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == kept, timeout=10_000)
+    assert not any(s.startswith("Scored again as before") for s in spoken)
+    window.stop()

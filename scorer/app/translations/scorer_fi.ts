@@ -587,10 +587,6 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Kamera kysyy: katso näyttöä.</translation>
     </message>
     <message>
-        <source>The question is put off and the recording waits: enter the move with the buttons, or click a tile to correct it; Play lets the camera read on. Q, or a click on “needs your confirmation”, opens the question again.</source>
-        <translation>Kysymys on siirretty myöhemmäksi, ja tallenne odottaa: syötä siirto painikkeilla tai korjaa laatta napsauttamalla sitä; Toista antaa kameran jatkaa lukemista. Q tai napsautus kohtaan ”odottaa vahvistustasi” avaa kysymyksen uudelleen.</translation>
-    </message>
-    <message>
         <source>The question is put off: Play ▸ The camera&apos;s question… (Q), or a click on “needs your confirmation”, opens it again while the match has not moved on.</source>
         <translation>Kysymys on siirretty myöhemmäksi: Siirrot ▸ Kameran kysymys… (Q) tai napsautus kohtaan ”odottaa vahvistustasi” avaa sen uudelleen, kunnes ottelu etenee.</translation>
     </message>
@@ -679,6 +675,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>Paused for the question: the recording goes on once it is answered.</source>
         <translation>Pysäytetty kysymyksen ajaksi: tallenne jatkuu, kun kysymykseen on vastattu.</translation>
+    </message>
+    <message>
+        <source>The question is put off and the recording waits: enter the move with the buttons, or click a tile to correct it; Play lets the camera read on. Q, or a click on “needs your confirmation”, opens the question again.</source>
+        <translation>Kysymys on siirretty myöhemmäksi, ja tallenne odottaa: syötä siirto painikkeilla tai korjaa laatta napsauttamalla sitä; Toista antaa kameran jatkaa lukemista. Q tai napsautus kohtaan ”odottaa vahvistustasi” avaa kysymyksen uudelleen.</translation>
     </message>
     <message>
         <source>Paused after the undo: enter the move as it was, or click a tile to correct it; Play reads the table again as it is.</source>
