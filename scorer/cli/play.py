@@ -211,9 +211,7 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise
     pipeline = open_table(session, camera, profile, starter=args.starter, detector=detector)
     live = _club_table(args, session, err)
-    say = sentences_in(args.lang)
-    words = CLI_WORDS[args.lang]
-    asked = 0
+    say, words, asked = sentences_in(args.lang), CLI_WORDS[args.lang], 0
 
     def on_event(event: PipelineEvent) -> None:
         nonlocal asked
