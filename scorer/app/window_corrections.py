@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
 from scorer.app.question_picture import asked_boxes, question_picture
 from scorer.app.wording import question_text, refusal_text
-from scorer.words import words_of
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
 from scorer.pipeline.recount import with_missed_draws
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
+from scorer.words import words_of
 
 
 # A question still open this long after it was put is said aloud (ms).
@@ -101,9 +101,7 @@ class MatchCorrections:
                     "confirmation”, opens it again while the match has not moved on."), 15000)
         if dialog.choice:
             self.open_question = None
-            self.players_acted()
-            self.worker.correct(dialog.choice)
-            self.go_on_after_players()
+            self._send(dialog.choice)
         self.go_on_after_question()
         self._enable_moves()
 
@@ -131,10 +129,14 @@ class MatchCorrections:
         except ScorerError as exc:  # an illegal correction is refused with its reason
             QMessageBox.warning(self, self.tr("Not possible"), refusal_text(exc) + self._way_out(exc))
             return False
+        self._send(events)
+        return True
+
+    def _send(self, events: Sequence[Event]) -> None:
+        """The players' move to the session (through the worker); a recording held for them plays on."""
         self.players_acted()
         self.worker.correct(events)
-        self.go_on_after_players()  # (a move entered after an undo: the recording plays on)
-        return True
+        self.go_on_after_players()
 
     def players_acted(self) -> None:
         """The players changed the match themselves: what the recording scores from now on is not the moves a
@@ -274,9 +276,7 @@ class MatchCorrections:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed
         (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
         if with_missed_draws(self.snapshot.steps, hands) is not None:
-            self.players_acted()
-            self.worker.correct([hands])
-            self.go_on_after_players()
+            self._send([hands])
             return True
         return self._correct([hands])
 
