@@ -258,12 +258,19 @@ def test_the_calibration_wizard_finds_the_target_and_saves_a_profile(qtbot) -> N
     assert wizard.profile.lens_model.k == pytest.approx(-0.15, abs=0.03)
 
 
-def seekable_recording(tmp_path: Path):
-    """A one-round game video as a seekable recording that tells the truth detector which frame is shown:
-    the simulated match, the source and the detector."""
+def one_round_film(folder: Path):
+    """A one-round game video in ``folder``, its truth and labels: the simulated match."""
     spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
-    video, truth, labels = tmp_path / "v.mp4", tmp_path / "v.truth.jsonl", tmp_path / "v.labels.jsonl"
-    sim = make_video(spec, video, truth, labels)
+    return make_video(spec, folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl")
+
+
+def seekable_recording(tmp_path: Path, film: Path | None = None):
+    """A one-round game video (made in ``tmp_path``, or the one in ``film``) as a seekable recording that tells
+    the truth detector which frame is shown: the simulated match (None for a film made before), the source and
+    the detector."""
+    sim = one_round_film(tmp_path) if film is None else None
+    folder = tmp_path if film is None else film
+    video, labels = folder / "v.mp4", folder / "v.labels.jsonl"
     detector = TruthDetector(labels)
 
     class Seekable:

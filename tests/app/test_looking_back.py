@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
@@ -15,12 +16,20 @@ from scorer.pipeline.announce import announced
 from scorer.rules import Play, RoundStart, Tile
 from scorer.rules.log import MatchHeader
 from scorer.rules.transcript import scores_text
-from tests.app.test_app import NoDetector, StillCamera, make_window, seekable_recording
+from tests.app.test_app import NoDetector, StillCamera, make_window, one_round_film, seekable_recording
 
 
-def _recording_window(qtbot, tmp_path: Path, start: bool = True):
-    """A window over a generated one-round recording, shown and playing (as fast as it goes) where ``start``."""
-    _, source, detector = seekable_recording(tmp_path)
+@pytest.fixture(scope="module")
+def film(tmp_path_factory) -> Path:
+    """The folder of one generated one-round film, made once for these tests (it is only read)."""
+    folder = tmp_path_factory.mktemp("film")
+    one_round_film(folder)
+    return folder
+
+
+def _recording_window(qtbot, tmp_path: Path, film: Path, start: bool = True):
+    """A window over the film as a recording, shown and playing (as fast as it goes) where ``start``."""
+    _, source, detector = seekable_recording(tmp_path, film)
     window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), source, detector)
     qtbot.addWidget(window)
     if start:
@@ -64,8 +73,8 @@ def test_a_question_put_off_is_opened_again_until_the_match_moves_on(qtbot, tmp_
     window.stop()
 
 
-def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_each_move_once(qtbot, tmp_path: Path) -> None:
-    window = _recording_window(qtbot, tmp_path, start=False)
+def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_each_move_once(qtbot, tmp_path: Path, film: Path) -> None:
+    window = _recording_window(qtbot, tmp_path, film, start=False)
     said: list[str] = []
     window.speaker.say_announcement = lambda a: said.append(a.en)
     spoken: list[str] = []  # (what else is said: a round blocked, an undo, a result that stands)
@@ -104,8 +113,8 @@ def test_a_reviewed_moment_has_its_own_banner_and_a_recording_scored_again_says_
     window.stop()
 
 
-def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: Path) -> None:
-    window = _recording_window(qtbot, tmp_path)
+def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: Path, film: Path) -> None:
+    window = _recording_window(qtbot, tmp_path, film)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
     window.undo()
     assert window.play_button.isChecked() and window.statusBar().currentMessage().startswith("Paused after the undo")
@@ -132,10 +141,10 @@ def test_an_undo_while_a_recording_plays_waits_for_the_players(qtbot, tmp_path: 
     window.stop()
 
 
-def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path) -> None:
+def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path, film: Path) -> None:
     """A recording held for the camera's question, then a move undone: the undo closes the question, and the
     recording waits on for the players (it played on, and scored the move undone again)."""
-    window = _recording_window(qtbot, tmp_path)
+    window = _recording_window(qtbot, tmp_path, film)
     qtbot.waitUntil(lambda: len(window.snapshot.steps) >= 3, timeout=60_000)
     window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
     assert window.play_button.isChecked() and window.held_for_question
@@ -150,8 +159,8 @@ def test_an_undo_at_a_question_keeps_the_recording_waiting(qtbot, tmp_path: Path
     window.stop()
 
 
-def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbot, tmp_path: Path) -> None:
-    window = _recording_window(qtbot, tmp_path)
+def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbot, tmp_path: Path, film: Path) -> None:
+    window = _recording_window(qtbot, tmp_path, film)
     qtbot.waitUntil(lambda: window.finished, timeout=120_000)
     window._on_events([NeedsConfirmation(9.0, "who laid it?", ((RoundStart("Ann"),), (RoundStart("Ben"),)))])
     window.pending_dialog.reject()
@@ -180,8 +189,8 @@ def test_a_question_put_off_keeps_the_badge_and_the_review_keeps_its_banner(qtbo
     window.stop()
 
 
-def test_a_hold_for_the_players_keeps_saying_why_and_what_they_change_is_said(qtbot, tmp_path: Path) -> None:
-    window = _recording_window(qtbot, tmp_path)
+def test_a_hold_for_the_players_keeps_saying_why_and_what_they_change_is_said(qtbot, tmp_path: Path, film: Path) -> None:
+    window = _recording_window(qtbot, tmp_path, film)
     spoken: list[str] = []
     window.speaker.say = spoken.append
     window.speaker.say_announcement = lambda a: spoken.append(a.en)
