@@ -147,11 +147,14 @@ def recorded_match(folder: Path, sessions: Path | None = None) -> SessionSummary
     where none does."""
     folder = Path(folder).resolve()
     named_so = {folder, folder.parent} if folder.name == "video" else {folder}  # (the folder, or the one of its segments)
-    for summary in [*_noted(named_so), *list_sessions(sessions)]:
+
+    def names_it(summary: SessionSummary) -> bool:
         recording = summary.header.source.recording if summary.header and summary.header.source else None
-        if recording is not None and Path(recording).resolve() in named_so:
-            return summary
-    return None
+        return recording is not None and Path(recording).resolve() in named_so
+
+    # (the whole sessions folder read only where no note names the match)
+    noted = next((s for s in _noted(named_so) if names_it(s)), None)
+    return noted or next((s for s in list_sessions(sessions) if names_it(s)), None)
 
 
 def _noted(folders: set[Path]) -> list[SessionSummary]:
