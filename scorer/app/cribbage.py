@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_text
@@ -20,8 +21,10 @@ from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.app.wording import refusal_text
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
-from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show, hand_pegged
-from scorer.cribbage.speak import announce
+from scorer.cribbage.match import (
+    EVERY_CARD_FITS_UP_TO, CribbageGame, CribEvent, Cut, Go, PegCard, Scored, Show, hand_pegged,
+)
+from scorer.cribbage.speak import announce, speakable_cards
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
 from scorer.errors import ScorerError
 
@@ -94,7 +97,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         where = self.t("not_saved", error=self.save_error) if self.save_error else (
             self.t("saved", path=self.file.path) if self.file else "")
         voice = self.t("voice", engine=self._engine_name(self.speaker.engine))
-        self.statusBar().showMessage(voice + ("  ·  " + where if where else ""))
+        self.status_line.setText(voice + ("  ·  " + where if where else ""))
 
     # -- saving ------------------------------------------------------------------------------
 
@@ -127,8 +130,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.apply(event)
 
     def _error(self, text: str) -> None:
+        """A refusal, shown and said: players who look at their cards would take silence for the entry taken."""
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE)
+        self.speaker.say(speakable_cards(self.t("refused", reason=text), self.lang))
 
     def _cut(self) -> None:
         self._with_cards(lambda: Cut(parse_card(self.starter.text())))
@@ -188,7 +193,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._save(lambda f: f.add(event))
         said = announce(before, event, game, scored)
         self.message.setStyleSheet(NEUTRAL_STYLE)
-        self.message.setText(said.text(self.lang) + (" " + self.t("deal_next") + "." if game.is_over else ""))
+        self.message.setText(said.text(self.lang) + (" " + self.t("deal_new_game") + "." if game.is_over else ""))
         self.speaker.say(said.spoken(self.lang))
         self._log_event(event, scored)
         # (A card field used is emptied: Enter again must not count the same cards for the next count.)
@@ -209,7 +214,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.log.clear()
         for event, scored in self.done:
             self.log.addItems(log_lines(event, scored, self.lang))
-        self.log.scrollToBottom()
+        QTimer.singleShot(0, self.log.scrollToBottom)  # (once laid out: a game resumed opens at its last lines)
 
     def undo(self) -> None:
         if not self.history:
@@ -243,7 +248,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._show_status()
 
     def test_voice(self) -> None:
-        engine = self.speaker.test()
+        engine = self.speaker.test({lang: TEXTS[lang]["voice_sample"] for lang in TEXTS})
         self.statusBar().showMessage(self.t("voice", engine=self._engine_name(engine)), 8000)
 
     # -- showing the state ---------------------------------------------------------------------
@@ -265,14 +270,14 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.cut_box.setEnabled(phase == "cut")
         self.peg_box.setEnabled(phase == "peg")
         self.show_box.setEnabled(phase == "show")
-        if g.dealer is not None and phase in ("deal", "over"):
-            self.dealer.setCurrentIndex((g.dealer + 1) % len(g.players))  # the deal passes to the left
+        if g.dealer is not None:  # (the deal passes to the left; mid-deal the box shows who deals)
+            self.dealer.setCurrentIndex((g.dealer + 1) % len(g.players) if phase in ("deal", "over") else g.dealer)
         if phase == "peg":
             used = [c.rank for c in g.pegged] + ([g.starter.rank] if g.starter else [])
             for rank, button in self.rank_buttons.items():
                 value = min(rank, 10)
                 button.setEnabled(g.count + value <= 31 and used.count(rank) < 4)
-            self.go_button.setEnabled(g.count > 0)
+            self.go_button.setEnabled(g.count > EVERY_CARD_FITS_UP_TO)
         if phase == "cut":
             self.starter.setFocus()
         if phase == "show":
@@ -308,7 +313,7 @@ def open_cribbage(players: list[str], target: int = 121, muggins: bool = False, 
 def ask_with_a_box(lang: str) -> Callable[[SavedGame, CribbageGame], bool]:
     def ask(saved: SavedGame, game: CribbageGame) -> bool:
         texts = TEXTS[lang if lang in TEXTS else "en"]
-        when = str(saved.header.get("started", "")).replace("T", " ")
+        when = saved.last_saved()
         text = texts["resume"].format(players=", ".join(game.players), target=game.target, when=when,
                                       scores=scores_text(game))
         answer = QMessageBox.question(None, texts["resume_title"], text,

@@ -24,11 +24,14 @@ TEXTS = {
         "count": "Count", "to_play": "{name} to play", "choose_dealer": "Who deals? (the lowest cut deals)",
         "cuts": "{name} cuts the starter", "shows": "Count {whose} hand", "shows_crib": "Count {whose} crib",
         "deal_next": "Deal the next hand", "wins": "{name} wins", "log": "What happened",
+        "deal_new_game": "Who deals the next game? Cut for it: the lowest cut deals",
+        "refused": "Not taken: {reason}",
+        "voice_sample": "This is the scorer's voice. Ann, five of hearts. Count fifteen. Fifteen: two points.",
         "voice": "Voice: {engine}", "text_only": "text only", "choosing": "choosing a voice…",
         "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
         "undone": "Undone.", "nothing_to_undo": "Nothing to undo.",
         "resume_title": "An unfinished game", "new_confirm": "Put this game aside and start a new one?",
-        "resume": "An unfinished cribbage game of {players} (to {target}) was saved on {when}:\n{scores}\n\nResume it?",
+        "resume": "An unfinished cribbage game of {players} (to {target}), last saved {when}:\n{scores}\n\nResume it?",
         "win_kind": {1: "{name} wins.", 2: "{name} wins with a skunk (2 games).",
                      3: "{name} wins with a double skunk (3 games)."},
     },
@@ -45,11 +48,14 @@ TEXTS = {
         "count": "Summa", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
         "cuts": "{name} nostaa nostokortin", "shows": "Laske {gen} käsi", "shows_crib": "Laske {gen} seimi",
         "deal_next": "Jaa seuraava käsi", "wins": "{name} voitti", "log": "Mitä tapahtui",
+        "deal_new_game": "Kuka jakaa seuraavan pelin? Nostakaa: pienimmän nostanut jakaa",
+        "refused": "Ei hyväksytty: {reason}",
+        "voice_sample": "Tämä on pistelaskijan ääni. Ann, herttavitonen. Summa viisitoista. Viisitoista: kaksi pistettä.",
         "voice": "Ääni: {engine}", "text_only": "vain teksti", "choosing": "valitaan ääntä…",
         "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
         "undone": "Kumottu.", "nothing_to_undo": "Ei mitään kumottavaa.",
         "resume_title": "Kesken jäänyt peli", "new_confirm": "Jätetäänkö tämä peli kesken ja aloitetaan uusi?",
-        "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen) tallennettiin {when}:\n{scores}\n\n"
+        "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen), tallennettu viimeksi {when}:\n{scores}\n\n"
                   "Jatketaanko sitä?",
         "win_kind": {1: "{name} voitti.", 2: "{name} voitti skunkilla (2 peliä).",
                      3: "{name} voitti tupla-skunkilla (3 peliä)."},
@@ -103,8 +109,12 @@ def log_lines(event: CribEvent, scored: list[Scored], lang: str) -> list[str]:
         what = ("seimi " if fi else "crib ") if event.crib else ""
         lines.append(f"  {event.player} näyttää {what}{cards}" if fi else f"  {event.player} shows {what}{cards}")
     for s in scored:
-        what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)} {' '.join(map(str, i.cards))} {i.points}"
-                         for i in s.items) or s.note
+        if s.note.startswith("count "):  # pegging: what the card made, at the count it made (no cards told apart)
+            what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)} {i.points}" for i in s.items)
+            what += f" ({'summa' if fi else 'count'} {s.note.split()[-1]})"
+        else:
+            what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)} {' '.join(map(str, i.cards))}: {i.points}"
+                             for i in s.items) or s.note
         lines.append(f"    {s.player} +{s.points}: {what}")
     return lines
 

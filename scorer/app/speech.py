@@ -300,11 +300,13 @@ class Speaker(QObject):
         """An announcement's text for the ear, in the speaker's language."""
         self.say(announcement.spoken(self._lang))
 
-    def test(self) -> str:
-        """Say a sample sentence in the current language, even when muted; returns the backend's name."""
+    def test(self, samples: dict[str, str] | None = None) -> str:
+        """Say a sample sentence in the current language (``samples``, else a domino move's), even when muted;
+        returns the backend's name."""
+        samples = samples or SAMPLES
         muted, self.muted = self.muted, False
         try:
-            self.say(SAMPLES.get(self._lang, SAMPLES["en"]))
+            self.say(samples.get(self._lang, samples["en"]))
         finally:
             self.muted = muted
         return self.engine

@@ -17,6 +17,7 @@ from scorer.app.cribbage import CribbageWindow, ask_with_a_box, open_cribbage
 from scorer.app.start_screen import CribbageChoice, DemoMatch, NewMatch, Resume, StartDialog
 from scorer.app.window import MainWindow
 from scorer.app.wording import refusal_text
+from scorer.cribbage.store import read_game
 from scorer.errors import ScorerError
 from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
@@ -121,13 +122,18 @@ def _start_screen(lang: str, settings: Settings) -> MainWindow | CribbageWindow 
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
             return None
         if isinstance(dialog.choice, CribbageChoice):
-            lang = i18n.language()
-            return open_cribbage(list(dialog.choice.players), lang=lang, ask_resume=ask_with_a_box(lang))
+            return _open_cribbage(dialog.choice, i18n.language())
         try:
             return open_choice(dialog.choice, i18n.language(), dialog.settings)  # the settings may have changed it
         except ScorerError as exc:  # the form stays as typed: fix and start again
             QMessageBox.warning(dialog, translate("StartDialog", "Cannot start"), refusal_text(exc))
             dialog.choice = None
+
+
+def _open_cribbage(choice: CribbageChoice, lang: str) -> CribbageWindow:
+    if choice.saved is not None:
+        return CribbageWindow(list(choice.players), lang=lang, saved=read_game(choice.saved))
+    return open_cribbage(list(choice.players), choice.target, choice.muggins, lang=lang, ask_resume=ask_with_a_box(lang))
 
 
 def has_display() -> bool:

@@ -34,15 +34,18 @@ class DemoMatch:
 
 @dataclass(frozen=True)
 class CribbageChoice:
-    """A cribbage game for the players typed, on its own board (scorer.app.cribbage)."""
+    """A cribbage game on its own board (scorer.app.cribbage): a new one, or the one saved at ``saved``."""
 
     players: tuple[str, ...]
+    target: int = 121
+    muggins: bool = False
+    saved: Path | None = None
 
     @classmethod
-    def of(cls, players: tuple[str, ...]) -> "CribbageChoice":
-        """The choice, where cribbage can be played by ``players``; else the rules' TableError."""
-        CribbageGame.start(players)
-        return cls(players)
+    def of(cls, players: tuple[str, ...], target: int = 121, muggins: bool = False) -> "CribbageChoice":
+        """A new game's choice, where ``players`` can play it; else the rules' TableError."""
+        CribbageGame.start(players, target, muggins)
+        return cls(players, target, muggins)
 
 
 class FormError(Exception):

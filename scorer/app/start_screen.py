@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from scorer.app import i18n
 from scorer.app.cameras import cameras_found
+from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
@@ -108,9 +109,10 @@ class StartDialog(QDialog):
         """The start screen's texts in the current language (also on Qt's LanguageChange)."""
         self.setWindowTitle(self.tr("Domino table scorer"))
         self.demo_button.setText(self.tr("Play the demo"))
-        self.cribbage_button.setText(self.tr("Cribbage…"))
-        self.cribbage_button.setToolTip(self.tr("A cribbage game to 121 for the players typed, kept on its own board "
-                                                "(a game to 61 or with muggins: scorer cribbage app)"))
+        waiting = unfinished_count()
+        self.cribbage_button.setText(self.tr("Cribbage… ({count} unfinished)").format(count=waiting) if waiting else self.tr("Cribbage…"))
+        self.cribbage_button.setToolTip(self.tr("A cribbage game on its own board: an unfinished one resumed, or a new "
+                                                "one to 121 or 61, with muggins or not"))
         self.settings_button.setText(self.tr("Settings…"))
         self.quit_button.setText(self.tr("Quit"))
         self.resume_group.setTitle(self.tr("Go on with a saved match"))
@@ -367,13 +369,10 @@ class StartDialog(QDialog):
         self.accept()
 
     def _cribbage(self) -> None:
-        try:
-            self.choice = CribbageChoice.of(players_typed(self.players.text()))
-        except ScorerError as exc:
-            self._show_problem(FormError(self.players, refusal_text(exc)))
-            self.players.setFocus()
-            return
-        self.accept()
+        dialog = CribbageStartDialog(players_typed(self.players.text()))
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.choice = dialog.choice
+            self.accept()
 
     def _demo(self) -> None:
         self.choice = DemoMatch()

@@ -17,6 +17,7 @@ from scorer.errors import CardError, TableError
 from scorer.words import Words
 
 HAND_SIZES = {2: (6, 2), 3: (5, 1), 4: (5, 1)}  # players -> (cards dealt each, cards each gives to the crib)
+EVERY_CARD_FITS_UP_TO = 31 - 10  # (no card is worth more than 10: at this count or under, a player holding cards plays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +330,9 @@ class CribbageGame:
             raise CardError(Words("every card has been pegged: there is no go to say"))
         if self.turn is not None and seat != self.turn:
             raise CardError(Words("it is {turn}'s turn, not {player}'s", turn=self.players[self.turn], player=event.player))
-        if not self.pegging.series:
-            raise CardError(Words("the count is 0: {player} can play any card, so cannot say go", player=event.player))
+        if self.count <= EVERY_CARD_FITS_UP_TO:
+            raise CardError(Words("the count is {count}: any card {player} holds keeps it at 31 or under, so {player} "
+                                  "plays and cannot say go", count=self.count, player=event.player))
         game = replace(self, said_go=self.said_go + (seat,))
         nxt = game._next_seat(seat)
         if nxt is None:
@@ -349,6 +351,9 @@ class CribbageGame:
                                   expected=_count_named(expected), who=_count_named(who)))
         if event.crib and seat != self.dealer:
             raise CardError(Words("the crib is the dealer's ({dealer}), not {player}'s", dealer=self.players[self.dealer], player=event.player))
+        if self.starter in event.cards:
+            raise CardError(Words("{card} is the starter: it counts with every hand, so type only the four cards of the hand",
+                                  card=self.starter))
         check_distinct((*event.cards, self.starter))
         count = count_show(event.cards, self.starter, crib=event.crib)
         if not as_saved:

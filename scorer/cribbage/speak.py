@@ -7,9 +7,13 @@ has a shown form and a spoken one (numbers and cards in words), as the domino an
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from scorer.cribbage.cards import Card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
-from scorer.pipeline.announce import Announcement, genitive_fi, number_en, number_fi
+from scorer.cribbage.show import Score
+from scorer.pipeline.announce import Announcement, genitive_fi, number_en, number_fi, speakable
 
 _RANKS_EN = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANKS_FI = {1: "ässä", 2: "kakkonen", 3: "kolmonen", 4: "nelonen", 5: "vitonen", 6: "kutonen", 7: "seiska",
@@ -30,6 +34,17 @@ def card_words(card: Card, lang: str) -> str:
         return _SUITS_FI[card.suit] + rank if card.suit else rank
     rank = _RANKS_EN.get(card.rank) or number_en(card.rank)
     return f"{rank} of {_SUITS_EN[card.suit]}" if card.suit else rank
+
+
+_CARD_RE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+_RANK_LETTERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def speakable_cards(text: str, lang: str) -> str:
+    """Shown text made fit to be read aloud: cards with their suits in words ("JS": "jack of spades"), then
+    numbers in words."""
+    said = _CARD_RE.sub(lambda m: card_words(Card(_RANK_LETTERS.get(m[1]) or int(m[1]), m[2]), lang), text)
+    return speakable(said, lang)
 
 
 def _points(n: int, lang: str) -> str:
@@ -56,12 +71,36 @@ def _scored_words(s: Scored, lang: str) -> str:
     return f"{joined}: {_points(s.points, lang)}"
 
 
+def _grouped(items: tuple[Score, ...], lang: str) -> list[tuple[str, int]]:
+    """The items as counted aloud: a show's pairs of one rank as the kind they make (three pairs "three of a
+    kind"), then items alike told once with how many ("fifteen ×4", 8)."""
+    pairs = Counter(i.cards[0].rank for i in items if i.kind == "pair")
+    grouping = len(items) > 1  # (a pegging's single pair is said as it is)
+    of_a_kind = {1: "pair", 3: "pair royal", 6: "double pair royal"}
+    counted: dict[str, list[int]] = {}
+    for item in items:
+        if item.kind == "pair" and grouping:
+            n = pairs.pop(item.cards[0].rank, 0)  # (the rank's pairs told at its first, as one)
+            if n:
+                counted.setdefault(kind_words(of_a_kind.get(n, "pair"), 0, lang), []).append(2 * n)
+        else:
+            counted.setdefault(kind_words(item.kind, len(item.cards), lang), []).append(item.points)
+    return [(words if len(p) == 1 else f"{words} ×{len(p)}", sum(p)) for words, p in counted.items()]
+
+
 def _scored_shown(s: Scored, lang: str) -> str:
-    """"fifteen +2"; "fifteen 2, run of three 3: +5"."""
-    items = [(kind_words(i.kind, len(i.cards), lang), i.points) for i in s.items]
-    if len(items) == 1:
-        return f"{items[0][0]} +{items[0][1]}"
-    return ", ".join(f"{k} {p}" for k, p in items) + f": +{s.points}" if items else f"{s.note} +{s.points}"
+    """"fifteen +2"; "fifteen ×2 4, run of three 3: +7"; counted 13 where 10 was claimed (muggins): "...: 13,
+    claimed +10"."""
+    items = _grouped(s.items, lang)
+    if not items:
+        return f"{s.note} +{s.points}"
+    total = sum(p for _, p in items)
+    if len(items) == 1 and total == s.points:
+        return f"{items[0][0]} +{s.points}"
+    told = ", ".join(f"{k} {p}" for k, p in items)
+    if total == s.points:
+        return f"{told}: +{s.points}"
+    return f"{told}: {total}, " + (f"ilmoitettu +{s.points}" if lang == "fi" else f"claimed +{s.points}")
 
 
 def _lead_words(game: CribbageGame, lang: str) -> str:

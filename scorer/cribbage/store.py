@@ -71,6 +71,13 @@ class SavedGame:
     abandoned: bool = False
     damaged_lines: int = 0
 
+    def last_saved(self) -> str:
+        """When the file was last written, as "2026-12-06 21:40" (its start where that cannot be read)."""
+        try:
+            return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.path.stat().st_mtime))
+        except OSError:
+            return str(self.header.get("started", ""))[:16].replace("T", " ")
+
     @property
     def players(self) -> list[str]:
         return [str(p) for p in self.header["players"]]
@@ -158,23 +165,46 @@ class GameFile:
         self._append({"t": round(time.time(), 3), "abandoned": True})
 
 
-def find_unfinished(folder: Path | None = None, players: Sequence[str] | None = None) -> SavedGame | None:
-    """The newest saved game that is neither won nor put aside and has something in it -- of ``players`` (the
-    same names, in any order and case), where given: another table's game waits for its own players."""
+def _newest_first(folder: Path | None) -> list[Path]:
+    """The game files in ``folder`` (the data folder by default), the last written first."""
     folder = folder or data_dir()
     if not folder.is_dir():
-        return None
-    for path in sorted(folder.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime, p.name), reverse=True):
+        return []
+    return sorted(folder.glob("*.jsonl"), key=lambda p: (p.stat().st_mtime, p.name), reverse=True)
+
+
+def list_unfinished(folder: Path | None = None) -> list[tuple[SavedGame, CribbageGame]]:
+    """The saved games neither won nor put aside that have something in them, each with its game now, the
+    last written first."""
+    found = []
+    for path in _newest_first(folder):
         try:
             saved = read_game(path)
-            if saved.abandoned or not saved.events or (players is not None and not _same_players(saved.players, players)):
+            if saved.abandoned or not saved.events:
                 continue
             game, _, _ = saved.replay()
         except (OSError, ValueError, KeyError, TypeError, ScorerError):
             continue  # a file that cannot be read is left alone, not offered
         if not game.is_over:
-            return saved
-    return None
+            found.append((saved, game))
+    return found
+
+
+def last_players(folder: Path | None = None) -> list[str]:
+    """The players of the game saved last, finished or not (a new game is most often the same table's); [] if none."""
+    for path in _newest_first(folder):
+        try:
+            return read_game(path).players
+        except (OSError, ValueError, KeyError, TypeError, ScorerError):
+            continue  # (a damaged file: the one before)
+    return []
+
+
+def find_unfinished(folder: Path | None = None, players: Sequence[str] | None = None) -> SavedGame | None:
+    """The newest unfinished game (:func:`list_unfinished`) -- of ``players`` (the same names, in any order and
+    case), where given: another table's game waits for its own players."""
+    return next((saved for saved, _ in list_unfinished(folder)
+                 if players is None or _same_players(saved.players, players)), None)
 
 
 def _same_players(these: Sequence[str], those: Sequence[str]) -> bool:

@@ -88,7 +88,7 @@ def test_a_go_when_every_other_player_is_out_of_cards_settles_at_once_for_three(
     g, _ = g.apply(Deal("Ann"))
     g, _ = g.apply(Cut(parse_card("2D")))
     assert g.players[g.turn] == "Ben"
-    with pytest.raises(CardError, match="count is 0"):
+    with pytest.raises(CardError, match="count is 0: any card Ben holds"):
         g.apply(Go("Ben"))
     g, _ = g.apply(PegCard("Ben", parse_card("KS")))
     g, _ = g.apply(PegCard("Cid", parse_card("QS")))

@@ -82,14 +82,3 @@ def test_a_starters_or_a_sources_problem_is_told_by_start_and_taken_back_once_me
     assert "no such file or folder" in dialog.problem.text() and dialog.location.styleSheet() == RED
     dialog.players.setText("Ann, Ben")
     assert "no such file or folder" in dialog.problem.text()
-
-
-def test_cribbage_is_offered_for_the_players_typed(qtbot) -> None:
-    from scorer.app.start import CribbageChoice
-
-    dialog = form(qtbot, players="Ann")
-    dialog.cribbage_button.click()
-    assert dialog.choice is None and dialog.problem.text() == "Cribbage is played here by 2, 3 or 4 players, found 1."
-    dialog.players.setText("Ann, Ben, Cid")
-    dialog.cribbage_button.click()
-    assert dialog.choice == CribbageChoice(("Ann", "Ben", "Cid")) and dialog.result() == 1

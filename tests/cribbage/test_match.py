@@ -146,3 +146,30 @@ def test_a_game_saved_before_a_hand_had_to_be_the_hand_pegged_is_read_back_all_t
         saved.add(e)
     game, history, done = read_game(saved.path).replay()
     assert len(done) == len(events) + 1 and game.next_to_show() == "Ann"
+
+
+def test_go_is_refused_while_any_card_would_keep_the_count_at_31_or_under() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ann"))
+    g, _ = g.apply(Cut(c("2H")))
+    g, _ = g.apply(PegCard("Ben", c("5S")))
+    with pytest.raises(CardError, match="count is 5: any card Ann holds keeps it at 31 or under"):
+        g.apply(Go("Ann"))  # a slip next to the king: no point for Ben
+    g, _ = g.apply(PegCard("Ann", c("6S")))
+    g, _ = g.apply(PegCard("Ben", c("KS")))  # 21: even a ten makes 31
+    with pytest.raises(CardError, match="count is 21"):
+        g.apply(Go("Ann"))
+    g, _ = g.apply(PegCard("Ann", c("AS")))  # 22: a ten would pass 31
+    g, scored = g.apply(Go("Ben"))
+    assert scored == [] and g.players[g.turn] == "Ann"
+
+
+def test_the_starter_typed_into_a_hand_is_named_as_the_starter() -> None:
+    g = CribbageGame.start(["Ann", "Ben"])
+    g, _ = g.apply(Deal("Ann"))
+    g, _ = g.apply(Cut(c("3D")))
+    for player, card in [("Ben", "5H"), ("Ann", "10D"), ("Ben", "5C"), ("Ann", "5D"), ("Ben", "6S"), ("Ann", "2D"),
+                         ("Ben", "3S"), ("Ann", "AH")]:
+        g, _ = g.apply(PegCard(player, c(card)))
+    with pytest.raises(CardError, match="3D is the starter: it counts with every hand"):
+        g.apply(Show("Ben", cards("5H 5C 6S 3D")))

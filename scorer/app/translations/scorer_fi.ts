@@ -238,6 +238,61 @@
     </message>
 </context>
 <context>
+    <name>CribbageStartDialog</name>
+    <message>
+        <source>Cribbage</source>
+        <translation>Cribbage</translation>
+    </message>
+    <message>
+        <source>Go on with an unfinished game</source>
+        <translation>Jatka kesken jäänyttä peliä</translation>
+    </message>
+    <message>
+        <source>{players}, to {target}: {scores} (last saved {when})</source>
+        <translation>{players}, {target} pisteeseen: {scores} (tallennettu viimeksi {when})</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Jatka</translation>
+    </message>
+    <message>
+        <source>A new game</source>
+        <translation>Uusi peli</translation>
+    </message>
+    <message>
+        <source>Players</source>
+        <translation>Pelaajat</translation>
+    </message>
+    <message>
+        <source>2 to 4 names in seating order, e.g. Ann, Ben</source>
+        <translation>2–4 nimeä istumajärjestyksessä, esim. Ann, Ben</translation>
+    </message>
+    <message>
+        <source>Game to</source>
+        <translation>Peli</translation>
+    </message>
+    <message>
+        <source>121 points (a standard game)</source>
+        <translation>121 pisteeseen (tavallinen peli)</translation>
+    </message>
+    <message>
+        <source>61 points (a short game)</source>
+        <translation>61 pisteeseen (lyhyt peli)</translation>
+    </message>
+    <message>
+        <source>Muggins: points a player misses in the show go to the next player</source>
+        <translation>Muggins: pisteet, jotka pelaaja jättää laskematta, saa seuraava pelaaja</translation>
+    </message>
+    <message>
+        <source>Start the game</source>
+        <translation>Aloita peli</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Peruuta</translation>
+    </message>
+</context>
+<context>
     <name>Events</name>
     <message>
         <source>{name} plays {tile} on {at}</source>
@@ -1304,12 +1359,16 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>vuorossa on {turn}, ei {player}</translation>
     </message>
     <message>
-        <source>the count is 0: {player} can play any card, so cannot say go</source>
-        <translation>summa on 0: {player} voi pelata minkä tahansa kortin eikä siis voi sanoa go</translation>
+        <source>the count is {count}: any card {player} holds keeps it at 31 or under, so {player} plays and cannot say go</source>
+        <translation>summa on {count}: mikä tahansa {player_gen} kortti pitää summan enintään 31:ssä, joten {player} pelaa eikä voi sanoa go</translation>
     </message>
     <message>
         <source>cut the starter before the show</source>
         <translation>nosta nostokortti ennen käsien laskentaa</translation>
+    </message>
+    <message>
+        <source>{card} is the starter: it counts with every hand, so type only the four cards of the hand</source>
+        <translation>{card} on nostokortti: se lasketaan jokaisen käden kanssa, joten kirjoita vain käden neljä korttia</translation>
     </message>
     <message>
         <source>the counting goes from the dealer&apos;s left, the dealer, then the crib: expected {expected}&apos;s count, found {who}&apos;s</source>
@@ -1663,8 +1722,12 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>Cribbage…</translation>
     </message>
     <message>
-        <source>A cribbage game to 121 for the players typed, kept on its own board (a game to 61 or with muggins: scorer cribbage app)</source>
-        <translation>Cribbage-peli 121 pisteeseen annetuille pelaajille omalla laudallaan (peli 61 pisteeseen tai muggins-säännöllä: scorer cribbage app)</translation>
+        <source>Cribbage… ({count} unfinished)</source>
+        <translation>Cribbage… ({count} kesken)</translation>
+    </message>
+    <message>
+        <source>A cribbage game on its own board: an unfinished one resumed, or a new one to 121 or 61, with muggins or not</source>
+        <translation>Cribbage-peli omalla laudallaan: kesken jäänyt jatkettuna tai uusi 121 tai 61 pisteeseen, mugginsilla tai ilman</translation>
     </message>
     <message>
         <source>Settings…</source>

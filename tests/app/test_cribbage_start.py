@@ -1,0 +1,83 @@
+"""Cribbage from the start screen: its own players, a game to 121 or 61, muggins; an unfinished game shown on
+the start screen's button and resumed from the list, newest first."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from scorer.app.cribbage_start import CribbageStartDialog
+from scorer.app.settings import Settings
+from scorer.app.start import CribbageChoice, StartDialog, _open_cribbage
+from scorer.cribbage import parse_card
+from scorer.cribbage.match import Cut, Deal, PegCard
+from scorer.cribbage.store import GameFile
+
+
+def start_screen(qtbot, players: str) -> StartDialog:
+    dialog = StartDialog(Settings(players=players), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def answered(qtbot, dialog: StartDialog, answer) -> None:
+    """Clicks Cribbage… and, in the modal dialog it opens, does ``answer`` (the dialog closed whatever happens)."""
+    seen = []
+
+    def in_dialog() -> None:
+        crib = QApplication.activeModalWidget()
+        try:
+            assert isinstance(crib, CribbageStartDialog)
+            seen.append(crib)
+            answer(crib)
+        finally:
+            if crib is not None and crib.isVisible():
+                crib.reject()
+
+    QTimer.singleShot(0, in_dialog)
+    dialog.cribbage_button.click()
+    assert seen, "no cribbage dialog opened"
+
+
+def test_cribbage_asks_its_players_the_game_s_length_and_muggins(qtbot) -> None:
+    dialog = start_screen(qtbot, "Ann, Ben, Cid, Dee, Eve")  # (five: the domino form's names are not taken)
+    assert dialog.cribbage_button.text() == "Cribbage…"
+
+    def answer(crib: CribbageStartDialog) -> None:
+        assert crib.players.text() == "" and not crib.resume_group.isVisibleTo(crib)
+        crib.players.setText("Ann")
+        crib.start_button.click()
+        assert crib.isVisible() and crib.problem.text() == "Cribbage is played here by 2, 3 or 4 players, found 1."
+        crib.players.setText("Ann, Ben, Cid")
+        crib.length.setCurrentIndex(crib.length.findData(61))
+        crib.muggins.setChecked(True)
+        crib.start_button.click()
+
+    answered(qtbot, dialog, answer)
+    assert dialog.choice == CribbageChoice(("Ann", "Ben", "Cid"), 61, True) and dialog.result() == 1
+
+
+def test_an_unfinished_game_is_counted_on_the_button_and_resumed_from_the_list(qtbot) -> None:
+    older = GameFile.create(["Ann", "Ben"], 121, False)
+    for event in (Deal("Ann"), Cut(parse_card("5D")), PegCard("Ben", parse_card("10H")), PegCard("Ann", parse_card("5C"))):
+        older.add(event)  # Ann 15 for 2
+    newer = GameFile.create(["Cid", "Dee"], 61, True)
+    newer.add(Deal("Dee"))
+    dialog = start_screen(qtbot, "Ann, Ben")
+    assert dialog.cribbage_button.text() == "Cribbage… (2 unfinished)"
+
+    def answer(crib: CribbageStartDialog) -> None:
+        assert crib.players.text() == "Cid, Dee" and crib.resume_group.isVisibleTo(crib)  # (the last table's)
+        listed = [crib.saved_games.itemText(i) for i in range(crib.saved_games.count())]
+        assert listed[0].startswith("Cid, Dee, to 61: Cid 0, Dee 0 (last saved ")
+        assert listed[1].startswith("Ann, Ben, to 121: Ann 2, Ben 0 (last saved ")
+        crib.saved_games.setCurrentIndex(1)
+        crib.resume_button.click()
+
+    answered(qtbot, dialog, answer)
+    assert dialog.choice == CribbageChoice(("Ann", "Ben"), 121, False, saved=older.path)
+    window = _open_cribbage(dialog.choice, "en")
+    qtbot.addWidget(window)
+    assert window.game.scores == (2, 0) and window.file.path == older.path
+    assert window.dealer.currentText() == "Ann"  # (mid-deal the box shows who deals, not who deals next)
+    assert window.turn_label.text() == "Ben to play"

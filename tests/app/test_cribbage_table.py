@@ -1,0 +1,92 @@
+"""The cribbage window as players at a table meet it: a go that cannot be is refused (and the button greyed),
+what is refused is said aloud, the voice's test speaks cribbage, a show's items are told as counted, the next
+game asks who deals, and the status line stays."""
+
+from __future__ import annotations
+
+from scorer.app.cribbage import CribbageWindow
+from scorer.app.speech import Speaker
+from scorer.cribbage import parse_card
+from scorer.cribbage.match import Deal, Go, PegCard
+
+
+def window(qtbot, muggins: bool = False, lang: str = "en") -> CribbageWindow:
+    w = CribbageWindow(["Ann", "Ben"], muggins=muggins, lang=lang, speaker=Speaker(lang, engines=[], espeak=None))
+    qtbot.addWidget(w)
+    return w
+
+
+def dealt(qtbot, starter: str = "2H", **kw) -> CribbageWindow:
+    w = window(qtbot, **kw)
+    assert w.apply(Deal("Ann"))
+    w.starter.setText(starter)
+    w._cut()
+    return w
+
+
+def test_go_is_greyed_and_refused_aloud_while_every_card_fits(qtbot) -> None:
+    w = dealt(qtbot)
+    assert w.dealer.currentText() == "Ann" and not w.dealer.isEnabled()  # (mid-deal: who deals, greyed)
+    assert w.peg_rank(5)  # Ben 5
+    assert not w.go_button.isEnabled()
+    assert not w.apply(Go("Ann")) and w.game.scores == (0, 0)
+    assert w.message.text() == "The count is 5: any card Ann holds keeps it at 31 or under, so Ann plays and cannot say go."
+    assert w.speaker.said_texts[-1] == ("Not taken: The count is five: any card Ann holds keeps it at thirty-one or "
+                                        "under, so Ann plays and cannot say go.")
+    for rank in (13, 6):  # Ann 15 (2), Ben 21
+        assert w.peg_rank(rank)
+    assert not w.go_button.isEnabled()
+    assert w.peg_rank(1)  # Ann 22: a ten would pass 31
+    assert w.go_button.isEnabled() and w.say_go()
+
+
+def test_a_refusal_names_its_cards_aloud_in_words(qtbot) -> None:
+    w = dealt(qtbot, starter="JS", lang="fi")
+    w.peg_card.setText("JS")
+    w._peg_typed()
+    assert w.message.text() == "JS on nostokortti: se ei ole kenenkään kädessä."
+    assert w.speaker.said_texts[-1] == "Ei hyväksytty: patajätkä on nostokortti: se ei ole kenenkään kädessä."
+
+
+def test_the_voice_test_speaks_a_cribbage_line_in_the_window_s_language(qtbot) -> None:
+    w = window(qtbot)
+    w.test_voice()
+    assert w.speaker.said_texts[-1] == "This is the scorer's voice. Ann, five of hearts. Count fifteen. Fifteen: two points."
+    w.set_lang("fi")
+    w.test_voice()
+    assert "herttavitonen" in w.speaker.said_texts[-1]
+
+
+def peg_out(w: CribbageWindow) -> None:
+    """Ben holds 5H 5C 5S JD, Ann 10D JH KD QC."""
+    for event in [PegCard("Ben", parse_card("5H")), PegCard("Ann", parse_card("10D")), PegCard("Ben", parse_card("5C")),
+                  PegCard("Ann", parse_card("JH")), Go("Ben"), Go("Ann"), PegCard("Ben", parse_card("5S")),
+                  PegCard("Ann", parse_card("KD")), PegCard("Ben", parse_card("JD")), Go("Ann"),
+                  PegCard("Ann", parse_card("QC"))]:
+        assert w.apply(event), (event, w.message.text())
+
+
+def test_a_29_hand_is_told_as_counted_and_muggins_shows_the_count_and_the_claim(qtbot) -> None:
+    w = dealt(qtbot, starter="5D", muggins=True)
+    peg_out(w)
+    assert w.shower.currentText() == "Ben" and not w.shower.isEnabled() and not w.crib.isEnabled()
+    w.claimed.setValue(26)
+    w._show()  # Ben's 5H 5C 5S JD with 5D: 29, claims 26
+    assert w.message.text().startswith("Ben's hand: 26. (fifteen ×8 16, four of a kind 12, nobs 1: 29, claimed +26) "
+                                       "Muggins: Ann +3.")
+
+
+def test_the_next_game_asks_who_deals_and_the_status_line_outlasts_a_message(qtbot) -> None:
+    w = dealt(qtbot, starter="5D")
+    line = w.status_line.text()
+    assert line.startswith("Voice: ") and "saved to " in line
+    w.statusBar().showMessage("a passing message", 100)
+    w.mute.setChecked(True)
+    assert w.status_line.text() == line and w.status_line.isVisibleTo(w)
+    w.game = w.game.__class__(**{**{f: getattr(w.game, f) for f in w.game.__dataclass_fields__}, "scores": (0, 119)})
+    peg_out(w)  # Ben's go: 120
+    assert not w.game.is_over
+    w._show()  # Ben's 29 hand
+    assert w.game.is_over
+    assert w.message.text().endswith("Who deals the next game? Cut for it: the lowest cut deals.")
+    assert w.deal_box.isEnabled()
