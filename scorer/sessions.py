@@ -174,7 +174,13 @@ class Session(MatchHistory):
         super().__init__(reading)
         self.path = path
         self._lines = lines
-        self._file = open(path, "ab")
+        try:  # (unbuffered: a line the disk refused is not kept to be written later, after the next)
+            self._file = open(path, "ab", buffering=0)
+            self._size = os.fstat(self._file.fileno()).st_size  # the bytes of the lines written whole
+        except OSError as exc:
+            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
+                                     reason=exc.strerror or exc)) from None
+        self._torn = False  # a line half written could not be cut off yet
         if fcntl is not None:
             try:
                 fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -191,8 +197,12 @@ class Session(MatchHistory):
         header = replace(header, id=header.id or uuid.uuid4().hex, started=header.started or now.isoformat(timespec="seconds"))
         try:
             folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise SessionError(Words("{folder}: cannot make the sessions folder: a file of that name is in the way",
+                                     folder=folder)) from None
         except OSError as exc:
-            raise SessionError(f"{folder}: cannot make the sessions folder: {exc.strerror or exc}") from None
+            raise SessionError(Words("{folder}: cannot make the sessions folder: {reason}", folder=folder,
+                                     reason=exc.strerror or exc)) from None
         stem = file_name(header, now)
         line = (dumps(header_to_json(header)) + "\n").encode("utf-8")
         for n in range(1, 1000):
@@ -206,7 +216,10 @@ class Session(MatchHistory):
             except FileExistsError:
                 continue
             except OSError as exc:
-                raise SessionError(f"{path}: cannot write the match: {exc.strerror or exc}") from None
+                if path.exists():  # (made, but the match line could not be written: no empty match left behind)
+                    path.unlink(missing_ok=True)
+                raise SessionError(Words("{path}: cannot write the match: {reason}", path=path,
+                                         reason=exc.strerror or exc)) from None
         else:
             raise SessionError(f"{folder}: a thousand matches named {stem}: cannot make another")
         _fsync_folder(folder)
@@ -215,23 +228,47 @@ class Session(MatchHistory):
     @classmethod
     def open(cls, path: Path) -> tuple[Session, Damage | None]:
         """A saved match to go on with: a damaged tail is cut off first (and said in the Damage)."""
-        damage = repair(path)
+        try:
+            damage = repair(path)
+        except OSError as exc:  # (a read-only disk, a file of another user's)
+            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
+                                     reason=exc.strerror or exc)) from None
         reading = read_session(path)
         return cls(path, reading.log, len(split(_read_bytes(path)))), damage
 
     # -- the file -----------------------------------------------------------------------------
 
     def _write(self, data: dict[str, Any]) -> int:
+        """Append one line; a line the disk refuses (full, gone) is cut off again, so the file ends in whole lines
+        and the next line written follows the last one saved."""
         if self._file.closed:
             raise SessionError(f"{self.path}: the match is closed")
+        line = (dumps(data) + "\n").encode("utf-8")
+        fd = self._file.fileno()
         try:
-            self._file.write((dumps(data) + "\n").encode("utf-8"))
-            self._file.flush()
-            os.fsync(self._file.fileno())
+            if self._torn:
+                self._cut_back()
+            written = memoryview(line)
+            while written:
+                written = written[os.write(fd, written):]
+            os.fsync(fd)
         except OSError as exc:
-            raise SessionError(f"{self.path}: cannot save the move: {exc.strerror or exc}") from None
+            self._torn = True
+            try:
+                self._cut_back()
+            except OSError:
+                pass  # (tried again before the next line: no line follows a half-written one)
+            raise SessionError(Words("{path}: cannot save the move: {reason}", path=self.path,
+                                     reason=exc.strerror or exc)) from None
+        self._size += len(line)
         self._lines += 1
         return self._lines
+
+    def _cut_back(self) -> None:
+        """The file back to its lines written whole."""
+        os.ftruncate(self._file.fileno(), self._size)
+        os.fsync(self._file.fileno())
+        self._torn = False
 
     def text(self) -> str:
         """The file's text as written so far (for a club database that keeps the log)."""
@@ -258,12 +295,15 @@ class SessionSummary:
     started: str  # ISO date and time (the file's time where the log names none)
     events: int
     scores: dict[str, int]
-    state: str  # playing, finished, recovered (a tail was cut), damaged (needs `sessions repair`)
+    state: str  # playing, finished, recovered (a tail was cut), damaged (its tail is cut when opened again)
     problem: str | None = None
+    written: float = 0.0  # when the file was last written (seconds since the epoch; 0 where unknown)
 
     @property
     def resumable(self) -> bool:
-        return self.header is not None and self.state in ("playing", "recovered")
+        """Whether the match can be gone on with: a match line read and the match not over (a damaged tail is
+        cut off, and kept beside it, when it is opened)."""
+        return self.header is not None and self.state in ("playing", "recovered", "damaged")
 
     @property
     def is_demo(self) -> bool:
@@ -282,13 +322,14 @@ class SessionSummary:
 
 def summarize(path: Path) -> SessionSummary:
     try:
-        modified = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+        written = path.stat().st_mtime
+        modified = datetime.fromtimestamp(written).astimezone().isoformat(timespec="seconds")
     except OSError:
-        modified = ""
+        written, modified = 0.0, ""
     try:
         reading = read_session(path)
     except SessionError as exc:
-        return SessionSummary(path, None, modified, 0, {}, "damaged", str(exc))
+        return SessionSummary(path, None, modified, 0, {}, "damaged", str(exc), written)
     log = reading.log
     match = log.match
     if match.is_over:
@@ -300,7 +341,8 @@ def summarize(path: Path) -> SessionSummary:
     else:
         state = "playing"
     problem = None if log.error is None else f"line {log.error.number}: {log.error.message}"
-    return SessionSummary(path, log.header, log.header.started or modified, len(log.steps), match.scores(), state, problem)
+    return SessionSummary(path, log.header, log.header.started or modified, len(log.steps), match.scores(), state, problem,
+                          written)
 
 
 def list_sessions(folder: Path | None = None) -> list[SessionSummary]:

@@ -260,3 +260,77 @@ def test_the_sessions_list_says_where_cribbage_games_are_kept() -> None:
     GameFile.create(["Ann", "Ben"], 121, False, "en")
     code, out, _ = run("sessions")
     assert code == 0 and "Cribbage games are kept apart, 1 game in" in out and "cribbage app --players" in out
+
+
+def test_a_move_the_full_disk_refuses_is_cut_off_and_the_next_follows_the_last_saved(tmp_path: Path, monkeypatch) -> None:
+    import errno
+    import os
+
+    import scorer.sessions as sessions
+
+    sim = simulate_match("horse-race", 2, False, seed=3)
+    session = played(folder=tmp_path, events=10)
+    saved = session.path.read_bytes()
+    real_write = os.write
+
+    def half_then_full(fd: int, data) -> int:  # the disk fills in the middle of the line
+        monkeypatch.setattr(sessions.os, "write", refuse)
+        return real_write(fd, bytes(data[: len(data) // 2]))
+
+    def refuse(fd: int, data) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sessions.os, "write", half_then_full)
+    with pytest.raises(SessionError, match="cannot save the move: No space left on device"):
+        session.apply(sim.events[10].event, 11.0)
+    assert session.path.read_bytes() == saved and len(session.steps) == 10  # (not half a line, not in the match)
+    monkeypatch.setattr(sessions.os, "write", real_write)  # space freed: the same move entered again
+    session.apply(sim.events[10].event, 12.0)
+    session.apply(sim.events[11].event, 13.0)
+    session.close()
+    again, damage = Session.open(session.path)
+    assert damage is None and [s.event for s in again.steps] == [s.event for s in sim.events[:12]]
+    again.close()
+
+
+def test_a_match_on_a_disk_that_cannot_be_written_is_refused_with_its_reason(tmp_path: Path, monkeypatch) -> None:
+    import builtins
+    import errno
+
+    session = played(folder=tmp_path, events=4)
+    session.close()
+    path = session.path
+    with path.open("ab") as f:
+        f.write(b'{"type": "pl')  # torn: resuming it would cut the tail
+    real_open = builtins.open
+
+    def read_only(file, mode="r", *args, **kw):
+        if any(m in mode for m in "awx+"):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(file, mode, *args, **kw)
+
+    monkeypatch.setattr(builtins, "open", read_only)
+    with pytest.raises(SessionError, match="cannot open the match to go on with it: Read-only file system"):
+        Session.open(path)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    with pytest.raises(SessionError, match="cannot write the match: Read-only file system"):
+        Session.create(header, tmp_path / "new")
+
+    class Full:  # made, but the disk is full before the match line is in it
+        def __init__(self, file) -> None:
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self.file.close()
+
+        def write(self, data) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(builtins, "open", lambda file, mode="r", *a, **kw: Full(real_open(file, mode, *a, **kw))
+                        if mode == "xb" else real_open(file, mode, *a, **kw))
+    with pytest.raises(SessionError, match="cannot write the match: No space left on device"):
+        Session.create(header, tmp_path / "new")
+    assert list((tmp_path / "new").iterdir()) == []  # (no empty match left behind)

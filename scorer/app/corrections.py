@@ -219,9 +219,10 @@ def end_text(play: Play, outcome: PlayOutcome, rules: GameRules) -> str:
 
 class TilePicker(QDialog):
     """A play by hand: the player, one of the 28 tiles, then one of the free ends it may go on.  Between
-    rounds the play opens the next round, its player starting it (``events``: the round's start, then the play)."""
+    rounds the play opens the next round, its player starting it (``events``: the round's start, then the play);
+    ``starter``: who was named at the start to open the first round."""
 
-    def __init__(self, parent: QWidget | None, match: Match) -> None:
+    def __init__(self, parent: QWidget | None, match: Match, starter: str | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Enter a play"))
         self.match = match
@@ -236,6 +237,8 @@ class TilePicker(QDialog):
             self.player.setCurrentText(match.next_player)
         elif match.phase is Phase.BEFORE_ROUND and match.next_starter is not None:  # (the last round's finisher opens)
             self.player.setCurrentText(match.players[match.next_starter])
+        elif match.phase is Phase.BEFORE_ROUND and starter in match.players:
+            self.player.setCurrentText(starter)
         self.player.currentTextChanged.connect(self._refresh)
         row.addWidget(self.player, 1)
         col.addLayout(row)

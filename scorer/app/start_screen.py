@@ -27,6 +27,7 @@ from scorer.app.cameras import cameras_found
 from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
+from scorer.app.start_resume import offered_first, resume_instead, same_table, summary_text
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
     CribbageChoice as CribbageChoice, DemoMatch as DemoMatch, FormError, NewMatch as NewMatch, Resume as Resume, as_player,
     players_typed, source_box, table_problem,
@@ -37,22 +38,6 @@ from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
 
-def _summary_text(s: SessionSummary) -> str:
-    assert s.header is not None
-    scores = s.side_scores
-    when = s.started[:16].replace("T", " ")
-    if s.state == "recovered":
-        #: A saved match: when it began, the game, the scores, how many events its file holds; it was recovered after a crash.
-        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events, recovered)")
-    else:
-        text = translate("StartDialog", "{when}  {game}: {scores}  ({count} events)")
-    game = s.header.rules.title + (translate("StartDialog", " (the demo)") if s.is_demo else "")
-    source = s.header.source
-    if source is not None and source.kind == "video" and source.location:  # (replays of one video told apart by it)
-        game += f" · {Path(source.location).name}"
-    return text.format(when=when, game=game, scores=scores, count=s.events)
-
-
 class StartDialog(QDialog):
     """New match (game, players, pairs, starter, the source, calibration), resume, demo, settings."""
 
@@ -62,9 +47,7 @@ class StartDialog(QDialog):
         self.settings = settings or Settings.load()
         self.choice: NewMatch | Resume | DemoMatch | CribbageChoice | None = None
         outer = QVBoxLayout(self)
-        unfinished = [s for s in (sessions if sessions is not None else list_sessions()) if s.resumable]
-        # The last real match is the one offered first; demos played are listed after, newest first.
-        self.unfinished = sorted(unfinished, key=lambda s: s.is_demo)
+        self.unfinished = offered_first(sessions if sessions is not None else list_sessions())
         self.cameras = cameras if cameras is not None else cameras_found()
         outer.addWidget(self._resume_box())
         outer.addWidget(self._new_match_box(self.cameras))
@@ -122,9 +105,9 @@ class StartDialog(QDialog):
             newest = self.unfinished[0]
             self.resume_button.setText(self.tr("Resume the last match: {players}").format(
                 players=", ".join(newest.header.players)))  # type: ignore[union-attr]
-            self.newest_label.setText(_summary_text(newest))
+            self.newest_label.setText(summary_text(newest))
             for i, summary in enumerate(self.unfinished[1:]):
-                self.others.setItemText(i, _summary_text(summary))  # type: ignore[union-attr]
+                self.others.setItemText(i, summary_text(summary))  # type: ignore[union-attr]
             if self.other_button is not None:
                 self.other_button.setText(self.tr("Resume this one"))
                 self.others_label.setText(self.tr("Other unfinished matches:"))
@@ -175,7 +158,7 @@ class StartDialog(QDialog):
         col.addWidget(self.resume_button)
         self.others = QComboBox()
         for s in self.unfinished[1:]:
-            self.others.addItem(_summary_text(s), str(s.path))
+            self.others.addItem(summary_text(s), str(s.path))
         if self.unfinished[1:]:
             row = QHBoxLayout()
             row.addWidget(self.others, 1)
@@ -356,6 +339,11 @@ class StartDialog(QDialog):
             exc.field.setFocus()
             return
         self._show_problem(None)
+        unfinished = same_table(self.unfinished, header.game, players)
+        if unfinished is not None and (resume := resume_instead(self, unfinished)) is not False:
+            if resume:
+                self._resume_path(unfinished.path)
+            return
         self.choice = NewMatch(header, starter)
         data, spec = self.source.currentData(), header.source  # ("No camera" is offered anyway where none is found)
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,

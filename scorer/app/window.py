@@ -41,6 +41,7 @@ from scorer.pipeline.sources import FrameSource
 from scorer.rules import Match, Phase
 from scorer.rules.history import MatchHistory
 from scorer.rules.transcript import Step, narrate
+from scorer.sessions import SessionError
 
 
 # The window's parts, each in its module: menus and keys, a recording's controls, the corrections by
@@ -289,6 +290,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_changed(self, snapshot: Snapshot) -> None:
         before = self.snapshot
         self.snapshot = snapshot
+        if (snapshot.steps, snapshot.undone) != (before.steps, before.undone):
+            self.saved_again()  # (the match changes only by a line written)
         self._show_end_sum()  # (before the moves' pictures are taken: the sum they show is the board's after them)
         lines = [s.line for s in snapshot.steps]
         kept = 0
@@ -378,8 +381,12 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _on_failed(self, failure: object) -> None:
         message = refusal_text(failure) if isinstance(failure, BaseException) else str(failure)
         self.statusBar().showMessage(message, 15000)
+        if isinstance(failure, SessionError):
+            self.tell_not_saved(failure)
 
     def _on_finished(self, broke_off: Exception | None) -> None:
+        if isinstance(broke_off, SessionError):  # (the camera's move could not be saved: the play stopped there)
+            self.tell_not_saved(broke_off)
         self.finished = True
         self.broke_off = broke_off
         self.ended_with = None if self.by_hand else [s.event for s in self.snapshot.steps]

@@ -7,9 +7,13 @@ round that ends with nothing to announce (blocked) is said; a moment of a record
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QLabel
+
 from scorer.app import i18n
 from scorer.app.corrections import event_text
 from scorer.app.tablemode import turn_text
+from scorer.app.wording import refusal_text
+from scorer.errors import SessionError
 from scorer.pipeline.announce import Announcement, announced
 from scorer.rules import Event, Phase, Reveal
 from scorer.rules.transcript import Step
@@ -20,6 +24,27 @@ class Banner:
 
     announcement: Announcement | None = None
     last_announcement = ""
+    not_saved: QLabel | None = None  # the status bar's red mark while a move could not be saved
+
+    def tell_not_saved(self, failure: SessionError) -> None:
+        """A move the match's file refused (a full disk) is not in the match: shown on the banner, said aloud, and
+        marked red in the status bar until a move is saved again -- nobody at the table may be watching the laptop."""
+        told = refusal_text(failure)
+        if self.not_saved is None:
+            self.not_saved = QLabel()
+            self.not_saved.setStyleSheet("background:#a01010;color:white;font-weight:bold;padding:2px 8px")
+            self.statusBar().addPermanentWidget(self.not_saved)
+        self.not_saved.setText(self.tr("NOT SAVED"))
+        self.not_saved.setToolTip(told)
+        self.not_saved.show()
+        self.announcement = None
+        self.banner.setText(i18n.unbroken(self.tr("Not saved, so not in the match: {reason}").format(reason=told)))
+        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason", "")
+        self.speaker.say(self.tr("The move was not saved and is not in the match. {reason}").format(reason=reason))
+
+    def saved_again(self) -> None:
+        if self.not_saved is not None:
+            self.not_saved.hide()
 
     def _announce(self, announcement: Announcement, aloud: bool = True) -> None:
         self.announcement = announcement

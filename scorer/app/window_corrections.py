@@ -252,7 +252,7 @@ class MatchCorrections:
             self._correct([move])
 
     def _enter_move(self) -> None:
-        picker = TilePicker(self, self.match)
+        picker = TilePicker(self, self.match, starter=self.pipeline.config.starter)
         if picker.exec() == QDialog.DialogCode.Accepted and picker.events:
             self._correct(picker.events)
 

@@ -258,6 +258,11 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: this match is open in another window or process"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: cannot open the match to go on with it: {reason}"),
+    QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: a file of that name is in the way"),
+    QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: {reason}"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: cannot write the match: {reason}"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: cannot save the move: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "the first tile was laid from {arm}'s side, but {named} was named to start the round: who started "
                                    "it?"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who started the round: taken as {starter}, from whose side its first tile "

@@ -219,3 +219,36 @@ def test_table_mode_says_what_the_banner_says_after_an_undo(qtbot, tmp_path: Pat
     assert window.table_mode.announcement.text() == window.banner.text()  # (not the withdrawn move's announcement)
     window.toggle_table_mode()
     window.close()
+
+
+def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full_disk_is_told(qtbot, tmp_path: Path,
+                                                                                              monkeypatch) -> None:
+    import errno
+
+    import scorer.sessions as sessions
+    from scorer.app.corrections import TilePicker
+
+    header = MatchHeader("horse-race", ("Ivy", "Jon"), False, source=MatchSource("hand"))
+    window = open_window(Session.create(header, tmp_path), "Jon", "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert TilePicker(window, window.match, starter=window.pipeline.config.starter).player.currentText() == "Jon"
+    assert TilePicker(window, window.match).player.currentText() == "Ivy"  # (none named: the first seat)
+    sim = simulate_match("horse-race", 2, seed=4, names=("Ivy", "Jon"))
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    said: list[str] = []
+    window.speaker.say = said.append
+    monkeypatch.setattr(sessions.os, "write", full)
+    window._correct([sim.events[0].event])
+    qtbot.waitUntil(lambda: window.not_saved is not None and not window.not_saved.isHidden(), timeout=5_000)
+    assert window.not_saved.text() == "NOT SAVED" and window.match.round_no == 0
+    assert window.banner.text().startswith("Not saved, so not in the match: ")
+    assert said == ["The move was not saved and is not in the match. No space left on device"]
+    monkeypatch.undo()
+    window._correct([sim.events[0].event])  # space freed: entered again
+    qtbot.waitUntil(lambda: window.not_saved.isHidden(), timeout=5_000)
+    window.close()

@@ -82,3 +82,54 @@ def test_a_starters_or_a_sources_problem_is_told_by_start_and_taken_back_once_me
     assert "no such file or folder" in dialog.problem.text() and dialog.location.styleSheet() == RED
     dialog.players.setText("Ann, Ben")
     assert "no such file or folder" in dialog.problem.text()
+
+
+def test_the_match_played_last_is_offered_first_a_damaged_one_too_and_a_new_match_for_its_table_asks(
+        qtbot, tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from scorer.app import start_screen
+    from scorer.app.start import Resume
+    from scorer.rules.log import MatchHeader, MatchSource
+    from scorer.rules.simulate import simulate_match
+    from scorer.sessions import Session, list_sessions
+
+    def played(names: tuple[str, ...], events: int) -> Path:
+        sim = simulate_match("horse-race", 2, seed=5, names=names)
+        session = Session.create(MatchHeader("horse-race", names, False, source=MatchSource("hand")), tmp_path)
+        for step in sim.events[:events]:
+            session.apply(step.event)
+        session.close()
+        return session.path
+
+    ann_ben = played(("Ann", "Ben"), 12)
+    damaged = played(("Cid", "Dee"), 8)
+    with damaged.open("ab") as f:
+        f.write(b'{"type": "play", "player"')  # (torn by a power cut)
+    played(("Ann", "Ben"), 0)  # (started later by a slip of Enter: no move in it)
+    os.utime(ann_ben)  # (then the real match played on: written last)
+    dialog = StartDialog(Settings(players="Ann, Ben"), cameras=[], sessions=list_sessions(tmp_path))
+    qtbot.addWidget(dialog)
+    assert [s.path for s in dialog.unfinished[:2]] == [ann_ben, damaged] and dialog.unfinished[2].events == 0
+    assert "its damaged end is cut off, and kept aside, when resumed" in dialog.others.itemText(0)
+    asked = []
+    monkeypatch.setattr(start_screen, "resume_instead", lambda parent, summary: asked.append(summary.path))
+    dialog._start_new()  # (closed unanswered: neither)
+    assert asked == [ann_ben] and dialog.choice is None
+    monkeypatch.setattr(start_screen, "resume_instead", lambda parent, summary: False)
+    dialog._start_new()
+    assert isinstance(dialog.choice, NewMatch)
+    monkeypatch.undo()
+    dialog.choice = None
+
+    def click_resume() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox) and "This table's match is unfinished" in box.text()
+        next(b for b in box.buttons() if b.text() == "Resume it").click()
+
+    QTimer.singleShot(0, click_resume)
+    dialog._start_new()
+    assert dialog.choice == Resume(ann_ben)

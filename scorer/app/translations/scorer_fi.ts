@@ -4,6 +4,18 @@
 <context>
     <name>Banner</name>
     <message>
+        <source>NOT SAVED</source>
+        <translation>EI TALLENNETTU</translation>
+    </message>
+    <message>
+        <source>Not saved, so not in the match: {reason}</source>
+        <translation>Ei tallennettu, joten ei ottelussa: {reason}</translation>
+    </message>
+    <message>
+        <source>The move was not saved and is not in the match. {reason}</source>
+        <translation>Siirtoa ei tallennettu, eikä se ole ottelussa. {reason}</translation>
+    </message>
+    <message>
         <source>Undone: the hands of round {round}</source>
         <translation>Kumottu: kierroksen {round} kädet</translation>
     </message>
@@ -1227,6 +1239,26 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{path}: tämä ottelu on jo auki toisessa ikkunassa tai ohjelmassa</translation>
     </message>
     <message>
+        <source>{path}: cannot open the match to go on with it: {reason}</source>
+        <translation>{path}: ottelua ei voi avata jatkettavaksi: {reason}</translation>
+    </message>
+    <message>
+        <source>{folder}: cannot make the sessions folder: a file of that name is in the way</source>
+        <translation>{folder}: ottelukansiota ei voi tehdä: samanniminen tiedosto on tiellä</translation>
+    </message>
+    <message>
+        <source>{folder}: cannot make the sessions folder: {reason}</source>
+        <translation>{folder}: ottelukansiota ei voi tehdä: {reason}</translation>
+    </message>
+    <message>
+        <source>{path}: cannot write the match: {reason}</source>
+        <translation>{path}: ottelua ei voi kirjoittaa: {reason}</translation>
+    </message>
+    <message>
+        <source>{path}: cannot save the move: {reason}</source>
+        <translation>{path}: siirtoa ei voi tallentaa: {reason}</translation>
+    </message>
+    <message>
         <source>the first tile was laid from {arm}&apos;s side, but {named} was named to start the round: who started it?</source>
         <translation>ensimmäinen laatta pelattiin {arm_gen} puolelta, mutta kierroksen aloittajaksi nimettiin {named}: kuka aloitti?</translation>
     </message>
@@ -1702,12 +1734,39 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{when}  {game}: {scores}  (tapahtumia {count}, palautettu)</translation>
     </message>
     <message>
+        <source>{when}  {game}: {scores}  ({count} events; its damaged end is cut off, and kept aside, when resumed)</source>
+        <extracomment>A saved match whose last lines cannot be read (a crash, a full disk): they are cut off when it is resumed.</extracomment>
+        <translation>{when}  {game}: {scores}  (tapahtumia {count}; vahingoittunut loppu leikataan pois ja säilötään erikseen, kun otteluun palataan)</translation>
+    </message>
+    <message>
         <source>{when}  {game}: {scores}  ({count} events)</source>
         <translation>{when}  {game}: {scores}  (tapahtumia {count})</translation>
     </message>
     <message>
         <source> (the demo)</source>
         <translation> (esittely)</translation>
+    </message>
+    <message>
+        <source>An unfinished match</source>
+        <translation>Kesken jäänyt ottelu</translation>
+    </message>
+    <message>
+        <source>This table&apos;s match is unfinished:
+{match}
+
+Go on with it?</source>
+        <translation>Tämän pöydän ottelu on kesken:
+{match}
+
+Jatketaanko sitä?</translation>
+    </message>
+    <message>
+        <source>Resume it</source>
+        <translation>Jatka sitä</translation>
+    </message>
+    <message>
+        <source>Start a new match</source>
+        <translation>Aloita uusi ottelu</translation>
     </message>
     <message>
         <source>Domino table scorer</source>
