@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, BinaryIO, Iterable
 
 from scorer.errors import SessionError as SessionError  # (defined in the one tree; imported from here too)
 from scorer.rules.history import MatchHistory
@@ -166,27 +166,39 @@ def repair(path: Path) -> Damage | None:
 # -- writing ------------------------------------------------------------------------------------
 
 
+def _cannot_open(path: Path, exc: OSError) -> SessionError:
+    return SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
+                              reason=exc.strerror or exc))
+
+
+def _hold(path: Path) -> BinaryIO:
+    """``path`` opened to append to, unbuffered (a line the disk refused is not kept to be written later, after
+    the next), and locked: one writer per match."""
+    try:
+        held = open(path, "ab", buffering=0)
+    except OSError as exc:  # (a read-only disk, another user's file)
+        raise _cannot_open(path, exc) from None
+    if fcntl is not None:
+        try:
+            fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held.close()
+            raise SessionError(Words("{path}: this match is open in another window or process", path=path)) from None
+    return held
+
+
 class Session(MatchHistory):
     """The match being played, written to its file: every change is a line appended (and fsynced)
     before it counts; nothing else holds the match."""
 
-    def __init__(self, path: Path, reading: LogReading, lines: int) -> None:
+    def __init__(self, path: Path, reading: LogReading, lines: int, held: BinaryIO | None = None) -> None:
+        """``held``: the file, already opened and locked by :func:`_hold` (else it is opened here)."""
         super().__init__(reading)
         self.path = path
         self._lines = lines
-        try:  # (unbuffered: a line the disk refused is not kept to be written later, after the next)
-            self._file = open(path, "ab", buffering=0)
-            self._size = os.fstat(self._file.fileno()).st_size  # the bytes of the lines written whole
-        except OSError as exc:
-            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
-                                     reason=exc.strerror or exc)) from None
+        self._file = held or _hold(path)
+        self._size = os.fstat(self._file.fileno()).st_size  # the bytes of the lines written whole
         self._torn = False  # a line half written could not be cut off yet
-        if fcntl is not None:
-            try:
-                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                self._file.close()
-                raise SessionError(Words("{path}: this match is open in another window or process", path=path)) from None
 
     @classmethod
     def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:
@@ -228,13 +240,18 @@ class Session(MatchHistory):
     @classmethod
     def open(cls, path: Path) -> tuple[Session, Damage | None]:
         """A saved match to go on with: a damaged tail is cut off first (and said in the Damage)."""
+        held = _hold(path)  # (held first: a tail is cut off only where no other window writes it)
         try:
             damage = repair(path)
-        except OSError as exc:  # (a read-only disk, a file of another user's)
-            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
-                                     reason=exc.strerror or exc)) from None
-        reading = read_session(path)
-        return cls(path, reading.log, len(split(_read_bytes(path)))), damage
+            reading = read_session(path)
+            lines = len(split(_read_bytes(path)))
+        except OSError as exc:  # (a read-only disk)
+            held.close()
+            raise _cannot_open(path, exc) from None
+        except BaseException:
+            held.close()
+            raise
+        return cls(path, reading.log, lines, held), damage
 
     # -- the file -----------------------------------------------------------------------------
 

@@ -61,6 +61,12 @@ def test_one_writer_per_match(tmp_path: Path) -> None:
     session = played(folder=tmp_path, events=5)
     with pytest.raises(SessionError, match="open in another window"):
         Session.open(session.path)
+    with session.path.open("ab") as f:  # (as if the window holding it were writing a line right now)
+        f.write(b'{"type": "pl')
+    with pytest.raises(SessionError, match="open in another window"):
+        Session.open(session.path)  # (refused before any mending: the line being written is not cut)
+    assert session.path.read_bytes().endswith(b'{"type": "pl')
+    session.path.write_bytes(session.path.read_bytes()[: -len(b'{"type": "pl')])  # (the stand-in's line taken back)
     session.close()
     again, damage = Session.open(session.path)
     assert damage is None and len(again.steps) == 5
