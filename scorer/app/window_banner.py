@@ -38,9 +38,11 @@ class Banner:
         self.not_saved.setToolTip(told)
         self.not_saved.show()
         self.announcement = None
-        self.banner.setText(i18n.unbroken(self.tr("Not saved, so not in the match: {reason}").format(reason=told)))
-        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason", "")
-        self.speaker.say(self.tr("The move was not saved and is not in the match. {reason}").format(reason=reason))
+        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason") or told
+        said = self.tr("The move was not saved and is not in the match: {reason}. Enter it again once it can be "
+                       "saved.").format(reason=str(reason).rstrip("."))
+        self.banner.setText(i18n.unbroken(said))  # (the file's name is in the status bar)
+        self.speaker.say(said)
 
     def saved_again(self) -> None:
         if self.not_saved is not None:

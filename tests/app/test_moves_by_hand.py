@@ -246,8 +246,9 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
     window._correct([sim.events[0].event])
     qtbot.waitUntil(lambda: window.not_saved is not None and not window.not_saved.isHidden(), timeout=5_000)
     assert window.not_saved.text() == "NOT SAVED" and window.match.round_no == 0
-    assert window.banner.text().startswith("Not saved, so not in the match: ")
-    assert said == ["The move was not saved and is not in the match. No space left on device"]
+    told = "The move was not saved and is not in the match: No space left on device. Enter it again once it can be saved."
+    assert window.banner.text() == told and said == [told]
+    assert window.not_saved.toolTip().endswith(".jsonl: cannot save the move: No space left on device.")
     monkeypatch.undo()
     window._correct([sim.events[0].event])  # space freed: entered again
     qtbot.waitUntil(lambda: window.not_saved.isHidden(), timeout=5_000)

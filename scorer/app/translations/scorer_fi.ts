@@ -8,12 +8,8 @@
         <translation>EI TALLENNETTU</translation>
     </message>
     <message>
-        <source>Not saved, so not in the match: {reason}</source>
-        <translation>Ei tallennettu, joten ei ottelussa: {reason}</translation>
-    </message>
-    <message>
-        <source>The move was not saved and is not in the match. {reason}</source>
-        <translation>Siirtoa ei tallennettu, eikä se ole ottelussa. {reason}</translation>
+        <source>The move was not saved and is not in the match: {reason}. Enter it again once it can be saved.</source>
+        <translation>Siirtoa ei tallennettu, eikä se ole ottelussa: {reason}. Syötä se uudelleen, kun sen voi tallentaa.</translation>
     </message>
     <message>
         <source>Undone: the hands of round {round}</source>
