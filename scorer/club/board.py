@@ -98,8 +98,9 @@ class BoardData:
                     continue
                 view = dict(self._views[ident][1], id=ident, lines=self._views[ident][0], played_at=_iso(played), updated_at=_iso(updated),
                             started=started)
-                key = table_name or f"match {ident[:8]}"
-                entry = tables.setdefault(key, {"table": key, "named": table_name is not None, "matches": []})
+                # (a match of no table is titled by its players, as they look for it)
+                title = table_name or ", ".join(side["name"] for side in view["sides"]) or ident[:8]
+                entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})
                 entry["matches"].append(view)
         out = []
         for entry in tables.values():

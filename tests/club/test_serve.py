@@ -164,5 +164,7 @@ def test_matches_of_no_table_show_the_one_being_played_first_then_the_latest(tmp
     playing = simulate_match("horse-race", 3, seed=4)
     played[4] = import_log(engine, log_text(playing, upto=20), played_at=start).match_id  # (begun first, still on)
     import_log(engine, log_text(simulate_match("horse-race", 2, seed=5)), table_name="Table 1", played_at=start)
-    shown = [t["match"]["id"] if not t["named"] else t["table"] for t in BoardData(engine).tables(now)["tables"]]
+    tables = BoardData(engine).tables(now)["tables"]
+    shown = [t["match"]["id"] if not t["named"] else t["table"] for t in tables]
     assert shown == ["Table 1", played[4], played[3], played[2], played[1]]
+    assert tables[1]["table"] == ", ".join(playing.header.players)  # (titled by its players, not by an id)
