@@ -226,8 +226,12 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._save(lambda f: f.undo())
         self.show_cards.clear()  # (a hand offered for the count undone is another's now: offered again as it comes)
         self._show_log()
-        self.message.setText(self.t("undone"))
-        self.speaker.say(self.t("undone"))
+        now = prompt(self.game, self.lang)  # (what stands after the undo, said: players who listen know where they are)
+        if self.game.phase == "peg":
+            now += f", {self.t('count').lower()} {self.game.count}"
+        self.message.setStyleSheet(NEUTRAL_STYLE)
+        self.message.setText(f"{self.t('undone')} {now}.")
+        self.speaker.say(speakable_cards(f"{self.t('undone')} {now}.", self.lang))
         self._refresh()
 
     def new_game(self, ask: bool = True) -> None:

@@ -90,3 +90,14 @@ def test_the_next_game_asks_who_deals_and_the_status_line_outlasts_a_message(qtb
     assert w.game.is_over
     assert w.message.text().endswith("Who deals the next game? Cut for it: the lowest cut deals.")
     assert w.deal_box.isEnabled()
+
+
+def test_an_undo_says_what_stands_after_it(qtbot) -> None:
+    w = dealt(qtbot)
+    assert w.peg_rank(5) and w.peg_rank(10)  # Ben 5, Ann 15: Ann 2
+    w.undo()
+    assert w.message.text() == "Undone. Ann to play, count 5." and w.game.scores == (0, 0)
+    assert w.speaker.said_texts[-1] == "Undone. Ann to play, count five."
+    w.set_lang("fi")
+    w.undo()
+    assert w.message.text() == "Kumottu. Benin vuoro, summa 0."
