@@ -21,7 +21,7 @@ from scorer.errors import SessionError as SessionError  # (defined in the one tr
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import LineError, MatchHeader, decode, dumps, header_to_json, split
 from scorer.rules.transcript import LogReading, read_log
-from scorer.words import Words
+from scorer.words import Words, os_reason
 
 try:  # one writer per file: a second window or process on the same match is refused
     import fcntl
@@ -136,6 +136,18 @@ def _damaged_path(path: Path) -> Path:
     return candidate
 
 
+def repair_alone(path: Path) -> Damage | None:
+    """:func:`repair`, where no window or process has the match open (else SessionError): it would cut the line
+    being written."""
+    held = _hold(path)
+    try:
+        return repair(path)
+    except OSError as exc:
+        raise _cannot_open(path, exc) from None
+    finally:
+        held.close()
+
+
 def repair(path: Path) -> Damage | None:
     """Cut a torn or damaged tail off ``path`` (kept beside it); None where nothing needed cutting.
 
@@ -166,17 +178,22 @@ def repair(path: Path) -> Damage | None:
 # -- writing ------------------------------------------------------------------------------------
 
 
+def _write_out(fd: int, data: memoryview) -> int:
+    """How many bytes of ``data`` the disk took (a test stands a full disk in here, for this module alone)."""
+    return os.write(fd, data)
+
+
 def _cannot_open(path: Path, exc: OSError) -> SessionError:
     return SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
-                              reason=exc.strerror or exc))
+                              reason=os_reason(exc)))
 
 
 def _hold(path: Path) -> BinaryIO:
     """``path`` opened to append to, unbuffered (a line the disk refused is not kept to be written later, after
     the next), and locked: one writer per match."""
-    try:
-        held = open(path, "ab", buffering=0)
-    except OSError as exc:  # (a read-only disk, another user's file)
+    try:  # (not made where it is gone: no empty match is left behind)
+        held = open(os.open(path, os.O_WRONLY | os.O_APPEND), "ab", buffering=0)
+    except OSError as exc:  # (gone, a read-only disk, another user's file)
         raise _cannot_open(path, exc) from None
     if fcntl is not None:
         try:
@@ -214,7 +231,7 @@ class Session(MatchHistory):
                                      folder=folder)) from None
         except OSError as exc:
             raise SessionError(Words("{folder}: cannot make the sessions folder: {reason}", folder=folder,
-                                     reason=exc.strerror or exc)) from None
+                                     reason=os_reason(exc))) from None
         stem = file_name(header, now)
         line = (dumps(header_to_json(header)) + "\n").encode("utf-8")
         for n in range(1, 1000):
@@ -231,7 +248,7 @@ class Session(MatchHistory):
                 if path.exists():  # (made, but the match line could not be written: no empty match left behind)
                     path.unlink(missing_ok=True)
                 raise SessionError(Words("{path}: cannot write the match: {reason}", path=path,
-                                         reason=exc.strerror or exc)) from None
+                                         reason=os_reason(exc))) from None
         else:
             raise SessionError(f"{folder}: a thousand matches named {stem}: cannot make another")
         _fsync_folder(folder)
@@ -248,7 +265,7 @@ class Session(MatchHistory):
         except OSError as exc:  # (a read-only disk)
             held.close()
             raise _cannot_open(path, exc) from None
-        except BaseException:
+        except BaseException:  # (anything else: the lock let go, the error as it is)
             held.close()
             raise
         return cls(path, reading.log, lines, held), damage
@@ -267,7 +284,7 @@ class Session(MatchHistory):
                 self._cut_back()
             written = memoryview(line)
             while written:
-                written = written[os.write(fd, written):]
+                written = written[_write_out(fd, written):]
             os.fsync(fd)
         except OSError as exc:
             self._torn = True
@@ -276,7 +293,7 @@ class Session(MatchHistory):
             except OSError:
                 pass  # (tried again before the next line: no line follows a half-written one)
             raise SessionError(Words("{path}: cannot save the move: {reason}", path=self.path,
-                                     reason=exc.strerror or exc)) from None
+                                     reason=os_reason(exc))) from None
         self._size += len(line)
         self._lines += 1
         return self._lines
@@ -315,6 +332,7 @@ class SessionSummary:
     state: str  # playing, finished, recovered (a tail was cut), damaged (its tail is cut when opened again)
     problem: str | None = None
     written: float = 0.0  # when the file was last written (seconds since the epoch; 0 where unknown)
+    bad_line: int = 0  # a damaged match's first line that cannot be read (0: none)
 
     @property
     def resumable(self) -> bool:
@@ -359,7 +377,7 @@ def summarize(path: Path) -> SessionSummary:
         state = "playing"
     problem = None if log.error is None else f"line {log.error.number}: {log.error.message}"
     return SessionSummary(path, log.header, log.header.started or modified, len(log.steps), match.scores(), state, problem,
-                          written)
+                          written, 0 if log.error is None else log.error.number)
 
 
 def list_sessions(folder: Path | None = None) -> list[SessionSummary]:
@@ -395,7 +413,3 @@ def find_session(key: str, folder: Path | None = None) -> Path:
     if not hits:
         raise SessionError(f"no saved match is named {key!r} in {where} (`sessions` lists them)")
     raise SessionError(f"{key!r} names {len(hits)} saved matches in {where}: give more of the name")
-
-
-def newest_unfinished(folder: Path | None = None) -> SessionSummary | None:
-    return next((s for s in list_sessions(folder) if s.resumable), None)

@@ -7,6 +7,7 @@ the template up in its translations and fill it again (``scorer.app.wording``). 
 
 from __future__ import annotations
 
+import errno
 import math
 from typing import Mapping, Sequence
 
@@ -111,3 +112,20 @@ def said_alike(one: object, other: object, within: float) -> bool:
 def _alike_all(ones: Sequence[object], others: Sequence[object], within: float) -> bool:
     return len(ones) == len(others) and all(said_alike(a, b, within) for a, b in zip(ones, others))
 
+
+_OS_REASONS = {  # (the common ones, said in the players' language: scorer.app.wording lists them)
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "there is no permission to write it",
+    errno.EPERM: "there is no permission to write it",
+    errno.ENOENT: "it is gone",
+    errno.EIO: "the disk failed to write it (an input/output error)",
+    errno.EFBIG: "the file is too large for the disk",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the disk refused, as the players are told it (in their language where the reason is a common one)."""
+    reason = _OS_REASONS.get(exc.errno or 0)
+    return Words(reason) if reason else str(exc.strerror or exc)

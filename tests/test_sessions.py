@@ -277,20 +277,20 @@ def test_a_move_the_full_disk_refuses_is_cut_off_and_the_next_follows_the_last_s
     sim = simulate_match("horse-race", 2, False, seed=3)
     session = played(folder=tmp_path, events=10)
     saved = session.path.read_bytes()
-    real_write = os.write
+    real_write = sessions._write_out
 
     def half_then_full(fd: int, data) -> int:  # the disk fills in the middle of the line
-        monkeypatch.setattr(sessions.os, "write", refuse)
-        return real_write(fd, bytes(data[: len(data) // 2]))
+        monkeypatch.setattr(sessions, "_write_out", refuse)
+        return real_write(fd, data[: len(data) // 2])
 
     def refuse(fd: int, data) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(sessions.os, "write", half_then_full)
-    with pytest.raises(SessionError, match="cannot save the move: No space left on device"):
+    monkeypatch.setattr(sessions, "_write_out", half_then_full)
+    with pytest.raises(SessionError, match="cannot save the move: the disk is full"):
         session.apply(sim.events[10].event, 11.0)
     assert session.path.read_bytes() == saved and len(session.steps) == 10  # (not half a line, not in the match)
-    monkeypatch.setattr(sessions.os, "write", real_write)  # space freed: the same move entered again
+    monkeypatch.setattr(sessions, "_write_out", real_write)  # space freed: the same move entered again
     session.apply(sim.events[10].event, 12.0)
     session.apply(sim.events[11].event, 13.0)
     session.close()
@@ -316,10 +316,10 @@ def test_a_match_on_a_disk_that_cannot_be_written_is_refused_with_its_reason(tmp
         return real_open(file, mode, *args, **kw)
 
     monkeypatch.setattr(builtins, "open", read_only)
-    with pytest.raises(SessionError, match="cannot open the match to go on with it: Read-only file system"):
+    with pytest.raises(SessionError, match="cannot open the match to go on with it: the disk is read-only"):
         Session.open(path)
     header = MatchHeader("horse-race", ("Ann", "Ben"), False)
-    with pytest.raises(SessionError, match="cannot write the match: Read-only file system"):
+    with pytest.raises(SessionError, match="cannot write the match: the disk is read-only"):
         Session.create(header, tmp_path / "new")
 
     class Full:  # made, but the disk is full before the match line is in it
@@ -337,6 +337,21 @@ def test_a_match_on_a_disk_that_cannot_be_written_is_refused_with_its_reason(tmp
 
     monkeypatch.setattr(builtins, "open", lambda file, mode="r", *a, **kw: Full(real_open(file, mode, *a, **kw))
                         if mode == "xb" else real_open(file, mode, *a, **kw))
-    with pytest.raises(SessionError, match="cannot write the match: No space left on device"):
+    with pytest.raises(SessionError, match="cannot write the match: the disk is full"):
         Session.create(header, tmp_path / "new")
     assert list((tmp_path / "new").iterdir()) == []  # (no empty match left behind)
+
+
+def test_a_match_gone_is_not_made_again_and_repair_leaves_a_match_in_use_alone(tmp_path: Path) -> None:
+    session = played(folder=tmp_path, events=5)
+    with session.path.open("ab") as f:
+        f.write(b'{"type": "pl')  # (the line the window holding it is writing)
+    code, out, err = run("sessions", "repair", str(session.path))
+    assert code != 0 and "open in another window" in err and session.path.read_bytes().endswith(b'{"type": "pl')
+    session.close()
+    code, out, err = run("sessions", "repair", str(session.path))
+    assert code == 0 and "line 7 could not be read" in out
+    gone = tmp_path / "moved-away.jsonl"
+    with pytest.raises(SessionError, match="cannot open the match to go on with it: it is gone"):
+        Session.open(gone)
+    assert not gone.exists()

@@ -237,7 +237,7 @@ class TilePicker(QDialog):
             self.player.setCurrentText(match.next_player)
         elif match.phase is Phase.BEFORE_ROUND and match.next_starter is not None:  # (the last round's finisher opens)
             self.player.setCurrentText(match.players[match.next_starter])
-        elif match.phase is Phase.BEFORE_ROUND and starter in match.players:
+        elif match.phase is Phase.BEFORE_ROUND and match.round_no == 0 and starter in match.players:
             self.player.setCurrentText(starter)
         self.player.currentTextChanged.connect(self._refresh)
         row.addWidget(self.player, 1)

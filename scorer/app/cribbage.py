@@ -109,15 +109,22 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         except OSError as exc:
             self.file, self.save_error = None, str(exc)
 
-    def _save(self, write: Callable[[GameFile], None]) -> None:
+    def _save(self, write: Callable[[GameFile], None]) -> bool:
+        """Whether ``write`` went to the game's file (or no file is kept); a line the disk refuses is refused
+        with what it was, so the file stays the game -- shown and said: enter it again once there is room."""
         if self.file is None:
-            return
+            return True
         try:
             write(self.file)
-            self.save_error = ""
-        except OSError as exc:  # the disk is full or gone: say so, keep playing
-            self.save_error = str(exc)
+        except OSError as exc:
+            self.save_error = exc.strerror or str(exc)
             self._show_status()
+            self._error(self.t("not_saved_move", error=self.save_error) + ".", refused=False)
+            return False
+        if self.save_error:
+            self.save_error = ""
+            self._show_status()
+        return True
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -129,11 +136,12 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
             return
         self.apply(event)
 
-    def _error(self, text: str) -> None:
-        """A refusal, shown and said: players who look at their cards would take silence for the entry taken."""
+    def _error(self, text: str, refused: bool = True) -> None:
+        """A refusal (``refused``: of what was entered), shown and said: players who look at their cards would take
+        silence for the entry taken."""
         self.message.setText(text)
         self.message.setStyleSheet(ERROR_STYLE)
-        self.speaker.say(speakable_cards(self.t("refused", reason=text), self.lang))
+        self.speaker.say(speakable_cards(self.t("refused", reason=text) if refused else text, self.lang))
 
     def _cut(self) -> None:
         self._with_cards(lambda: Cut(parse_card(self.starter.text())))
@@ -187,10 +195,11 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         except ScorerError as exc:
             self._error(refusal_text(exc, self.lang))
             return False
+        if not self._save(lambda f: f.add(event)):
+            return False
         self.history.append(before)
         self.game = game
         self.done.append((event, scored))
-        self._save(lambda f: f.add(event))
         said = announce(before, event, game, scored)
         self.message.setStyleSheet(NEUTRAL_STYLE)
         self.message.setText(said.text(self.lang) + (" " + self.t("deal_new_game") + "." if game.is_over else ""))
@@ -220,10 +229,11 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         if not self.history:
             self.message.setText(self.t("nothing_to_undo"))
             return
+        if not self._save(lambda f: f.undo()):
+            return
         self.game = self.history.pop()
         if self.done:
             self.done.pop()
-        self._save(lambda f: f.undo())
         self.show_cards.clear()  # (a hand offered for the count undone is another's now: offered again as it comes)
         self._show_log()
         now = prompt(self.game, self.lang)  # (what stands after the undo, said: players who listen know where they are)

@@ -29,6 +29,7 @@ TEXTS = {
         "voice_sample": "This is the scorer's voice. Ann, five of hearts. Count fifteen. Fifteen: two points.",
         "voice": "Voice: {engine}", "text_only": "text only", "choosing": "choosing a voice…",
         "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
+        "not_saved_move": "Not saved, so not done: {error}. Do it again once it can be saved",
         "undone": "Undone.", "nothing_to_undo": "Nothing to undo.",
         "resume_title": "An unfinished game", "new_confirm": "Put this game aside and start a new one?",
         "resume": "An unfinished cribbage game of {players} (to {target}), last saved {when}:\n{scores}\n\nResume it?",
@@ -53,6 +54,7 @@ TEXTS = {
         "voice_sample": "Tämä on pistelaskijan ääni. Ann, herttavitonen. Summa viisitoista. Viisitoista: kaksi pistettä.",
         "voice": "Ääni: {engine}", "text_only": "vain teksti", "choosing": "valitaan ääntä…",
         "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
+        "not_saved_move": "Ei tallennettu, joten ei tehty: {error}. Tee se uudelleen, kun sen voi tallentaa",
         "undone": "Kumottu.", "nothing_to_undo": "Ei mitään kumottavaa.",
         "resume_title": "Kesken jäänyt peli", "new_confirm": "Jätetäänkö tämä peli kesken ja aloitetaan uusi?",
         "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen), tallennettu viimeksi {when}:\n{scores}\n\n"

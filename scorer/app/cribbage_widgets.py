@@ -64,8 +64,8 @@ class CribbageWidgets:
         self.log.setFont(_big(14, bold=False))
         col.addWidget(self.log, 1)
         self.setCentralWidget(root)
-        self.status_line = QLabel()  # (a widget, not a message: hovering the tool bar does not wipe it)
-        self.statusBar().addWidget(self.status_line, 1)
+        self.status_line = QLabel()  # (permanent: a passing message or a hovered button does not hide it)
+        self.statusBar().addPermanentWidget(self.status_line, 1)
         self._build_toolbar()
         self._retranslate()
 

@@ -22,7 +22,8 @@ from scorer.errors import ScorerError
 from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
 from scorer.rules.log import MatchHeader, MatchSource
-from scorer.sessions import Session
+from scorer.sessions import Session, SessionError
+from scorer.words import Words, os_reason
 
 DEMO = {"game": "horse-race", "players": ("Ann", "Ben"), "partnership": False, "starter": "Ben"}
 
@@ -121,9 +122,9 @@ def _start_screen(lang: str, settings: Settings) -> MainWindow | CribbageWindow 
     while True:
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.choice is None:
             return None
-        if isinstance(dialog.choice, CribbageChoice):
-            return _open_cribbage(dialog.choice, i18n.language())
         try:
+            if isinstance(dialog.choice, CribbageChoice):
+                return _open_cribbage(dialog.choice, i18n.language())
             return open_choice(dialog.choice, i18n.language(), dialog.settings)  # the settings may have changed it
         except ScorerError as exc:  # the form stays as typed: fix and start again
             QMessageBox.warning(dialog, translate("StartDialog", "Cannot start"), refusal_text(exc))
@@ -132,7 +133,12 @@ def _start_screen(lang: str, settings: Settings) -> MainWindow | CribbageWindow 
 
 def _open_cribbage(choice: CribbageChoice, lang: str) -> CribbageWindow:
     if choice.saved is not None:
-        return CribbageWindow(list(choice.players), lang=lang, saved=read_game(choice.saved))
+        try:
+            saved = read_game(choice.saved)
+        except OSError as exc:  # (gone or unreadable since the list was made)
+            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=choice.saved,
+                                     reason=os_reason(exc))) from None
+        return CribbageWindow(list(choice.players), lang=lang, saved=saved)
     return open_cribbage(list(choice.players), choice.target, choice.muggins, lang=lang, ask_resume=ask_with_a_box(lang))
 
 

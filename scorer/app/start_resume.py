@@ -45,6 +45,19 @@ def same_table(unfinished: list[SessionSummary], game: str, players: tuple[str, 
                  and s.header.game == game and sorted(p.casefold() for p in s.header.players) == names), None)
 
 
+def cut_accepted(parent: QWidget, summary: SessionSummary) -> bool:
+    """Whether to go on with ``summary``: a damaged match only once the players are told what resuming cuts off
+    (its first unreadable line and every line after it, kept beside the file)."""
+    if summary.state != "damaged":
+        return True
+    answer = QMessageBox.question(parent, translate("StartDialog", "A damaged match"), translate(
+        "StartDialog", "Line {line} of this match's file cannot be read. Resuming keeps the {count} events before it; "
+                       "that line and every line after it are cut off and kept beside the file, in {name}.\n\n"
+                       "Resume it?").format(line=summary.bad_line, count=summary.events,
+                                            name=summary.path.name + ".damaged"))
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def resume_instead(parent: QWidget, summary: SessionSummary) -> bool | None:
     """Asks whether to go on with ``summary`` rather than start anew: True to resume, False for a new match, None
     (closed, cancelled) for neither."""

@@ -27,12 +27,11 @@ from scorer.app.cameras import cameras_found
 from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
 from scorer.app.i18n import translate
 from scorer.app.settings import Settings, SettingsDialog
-from scorer.app.start_resume import offered_first, resume_instead, same_table, summary_text
+from scorer.app.start_resume import cut_accepted, offered_first, resume_instead, same_table, summary_text
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
     CribbageChoice as CribbageChoice, DemoMatch as DemoMatch, FormError, NewMatch as NewMatch, Resume as Resume, as_player,
     players_typed, source_box, table_problem,
 )
-from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
@@ -174,6 +173,9 @@ class StartDialog(QDialog):
         self._resume_path(summary.path)
 
     def _resume_path(self, path: Path) -> None:
+        summary = next((s for s in self.unfinished if s.path == path), None)
+        if summary is not None and not cut_accepted(self, summary):
+            return
         self.choice = Resume(path)
         self.accept()
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel
 from scorer.app import i18n
 from scorer.app.corrections import event_text
 from scorer.app.tablemode import turn_text
-from scorer.app.wording import refusal_text
+from scorer.app.wording import refusal_text, said_again
 from scorer.errors import SessionError
 from scorer.pipeline.announce import Announcement, announced
 from scorer.rules import Event, Phase, Reveal
@@ -38,9 +38,10 @@ class Banner:
         self.not_saved.setToolTip(told)
         self.not_saved.show()
         self.announcement = None
-        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason") or told
+        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason")
+        why = said_again(reason) if reason else self.tr("it could not be written")
         said = self.tr("The move was not saved and is not in the match: {reason}. Enter it again once it can be "
-                       "saved.").format(reason=str(reason).rstrip("."))
+                       "saved.").format(reason=why.rstrip("."))
         self.banner.setText(i18n.unbroken(said))  # (the file's name is in the status bar)
         self.speaker.say(said)
 

@@ -263,6 +263,13 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: cannot write the match: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: cannot save the move: {reason}"),
+    QT_TRANSLATE_NOOP("Sentences", "the disk is full"),
+    QT_TRANSLATE_NOOP("Sentences", "the disk quota is used up"),
+    QT_TRANSLATE_NOOP("Sentences", "the disk is read-only"),
+    QT_TRANSLATE_NOOP("Sentences", "there is no permission to write it"),
+    QT_TRANSLATE_NOOP("Sentences", "it is gone"),
+    QT_TRANSLATE_NOOP("Sentences", "the disk failed to write it (an input/output error)"),
+    QT_TRANSLATE_NOOP("Sentences", "the file is too large for the disk"),
     QT_TRANSLATE_NOOP("Sentences", "the first tile was laid from {arm}'s side, but {named} was named to start the round: who started "
                                    "it?"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who started the round: taken as {starter}, from whose side its first tile "

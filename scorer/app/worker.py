@@ -121,6 +121,7 @@ class PipelineWorker(QObject):
     def _drain(self, t: float) -> bool:
         """Serve the requests waiting; True if a seek was asked for."""
         served = False
+        failures: list[object] = []
         while True:
             try:
                 kind, payload = self._requests.get_nowait()
@@ -130,7 +131,7 @@ class PipelineWorker(QObject):
             try:
                 self._serve(kind, payload, t)
             except ScorerError as exc:
-                self.failed.emit(exc)
+                failures.append(exc)
             except Exception as exc:  # a fault in the program: told, and the worker goes on
                 if self._playing:
                     raise  # a session half rewritten is not to be scored on: the play stops (see run)
@@ -138,10 +139,12 @@ class PipelineWorker(QObject):
                 if kind == "again":  # the window waits for the play it asked for: it stopped (the session follows)
                     self.finished.emit(exc.with_traceback(None))
                 else:
-                    self.failed.emit(self.tr("A fault in the program: this was not done. ({error})").format(
+                    failures.append(self.tr("A fault in the program: this was not done. ({error})").format(
                         error=fault_text(exc)))
         if served:
             self.changed.emit(Snapshot.of(self.pipeline.history))
+        for failure in failures:  # (after the change: what was done of a request is shown, then what was not)
+            self.failed.emit(failure)
         return self._seek_to is not None
 
     def _serve(self, kind: str, payload: Any, t: float) -> None:

@@ -66,14 +66,14 @@ def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False,
 
 
 def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from scorer.sessions import find_session, list_sessions, repair
+    from scorer.sessions import find_session, list_sessions, repair_alone
 
     folder = Path(args.dir) if args.dir else None
     if args.sessions_command == "show":
         return score_log(str(find_session(args.id, folder)), out, err, as_json=args.json, lang=args.lang)
     if args.sessions_command == "repair":
         path = Path(args.file)
-        damage = repair(path)
+        damage = repair_alone(path)
         out.write(damage.describe() + "\n" if damage else f"{path}: nothing to repair; every line reads\n")
         return 0
     sessions = list_sessions(folder)

@@ -204,7 +204,7 @@ class CribbageGame:
     def apply(self, event: CribEvent, *, as_saved: bool = False) -> tuple[CribbageGame, list[Scored]]:
         """The game after ``event``, and what it scored; an impossible event is refused whole (CardError).
         ``as_saved``: an event read back from a game's file, written before a hand shown had to be the hand
-        pegged -- a saved game is never lost to a rule made since."""
+        pegged, or a go refused while every card fits -- a saved game is never lost to a rule made since."""
         if self.is_over and not isinstance(event, Deal):
             raise CardError(Words("the game is over ({player} won); deal a new game", player=self.players[self.winner]))
         if isinstance(event, Deal):
@@ -216,7 +216,7 @@ class CribbageGame:
         if isinstance(event, PegCard):
             return self._peg(event)
         if isinstance(event, Go):
-            return self._go(event)
+            return self._go(event, as_saved)
         if isinstance(event, Show):
             return self._show(event, as_saved)
         raise CardError(f"unknown event {event!r}")
@@ -319,7 +319,7 @@ class CribbageGame:
         lead = game._next_seat(self.last_pegger if self.last_pegger is not None else (self.turn or 0))
         return replace(game, turn=lead), out
 
-    def _go(self, event: Go | None = None) -> tuple[CribbageGame, list[Scored]]:
+    def _go(self, event: Go | None = None, as_saved: bool = False) -> tuple[CribbageGame, list[Scored]]:
         if self.starter is None:
             raise CardError(Words("cut the starter before pegging"))
         if event is None or event.player is None:
@@ -330,7 +330,7 @@ class CribbageGame:
             raise CardError(Words("every card has been pegged: there is no go to say"))
         if self.turn is not None and seat != self.turn:
             raise CardError(Words("it is {turn}'s turn, not {player}'s", turn=self.players[self.turn], player=event.player))
-        if self.count <= EVERY_CARD_FITS_UP_TO:
+        if self.count <= EVERY_CARD_FITS_UP_TO and not as_saved:
             raise CardError(Words("the count is {count}: any card {player} holds keeps it at 31 or under, so {player} "
                                   "plays and cannot say go", count=self.count, player=event.player))
         game = replace(self, said_go=self.said_go + (seat,))

@@ -101,3 +101,34 @@ def test_an_undo_says_what_stands_after_it(qtbot) -> None:
     w.set_lang("fi")
     w.undo()
     assert w.message.text() == "Kumottu. Benin vuoro, summa 0."
+
+
+def test_an_action_the_disk_refuses_is_not_done_and_the_game_resumes_whole(qtbot, tmp_path, monkeypatch) -> None:
+    import errno
+
+    from scorer.cribbage.store import GameFile, find_unfinished
+
+    w = CribbageWindow(["Ann", "Ben"], lang="en", speaker=Speaker("en", engines=[], espeak=None), folder=tmp_path)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    line = w.status_line.text()
+    w.statusBar().showMessage("a passing message", 5000)
+    assert w.status_line.isVisible() and w.status_line.text() == line  # (not hidden by a passing message)
+
+    def full(self, entry) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(GameFile, "_append", full)
+    assert not w.apply(Deal("Ann"))
+    assert w.game.dealer is None and w.message.text() == (
+        "Not saved, so not done: No space left on device. Do it again once it can be saved.")
+    assert w.speaker.said_texts[-1] == "Not saved, so not done: No space left on device. Do it again once it can be saved."
+    assert w.status_line.text().endswith("NOT SAVED: No space left on device")
+    monkeypatch.undo()
+    assert w.apply(Deal("Ann"))  # room again: done, and the status says saved once more
+    w.starter.setText("5D")
+    w._cut()
+    assert w.peg_rank(5) and "saved to " in w.status_line.text()
+    game, _, _ = find_unfinished(tmp_path).replay()
+    assert game.dealer == 0 and game.count == 5  # (the file is the game: nothing missing before a line)

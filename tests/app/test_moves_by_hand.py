@@ -235,6 +235,8 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert TilePicker(window, window.match, starter=window.pipeline.config.starter).player.currentText() == "Jon"
     assert TilePicker(window, window.match).player.currentText() == "Ivy"  # (none named: the first seat)
+    blocked = simulate_match("horse-race", 2, seed=2, names=("Ivy", "Jon")).events[79].after  # (before round 3)
+    assert blocked.next_starter is None and TilePicker(window, blocked, starter="Jon").player.currentText() == "Ivy"
     sim = simulate_match("horse-race", 2, seed=4, names=("Ivy", "Jon"))
 
     def full(fd, data):
@@ -242,14 +244,30 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
 
     said: list[str] = []
     window.speaker.say = said.append
-    monkeypatch.setattr(sessions.os, "write", full)
+    monkeypatch.setattr(sessions, "_write_out", full)
     window._correct([sim.events[0].event])
     qtbot.waitUntil(lambda: window.not_saved is not None and not window.not_saved.isHidden(), timeout=5_000)
     assert window.not_saved.text() == "NOT SAVED" and window.match.round_no == 0
-    told = "The move was not saved and is not in the match: No space left on device. Enter it again once it can be saved."
+    told = "The move was not saved and is not in the match: the disk is full. Enter it again once it can be saved."
     assert window.banner.text() == told and said == [told]
-    assert window.not_saved.toolTip().endswith(".jsonl: cannot save the move: No space left on device.")
+    assert window.not_saved.toolTip().endswith(".jsonl: cannot save the move: the disk is full.")
     monkeypatch.undo()
-    window._correct([sim.events[0].event])  # space freed: entered again
+    real_write = sessions._write_out
+    writes = []
+
+    def the_second_refused(fd, data):
+        writes.append(data)
+        if len(writes) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(sessions, "_write_out", the_second_refused)
+    window._correct([e.event for e in sim.events[:2]])  # the round's start saved, its first play not
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 1, timeout=5_000)
+    qtbot.wait(200)
+    assert not window.not_saved.isHidden()  # (what was saved of it did not take the mark away)
+    monkeypatch.undo()
+    window._correct([sim.events[1].event])  # space freed: entered again
     qtbot.waitUntil(lambda: window.not_saved.isHidden(), timeout=5_000)
+    assert len(window.snapshot.steps) == 2
     window.close()

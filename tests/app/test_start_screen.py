@@ -133,3 +133,19 @@ def test_the_match_played_last_is_offered_first_a_damaged_one_too_and_a_new_matc
     QTimer.singleShot(0, click_resume)
     dialog._start_new()
     assert dialog.choice == Resume(ann_ben)
+    dialog.choice = None
+    told = []
+
+    def answer(button: QMessageBox.StandardButton) -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        told.append(box.text())
+        box.button(button).click()
+
+    QTimer.singleShot(0, lambda: answer(QMessageBox.StandardButton.No))
+    dialog.other_button.click()  # (the damaged one, first of the others)
+    assert dialog.choice is None and told[0].startswith(
+        "Line 10 of this match's file cannot be read. Resuming keeps the 8 events before it;")
+    QTimer.singleShot(0, lambda: answer(QMessageBox.StandardButton.Yes))
+    dialog.other_button.click()
+    assert dialog.choice == Resume(damaged)

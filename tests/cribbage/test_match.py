@@ -173,3 +173,13 @@ def test_the_starter_typed_into_a_hand_is_named_as_the_starter() -> None:
         g, _ = g.apply(PegCard(player, c(card)))
     with pytest.raises(CardError, match="3D is the starter: it counts with every hand"):
         g.apply(Show("Ben", cards("5H 5C 6S 3D")))
+
+
+def test_a_go_saved_before_the_rule_reads_back(tmp_path) -> None:
+    from scorer.cribbage.store import GameFile, find_unfinished
+
+    saved = GameFile.create(["Ann", "Ben"], 121, False, folder=tmp_path)
+    for event in (Deal("Ann"), Cut(c("2H")), PegCard("Ben", c("5S")), Go("Ann")):  # (a go at 5, taken before)
+        saved.add(event)
+    game, _, _ = find_unfinished(tmp_path).replay()
+    assert game.said_go == (0,) and game.players[game.turn] == "Ben"

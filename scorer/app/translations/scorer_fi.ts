@@ -8,6 +8,10 @@
         <translation>EI TALLENNETTU</translation>
     </message>
     <message>
+        <source>it could not be written</source>
+        <translation>sitä ei voitu kirjoittaa</translation>
+    </message>
+    <message>
         <source>The move was not saved and is not in the match: {reason}. Enter it again once it can be saved.</source>
         <translation>Siirtoa ei tallennettu, eikä se ole ottelussa: {reason}. Syötä se uudelleen, kun sen voi tallentaa.</translation>
     </message>
@@ -1255,6 +1259,34 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{path}: siirtoa ei voi tallentaa: {reason}</translation>
     </message>
     <message>
+        <source>the disk is full</source>
+        <translation>levy on täynnä</translation>
+    </message>
+    <message>
+        <source>the disk quota is used up</source>
+        <translation>levykiintiö on käytetty</translation>
+    </message>
+    <message>
+        <source>the disk is read-only</source>
+        <translation>levylle ei voi kirjoittaa (vain luku)</translation>
+    </message>
+    <message>
+        <source>there is no permission to write it</source>
+        <translation>kirjoitusoikeutta ei ole</translation>
+    </message>
+    <message>
+        <source>it is gone</source>
+        <translation>sitä ei enää ole</translation>
+    </message>
+    <message>
+        <source>the disk failed to write it (an input/output error)</source>
+        <translation>levy ei pystynyt kirjoittamaan sitä (siirräntävirhe)</translation>
+    </message>
+    <message>
+        <source>the file is too large for the disk</source>
+        <translation>tiedosto on liian suuri levylle</translation>
+    </message>
+    <message>
         <source>the first tile was laid from {arm}&apos;s side, but {named} was named to start the round: who started it?</source>
         <translation>ensimmäinen laatta pelattiin {arm_gen} puolelta, mutta kierroksen aloittajaksi nimettiin {named}: kuka aloitti?</translation>
     </message>
@@ -1388,7 +1420,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the count is {count}: any card {player} holds keeps it at 31 or under, so {player} plays and cannot say go</source>
-        <translation>summa on {count}: mikä tahansa {player_gen} kortti pitää summan enintään 31:ssä, joten {player} pelaa eikä voi sanoa go</translation>
+        <translation>summa on {count}: millä tahansa {player_gen} kortilla summa on enintään 31, joten {player} pelaa eikä voi sanoa go</translation>
     </message>
     <message>
         <source>cut the starter before the show</source>
@@ -1741,6 +1773,18 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source> (the demo)</source>
         <translation> (esittely)</translation>
+    </message>
+    <message>
+        <source>A damaged match</source>
+        <translation>Vahingoittunut ottelu</translation>
+    </message>
+    <message>
+        <source>Line {line} of this match&apos;s file cannot be read. Resuming keeps the {count} events before it; that line and every line after it are cut off and kept beside the file, in {name}.
+
+Resume it?</source>
+        <translation>Tämän ottelun tiedoston riviä {line} ei voi lukea. Jatkaminen säilyttää {count} sitä edeltävää tapahtumaa; se rivi ja kaikki sen jälkeiset leikataan pois ja säilötään tiedoston viereen, tiedostoon {name}.
+
+Jatketaanko sitä?</translation>
     </message>
     <message>
         <source>An unfinished match</source>
