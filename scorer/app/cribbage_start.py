@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from scorer.app.i18n import Retranslated
 from scorer.app.start_form import CribbageChoice, players_typed
 from scorer.app.wording import refusal_text
 from scorer.cribbage.store import last_players, list_unfinished
@@ -32,7 +32,7 @@ def unfinished_count(folder: Path | None = None) -> int:
     return len(list_unfinished(folder))
 
 
-class CribbageStartDialog(QDialog):
+class CribbageStartDialog(Retranslated, QDialog):
     """The unfinished games, newest first, each to resume; and a new game's players, length and muggins."""
 
     def __init__(self, players: tuple[str, ...] = (), folder: Path | None = None) -> None:
@@ -81,12 +81,8 @@ class CribbageStartDialog(QDialog):
             button.setAutoDefault(False)
         self.start_button.setDefault(True)
         self.players.setFocus()
+        self.built = True
         self.retranslate()
-
-    def changeEvent(self, event) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "cancel_button"):
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Cribbage"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from scorer import words
 from scorer.pipeline.announce import genitive_fi
@@ -100,3 +100,18 @@ def unbroken(text: str) -> str:
     """``text`` with a score's sign and an arrow kept with what they belong to where its lines wrap: "Ann +3",
     "13 → 15" never split; nor a tile, "[3|6]" (a line may break after a bar: a word joiner holds it)."""
     return text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0").replace("|", "|\u2060")
+
+
+class Retranslated:
+    """A widget (mixed in before its Qt class) whose texts follow the language: ``retranslate`` on Qt's
+    LanguageChange, once ``built`` (Qt sends one while the widget is being made)."""
+
+    built = False
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == QEvent.Type.LanguageChange and self.built:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]

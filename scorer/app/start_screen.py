@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from scorer.app import i18n
 from scorer.app.cameras import cameras_found
 from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
-from scorer.app.i18n import translate
+from scorer.app.i18n import Retranslated, translate
 from scorer.app.settings import Settings, SettingsDialog
 from scorer.app.start_resume import cut_accepted, offered_first, resume_instead, same_table, summary_text
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
@@ -37,7 +37,7 @@ from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
 
-class StartDialog(QDialog):
+class StartDialog(Retranslated, QDialog):
     """New match (game, players, pairs, starter, the source, calibration), resume, demo, settings."""
 
     def __init__(self, settings: Settings | None = None, cameras: list[int] | None = None,
@@ -80,12 +80,8 @@ class StartDialog(QDialog):
         # Enter goes back to when the focus leaves a resume button)
         self.start_button.setDefault(True)
         self.players.setFocus()
+        self.built = True
         self.retranslate()
-
-    def changeEvent(self, event) -> None:  # noqa: N802
-        if event.type() == QEvent.Type.LanguageChange and hasattr(self, "quit_button"):
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         """The start screen's texts in the current language (also on Qt's LanguageChange)."""
