@@ -122,8 +122,8 @@ class Damage:
     events_kept: int
 
     def describe(self) -> str:
-        return (f"{self.path.name}: line {self.line} could not be read ({self.reason}); it and the "
-                f"{self.cut_bytes} bytes after it were cut off and kept in {self.kept_in.name}. "
+        return (f"{self.path.name}: line {self.line} could not be read ({self.reason}); from it to the end, "
+                f"{self.cut_bytes} bytes were cut off and kept in {self.kept_in.name}. "
                 + ("The 1 event before it is kept." if self.events_kept == 1 else f"The {self.events_kept} events before it are kept."))
 
 

@@ -45,6 +45,7 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.history: list[CribbageGame] = []
         self.done: list[tuple[CribEvent, list[Scored]]] = []
         self.file: GameFile | None = None
+        self.saving = save  # (a game whose file could not be made is made again at the first action: see _save)
         self.save_error = ""
         if saved is not None:
             self.game, self.history, self.done = saved.replay()
@@ -112,9 +113,13 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
     def _save(self, write: Callable[[GameFile], None]) -> bool:
         """Whether ``write`` went to the game's file (or no file is kept); a line the disk refuses is refused
         with what it was, so the file stays the game -- shown and said: enter it again once there is room."""
-        if self.file is None:
+        if self.file is None and self.saving:
+            self._new_file()
+        if self.file is None and not self.save_error:
             return True
         try:
+            if self.file is None:  # (the disk refused even the file: nothing is done till it can be made)
+                raise OSError(self.save_error)
             write(self.file)
         except OSError as exc:
             self.save_error = exc.strerror or str(exc)
@@ -245,9 +250,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._refresh()
 
     def new_game(self, ask: bool = True) -> None:
-        """Put this game aside (its file marked so) and start a new one with the same players."""
+        """Put this match aside (its file marked so) and start a new one with the same players: scores and games
+        won from nothing (the next game of this match is dealt in the Deal box)."""
         g = self.game
-        if ask and self.history and not g.is_over:
+        if ask and self.history:
             answer = QMessageBox.question(self, self.t("new"), self.t("new_confirm"))
             if answer != QMessageBox.StandardButton.Yes:
                 return
@@ -257,7 +263,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.history.clear()
         self.done.clear()
         self.log.clear()
+        self.file = None
         self._new_file()
+        self.message.setStyleSheet(NEUTRAL_STYLE)
+        self.message.setText(prompt(self.game, self.lang))  # (not the last game's last words)
         self._refresh()
         self._show_status()
 
@@ -313,14 +322,13 @@ def open_cribbage(players: list[str], target: int = 121, muggins: bool = False, 
                   folder: Path | None = None, speaker: Speaker | None = None) -> CribbageWindow:
     """The window: the unfinished saved game of ``players`` if there is one and ``ask_resume`` says so, else a new game.
 
-    A saved game not resumed is marked put aside, so it is not offered again.
+    A saved game not resumed stays as it is, listed with the unfinished games (the start screen's Cribbage…).
     """
     saved = find_unfinished(folder, players)
     if saved is not None:
         game, _, _ = saved.replay()
         if ask_resume is None or ask_resume(saved, game):
             return CribbageWindow(players, target, muggins, lang=lang, saved=saved, folder=folder, speaker=speaker)
-        GameFile(saved.path).abandon()
     return CribbageWindow(players, target, muggins, lang=lang, folder=folder, speaker=speaker)
 
 

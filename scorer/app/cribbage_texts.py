@@ -20,7 +20,7 @@ TEXTS = {
         "peg_hint": "or type a card, e.g. 5H", "peg": "Peg",
         "show_box": "Show", "show_hint": "four cards, e.g. 5H 5C 5S JD", "crib": "crib", "count_button": "Count",
         "claimed": "Points claimed (muggins)", "full_count": "the full count",
-        "undo": "Undo", "new": "New game", "mute": "Mute", "test_voice": "Test the voice", "language": " Language ",
+        "undo": "Undo", "new": "New match", "mute": "Mute", "test_voice": "Test the voice", "language": " Language ",
         "count": "Count", "to_play": "{name} to play", "choose_dealer": "Who deals? (the lowest cut deals)",
         "cuts": "{name} cuts the starter", "shows": "Count {whose} hand", "shows_crib": "Count {whose} crib",
         "deal_next": "Deal the next hand", "wins": "{name} wins", "log": "What happened",
@@ -31,8 +31,11 @@ TEXTS = {
         "saved": "saved to {path}", "not_saved": "NOT SAVED: {error}",
         "not_saved_move": "Not saved, so not done: {error}. Do it again once it can be saved",
         "undone": "Undone.", "nothing_to_undo": "Nothing to undo.",
-        "resume_title": "An unfinished game", "new_confirm": "Put this game aside and start a new one?",
-        "resume": "An unfinished cribbage game of {players} (to {target}), last saved {when}:\n{scores}\n\nResume it?",
+        "resume_title": "An unfinished game",
+        "new_confirm": "Put this match aside and start a new one from nothing (scores and games won)? It is no longer "
+                       "offered to resume. The next game of this match is dealt in the Deal box.",
+        "resume": "An unfinished cribbage game of {players} (to {target}), last saved {when}:\n{scores}\n\nResume it? "
+                  "(No starts a new game; this one stays saved, listed under Cribbage… on the start screen.)",
         "win_kind": {1: "{name} wins.", 2: "{name} wins with a skunk (2 games).",
                      3: "{name} wins with a double skunk (3 games)."},
     },
@@ -45,7 +48,7 @@ TEXTS = {
         "show_box": "Käsien laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",
         "count_button": "Laske",
         "claimed": "Ilmoitetut pisteet (muggins)", "full_count": "koko summa",
-        "undo": "Kumoa", "new": "Uusi peli", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
+        "undo": "Kumoa", "new": "Uusi ottelu", "mute": "Äänetön", "test_voice": "Kokeile ääntä", "language": " Kieli ",
         "count": "Summa", "to_play": "{gen} vuoro", "choose_dealer": "Kuka jakaa? (pienimmän nostanut jakaa)",
         "cuts": "{name} nostaa nostokortin", "shows": "Laske {gen} käsi", "shows_crib": "Laske {gen} seimi",
         "deal_next": "Jaa seuraava käsi", "wins": "{name} voitti", "log": "Mitä tapahtui",
@@ -56,9 +59,11 @@ TEXTS = {
         "saved": "tallennettu: {path}", "not_saved": "EI TALLENNETTU: {error}",
         "not_saved_move": "Ei tallennettu, joten ei tehty: {error}. Tee se uudelleen, kun sen voi tallentaa",
         "undone": "Kumottu.", "nothing_to_undo": "Ei mitään kumottavaa.",
-        "resume_title": "Kesken jäänyt peli", "new_confirm": "Jätetäänkö tämä peli kesken ja aloitetaan uusi?",
+        "resume_title": "Kesken jäänyt peli",
+        "new_confirm": "Jätetäänkö tämä ottelu kesken ja aloitetaan uusi alusta (pisteet ja voitetut pelit)? Sitä ei "
+                       "enää tarjota jatkettavaksi. Tämän ottelun seuraava peli jaetaan Jako-laatikosta.",
         "resume": "Kesken jäänyt cribbage-peli ({players}, {target} pisteeseen), tallennettu viimeksi {when}:\n{scores}\n\n"
-                  "Jatketaanko sitä?",
+                  "Jatketaanko sitä? (Ei aloittaa uuden pelin; tämä pysyy tallessa aloitusnäytön Cribbage…-luettelossa.)",
         "win_kind": {1: "{name} voitti.", 2: "{name} voitti skunkilla (2 peliä).",
                      3: "{name} voitti tupla-skunkilla (3 peliä)."},
     },
@@ -114,8 +119,12 @@ def log_lines(event: CribEvent, scored: list[Scored], lang: str) -> list[str]:
         if s.note.startswith("count "):  # pegging: what the card made, at the count it made (no cards told apart)
             what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)} {i.points}" for i in s.items)
             what += f" ({'summa' if fi else 'count'} {s.note.split()[-1]})"
-        else:
-            what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)} {' '.join(map(str, i.cards))}: {i.points}"
+        elif s.note.startswith("muggins"):  # (what the counting player missed, taken by the next)
+            missed = s.note[len("muggins: "):s.note.rindex(" missed ")]
+            what = f"muggins: {missed} jätti laskematta {s.points}" if fi else f"muggins: {missed} missed {s.points}"
+        else:  # (a go and the last card are the card pegged last: not told apart)
+            what = ", ".join(f"{kind_words(i.kind, len(i.cards), lang)}"
+                             + ("" if i.kind in ("go", "last card") else f" {' '.join(map(str, i.cards))}") + f": {i.points}"
                              for i in s.items) or s.note
         lines.append(f"    {s.player} +{s.points}: {what}")
     return lines

@@ -195,7 +195,7 @@ class CribbageWidgets:
         self.undo_action.triggered.connect(self.undo)
         bar.addAction(self.undo_action)
         self.new_action = QAction(self)
-        self.new_action.triggered.connect(self.new_game)
+        self.new_action.triggered.connect(lambda: self.new_game())  # (not new_game(checked): that would not ask)
         bar.addAction(self.new_action)
         self.mute = QCheckBox()
         self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))

@@ -26,7 +26,7 @@ from scorer.app.pegboard import PegBoard
 from scorer.app.settings import Settings
 from scorer.app.speech import Speaker, engine_name
 from scorer.app.tablemode import TableMode, turn_text
-from scorer.app.window_banner import Banner
+from scorer.app.window_banner import BANNER_STYLE, Banner
 from scorer.app.window_board import Scoreboard
 from scorer.app.window_club import ClubLink
 from scorer.app.window_corrections import MatchCorrections
@@ -115,7 +115,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.banner.setFont(QFont("DejaVu Sans", 16, QFont.Weight.Bold))
         # (Three lines always: a round's end said at length does not push the board and the moves down.)
         self.banner.setMinimumHeight(3 * QFontMetrics(self.banner.font()).lineSpacing() + 16)
-        self.banner.setStyleSheet("background:#10324a;color:white;padding:8px;border-radius:6px")
+        self.banner.setStyleSheet(BANNER_STYLE)
         self.pegboard = PegBoard()
         self.log = QListWidget()
         self.log.setWordWrap(True)

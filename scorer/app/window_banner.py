@@ -19,6 +19,10 @@ from scorer.rules import Event, Phase, Reveal
 from scorer.rules.transcript import Step
 
 
+BANNER_STYLE = "background:#10324a;color:white;padding:8px;border-radius:6px"
+NOT_SAVED_STYLE = "background:#a01010;color:white;padding:8px;border-radius:6px"
+
+
 class Banner:
     """``announcement``: the one the banner shows (None: it shows whose turn it is, or what was undone)."""
 
@@ -43,11 +47,13 @@ class Banner:
         said = self.tr("The move was not saved and is not in the match: {reason}. Enter it again once it can be "
                        "saved.").format(reason=why.rstrip("."))
         self.banner.setText(i18n.unbroken(said))  # (the file's name is in the status bar)
+        self.banner.setStyleSheet(NOT_SAVED_STYLE)
         self.speaker.say(said)
 
     def saved_again(self) -> None:
-        if self.not_saved is not None:
+        if self.not_saved is not None and not self.not_saved.isHidden():
             self.not_saved.hide()
+            self.banner.setStyleSheet(BANNER_STYLE)
 
     def _announce(self, announcement: Announcement, aloud: bool = True) -> None:
         self.announcement = announcement

@@ -122,6 +122,26 @@ def read_game(path: Path) -> SavedGame:
     return saved
 
 
+def _whole_lines(path: Path, fd: int) -> int:
+    """The file's bytes as whole lines: a last line without its line end is given one where it reads as a line,
+    else cut off (kept in ``NAME.damaged``); returns the size then."""
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return len(data)
+    start = data.rfind(b"\n") + 1
+    try:  # (read as read_game reads a line)
+        entry = json.loads(data[start:])
+        if "event" in entry:
+            event_from_json(entry["event"])
+    except (ValueError, KeyError, TypeError, CardError):
+        with open(path.with_name(path.name + ".damaged"), "ab") as kept:
+            kept.write(data[start:] + b"\n")
+        os.ftruncate(fd, start)
+        return start
+    os.write(fd, b"\n")  # (a whole line that lost only its end)
+    return len(data) + 1
+
+
 class GameFile:
     """Appends to one game's file; every line is flushed and fsynced before the call returns."""
 
@@ -137,7 +157,7 @@ class GameFile:
         path = folder / f"{stamp}-{secrets.token_hex(3)}.jsonl"
         game = cls(path)
         game._append({"format": FORMAT, "players": list(players), "target": target, "muggins": muggins,
-                      "lang": lang, "started": time.strftime("%Y-%m-%dT%H:%M:%S")})
+                      "lang": lang, "started": time.strftime("%Y-%m-%dT%H:%M:%S")}, new=True)
         try:  # the new file's name is safe on disk too
             fd = os.open(folder, os.O_RDONLY)
             try:
@@ -148,12 +168,31 @@ class GameFile:
             pass
         return game
 
-    def _append(self, entry: dict[str, Any]) -> None:
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
+    def _append(self, entry: dict[str, Any], new: bool = False) -> None:
+        """One line, written whole or not at all: a torn tail left by a crash is cut off first (kept beside the
+        file), and a line the disk refuses part-way is cut off again -- the next line never follows half a line.
+        ``new``: the file is made for it (and not left empty where it cannot be written)."""
+        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if new else 0), 0o644)
+        try:
+            whole = _whole_lines(self.path, fd)
+            try:
+                left = memoryview(line)
+                while left:
+                    left = left[os.write(fd, left):]
+                os.fsync(fd)
+            except OSError:
+                try:
+                    os.ftruncate(fd, whole)
+                except OSError:
+                    pass  # (cut off before the next line, by _whole_lines)
+                raise
+        except OSError:
+            if new:
+                self.path.unlink(missing_ok=True)
+            raise
+        finally:
+            os.close(fd)
 
     def add(self, event: CribEvent) -> None:
         self._append({"t": round(time.time(), 3), "event": event_to_json(event)})

@@ -138,17 +138,18 @@ def test_every_action_is_saved_at_once_and_the_game_resumes(qtbot) -> None:
     assert read_game(path).replay()[0].count == 18
 
 
-def test_a_game_not_resumed_is_put_aside_and_not_offered_again(qtbot) -> None:
+def test_a_game_not_resumed_stays_saved_and_listed(qtbot) -> None:
+    from scorer.cribbage.store import list_unfinished
+
     w = dealt(qtbot)
     w.peg_rank(13)
     first = w.file.path
     fresh = open_cribbage(["Ann", "Ben"], lang="en", ask_resume=lambda s, g: False, speaker=quiet())
     qtbot.addWidget(fresh)
     assert fresh.game.players == ("Ann", "Ben") and fresh.game.scores == (0, 0)
-    assert read_game(first).abandoned
-    assert find_unfinished() is None  # the new game has nothing in it yet
+    assert not read_game(first).abandoned and find_unfinished().path == first  # (the new game has nothing yet)
     fresh.apply(Deal("Ann"))
-    assert find_unfinished().path == fresh.file.path
+    assert [saved.path for saved, _ in list_unfinished()] == [fresh.file.path, first]
 
 
 def _deals_to_a_win() -> list:

@@ -132,3 +132,61 @@ def test_an_action_the_disk_refuses_is_not_done_and_the_game_resumes_whole(qtbot
     assert w.peg_rank(5) and "saved to " in w.status_line.text()
     game, _, _ = find_unfinished(tmp_path).replay()
     assert game.dealer == 0 and game.count == 5  # (the file is the game: nothing missing before a line)
+
+
+def test_a_torn_line_is_cut_before_the_next_and_a_game_the_full_disk_could_not_make_is_made_later(
+        qtbot, tmp_path, monkeypatch) -> None:
+    import errno
+    import os
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from scorer.cribbage import store
+    from scorer.cribbage.store import find_unfinished, read_game
+
+    w = CribbageWindow(["Ann", "Ben"], lang="en", speaker=Speaker("en", engines=[], espeak=None), folder=tmp_path)
+    qtbot.addWidget(w)
+    assert w.apply(Deal("Ann"))
+    with w.file.path.open("ab") as f:
+        f.write(b'{"t": 1796597348.024, "event": {"type": "cu')  # (a crash in the middle of a line)
+    w.starter.setText("5D")
+    w._cut()
+    real_write = os.write
+    calls = []
+
+    def half_then_full(fd, data):
+        calls.append(1)
+        if len(calls) == 1:
+            return real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.os, "write", half_then_full)
+    assert not w.peg_rank(5) and w.game.count == 0  # (refused: half a line was written, and cut off again)
+    monkeypatch.undo()
+    assert w.peg_rank(5) and w.peg_rank(10)
+    saved = read_game(w.file.path)
+    assert saved.damaged_lines == 0 and [type(e).__name__ for e in saved.events] == ["Deal", "Cut", "PegCard", "PegCard"]
+    assert w.file.path.with_name(w.file.path.name + ".damaged").read_bytes().startswith(b'{"t": 1796597348.024')
+    assert find_unfinished(tmp_path).replay()[0].scores == (2, 0)
+
+    def no_room(*args, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.os, "open", no_room)
+    full = CribbageWindow(["Cy", "Di"], lang="en", speaker=Speaker("en", engines=[], espeak=None), folder=tmp_path / "x")
+    qtbot.addWidget(full)
+    assert full.file is None and not full.apply(Deal("Cy")) and full.game.dealer is None  # (nothing done unsaved)
+    monkeypatch.undo()
+    assert full.apply(Deal("Cy")) and read_game(full.file.path).events == [Deal("Cy")]  # (made once there is room)
+
+    asked = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        asked.append(box.text())
+        box.button(QMessageBox.StandardButton.No).click()
+
+    QTimer.singleShot(0, answer)
+    w.new_action.trigger()  # (the tool bar's New match asks first)
+    assert asked and asked[0].startswith("Put this match aside") and w.game.scores == (2, 0)
