@@ -176,6 +176,7 @@ class CribbageWidgets:
         self.claimed = QSpinBox()
         self.claimed.setRange(-1, 29)
         self.claimed.setValue(-1)
+        self.claimed.setMinimumWidth(150)  # ("the full count" whole, however narrow the show box)
         show_grid.addWidget(self.shower, 0, 0)
         show_grid.addWidget(self.crib, 0, 1)
         show_grid.addWidget(self.show_cards, 1, 0, 1, 2)
