@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from scorer.app.i18n import Retranslated
 from scorer.app.start_form import CribbageChoice, players_typed
 from scorer.app.wording import refusal_text
-from scorer.cribbage.store import last_players, list_unfinished
+from scorer.cribbage.store import last_table, list_unfinished
 from scorer.errors import ScorerError
 
 PROBLEM_STYLE = "color:#a01010"
@@ -53,13 +53,16 @@ class CribbageStartDialog(Retranslated, QDialog):
         self.new_group = QGroupBox()
         form = QFormLayout(self.new_group)
         self.players_caption, self.length_caption = QLabel(), QLabel()
-        # The last cribbage table's players; else two typed for dominoes (most cribbage is for two).
-        self.players = QLineEdit(", ".join(last_players(folder) or (players if len(players) == 2 else ())))
+        # The last cribbage table's game; else two typed for dominoes (most cribbage is for two).
+        last, target, muggins = last_table(folder)
+        self.players = QLineEdit(", ".join(last or (players if len(players) == 2 else ())))
         self.players.returnPressed.connect(self._start)
         self.length = QComboBox()
         self.length.addItem("", 121)
         self.length.addItem("", 61)
+        self.length.setCurrentIndex(self.length.findData(target))
         self.muggins = QCheckBox()
+        self.muggins.setChecked(muggins)
         self.problem = QLabel()
         self.problem.setStyleSheet(PROBLEM_STYLE)
         self.problem.setWordWrap(True)

@@ -230,14 +230,16 @@ def list_unfinished(folder: Path | None = None) -> list[tuple[SavedGame, Cribbag
     return found
 
 
-def last_players(folder: Path | None = None) -> list[str]:
-    """The players of the game saved last, finished or not (a new game is most often the same table's); [] if none."""
+def last_table(folder: Path | None = None) -> tuple[list[str], int, bool]:
+    """The players, length and muggins of the game saved last, finished or not (a new game is most often the same
+    table's); no players where none is saved."""
     for path in _newest_first(folder):
         try:
-            return read_game(path).players
+            header = read_game(path).header
+            return [str(p) for p in header["players"]], int(header.get("target", 121)), bool(header.get("muggins"))
         except (OSError, ValueError, KeyError, TypeError, ScorerError):
             continue  # (a damaged file: the one before)
-    return []
+    return [], 121, False
 
 
 def find_unfinished(folder: Path | None = None, players: Sequence[str] | None = None) -> SavedGame | None:

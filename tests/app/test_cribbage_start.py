@@ -67,7 +67,8 @@ def test_an_unfinished_game_is_counted_on_the_button_and_resumed_from_the_list(q
     assert dialog.cribbage_button.text() == "Cribbage… (2 unfinished)"
 
     def answer(crib: CribbageStartDialog) -> None:
-        assert crib.players.text() == "Cid, Dee" and crib.resume_group.isVisibleTo(crib)  # (the last table's)
+        assert crib.players.text() == "Cid, Dee" and crib.resume_group.isVisibleTo(crib)  # (the last table's game)
+        assert crib.length.currentData() == 61 and crib.muggins.isChecked()
         listed = [crib.saved_games.itemText(i) for i in range(crib.saved_games.count())]
         assert listed[0].startswith("Cid, Dee, to 61: Cid 0, Dee 0 (last saved ")
         assert listed[1].startswith("Ann, Ben, to 121: Ann 2, Ben 0 (last saved ")
