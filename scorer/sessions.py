@@ -178,6 +178,23 @@ def repair(path: Path) -> Damage | None:
 # -- writing ------------------------------------------------------------------------------------
 
 
+def append_whole(fd: int, line: bytes, whole: int) -> None:
+    """Append ``line`` to the file open at ``fd`` (to append) and fsync it; where the disk refuses part-way, the
+    file is cut back to its ``whole`` bytes and the OSError raised -- no later line follows half a line (where
+    the cut fails too, the writer cuts before its next line)."""
+    try:
+        left = memoryview(line)
+        while left:
+            left = left[_write_out(fd, left):]
+        os.fsync(fd)
+    except OSError:
+        try:
+            os.ftruncate(fd, whole)
+        except OSError:
+            pass  # (the OSError that matters is the write's)
+        raise
+
+
 def _write_out(fd: int, data: memoryview) -> int:
     """How many bytes of ``data`` the disk took (a test stands a full disk in here, for this module alone)."""
     return os.write(fd, data)
@@ -215,7 +232,6 @@ class Session(MatchHistory):
         self._lines = lines
         self._file = held or _hold(path)
         self._size = os.fstat(self._file.fileno()).st_size  # the bytes of the lines written whole
-        self._torn = False  # a line half written could not be cut off yet
 
     @classmethod
     def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:
@@ -280,29 +296,15 @@ class Session(MatchHistory):
         line = (dumps(data) + "\n").encode("utf-8")
         fd = self._file.fileno()
         try:
-            if self._torn:
-                self._cut_back()
-            written = memoryview(line)
-            while written:
-                written = written[_write_out(fd, written):]
-            os.fsync(fd)
+            if os.fstat(fd).st_size != self._size:  # (half a line refused earlier, and not cut off then)
+                os.ftruncate(fd, self._size)
+            append_whole(fd, line, self._size)
         except OSError as exc:
-            self._torn = True
-            try:
-                self._cut_back()
-            except OSError:
-                pass  # (tried again before the next line: no line follows a half-written one)
             raise SessionError(Words("{path}: cannot save the move: {reason}", path=self.path,
                                      reason=os_reason(exc))) from None
         self._size += len(line)
         self._lines += 1
         return self._lines
-
-    def _cut_back(self) -> None:
-        """The file back to its lines written whole."""
-        os.ftruncate(self._file.fileno(), self._size)
-        os.fsync(self._file.fileno())
-        self._torn = False
 
     def text(self) -> str:
         """The file's text as written so far (for a club database that keeps the log)."""

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from scorer.cribbage.cards import parse_card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
 from scorer.errors import CardError, ScorerError
+from scorer.sessions import append_whole
 
 FORMAT = "domino-scorer cribbage 1"
 
@@ -176,18 +177,7 @@ class GameFile:
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if new else 0), 0o644)
         try:
-            whole = _whole_lines(self.path, fd)
-            try:
-                left = memoryview(line)
-                while left:
-                    left = left[os.write(fd, left):]
-                os.fsync(fd)
-            except OSError:
-                try:
-                    os.ftruncate(fd, whole)
-                except OSError:
-                    pass  # (cut off before the next line, by _whole_lines)
-                raise
+            append_whole(fd, line, _whole_lines(self.path, fd))
         except OSError:
             if new:
                 self.path.unlink(missing_ok=True)
