@@ -143,7 +143,7 @@ def repair_alone(path: Path) -> Damage | None:
     try:
         return repair(path)
     except OSError as exc:
-        raise _cannot_open(path, exc) from None
+        raise cannot_open(path, exc) from None
     finally:
         held.close()
 
@@ -200,7 +200,8 @@ def _write_out(fd: int, data: memoryview) -> int:
     return os.write(fd, data)
 
 
-def _cannot_open(path: Path, exc: OSError) -> SessionError:
+def cannot_open(path: Path, exc: OSError) -> SessionError:
+    """The error a saved game's file that cannot be opened to go on with is told by (a match's, a cribbage game's)."""
     return SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
                               reason=os_reason(exc)))
 
@@ -211,7 +212,7 @@ def _hold(path: Path) -> BinaryIO:
     try:  # (not made where it is gone: no empty match is left behind)
         held = open(os.open(path, os.O_WRONLY | os.O_APPEND), "ab", buffering=0)
     except OSError as exc:  # (gone, a read-only disk, another user's file)
-        raise _cannot_open(path, exc) from None
+        raise cannot_open(path, exc) from None
     if fcntl is not None:
         try:
             fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -280,7 +281,7 @@ class Session(MatchHistory):
             lines = len(split(_read_bytes(path)))
         except OSError as exc:  # (a read-only disk)
             held.close()
-            raise _cannot_open(path, exc) from None
+            raise cannot_open(path, exc) from None
         except BaseException:  # (anything else: the lock let go, the error as it is)
             held.close()
             raise

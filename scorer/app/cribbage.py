@@ -264,7 +264,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.done.clear()
         self.log.clear()
         self.file = None
-        self._new_file()
+        if self.saving:
+            self._new_file()
         self.message.setStyleSheet(NEUTRAL_STYLE)
         self.message.setText(prompt(self.game, self.lang))  # (not the last game's last words)
         self._refresh()

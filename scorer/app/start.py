@@ -22,8 +22,7 @@ from scorer.errors import ScorerError
 from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
 from scorer.rules.log import MatchHeader, MatchSource
-from scorer.sessions import Session, SessionError
-from scorer.words import Words, os_reason
+from scorer.sessions import Session, cannot_open
 
 DEMO = {"game": "horse-race", "players": ("Ann", "Ben"), "partnership": False, "starter": "Ben"}
 
@@ -136,8 +135,7 @@ def _open_cribbage(choice: CribbageChoice, lang: str) -> CribbageWindow:
         try:
             saved = read_game(choice.saved)
         except OSError as exc:  # (gone or unreadable since the list was made)
-            raise SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=choice.saved,
-                                     reason=os_reason(exc))) from None
+            raise cannot_open(choice.saved, exc) from None
         return CribbageWindow(list(choice.players), lang=lang, saved=saved)
     return open_cribbage(list(choice.players), choice.target, choice.muggins, lang=lang, ask_resume=ask_with_a_box(lang))
 
