@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from scorer.app.cribbage_texts import scores_text
 from scorer.app.i18n import Retranslated
 from scorer.app.start_form import CribbageChoice, players_typed
 from scorer.app.wording import refusal_text
@@ -92,9 +93,8 @@ class CribbageStartDialog(Retranslated, QDialog):
         self.resume_group.setTitle(self.tr("Go on with an unfinished game"))
         self.saved_games.clear()
         for saved, game in self.unfinished:
-            scores = ", ".join(f"{p} {s}" for p, s in zip(game.players, game.scores))
             self.saved_games.addItem(self.tr("{players}, to {target}: {scores} (last saved {when})").format(
-                players=", ".join(game.players), target=game.target, scores=scores, when=saved.last_saved()))
+                players=", ".join(game.players), target=game.target, scores=scores_text(game), when=saved.last_saved()))
         self.resume_button.setText(self.tr("Resume"))
         self.new_group.setTitle(self.tr("A new game"))
         self.players_caption.setText(self.tr("Players"))

@@ -14,6 +14,7 @@ from scorer.app.corrections import event_text
 from scorer.app.tablemode import turn_text
 from scorer.app.wording import refusal_text, said_again
 from scorer.errors import SessionError
+from scorer.words import words_of
 from scorer.pipeline.announce import Announcement, announced
 from scorer.rules import Event, Phase, Reveal
 from scorer.rules.transcript import Step
@@ -42,7 +43,7 @@ class Banner:
         self.not_saved.setToolTip(told)
         self.not_saved.show()
         self.announcement = None
-        reason = getattr(failure.args[0] if failure.args else None, "values", {}).get("reason")
+        reason = getattr(words_of(failure), "values", {}).get("reason")
         why = said_again(reason) if reason else self.tr("it could not be written")
         said = self.tr("The move was not saved and is not in the match: {reason}. Enter it again once it can be "
                        "saved.").format(reason=why.rstrip("."))

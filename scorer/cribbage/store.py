@@ -127,9 +127,13 @@ def read_game(path: Path) -> SavedGame:
 def _whole_lines(path: Path, fd: int) -> int:
     """The file's bytes as whole lines: a last line without its line end is given one where it reads as a line,
     else cut off (kept in ``NAME.damaged``); returns the size then."""
-    data = path.read_bytes()
-    if not data or data.endswith(b"\n"):
-        return len(data)
+    size = os.fstat(fd).st_size
+    with open(path, "rb") as f:  # (the last byte first: the whole file only where a line end is missing)
+        f.seek(max(0, size - 1))
+        if size == 0 or f.read(1) == b"\n":
+            return size
+        f.seek(0)
+        data = f.read()
     start = data.rfind(b"\n") + 1
     try:  # (read as read_game reads a line)
         entry = json.loads(data[start:])
