@@ -5,8 +5,8 @@ line is the header (players, target, muggins, language); each later line is one 
 table: an event (``{"event": {...}}``), an undo of the last event (``{"undo": true}``), or the game
 put aside unfinished (``{"abandoned": true}``).  Replaying the lines gives the game back; a last line
 cut short by a crash is skipped, and cut off (kept in ``NAME.damaged``) before the next line is written; a
-line the disk refuses part-way is cut off again, so the file is always whole lines.  The newest file whose game is neither won nor put aside is the one
-offered on the next start.
+line the disk refuses part-way is cut off again, so the file is always whole lines.  The games neither won
+nor put aside are offered on the next start, the last written first.
 """
 
 from __future__ import annotations
