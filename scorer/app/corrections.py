@@ -56,8 +56,9 @@ def _tile(pair) -> str:
     return f"[{pair[0]}|{pair[1]}]"
 
 
-def event_text(e: Event) -> str:
-    """One event in a line, in the current language (a question's alternatives, what an undo took back)."""
+def event_text(e: Event, *, knock: bool = False) -> str:
+    """One event in a line, in the current language (a question's alternatives, what an undo took back); a pass
+    is told as a knock where ``knock`` (a game with no boneyard)."""
     data = event_to_json(e)
     kind = data["type"]
     if kind == "play":
@@ -72,7 +73,7 @@ def event_text(e: Event) -> str:
             return translate("Events", "{name} draws 1").format(name=data["player"])
         return translate("Events", "{name} draws {count}").format(name=data["player"], count=data["count"])
     if kind == "pass":
-        return translate("Events", "{name} passes").format(name=data["player"])
+        return translate("Events", _VERBS["knocks" if knock else "passes"]).format(name=data["player"])
     if kind == "reveal":
         hands = "; ".join(
             f"{name} " + (" ".join(_tile(t) for t in tiles) or translate("Events", "none", "no tiles left in a hand"))

@@ -32,6 +32,9 @@ from scorer.errors import ScorerError
 class CribbageWindow(CribbageWidgets, QMainWindow):
     """The cribbage game on the board: the actions the players report, the game's state shown and saved."""
 
+    # Handed to the app when the window closes: "start" (back to the start screen) or None (quit).
+    next_action: str | None = None
+
     def __init__(self, players: list[str], target: int = 121, muggins: bool = False, *, lang: str | None = None,
                  speaker: Speaker | None = None, save: bool = True, saved: SavedGame | None = None,
                  folder: Path | None = None) -> None:
@@ -64,8 +67,9 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.speaker.failed.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self._refresh()
         self._show_status()
-        if saved is not None:
+        if saved is not None:  # (said as it stands: the table may have got up since)
             self.message.setText(prompt(self.game, self.lang))
+            self.speaker.say(self.t("resumed", scores=scores_text(self.game), prompt=prompt(self.game, self.lang).rstrip(".")))
 
     # -- texts ----------------------------------------------------------------------------
 
@@ -271,6 +275,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._refresh()
         self._show_status()
 
+    def to_start_screen(self) -> None:
+        self.next_action = "start"
+        self.close()
+
     def test_voice(self) -> None:
         engine = self.speaker.test({lang: TEXTS[lang]["voice_sample"] for lang in TEXTS})
         self.statusBar().showMessage(self.t("voice", engine=self._engine_name(engine)), 8000)
@@ -359,4 +367,9 @@ def run_cribbage_app(players: list[str], target: int = 121, muggins: bool = Fals
     lang = set_language(lang or Settings.load().lang)  # Qt's own texts too (the Yes and No of the resume question)
     window = open_cribbage(players, target, muggins, lang=lang, ask_resume=ask_with_a_box(lang))
     window.show()
-    return app.exec()
+    code = app.exec()
+    if window.next_action != "start":
+        return code
+    from scorer.app.start import run_app  # (the start screen opens cribbage: imported here, not at the top)
+
+    return run_app(lang=window.lang)

@@ -188,7 +188,7 @@ class CribbageWidgets:
         return self.show_box
 
     def _build_toolbar(self) -> None:
-        """Undo, a new game, the voice (mute, test) and the window's language."""
+        """Undo, a new game, back to the start screen, the voice (mute, test) and the window's language."""
         bar = QToolBar("Game")
         self.addToolBar(bar)
         self.undo_action = QAction(self)
@@ -198,6 +198,10 @@ class CribbageWidgets:
         self.new_action = QAction(self)
         self.new_action.triggered.connect(lambda: self.new_game())  # (not new_game(checked): that would not ask)
         bar.addAction(self.new_action)
+        self.start_screen_action = QAction(self)  # (the game stays saved: the start screen lists it to resume)
+        self.start_screen_action.setShortcut("Ctrl+R")
+        self.start_screen_action.triggered.connect(self.to_start_screen)
+        bar.addAction(self.start_screen_action)
         self.mute = QCheckBox()
         self.mute.toggled.connect(lambda on: setattr(self.speaker, "muted", on))
         bar.addWidget(self.mute)
@@ -237,6 +241,7 @@ class CribbageWidgets:
         self.log_caption.setText(self.t("log"))
         self.undo_action.setText(self.t("undo"))
         self.new_action.setText(self.t("new"))
+        self.start_screen_action.setText(self.t("start_screen"))
         self.mute.setText(self.t("mute"))
         self.test_button.setText(self.t("test_voice"))
         self.lang_caption.setText(self.t("language"))

@@ -84,7 +84,8 @@ def open_choice(choice: NewMatch | Resume | DemoMatch, lang: str, settings: Sett
 
 
 def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool = False) -> int:
-    """The start screen, then the match's window; the window's Match menu comes back to the start screen."""
+    """The start screen, then the match's window; the window's Match menu (cribbage's Start screen) comes back to
+    the start screen."""
     # (Qt's multimedia looks for PipeWire, optional, and says so twice at every start where it is missing.)
     QLoggingCategory.setFilterRules("qt.multimedia.symbolsresolver.warning=false")
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -96,16 +97,14 @@ def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool =
         first = None
         if window is None:
             return 0
-        if isinstance(window, CribbageWindow):  # (its own window, to the game's end or its closing)
-            window.show()
-            return app.exec()
         window.show()
-        window.start()
+        if not isinstance(window, CribbageWindow):  # (cribbage has no camera nor worker to start)
+            window.start()
         code = app.exec()
         if window.next_action != "start":
             return code
         settings = Settings.load()
-        lang = window.lang
+        lang = i18n.set_language(window.lang)  # (cribbage keeps its own language: the start screen follows it)
 
 
 def _open_first(choice: DemoMatch, lang: str, settings: Settings) -> MainWindow | None:

@@ -95,7 +95,7 @@ class StartDialog(Retranslated, QDialog):
         self.quit_button.setText(self.tr("Quit"))
         self.resume_group.setTitle(self.tr("Go on with a saved match"))
         if self.resume_button is None:
-            self.no_resume.setText(self.tr("No unfinished match is saved."))
+            self.no_resume.setText(self.tr("No unfinished domino match is saved."))
         else:
             newest = self.unfinished[0]
             self.resume_button.setText(self.tr("Resume the last match: {players}").format(

@@ -265,6 +265,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.activateWindow()  # (the keys its own from the start: a desktop may not give it them -- Space, Esc)
         self.live.setFocus()
         self.thread.start()
+        if self.snapshot.steps:  # (a match resumed: a new one has no move yet)
+            self.say_resumed()
         QTimer.singleShot(0, self.log.scrollToBottom)  # (a resumed match: its latest move in view once laid out)
 
     def stop(self) -> None:

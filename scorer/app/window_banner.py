@@ -16,8 +16,8 @@ from scorer.app.wording import refusal_text, said_again
 from scorer.errors import SessionError
 from scorer.words import words_of
 from scorer.pipeline.announce import Announcement, announced
-from scorer.rules import Event, Phase, Reveal
-from scorer.rules.transcript import Step
+from scorer.rules import Draw, Event, Pass, Phase, Reveal
+from scorer.rules.transcript import Step, scores_text
 
 
 BANNER_STYLE = "background:#10324a;color:white;padding:8px;border-radius:6px"
@@ -69,8 +69,11 @@ class Banner:
 
     def show_unannounced(self, step: Step, aloud: bool = True) -> None:
         """A move with nothing to announce (a round started, a pass, a draw): where no announcement stands the
-        banner follows whose turn it is; a round ended by it (blocked: nobody can play) is shown and said."""
+        banner follows whose turn it is; a round ended by it (blocked: nobody can play) is shown and said. A pass
+        or a draw is said: players who listen rather than watch hear that it was taken."""
         ended = step.before.phase is Phase.IN_ROUND and step.after.phase is Phase.ROUND_OVER
+        if aloud and isinstance(step.event, (Pass, Draw)):
+            self.speaker.say(event_text(step.event, knock=not step.before.rules.has_boneyard))
         if ended:
             self.announcement = None
         if self.announcement is not None or self.review_at is not None:
@@ -79,6 +82,18 @@ class Banner:
         self.banner.setText(text)
         if ended and aloud:
             self.speaker.say(text)
+
+    def say_resumed(self) -> None:
+        """A match resumed is said as it stands -- the round, the scores, who is to act: the table may have got up
+        since, and nobody need read the laptop to go on."""
+        match = self.match
+        if match.is_over:
+            said = turn_text(match)
+        else:
+            said = self.tr("Resumed: round {round}. {scores}. {turn}.").format(
+                round=match.round_no, scores=scores_text(match), turn=turn_text(match))
+        self.statusBar().showMessage(said, 15000)
+        self.speaker.say(said)
 
     def say_withdrawn(self, count: int, first: Event) -> None:
         """Moves withdrawn (undo, score again) are said too: players who listen rather than watch hear a score

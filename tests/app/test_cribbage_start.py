@@ -80,5 +80,20 @@ def test_an_unfinished_game_is_counted_on_the_button_and_resumed_from_the_list(q
     window = _open_cribbage(dialog.choice, "en")
     qtbot.addWidget(window)
     assert window.game.scores == (2, 0) and window.file.path == older.path
+    # Said as it stands: the table may have got up since.
+    qtbot.waitUntil(lambda: bool(window.speaker.said_texts), timeout=5000)
+    assert window.speaker.said_texts == ["Resumed: Ann two, Ben zero. Ben to play."]
     assert window.dealer.currentText() == "Ann"  # (mid-deal the box shows who deals, not who deals next)
     assert window.turn_label.text() == "Ben to play"
+
+
+def test_the_start_screen_action_closes_the_game_saved_and_listed_for_the_start_screen(qtbot) -> None:
+    window = _open_cribbage(CribbageChoice(("Ann", "Ben"), 121, False), "fi")
+    qtbot.addWidget(window)
+    window.show()
+    assert window.apply(Deal("Ann"))
+    assert window.start_screen_action.text() == "Aloitusnäyttö"
+    window.start_screen_action.trigger()
+    # The app's loop (scorer.app.start.run_app) opens the start screen again for "start"; closing quits.
+    assert window.next_action == "start" and not window.isVisible()
+    assert start_screen(qtbot, "Ann, Ben").cribbage_button.text() == "Cribbage… (1 unfinished)"

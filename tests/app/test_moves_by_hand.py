@@ -20,9 +20,9 @@ from scorer.sessions import Session
 from tests.app.test_layout_picture import enter
 
 
-def _window(qtbot, tmp_path: Path, events=()):
+def _window(qtbot, tmp_path: Path, events=(), game: str = "horse-race", players=("Ann", "Ben")):
     """A window over a match with no camera whose session already holds ``events``."""
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
+    header = MatchHeader(game, tuple(players), len(players) == 4 and game == "seven-rocks", source=MatchSource("hand"))
     session = Session.create(header, tmp_path)
     for event in events:
         session.apply(event)
@@ -129,6 +129,21 @@ def test_a_pass_refused_by_the_boneyard_says_why_on_its_button(qtbot, tmp_path: 
     window.close()
 
 
+def test_a_draw_and_a_knock_are_said(qtbot, tmp_path: Path) -> None:
+    from scorer.rules import Draw, Pass
+
+    for game, players, seed, kind, said_as in (("horse-race", ("Ann", "Ben"), 0, Draw, "{player} draws 1"),
+                                                ("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), 1, Pass, "{player} knocks")):
+        sim = simulate_match(game, len(players), game == "seven-rocks", seed=seed)
+        i = next(i for i, e in enumerate(sim.events) if isinstance(e.event, kind))
+        window = _window(qtbot, tmp_path / game, [e.event for e in sim.events[:i]], game, players)
+        said: list[str] = []
+        window.speaker.say = said.append
+        enter(qtbot, window, sim.events[i].event)
+        assert said == [said_as.format(player=sim.events[i].event.player)]
+        window.close()
+
+
 def _before_a_play_on_an_empty_boneyard(game: str, players: int):
     """A simulated match, and the index of a play made by a player who could pass for it by mistake: the
     boneyard empty (or none), the player holding a tile that can be placed."""
@@ -167,9 +182,9 @@ def test_a_pass_that_blocks_the_round_is_asked_about_and_a_wrong_one_is_told_how
     assert asked[0].startswith(f"With this pass nobody can play: round {match.round_no} is blocked")
     window._correct([window._pass_checked(other)])
     qtbot.waitUntil(lambda: window.match.phase is Phase.ROUND_OVER, timeout=10_000)
-    # Nothing was announced of the passes: the banner says the round is over, and so does the voice.
+    # Each pass is said (players who listen hear it was taken), then that the round is over, as the banner says.
     over = f"Round {match.round_no} is over: the hands left to count"
-    assert window.banner.text() == over and said == [over]
+    assert window.banner.text() == over and said == [f"{player} passes", f"{other} passes", over]
     # The true hands are refused (someone could play), and the way out is told.
     refused: list[str] = []
     monkeypatch.setattr(window_corrections.QMessageBox, "warning",
@@ -270,4 +285,22 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
     window._correct([sim.events[1].event])  # space freed: entered again
     qtbot.waitUntil(lambda: window.not_saved.isHidden(), timeout=5_000)
     assert len(window.snapshot.steps) == 2
+    window.close()
+
+
+def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
+    sim = simulate_match("horse-race", 2, seed=4)
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
+    session = Session.create(header, tmp_path)
+    for step in sim.events[:5]:
+        session.apply(step.event)
+    window = open_window(session, None, "fi", Settings(voice=False))
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append
+    window.start()
+    after = sim.events[4].after
+    scores = f"Ann {after.rules.game_points(after.raw_scores[0])}, Ben {after.rules.game_points(after.raw_scores[1])}"
+    assert said == [f"Jatketaan: kierros 1. {scores}. {genitive_fi(after.next_player)} vuoro."]
+    assert window.statusBar().currentMessage() == said[0]
     window.close()

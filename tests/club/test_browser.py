@@ -6,6 +6,7 @@ Elsewhere than CI it skips where Chromium is not installed; in CI (CI=true) it f
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import tempfile
@@ -16,7 +17,10 @@ import pytest
 from club_helpers import log_text
 from test_serve import serving
 
+from sqlalchemy import update
+
 from scorer.club import LiveTable, import_log, open_database
+from scorer.club.schema import matches
 from scorer.rules.simulate import simulate_match
 from scorer.sessions import Session
 
@@ -91,12 +95,19 @@ def test_the_board_in_chromium_shows_a_move_written_at_a_table(browser, tmp_path
             session.apply(step.event)
         sessions.append(session), lives.append(live), sims.append(sim)
     assert all(live.flush(30) for live in lives)
+    # Table 4's app was closed 40 minutes ago, its match unfinished: shown as quiet, not as playing.
+    with engine.begin() as c:
+        c.execute(update(matches).where(matches.c.table_name == "Table 4")
+                  .values(updated_at=dt.datetime.now() - dt.timedelta(minutes=40)))
     with serving(db) as base:
         browser.get(base + "/")
         wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "article.table")) == 4, what="four tables")
         assert browser.find_element(By.ID, "live").text == "live"
         cards = browser.find_elements(By.CSS_SELECTOR, "article.table")
         assert [c.find_element(By.TAG_NAME, "h2").text for c in cards] == [t[0] for t in tables]
+        badges = [c.find_element(By.CSS_SELECTOR, ".badge") for c in cards]
+        assert [b.get_attribute("class") for b in badges] == ["badge playing"] * 3 + ["badge quiet"]
+        assert badges[3].text.endswith("no move for 40 min") and badges[3].text.startswith("round ")
         two = cards[1]
         session, sim = sessions[1], sims[1]
         before = int(two.get_attribute("data-lines"))
@@ -139,6 +150,8 @@ def test_the_board_in_chromium_shows_a_move_written_at_a_table(browser, tmp_path
         card = browser.find_elements(By.CSS_SELECTOR, "article.table")[1]
         assert "pelaa" in card.find_element(By.CSS_SELECTOR, ".last").text
         assert "Horse Race: ensin 61 pisteeseen" in card.text and "vuorossa" in card.text and "Viimeisin siirto:" in card.text
+        quiet = browser.find_elements(By.CSS_SELECTOR, "article.table")[3].find_element(By.CSS_SELECTOR, ".badge").text
+        assert quiet.endswith("ei siirtoa 40 minuuttiin")
         tonight = browser.find_element(By.ID, "tonight").text
         assert "4 ottelua vielä käynnissä" in tonight and "pelattu" in tonight
         finnish = os.environ.get("CLUB_BOARD_SCREENSHOT_FI")

@@ -16,6 +16,10 @@
         <translation>Siirtoa ei tallennettu, eikä se ole ottelussa: {reason}. Syötä se uudelleen, kun sen voi tallentaa.</translation>
     </message>
     <message>
+        <source>Resumed: round {round}. {scores}. {turn}.</source>
+        <translation>Jatketaan: kierros {round}. {scores}. {turn}.</translation>
+    </message>
+    <message>
         <source>Undone: the hands of round {round}</source>
         <translation>Kumottu: kierroksen {round} kädet</translation>
     </message>
@@ -1841,8 +1845,8 @@ Jatketaanko sitä?</translation>
         <translation>Jatka tallennettua ottelua</translation>
     </message>
     <message>
-        <source>No unfinished match is saved.</source>
-        <translation>Keskeneräisiä otteluita ei ole tallennettu.</translation>
+        <source>No unfinished domino match is saved.</source>
+        <translation>Keskeneräisiä domino-otteluita ei ole tallennettu.</translation>
     </message>
     <message>
         <source>Resume the last match: {players}</source>

@@ -16,6 +16,7 @@ const TEXTS = {
     title: "Club evening", locale: "en-GB", loading: "Loading the tables…", connecting: "connecting…", live: "live",
     reconnecting: "reconnecting…", won: (w, n) => `won: ${w}`, unreadable: "log unreadable", playing: "playing",
     round: (n, next) => `playing · round ${n}` + (next ? ` · ${next} to play` : ""),
+    quiet: (n, minutes) => (n ? `round ${n} · ` : "") + `no move for ${minutes} min`,
     goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
     earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: "unfinished",
     empty: "No table has played tonight yet: a table appears here with its first move.",
@@ -31,6 +32,7 @@ const TEXTS = {
     title: "Kerhoilta", locale: "fi-FI", loading: "Pöytiä ladataan…", connecting: "yhdistetään…", live: "suorana",
     reconnecting: "yhdistetään uudelleen…", won: (w, n) => `${n > 1 ? "voittivat" : "voitti"}: ${w}`, unreadable: "lokia ei voi lukea", playing: "käynnissä",
     round: (n, next) => `käynnissä · kierros ${n}` + (next ? ` · vuorossa ${next}` : ""),
+    quiet: (n, minutes) => (n ? `kierros ${n} · ` : "") + `ei siirtoa ${minutes} minuuttiin`,
     // (A match whose log could not be read has no goal to tell: its own title.)
     goal: (name, m) => m.target === undefined ? m.title
       : `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
@@ -51,6 +53,10 @@ const T = TEXTS[LANG];
 const SVG = "http://www.w3.org/2000/svg";
 window.boardLog = [];  // [match id, lines, ms since the epoch] when a state of the match was first on screen
 const shown = new Map();  // match id -> lines shown
+// A match with no move for this long is shown as quiet, not playing: its table may have closed the app.
+const QUIET_MINUTES = 15;
+let lastTables = null;  // the last tables' data and when it came: the quiet badges are redrawn as time passes
+let lastTablesAt = 0;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -85,9 +91,18 @@ function track(side, colour, holes) {
   return root;
 }
 
+// Minutes since the match last changed, by the server's clock (its "generated" time), not the browser's.
+function quietMinutes(m) {
+  if (!m.updated_at || !lastTables) return 0;
+  const since = Date.parse(lastTables.generated) - Date.parse(m.updated_at) + (Date.now() - lastTablesAt);
+  return Math.floor(since / 60000);
+}
+
 function badge(m) {
   if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & "), m.winners.length));
   if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, T.unreadable);
+  const quiet = quietMinutes(m);
+  if (quiet >= QUIET_MINUTES) return el("span", { class: "badge quiet" }, T.quiet(m.round, quiet));
   return el("span", { class: "badge playing" }, m.round ? T.round(m.round, m.next) : T.playing);
 }
 
@@ -109,6 +124,7 @@ function tableCard(t) {
 }
 
 function renderTables(data) {
+  if (data !== lastTables) { lastTables = data; lastTablesAt = Date.now(); }
   const box = document.getElementById("tables");
   const cards = data.tables.map(tableCard);
   if (!cards.length) cards.push(el("p", { class: "empty" }, T.empty));
@@ -170,3 +186,4 @@ events.addEventListener("open", () => setLive(true));
 events.addEventListener("error", () => setLive(false));
 events.addEventListener("tables", (e) => { setLive(true); renderTables(JSON.parse(e.data)); });
 events.addEventListener("standings", (e) => renderStandings(JSON.parse(e.data)));
+setInterval(() => { if (lastTables) renderTables(lastTables); }, 60000);
