@@ -33,3 +33,16 @@ def test_one_point_gained_is_said_in_the_accusative_and_more_in_the_partitive() 
     three = next(_round_ends_with_points(3))
     said = announced(three)
     assert said is not None and "saa kolme pistettä" in said.spoken("fi"), said.spoken("fi")
+
+
+def test_a_turn_that_goes_on_is_said_to_go_on() -> None:
+    from scorer.rules.transcript import score_log
+    from tests.club.club_helpers import log_text
+
+    _, steps = score_log(log_text(simulate_match("horse-race", 3, seed=1)).splitlines())
+    said = [(s, announced(s)) for s in steps]
+    going_on = [(s, a) for s, a in said if a is not None and getattr(s.outcome, "continues", False)]
+    assert going_on and all(a.spoken("en").endswith(f"{s.outcome.player} continues.") for s, a in going_on)
+    assert all(a.spoken("fi").endswith(f"{s.outcome.player} jatkaa vuoroaan.") for s, a in going_on)
+    ended = [a for s, a in said if a is not None and getattr(s.outcome, "continues", None) is False]
+    assert ended and not any("continues" in a.spoken("en") for a in ended)

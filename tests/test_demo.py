@@ -137,5 +137,10 @@ def test_the_app_scores_the_demo_right_and_says_the_hand_totals() -> None:
             points = change // 5
             assert f"{player} scores {number_en(points)} point" in said.spoken("en")
             assert f"{player} saa {number_fi(points)} piste" in said.spoken("fi")
+    # Then where the match stands, said: a player who listens hears every side's score.
+    standing = pipeline.match.scores()
+    assert said.spoken("en").endswith(" Scores: " + ", ".join(f"{p} {number_en(standing[p])}" for p in players) + ".")
+    assert said.spoken("fi").endswith(" Pisteet: " + ", ".join(f"{p} {number_fi(standing[p])}" for p in players) + ".")
+    assert "Scores" not in said.text("en")  # (shown on the board beside it)
     for lang in ("en", "fi"):
         assert not any(c in said.spoken(lang) for c in "→[]|")

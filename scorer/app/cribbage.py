@@ -69,7 +69,9 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self._show_status()
         if saved is not None:  # (said as it stands: the table may have got up since)
             self.message.setText(prompt(self.game, self.lang))
-            self.speaker.say(self.t("resumed", scores=scores_text(self.game), prompt=prompt(self.game, self.lang).rstrip(".")))
+            counting = f". {self.t('count')} {self.game.count}" if self.game.phase == "peg" and self.game.count else ""
+            self.speaker.say(self.t("resumed", scores=scores_text(self.game) + counting,
+                                    prompt=prompt(self.game, self.lang).rstrip(".")))
 
     # -- texts ----------------------------------------------------------------------------
 

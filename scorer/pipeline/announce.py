@@ -207,6 +207,9 @@ def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
         en = f"{outcome.player}, {tile}: {number_en(outcome.sum)}"
         fi = f"{outcome.player}, {tile}: {number_fi(outcome.sum)}"
     say_en, say_fi = say_en + ".", say_fi + "."
+    if outcome.continues and not after.is_over:  # (the turn stays: said, as players forget it after a double)
+        say_en += f" {who_en} continues."
+        say_fi += f" {who_fi} jatkaa vuoroaan."
     return _ending(after, fi, en, say_fi, say_en)
 
 
@@ -255,6 +258,11 @@ def announce_round(after: Match, outcome: RoundOutcome) -> Announcement:
     if said_gains_en:
         say_en += " " + _sentence(", ".join(said_gains_en)) + "."
         say_fi += " " + _sentence(", ".join(said_gains_fi)) + "."
+    if not after.is_over:  # (the match's scores too: a player who listens hears where each side stands)
+        sides = range(table.n_sides)
+        points = [after.rules.game_points(after.raw_scores[side]) for side in sides]
+        say_en += " Scores: " + ", ".join(f"{_said_name(table.side_name(s), 'en')} {number_en(p)}" for s, p in zip(sides, points)) + "."
+        say_fi += " Pisteet: " + ", ".join(f"{_said_name(table.side_name(s), 'fi')} {number_fi(p)}" for s, p in zip(sides, points)) + "."
     return _ending(after, fi, en, say_fi, say_en)
 
 

@@ -82,7 +82,7 @@ def test_an_unfinished_game_is_counted_on_the_button_and_resumed_from_the_list(q
     assert window.game.scores == (2, 0) and window.file.path == older.path
     # Said as it stands: the table may have got up since.
     qtbot.waitUntil(lambda: bool(window.speaker.said_texts), timeout=5000)
-    assert window.speaker.said_texts == ["Resumed: Ann two, Ben zero. Ben to play."]
+    assert window.speaker.said_texts == ["Resumed: Ann two, Ben zero. Count fifteen. Ben to play."]
     assert window.dealer.currentText() == "Ann"  # (mid-deal the box shows who deals, not who deals next)
     assert window.turn_label.text() == "Ben to play"
 

@@ -183,7 +183,7 @@ def test_a_pass_that_blocks_the_round_is_asked_about_and_a_wrong_one_is_told_how
     window._correct([window._pass_checked(other)])
     qtbot.waitUntil(lambda: window.match.phase is Phase.ROUND_OVER, timeout=10_000)
     # Each pass is said (players who listen hear it was taken), then that the round is over, as the banner says.
-    over = f"Round {match.round_no} is over: the hands left to count"
+    over = f"Round {match.round_no} is blocked: nobody can play. The hands left to count"
     assert window.banner.text() == over and said == [f"{player} passes", f"{other} passes", over]
     # The true hands are refused (someone could play), and the way out is told.
     refused: list[str] = []

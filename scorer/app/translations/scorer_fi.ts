@@ -16,6 +16,10 @@
         <translation>Siirtoa ei tallennettu, eikä se ole ottelussa: {reason}. Syötä se uudelleen, kun sen voi tallentaa.</translation>
     </message>
     <message>
+        <source>Round {round} is blocked: nobody can play. The hands left to count</source>
+        <translation>Kierros {round} on tukossa: kukaan ei voi pelata. Jäljellä olevat kädet lasketaan</translation>
+    </message>
+    <message>
         <source>Resumed: round {round}. {scores}. {turn}.</source>
         <translation>Jatketaan: kierros {round}. {scores}. {turn}.</translation>
     </message>
