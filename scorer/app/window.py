@@ -36,7 +36,7 @@ from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.app.wording import notice_text, refusal_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
-from scorer.pipeline.notices import CAMERA_UNFIT
+from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD
 from scorer.pipeline.sources import FrameSource
 from scorer.rules import Match, Phase
 from scorer.rules.history import MatchHistory
@@ -312,7 +312,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if hasattr(self, "timeline"):
             self.timeline.set_marks([step.t for step in snapshot.steps if step.t is not None])
         if (self.by_hand or self.finished) and snapshot.match.phase is not before.match.phase:
-            self._show_finished()  # (what the bar says to do next follows the match)
+            self._show_finished(over_a_passing_message=False)  # (what the bar says to do next follows the match)
         withdrawn = len(before.steps) - len(snapshot.steps)
         if withdrawn > 0:
             self._close_question()  # (asked of the table before the moves withdrawn)
@@ -369,11 +369,11 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
-                # (What keeps the camera from reading is said aloud too, and shown till the next message: nobody at
-                # the table watches the bar.)
+                # (What keeps the camera from reading is shown till the next message; it and a pass the hands prove
+                # wrong are said aloud too: nobody at the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
                 self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
-                if unfit:
+                if isinstance(e.said, SAID_ALOUD):
                     self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):
                 self.show_camera_status(e.status)
@@ -400,21 +400,3 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         if self.live.status != "over":
             self.live.set_status("hand" if self.by_hand else "ended")
         self._show_finished()
-
-    def _show_finished(self) -> None:
-        if self.match.is_over:
-            self.statusBar().showMessage(self.tr("The match is over."))
-        elif self.by_hand and self.match.phase is Phase.ROUND_OVER:
-            self.statusBar().showMessage(self.tr("Round {round} is over: give the hands left (Round end…).").format(
-                round=self.match.round_no))
-        elif self.by_hand:
-            self.statusBar().showMessage(self.tr("No camera: enter each move with the buttons; undo and redo work as ever."))
-        elif self.broke_off is not None:
-            self.statusBar().showMessage(self._broke_off_text(self.broke_off))
-        else:
-            self.statusBar().showMessage(self.tr("The recording ended: corrections, undo and review still work."))
-
-    def _standing_back(self, message: str) -> None:
-        """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
-        if not message and (self.by_hand or self.finished):
-            self._show_finished()

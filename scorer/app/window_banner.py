@@ -30,6 +30,7 @@ class Banner:
     announcement: Announcement | None = None
     last_announcement = ""
     not_saved: QLabel | None = None  # the status bar's red mark while a move could not be saved
+    standing = ""  # what the status bar last said to do next (a passing message may stand over it)
 
     def tell_not_saved(self, failure: SessionError) -> None:
         """A move the match's file refused (a full disk) is not in the match: shown on the banner, said aloud, and
@@ -119,3 +120,25 @@ class Banner:
         said = next((a for a in map(announced, reversed(self.snapshot.steps[:count])) if a is not None), None)
         text = i18n.unbroken(said.text(self.lang)) if said is not None else turn_text(then)
         self.banner.setText(self.tr("At {seconds} s: {said}").format(seconds=i18n.decimal(self.review_at), said=text))
+
+    def _show_finished(self, over_a_passing_message: bool = True) -> None:
+        """What to do next, in the status bar -- where ``over_a_passing_message`` is False, not over a notice still
+        shown (a pass the hands prove wrong, told as the round's end comes): it follows once that one is gone."""
+        if self.match.is_over:
+            text = self.tr("The match is over.")
+        elif self.by_hand and self.match.phase is Phase.ROUND_OVER:
+            text = self.tr("Round {round} is over: give the hands left (Round end…).").format(round=self.match.round_no)
+        elif self.by_hand:
+            text = self.tr("No camera: enter each move with the buttons; undo and redo work as ever.")
+        elif self.broke_off is not None:
+            text = self._broke_off_text(self.broke_off)
+        else:
+            text = self.tr("The recording ended: corrections, undo and review still work.")
+        if over_a_passing_message or self.statusBar().currentMessage() in ("", self.standing):
+            self.statusBar().showMessage(text)
+        self.standing = text
+
+    def _standing_back(self, message: str) -> None:
+        """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
+        if not message and (self.by_hand or self.finished):
+            self._show_finished()

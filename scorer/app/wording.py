@@ -194,6 +194,10 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} drew {count}, not {seen}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} drew {count} before laying {tile}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} drew {count} before passing"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} passed holding {tile}, which could be placed: a player who can place a tile must "
+                                   "-- the scores stand as the moves were played"),
+    QT_TRANSLATE_NOOP("Sentences", "{player} knocked holding {tile}, which could be placed: a player who can place a tile "
+                                   "must -- the scores stand as the moves were played"),
     QT_TRANSLATE_NOOP("Sentences", "{player} played {tile}, not {instead_of}"),
     QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)"),
     # the board's refusals

@@ -60,6 +60,7 @@ from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
 from scorer.rules import Draw, Event, Match, Phase, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
+from scorer.rules.irregular import passes_while_able
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector
@@ -286,11 +287,13 @@ class TablePipeline:
         return out + self._moved_on(t)
 
     def _moved_on(self, t: float) -> list[PipelineEvent]:
-        """The match moved on: the last question may be put again, a round over ends its table's reads, the end is said."""
+        """The match moved on: the last question may be put again, a round over ends its table's reads, a pass the
+        hands prove wrong is told, the end is said."""
         self.asked.moved_on()
         if self.match.phase is not Phase.IN_ROUND:
             self.arms.round_over()
-        return [self._set_status("over", t)] if self.match.is_over else []
+        out: list[PipelineEvent] = [told(t, wrong) for wrong in passes_while_able(self.history.steps)]
+        return out + ([self._set_status("over", t)] if self.match.is_over else [])
 
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
         """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the

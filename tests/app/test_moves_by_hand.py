@@ -304,3 +304,28 @@ def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
     assert said == [f"Jatketaan: kierros 1. {scores}. {genitive_fi(after.next_player)} vuoro."]
     assert window.statusBar().currentMessage() == said[0]
     window.close()
+
+
+def test_a_pass_the_hands_prove_wrong_is_shown_and_said(qtbot, tmp_path: Path) -> None:
+    from tests.test_irregular_passes import _round_with_a_wrong_pass
+
+    made = _round_with_a_wrong_pass("horse-race", 4, seed=8)
+    assert made is not None and made[2]
+    steps, passer, still_held = made
+    players = steps[0].before.table.players
+    window = _window(qtbot, tmp_path, [s.event for s in steps[:-1]], players=players)
+    said: list[str] = []
+    window.speaker.say = said.append
+    assert window._hands_entered(steps[-1].event)
+    qtbot.waitUntil(lambda: window.match.phase is not Phase.ROUND_OVER, timeout=10_000)
+    qtbot.waitUntil(lambda: any("could be placed" in s for s in said), timeout=10_000)
+    told = next(s for s in said if "could be placed" in s)
+    assert told.startswith(f"{passer} passed holding ") and told[len(passer) + 16:len(passer) + 21] in map(str, still_held)
+    assert told.endswith("a player who can place a tile must -- the scores stand as the moves were played")
+    assert said.index(told) > next(i for i, s in enumerate(said) if s.startswith("End of the round"))
+    # Shown too, and not put out at once by what to do next (the round's end changes it as the notice comes).
+    qtbot.wait(300)
+    assert window.statusBar().currentMessage() == told
+    window.statusBar().clearMessage()  # (as when its 8 s are over: what to do next comes back)
+    assert window.statusBar().currentMessage().startswith("No camera: enter each move")
+    window.close()

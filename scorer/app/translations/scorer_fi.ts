@@ -39,6 +39,22 @@
         <source>At {seconds} s: {said}</source>
         <translation>Kohdassa {seconds} s: {said}</translation>
     </message>
+    <message>
+        <source>The match is over.</source>
+        <translation>Ottelu on päättynyt.</translation>
+    </message>
+    <message>
+        <source>Round {round} is over: give the hands left (Round end…).</source>
+        <translation>Kierros {round} on ohi: anna jäljelle jääneet kädet (Kierroksen loppu…).</translation>
+    </message>
+    <message>
+        <source>No camera: enter each move with the buttons; undo and redo work as ever.</source>
+        <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
+    </message>
+    <message>
+        <source>The recording ended: corrections, undo and review still work.</source>
+        <translation>Tallenne päättyi: korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
+    </message>
 </context>
 <context>
     <name>CalibrationWizard</name>
@@ -615,22 +631,6 @@
         <translation>Tehty uudelleen: {move}</translation>
     </message>
     <message>
-        <source>Round {round} is over: give the hands left (Round end…).</source>
-        <translation>Kierros {round} on ohi: anna jäljelle jääneet kädet (Kierroksen loppu…).</translation>
-    </message>
-    <message>
-        <source>The match is over.</source>
-        <translation>Ottelu on päättynyt.</translation>
-    </message>
-    <message>
-        <source>No camera: enter each move with the buttons; undo and redo work as ever.</source>
-        <translation>Ei kameraa: syötä jokainen siirto painikkeilla; kumoaminen ja uudelleen tekeminen toimivat kuten ennenkin.</translation>
-    </message>
-    <message>
-        <source>The recording ended: corrections, undo and review still work.</source>
-        <translation>Tallenne päättyi: korjaukset, kumoaminen ja tallenteen selaaminen toimivat yhä.</translation>
-    </message>
-    <message>
         <source>The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
@@ -1165,6 +1165,14 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{player} drew {count} before passing</source>
         <translation>{player} nosti {count} ennen kuin ohitti vuoronsa</translation>
+    </message>
+    <message>
+        <source>{player} passed holding {tile}, which could be placed: a player who can place a tile must -- the scores stand as the moves were played</source>
+        <translation>{player} passasi, vaikka hänellä oli {tile}, jonka olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava -- pisteet pysyvät siirtojen mukaisina</translation>
+    </message>
+    <message>
+        <source>{player} knocked holding {tile}, which could be placed: a player who can place a tile must -- the scores stand as the moves were played</source>
+        <translation>{player} koputti, vaikka hänellä oli {tile}, jonka olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava -- pisteet pysyvät siirtojen mukaisina</translation>
     </message>
     <message>
         <source>{player} played {tile}, not {instead_of}</source>

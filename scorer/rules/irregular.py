@@ -1,0 +1,53 @@
+"""Passes the revealed hands show to be against the rules: a player who could place a tile passed (or knocked).
+
+Every tile a player shows at the round's end was in their hand at each of their passes that round: a pass comes
+only once the boneyard is empty (Seven Rocks has none), and a hand only shrinks after that.  So a revealed tile
+that fitted the board as it stood at a pass proves the pass wrong.  The moves stand as played -- the round is
+over -- but the players are told.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from scorer.rules.events import Pass, Reveal, RoundStart
+from scorer.rules.tiles import Tile
+from scorer.rules.transcript import Step
+from scorer.words import Words
+
+
+@dataclass(frozen=True, slots=True)
+class PassWhileAble:
+    """``player`` passed (``knocked``, in a game with no boneyard) at log line ``line`` holding ``tile``, which
+    could be placed then."""
+
+    player: str
+    line: int
+    tile: Tile
+    knocked: bool = False
+
+    def text(self) -> Words:
+        if self.knocked:
+            return Words("{player} knocked holding {tile}, which could be placed: a player who can place a tile must "
+                         "-- the scores stand as the moves were played", player=self.player, tile=self.tile)
+        return Words("{player} passed holding {tile}, which could be placed: a player who can place a tile must "
+                     "-- the scores stand as the moves were played", player=self.player, tile=self.tile)
+
+
+def passes_while_able(steps: Sequence[Step]) -> list[PassWhileAble]:
+    """The passes of the round that ``steps`` end with a reveal of, proved wrong by the hands revealed (none where
+    the last step is no reveal)."""
+    if not steps or not isinstance(steps[-1].event, Reveal):
+        return []
+    reveal = steps[-1].event
+    found = []
+    for step in reversed(steps[:-1]):
+        if isinstance(step.event, RoundStart):
+            break
+        if isinstance(step.event, Pass):
+            board = step.before.current_board()
+            fitting = [t for t in reveal.hand_of(step.event.player) or () if board.can_place(t)]
+            if fitting:
+                found.append(PassWhileAble(step.event.player, step.line, fitting[0], not step.before.rules.has_boneyard))
+    return found[::-1]
