@@ -267,6 +267,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.thread.start()
         if self.snapshot.steps:  # (a match resumed: a new one has no move yet)
             self.say_resumed()
+        else:
+            self.say_started()
         QTimer.singleShot(0, self.log.scrollToBottom)  # (a resumed match: its latest move in view once laid out)
 
     def stop(self) -> None:

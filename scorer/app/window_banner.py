@@ -87,6 +87,14 @@ class Banner:
         if ended and aloud:
             self.speaker.say(text)
 
+    def say_started(self) -> None:
+        """A new match is said as it starts (the game, who plays, what comes first): the table hears that the voice
+        works before the first move is scored."""
+        match = self.match
+        sides = ", ".join(match.table.side_name(side) for side in range(match.table.n_sides))
+        self.speaker.say(self.tr("New match: {game}, {sides}. {turn}.").format(
+            game=match.rules.title, sides=sides, turn=turn_text(match)))
+
     def say_resumed(self) -> None:
         """A match resumed is said as it stands -- the round, the scores, who is to act: the table may have got up
         since, and nobody need read the laptop to go on."""

@@ -329,3 +329,14 @@ def test_a_pass_the_hands_prove_wrong_is_shown_and_said(qtbot, tmp_path: Path) -
     window.statusBar().clearMessage()  # (as when its 8 s are over: what to do next comes back)
     assert window.statusBar().currentMessage().startswith("No camera: enter each move")
     window.close()
+
+
+def test_a_new_match_is_said_as_it_starts(qtbot, tmp_path: Path) -> None:
+    header = MatchHeader("seven-rocks", ("Ann", "Ben", "Cid", "Dee"), True, source=MatchSource("hand"))
+    window = open_window(Session.create(header, tmp_path), None, "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append
+    window.start()
+    assert said == ["New match: Seven Rocks, Ann & Cid, Ben & Dee. Waiting for the first round."]
+    window.close()

@@ -20,6 +20,10 @@
         <translation>Kierros {round} on tukossa: kukaan ei voi pelata. Jäljellä olevat kädet lasketaan</translation>
     </message>
     <message>
+        <source>New match: {game}, {sides}. {turn}.</source>
+        <translation>Uusi ottelu: {game}, {sides}. {turn}.</translation>
+    </message>
+    <message>
         <source>Resumed: round {round}. {scores}. {turn}.</source>
         <translation>Jatketaan: kierros {round}. {scores}. {turn}.</translation>
     </message>
