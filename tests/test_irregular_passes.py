@@ -83,3 +83,28 @@ def test_a_round_of_legal_passes_has_none() -> None:
         for e in sim.events:
             history.apply(e.event)
             assert passes_while_able(history.steps) == []
+
+
+def test_the_pipeline_tells_a_wrong_pass_once_though_the_reveal_comes_again() -> None:
+    from scorer.pipeline import Notice, PipelineConfig, TablePipeline
+    from scorer.rules.irregular import PassWhileAble
+    from scorer.rules.log import MatchHeader
+
+    class NoCamera:
+        def detect(self, image):
+            return []
+
+    steps, passer, _ = _round_with_a_wrong_pass("horse-race", 4, seed=8)
+    history = MatchHistory.new(MatchHeader("horse-race", steps[0].before.table.players, False))
+    for step in steps[:-1]:
+        history.apply(step.event)
+    pipe = TablePipeline(history, NoCamera(), PipelineConfig(), fps=10)
+    reveal = steps[-1].event
+
+    def told(events):
+        return [e.said for e in events if isinstance(e, Notice) and isinstance(e.said, PassWhileAble)]
+
+    first = told(pipe.apply(1.0, [reveal]))
+    assert [w.player for w in first] == [passer]
+    pipe.rewind(len(history.steps) - 1, 2.0)  # the reveal undone, then given again: told once
+    assert told(pipe.apply(3.0, [reveal])) == []

@@ -36,7 +36,8 @@ from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.app.wording import notice_text, refusal_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
-from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD
+from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD, HandsLikely, HandsTaken
+from scorer.rules.irregular import PassWhileAble
 from scorer.pipeline.sources import FrameSource
 from scorer.rules import Match, Phase
 from scorer.rules.history import MatchHistory
@@ -320,10 +321,11 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self._close_question()  # (asked of the table before the moves withdrawn)
         if withdrawn > 0 and snapshot.undone:
             if withdrawn == 1:
-                said = self.tr("Undone: {move} (Redo brings it back)").format(move=event_text(snapshot.undone[0].event))
+                said = self.tr("Undone: {move} (Redo brings it back)").format(
+                    move=event_text(snapshot.undone[0].event, knock=self.knocks))
             else:
                 said = self.tr("Withdrawn: {count} moves, from “{move}” on (Redo brings them back one by one)").format(
-                    count=withdrawn, move=event_text(snapshot.undone[0].event))
+                    count=withdrawn, move=event_text(snapshot.undone[0].event, knock=self.knocks))
             self.tell_withdrawn(said)
             if self.withdrawal_unsaid:  # (scored again, the same moves come back unsaid: their going is not said)
                 self.withdrawal_unsaid = False
@@ -333,7 +335,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.announcement = None
         elif (len(snapshot.steps) > len(before.steps) and before.undone
               and snapshot.steps[-1].event == before.undone[0].event):
-            said = self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event))
+            said = self.tr("Redone: {move}").format(move=event_text(snapshot.steps[-1].event, knock=self.knocks))
             self.statusBar().showMessage(said, 8000)
             if self.announcement is None and self.review_at is None:  # (a move that scores is announced on the banner)
                 self.banner.setText(said)
@@ -360,6 +362,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
 
     def _on_events(self, events: list) -> None:
         # (What keeps the camera from reading comes last in its batch: the bar keeps it till the next message.)
+        # (Hands taken on a guess prove no pass wrong for certain: such a pass is shown, not said aloud.)
+        guessed = any(isinstance(e, Notice) and isinstance(e.said, (HandsTaken, HandsLikely)) for e in events)
         for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
@@ -367,7 +371,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 if e.announcement is not None:
                     self._announce(e.announcement, aloud=not heard)
                 else:
-                    self.show_unannounced(e.step, aloud=not heard)
+                    self.show_unannounced(e.step, aloud=not heard, rewritten=e.rewritten)
             elif isinstance(e, NeedsConfirmation):
                 self._ask(e)
             elif isinstance(e, Notice):
@@ -375,7 +379,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 # wrong are said aloud too: nobody at the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
                 self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
-                if isinstance(e.said, SAID_ALOUD):
+                if isinstance(e.said, SAID_ALOUD) and not (guessed and isinstance(e.said, PassWhileAble)):
                     self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):
                 self.show_camera_status(e.status)
@@ -401,4 +405,4 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self._playable(False)
         if self.live.status != "over":
             self.live.set_status("hand" if self.by_hand else "ended")
-        self._show_finished()
+        self._show_finished(over_a_passing_message=False)  # (a match resumed is told first: it follows)

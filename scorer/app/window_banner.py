@@ -32,6 +32,11 @@ class Banner:
     not_saved: QLabel | None = None  # the status bar's red mark while a move could not be saved
     standing = ""  # what the status bar last said to do next (a passing message may stand over it)
 
+    @property
+    def knocks(self) -> bool:
+        """Whether a pass is told as a knock: a game with no boneyard (Seven Rocks)."""
+        return not self.match.rules.has_boneyard
+
     def tell_not_saved(self, failure: SessionError) -> None:
         """A move the match's file refused (a full disk) is not in the match: shown on the banner, said aloud, and
         marked red in the status bar until a move is saved again -- nobody at the table may be watching the laptop."""
@@ -68,12 +73,12 @@ class Banner:
         if self.pages.currentWidget() is self.table_mode:
             self._refresh_table_mode()
 
-    def show_unannounced(self, step: Step, aloud: bool = True) -> None:
+    def show_unannounced(self, step: Step, aloud: bool = True, rewritten: bool = False) -> None:
         """A move with nothing to announce (a round started, a pass, a draw): where no announcement stands the
         banner follows whose turn it is; a round ended by it (blocked: nobody can play) is shown and said. A pass
         or a draw is said: players who listen rather than watch hear that it was taken."""
         ended = step.before.phase is Phase.IN_ROUND and step.after.phase is Phase.ROUND_OVER
-        if aloud and isinstance(step.event, (Pass, Draw)):
+        if aloud and not rewritten and isinstance(step.event, (Pass, Draw)):  # (one put in later: told as such)
             self.speaker.say(event_text(step.event, knock=not step.before.rules.has_boneyard))
         if ended:
             self.announcement = None
@@ -113,7 +118,7 @@ class Banner:
         if count == 1 and isinstance(first, Reveal):  # (not every tile of every hand read out)
             self.speaker.say(self.tr("Undone: the hands of round {round}").format(round=self.match.round_no))
         elif count == 1:
-            self.speaker.say(self.tr("Undone: {move}").format(move=event_text(first)))
+            self.speaker.say(self.tr("Undone: {move}").format(move=event_text(first, knock=self.knocks)))
         else:
             self.speaker.say(self.tr("Withdrawn: {count} moves").format(count=count))
 

@@ -43,6 +43,12 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def _as_sent(tables: dict[str, Any]) -> dict[str, Any]:
+    """The tables with the server's time as they are sent: "generated" is when they last changed, and a page
+    (re)connecting long after must know how long each match has been quiet since."""
+    return {**tables, "sent": dt.datetime.now().isoformat(timespec="seconds")}
+
+
 class Hub:
     """The board's latest data, and the pages waiting for the next change."""
 
@@ -118,7 +124,7 @@ def create_app(engine: Engine, *, season_since: dt.date | None = None, poll_seco
         return FileResponse(STATIC / "index.html", headers=_HEADERS)
 
     async def tables(request: Request) -> Response:
-        return JSONResponse(hub.tables, headers=_HEADERS)
+        return JSONResponse(_as_sent(hub.tables), headers=_HEADERS)
 
     async def standings(request: Request) -> Response:
         return JSONResponse(hub.standings, headers=_HEADERS)
@@ -130,7 +136,7 @@ def create_app(engine: Engine, *, season_since: dt.date | None = None, poll_seco
             while True:
                 if await hub.wait_newer(seen, HEARTBEAT_S):
                     seen = hub.version
-                    yield f"event: tables\ndata: {_dumps(hub.tables)}\n\n"
+                    yield f"event: tables\ndata: {_dumps(_as_sent(hub.tables))}\n\n"
                     yield f"event: standings\ndata: {_dumps(hub.standings)}\n\n"
                 else:
                     yield ": still here\n\n"  # keeps proxies from closing a quiet stream

@@ -71,8 +71,7 @@ from scorer.words import words_of
 SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm, StarterContradicted)
 
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
-# as small as the layout's: below this length (px) the players are told the camera is too far
-# (measured with far-camera game videos: docs/experiments.md, "Session 22").
+# as small as the layout's: below this length (px) the players are told the camera is too far.
 LIVE_SMALL_TILE_PX = 40
 
 
@@ -287,12 +286,13 @@ class TablePipeline:
         return out + self._moved_on(t)
 
     def _moved_on(self, t: float) -> list[PipelineEvent]:
-        """The match moved on: the last question may be put again, a round over ends its table's reads, a pass the
-        hands prove wrong is told, the end is said."""
+        """The match moved on: the last question may be put again, a round over ends its reads, the end is said."""
         self.asked.moved_on()
         if self.match.phase is not Phase.IN_ROUND:
             self.arms.round_over()
-        out: list[PipelineEvent] = [told(t, wrong) for wrong in passes_while_able(self.history.steps)]
+        wrong = [w for w in passes_while_able(self.history.steps) if w not in self._noted]  # (once, though rewritten)
+        self._noted.update(wrong)
+        out: list[PipelineEvent] = [told(t, w) for w in wrong]
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
 
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
@@ -312,7 +312,7 @@ class TablePipeline:
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
-                out.append(MoveEvent(t, step, announced(step)))
+                out.append(MoveEvent(t, step, announced(step), rewritten=True))
         return out + self._moved_on(t)
 
     def rewind(self, count: int, t: float = 0.0) -> tuple[Step, ...]:

@@ -24,6 +24,7 @@ class MoveEvent:
     t: float
     step: Step
     announcement: Announcement | None = None
+    rewritten: bool = False  # a move of a round written again (a draw the camera missed put in), not one just made
 
     def to_json(self) -> dict[str, Any]:
         out = {"t": round(self.t, 2), **record(self.step)}

@@ -97,3 +97,22 @@ def test_the_start_screen_action_closes_the_game_saved_and_listed_for_the_start_
     # The app's loop (scorer.app.start.run_app) opens the start screen again for "start"; closing quits.
     assert window.next_action == "start" and not window.isVisible()
     assert start_screen(qtbot, "Ann, Ben").cribbage_button.text() == "Cribbage… (1 unfinished)"
+
+
+def test_the_app_goes_back_to_the_start_screen_from_cribbage_and_quits_from_it(qtbot, monkeypatch) -> None:
+    from scorer.app import start
+
+    opened: list = []
+
+    def start_screen(lang, settings):  # the first time Cribbage… is chosen; the second time, Quit
+        if opened:
+            opened.append(None)
+            return None
+        window = _open_cribbage(CribbageChoice(("Ann", "Ben"), 121, False), lang)
+        QTimer.singleShot(200, window.start_screen_action.trigger)
+        opened.append(window)
+        return window
+
+    monkeypatch.setattr(start, "_start_screen", start_screen)
+    assert start.run_app(lang="en") == 0
+    assert len(opened) == 2 and opened[0].next_action == "start"

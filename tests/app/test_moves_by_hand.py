@@ -30,6 +30,7 @@ def _window(qtbot, tmp_path: Path, events=(), game: str = "horse-race", players=
     qtbot.addWidget(window)
     window.start()
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    window.statusBar().clearMessage()  # (a match resumed is told first, for 15 s: what to do next follows it)
     return window
 
 
@@ -302,7 +303,9 @@ def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
     after = sim.events[4].after
     scores = f"Ann {after.rules.game_points(after.raw_scores[0])}, Ben {after.rules.game_points(after.raw_scores[1])}"
     assert said == [f"Jatketaan: kierros 1. {scores}. {genitive_fi(after.next_player)} vuoro."]
-    assert window.statusBar().currentMessage() == said[0]
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)  # (no camera: the worker is done at once)
+    qtbot.wait(200)
+    assert window.statusBar().currentMessage() == said[0]  # (not put out by what to do next, which follows it)
     window.close()
 
 
@@ -339,4 +342,29 @@ def test_a_new_match_is_said_as_it_starts(qtbot, tmp_path: Path) -> None:
     window.speaker.say = said.append
     window.start()
     assert said == ["New match: Seven Rocks, Ann & Cid, Ben & Dee. Waiting for the first round."]
+    window.close()
+
+
+def test_a_draw_put_in_later_and_a_pass_proved_on_guessed_hands_are_not_said(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline.events import MoveEvent, told
+    from scorer.pipeline.notices import HandsTaken
+    from scorer.rules import Draw, Tile
+    from scorer.rules.irregular import PassWhileAble
+
+    sim = simulate_match("horse-race", 2, seed=0)
+    i = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Draw))
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:i + 1]])
+    said: list[str] = []
+    window.speaker.say = said.append
+    draw = window.snapshot.steps[-1]
+    window._on_events([MoveEvent(1.0, draw, None, rewritten=True)])  # (a round written again: told by its notice)
+    assert said == []
+    window._on_events([MoveEvent(1.0, draw, None)])
+    assert said == [f"{draw.event.player} draws 1"]
+    wrong = PassWhileAble("Ann", 5, Tile(0, 2))
+    hands = Reveal((("Ann", ()), ("Ben", ())))
+    window._on_events([told(2.0, HandsTaken(hands)), told(2.0, wrong)])  # (the hands a guess: shown, not said)
+    assert said == [f"{draw.event.player} draws 1"] and window.statusBar().currentMessage().startswith("Ann passed holding")
+    window._on_events([told(3.0, wrong)])
+    assert said[-1].startswith("Ann passed holding")
     window.close()

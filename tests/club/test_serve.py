@@ -132,6 +132,12 @@ def test_the_board_serves_the_evening_and_brings_each_move(tmp_path: Path) -> No
         _, data, came = sse_events(base, lambda e, d: e == "tables" and any(t["match"]["lines"] == 22 for t in d["tables"]))
         assert came - written < 5
         assert get_json(base + "/api/tables.json")["tables"][2]["match"]["lines"] == 22  # the same data
+        # Nothing changes for a while: the data stays as generated, but each message says when it was sent (the
+        # page counts how long a match has been quiet from it, even where it connects long after the last change).
+        time.sleep(2.2)
+        _, sent, _ = sse_events(base, lambda e, d: e == "tables")
+        quiet = dt.datetime.fromisoformat(sent["sent"]) - dt.datetime.fromisoformat(sent["generated"])
+        assert quiet >= dt.timedelta(seconds=2)
     live.close()
     session.close()
 

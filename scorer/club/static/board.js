@@ -91,10 +91,10 @@ function track(side, colour, holes) {
   return root;
 }
 
-// Minutes since the match last changed, by the server's clock (its "generated" time), not the browser's.
+// Minutes since the match last changed, by the server's clock (the time the data was sent), not the browser's.
 function quietMinutes(m) {
   if (!m.updated_at || !lastTables) return 0;
-  const since = Date.parse(lastTables.generated) - Date.parse(m.updated_at) + (Date.now() - lastTablesAt);
+  const since = Date.parse(lastTables.sent || lastTables.generated) - Date.parse(m.updated_at) + (Date.now() - lastTablesAt);
   return Math.floor(since / 60000);
 }
 
