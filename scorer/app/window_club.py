@@ -15,12 +15,14 @@ class ClubLink:
 
     live_table = None  # the club's LiveTable, where the match is written move by move
     club_target: tuple[str, str | None] | None = None  # (the club database, the table's name) it writes to
+    club_db = ""  # the club database the settings name ("": this computer's own club file)
 
     def use_club(self, settings) -> None:
         """Write the match to the club database the settings name (empty: this computer's own club file,
         the one ``club serve`` shows by default) move by move, from now on -- the demo never, a recording
         only to a database named.  Called again when the settings change: a new database or table name
         takes over at once."""
+        self.club_db = settings.club_db  # (the club window and the match's import read it too, the demo's as well)
         header = self.session.header
         if header.is_demo or header.source is not None and header.source.kind == "video" and not settings.club_db:
             return  # (a recording replayed goes into the club's history when it is over, not onto tonight's board)
@@ -74,7 +76,7 @@ class ClubLink:
         from scorer.club import ClubError, import_log, open_database
 
         try:
-            import_log(open_database(), path.read_text(encoding="utf-8"), source=str(path))
+            import_log(open_database(self.club_db or None), path.read_text(encoding="utf-8"), source=str(path))
             self.statusBar().showMessage(self.tr("The match is saved in the club's history."), 8000)
         except (ClubError, OSError) as exc:  # the club database is optional; the session file stays
             self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)
@@ -84,7 +86,7 @@ class ClubLink:
         from scorer.club import ClubError, open_database
 
         try:
-            self.club_window = ClubWindow(open_database())
+            self.club_window = ClubWindow(open_database(self.club_db or None))
         except ClubError as exc:
             QMessageBox.warning(self, self.tr("Club"), str(exc))
             return

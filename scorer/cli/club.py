@@ -20,6 +20,9 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         club.open_readonly(args.other).dispose()
     # (A database named for reading must be there: only an import, a merge or the default one makes it.)
     reading = args.db is not None and args.club_command in ("players", "standings", "export", "serve")
+    if reading and args.club_command == "serve" and args.new and club.file_missing(args.db):
+        reading = False  # (the evening's board before any table has played: made, and said so)
+        out.write(f"a new, empty club database: {args.db}\n")
     engine = club.open_existing(args.db) if reading else club.open_database(args.db)
     if args.club_command == "import":
         report = club.import_report(engine, [Path(p) for p in args.logs], args.table)
@@ -112,4 +115,6 @@ def add_club_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this computer only; 0.0.0.0 for the club's network)")
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--season-start", metavar="DATE", help="the season's first day (default: 1 January this year)")
+    sv.add_argument("--new", action="store_true",
+                    help="make the club database where none is yet (the evening's board before any table has played)")
     club.set_defaults(run=_club)

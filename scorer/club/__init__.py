@@ -5,7 +5,7 @@ stores matches (an import, a merge); queries.py reads standings and exports; liv
 match move by move; serve.py and board.py show the evening in a browser.
 """
 
-from scorer.club.connection import open_database, open_existing, open_readonly
+from scorer.club.connection import file_missing, open_database, open_existing, open_readonly
 from scorer.club.importing import ImportReport, Imported, Merged, import_files, import_log, import_report, merge
 from scorer.club.live import LiveTable
 from scorer.club.names import MAX_NAME, check_name
@@ -14,6 +14,6 @@ from scorer.errors import ClubError, ClubUnavailable
 
 __all__ = [
     "MAX_NAME", "ClubError", "ClubUnavailable", "ImportReport", "Imported", "LiveTable", "Merged", "Standing", "check_name",
-    "export_csv", "import_files", "import_log", "import_report", "merge", "open_database", "open_existing", "open_readonly", "parse_since",
+    "export_csv", "file_missing", "import_files", "import_log", "import_report", "merge", "open_database", "open_existing", "open_readonly", "parse_since",
     "player_names", "standings", "unfinished_count",
 ]

@@ -49,6 +49,14 @@ def _url(target: str) -> str:
     return target if "://" in target else f"sqlite:///{Path(target).expanduser().resolve()}"
 
 
+def _shown(url: str) -> str:
+    """The URL as told in a message: its password hidden (a message is shown on the table's screen)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
 def first_line(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None) or exc
     lines = str(orig).strip().splitlines()
@@ -101,7 +109,7 @@ def _make_engine(url: str, *, readonly: bool = False) -> Engine:
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise ClubError(f"{url}: not a database file or URL (a path, sqlite:///FILE or postgresql+psycopg://USER@HOST/DB)") from None
+        raise ClubError(f"{_shown(url)}: not a database file or URL (a path, sqlite:///FILE or postgresql+psycopg://USER@HOST/DB)") from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         path = _sqlite_path(url)
@@ -123,7 +131,7 @@ def _make_engine(url: str, *, readonly: bool = False) -> Engine:
         options = {"postgresql_readonly": True} if readonly else {}
         engine = create_engine(url, pool_pre_ping=True, connect_args=args, execution_options=options)
         return engine
-    raise ClubError(f"{url}: the club keeps its database in SQLite or PostgreSQL, not {backend}")
+    raise ClubError(f"{_shown(url)}: the club keeps its database in SQLite or PostgreSQL, not {backend}")
 
 
 def _writer(engine: Engine) -> Engine:
@@ -182,10 +190,10 @@ def _revision(connection: Connection) -> tuple[set[str], str | None]:
 
 def _check_revision(url: str, tables: set[str], revision: str | None) -> None:
     if tables and revision is None:
-        raise ClubError(f"{url}: this database belongs to something else (tables {', '.join(sorted(tables)[:5])}); not touching it")
+        raise ClubError(f"{_shown(url)}: this database belongs to something else (tables {', '.join(sorted(tables)[:5])}); not touching it")
     known = {p.stem.split("_")[0] for p in (MIGRATIONS / "versions").glob("0*.py")}
     if revision is not None and revision not in known:
-        raise ClubError(f"{url}: made by a newer version of the scorer (schema {revision}); update the scorer to use it")
+        raise ClubError(f"{_shown(url)}: made by a newer version of the scorer (schema {revision}); update the scorer to use it")
 
 
 def migrate(engine: Engine, url: str = "the club database") -> None:
@@ -211,7 +219,7 @@ def migrate(engine: Engine, url: str = "the club database") -> None:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
-    in_transaction(engine, upgrade, f"{url}: creating or upgrading the tables")
+    in_transaction(engine, upgrade, f"{_shown(url)}: creating or upgrading the tables")
 
 
 def integrity_problem(engine: Engine) -> str | None:
@@ -240,7 +248,8 @@ def _damaged(url: str, problem: str) -> ClubError:
 def _open(url: str, *, readonly: bool, create: bool) -> Engine:
     path = _sqlite_path(url) if url.startswith("sqlite") else None
     if path is not None and not create and not path.is_file():
-        raise ClubError(f"{path}: no such database file (`club import LOG...` makes one)")
+        raise ClubError(f"{path}: no such database file (`club import LOG...` makes one, and so does "
+                        f"`club serve --new` for a board before any table has played)")
     if path is not None and create and not path.parent.is_dir():
         raise ClubUnavailable(f"{path}: its folder {path.parent} does not exist")
     engine = _make_engine(url, readonly=readonly)
@@ -253,7 +262,7 @@ def _open(url: str, *, readonly: bool, create: bool) -> Engine:
                 tables, revision = _revision(connection)
             _check_revision(url, tables, revision)
             if revision is None:
-                raise ClubError(f"{url}: not a club database (it has no club tables)")
+                raise ClubError(f"{_shown(url)}: not a club database (it has no club tables)")
         else:
             migrate(engine, url)
     except ClubError:
@@ -262,14 +271,14 @@ def _open(url: str, *, readonly: bool, create: bool) -> Engine:
     except OperationalError as exc:
         engine.dispose()
         if "file is not a database" in str(exc.orig):
-            raise ClubError(f"{url}: not a club database (damaged, or another kind of file): {first_line(exc)}") from None
-        raise ClubUnavailable(f"{url}: cannot reach the database: {first_line(exc)}") from None
+            raise ClubError(f"{_shown(url)}: not a club database (damaged, or another kind of file): {first_line(exc)}") from None
+        raise ClubUnavailable(f"{_shown(url)}: cannot reach the database: {first_line(exc)}") from None
     except DatabaseError as exc:
         engine.dispose()
-        raise ClubError(f"{url}: not a club database (damaged, or another kind of file): {first_line(exc)}") from None
+        raise ClubError(f"{_shown(url)}: not a club database (damaged, or another kind of file): {first_line(exc)}") from None
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise ClubError(f"{url}: cannot open the database: {first_line(exc)}") from None
+        raise ClubError(f"{_shown(url)}: cannot open the database: {first_line(exc)}") from None
     return engine
 
 
@@ -282,6 +291,13 @@ def open_existing(target: str) -> Engine:
     """Open (and upgrade) a club database that is already there; a path to no file is refused, not made empty
     (a name mistyped would show an empty board)."""
     return _open(_url(target), readonly=False, create=False)
+
+
+def file_missing(target: str) -> bool:
+    """Whether ``target`` names a SQLite file that is not there (a database server's URL never is)."""
+    url = _url(target)
+    path = _sqlite_path(url) if url.startswith("sqlite") else None
+    return path is not None and not path.is_file()
 
 
 def open_readonly(target: str) -> Engine:

@@ -57,3 +57,25 @@ def test_an_evening_with_no_match_says_so_and_the_window_closes_with_escape(qtbo
     assert len(escape) == 1
     escape[0].activated.emit()
     assert not window.isVisible()
+
+
+def test_the_main_window_s_club_window_reads_the_club_database_the_settings_name(qtbot, tmp_path: Path) -> None:
+    from scorer.app.settings import Settings
+    from scorer.app.start import open_window
+    from scorer.rules.log import MatchHeader, MatchSource
+    from scorer.sessions import Session
+
+    club_db = tmp_path / "club" / "tonight.db"
+    club_db.parent.mkdir()
+    sim = simulate_match("horse-race", 2, seed=1)
+    text = "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(s.event)) for s in sim.events])
+    import_log(open_database(str(club_db)), text, table_name="table 1")
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
+    window = open_window(Session.create(header, tmp_path / "sessions"), None, "en",
+                         Settings(voice=False, club_db=str(club_db), table="table 2"))
+    qtbot.addWidget(window)
+    window.open_club()
+    qtbot.addWidget(window.club_window)
+    assert window.club_window.evening_list.count() == 1 and "table 1" in window.club_window.evening_list.item(0).text()
+    window.club_window.close()
+    window.close()

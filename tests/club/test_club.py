@@ -305,3 +305,13 @@ def test_a_damaged_database_is_refused_with_what_to_do(tmp_path: Path) -> None:
     assert code == 2 and out == ""
     assert "the club database is damaged" in err and "import the logs again" in err and "mv " in err
 
+
+
+def test_a_database_server_s_password_is_never_told_in_a_message() -> None:
+    import pytest
+
+    from scorer.club import ClubError, open_database
+
+    with pytest.raises(ClubError) as refused:
+        open_database("postgresql+psycopg://club:s3cret-pw@127.0.0.1:1/club")
+    assert "s3cret-pw" not in str(refused.value) and "club:***@127.0.0.1:1/club" in str(refused.value)

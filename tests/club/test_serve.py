@@ -157,6 +157,18 @@ def test_a_database_that_cannot_be_read_is_refused_before_serving(tmp_path: Path
     assert proc.returncode == 2 and "not a club database" in proc.stderr
 
 
+def test_the_board_opens_before_any_table_has_played_with_new_and_never_makes_a_mistyped_one(tmp_path: Path) -> None:
+    missing = tmp_path / "tonight.db"
+    proc = subprocess.run([sys.executable, "-m", "scorer", "club", "serve", "--db", str(missing), "--port", str(free_port())],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no such database file" in proc.stderr and "`club serve --new`" in proc.stderr
+    assert not missing.exists()
+    with serving(str(missing), "--new") as base:
+        assert missing.is_file() and get_json(base + "/api/tables.json")["tables"] == []
+    with serving(str(missing), "--new") as base:  # (there already: served as it is)
+        assert get_json(base + "/api/tables.json")["tables"] == []
+
+
 def test_matches_of_no_table_show_the_one_being_played_first_then_the_latest(tmp_path: Path) -> None:
     from scorer.club.board import BoardData
 
