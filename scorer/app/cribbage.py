@@ -281,6 +281,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.next_action = "start"
         self.close()
 
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.speaker.stop()  # (not on over the start screen, nor after the app has quit)
+        super().closeEvent(event)
+
     def test_voice(self) -> None:
         engine = self.speaker.test({lang: TEXTS[lang]["voice_sample"] for lang in TEXTS})
         self.statusBar().showMessage(self.t("voice", engine=self._engine_name(engine)), 8000)

@@ -332,7 +332,10 @@ class Speaker(QObject):
     def _espeak_failed(self, why: str) -> None:
         """From espeak-ng's worker thread: the signal crosses to the GUI thread."""
         self.last_error = why
-        self.failed.emit(why)
+        try:
+            self.failed.emit(why)
+        except RuntimeError:  # the window that owned this voice was closed while it spoke: nobody to tell
+            pass
 
     # -- control ---------------------------------------------------------------------------
 

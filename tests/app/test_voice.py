@@ -12,6 +12,7 @@ from array import array
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from scorer.app.settings import Settings, SettingsDialog
@@ -389,3 +390,13 @@ def test_record_voice_says_the_announcements_with_espeak_ng(espeak_standin, monk
     monkeypatch.setenv("PATH", str(Path(program).parent.parent))  # no espeak-ng anywhere
     with pytest.raises(ScorerError, match="--voice needs espeak-ng"):
         _voice("en")
+
+
+def test_espeak_ng_failing_after_its_window_closed_tells_nobody_and_does_not_raise(qtbot) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    owner = QWidget()
+    speaker = Speaker("en", owner, engines=[], espeak=None)
+    owner.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(speaker), timeout=2000)
+    speaker._espeak_failed("no sound device could be opened")  # (from espeak-ng's thread, after the window went)
