@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/session_durability.py                 # everything (about 40 minutes)
     .venv/bin/python benchmarks/session_durability.py --only torn,fuzz,twice --kills 10
 
-- kills: ``replay --out --json``, ``record`` (a video file as its camera) and the app (``app --demo``,
+- kills: ``replay --out --json``, ``record`` (a video file's ``file://`` URL as its camera) and the app (``app --demo``,
   offscreen) killed with SIGKILL at random moments; every event they announced before the kill must be
   in the session file, and every session must open again (``Session.open``).
 - torn: every byte offset of the last 3 lines of 20 logs cut off; each must recover with all its
@@ -73,6 +73,7 @@ def _kill_after(argv: list[str], env: dict[str, str], seconds: float, stdout_pat
 
 def kills(kind: str, runs: int, rng: random.Random) -> None:
     lost = unopened = events = nothing = said_total = 0
+    last_words = ""
     for run in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
             home = Path(tmp)
@@ -84,7 +85,8 @@ def kills(kind: str, runs: int, rng: random.Random) -> None:
                         "--starter", "Ben", "--quiet", "--json", "--out", str(sessions)]
                 wait = rng.uniform(0.5, 8.0)
             elif kind == "record":
-                argv = [PY, "-m", "scorer", "record", "--camera", str(DEMO), "--game", "horse-race", "--players",
+                # (a network camera's URL, as a file:// one: `record` refuses a file named as its camera)
+                argv = [PY, "-m", "scorer", "record", "--camera", DEMO.as_uri(), "--game", "horse-race", "--players",
                         "Ann,Ben", "--starter", "Ben", "--out", str(home / "rec"), "--sessions", str(sessions)]
                 wait = rng.uniform(0.5, 10.0)
             else:
@@ -100,6 +102,7 @@ def kills(kind: str, runs: int, rng: random.Random) -> None:
             files = _session_files(sessions)
             if not files:
                 nothing += 1  # killed before the match was made: nothing announced either
+                last_words = (home / "out.txt").read_text(encoding="utf-8", errors="replace")
                 continue
             (path,) = files
             try:
@@ -125,6 +128,8 @@ def kills(kind: str, runs: int, rng: random.Random) -> None:
     announced = "" if kind == "replay" else f" ({said_total} announcements heard)"
     print(f"kill -9 of {kind}: {runs} runs, {events} events in force saved, {lost} announced events lost{announced}, "
           f"{unopened} sessions that would not open, {nothing} killed before the match was made")
+    if runs and nothing == runs:  # (a command that never makes a match measures nothing: say why, not "0 lost")
+        print(f"  {kind} never made a match: it said {last_words.strip()[-300:]!r}")
 
 
 def torn(logs: int, rng: random.Random) -> None:
