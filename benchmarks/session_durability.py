@@ -56,6 +56,16 @@ def _session_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
 
 
+# What the app says of a play ("Ben, double five. Ten, two points.") or a round's end; it also says what is no
+# announcement of an event (a new match, a draw, a pass), which is not counted.
+SAID_OF_A_MOVE = re.compile(r"^(End of the round\.|[^,:]+, (double \w+|[\w-]+–[\w-]+)\. )")
+
+
+def _announcements_said(said: str) -> int:
+    """The announcements of plays and round ends among the texts the espeak-ng stand-in was given."""
+    return sum(1 for text in said.split(MARK) if SAID_OF_A_MOVE.match(text.strip()))
+
+
 def _announced_events(path: Path) -> int:
     """Plays and round ends in force in a session: the events that are announced."""
     return sum(1 for s in read_session(path).log.steps if isinstance(s.outcome, (PlayOutcome, RoundOutcome)))
@@ -120,7 +130,7 @@ def kills(kind: str, runs: int, rng: random.Random) -> None:
                 lost += sum(1 for m in moves if m["line"] not in in_force)
             else:
                 announced = (len(ANNOUNCED.findall(text)) if kind == "record" else
-                             (said.read_text(encoding="utf-8").count(MARK) if said.exists() else 0))
+                             _announcements_said(said.read_text(encoding="utf-8")) if said.exists() else 0)
                 said_total += announced
                 lost += max(0, announced - _announced_events(path))
         print(f"\r  {kind}: {run + 1}/{runs}", end="", file=sys.stderr, flush=True)
