@@ -51,7 +51,7 @@ SHADE_SIGMA = 12.0
 # NOISE_FRAMES frames.  Where that is over NOISY_CAMERA grey levels -- which an ordinary camera's frames,
 # this small, stay well under -- and the frame itself is grainy (a camera panning changes every pixel too,
 # but leaves each frame clean), a pixel counts as moved or changed only beyond NOISE_MULTIPLE times it
-# (docs/experiments.md, session 49).
+# (docs/experiments.md).
 NOISE_FRAMES = 15
 NOISY_CAMERA = 2.0
 NOISE_MULTIPLE = 5.0

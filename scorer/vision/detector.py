@@ -183,7 +183,7 @@ class TileDetector:
     def _at_fitted_size(self, frame: np.ndarray, picture: np.ndarray, detections: list[TileDetection]) -> list[TileDetection]:
         """A still image whose tiles read surely come out small in the input, read again at the larger size
         a camera's frames would be read at (:func:`fitted_input_size`), where the model finds them better:
-        that reading, with the first one's faces kept (:func:`_with_first_faces`; docs/experiments.md, session 49)."""
+        that reading, with the first one's faces kept (:func:`_with_first_faces`; docs/experiments.md)."""
         lengths = [long_side(d.corners) for d in detections if d.certain]
         size = fitted_input_size(lengths, max(frame.shape[:2]), self.size)
         if size <= self.size:

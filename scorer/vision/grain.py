@@ -19,7 +19,7 @@ from scorer.words import Words
 SEEN_AT = INPUT_SIZE
 # The noise's sigma (grey levels, as seen at SEEN_AT) above which a frame is also read smoothed: the
 # generator's held-out scenes reach 6-7, the independent renderer's felts 15; a real photo in a quarter of
-# its light brightened back 6-11, where the models begin to lose tiles (docs/experiments.md, session 48).
+# its light brightened back 6-11, where the models begin to lose tiles (docs/experiments.md).
 GRAINY = 6.0
 # ... or its share of the picture's contrast above which (a dark picture, not brightened back: the noise
 # small, the tiles' contrast smaller), in a frame under twice SEEN_AT (a larger one is averaged at least
@@ -29,7 +29,7 @@ GRAINY_SHARE = 0.07
 SMOOTHING = 1.3  # the blur's sigma, in px as seen at SEEN_AT
 # Above this sigma the picture is too grainy to read even smoothed, and the players are told to light the
 # table: between the real photos in 0.15 of the light brightened back (still read) and in 0.1 (mostly not),
-# well above any held-out scene (docs/experiments.md, session 49).
+# well above any held-out scene (docs/experiments.md).
 TOO_GRAINY = 28.0
 
 # Immerkaer's noise operator: the difference of two Laplacians, blind to planes and straight ramps.

@@ -14,7 +14,7 @@ STRIDE = 32
 # Live frames (a camera that stays put): the input's long side follows the tiles seen, so that they
 # come to about this length (px) in the model's input -- where the model finds them best.  A still image
 # read at INPUT_SIZE alone whose tiles read surely (two or more) come out smaller is read again at its
-# fitted size (docs/experiments.md, session 49).
+# fitted size (docs/experiments.md).
 TILE_INPUT_PX = 26
 LARGEST_INPUT_SIZE = 960
 # ... changed only when the fitted size is this far from the current one (tiles' lengths wander).

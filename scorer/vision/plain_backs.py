@@ -27,7 +27,7 @@ BLANK_OR_BACK = 0.5
 # A box lies as a tile laid against another would where it is within LAID_FIT tile widths of the spot
 # (CROSSWISE_FIT at a double's long side: a double laid crosswise sits centred on the end it takes) and
 # its long axis within LAID_SQUARE degrees of parallel or square to the other's: nearly all hand-laid
-# joins of the real photos, none of the held-out backs beside a layout (docs/experiments.md, session 41).
+# joins of the real photos, none of the held-out backs beside a layout (docs/experiments.md).
 LAID_FIT = 0.3
 CROSSWISE_FIT = 0.25
 LAID_SQUARE = 7.0

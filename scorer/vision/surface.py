@@ -122,7 +122,7 @@ def _pixels(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # The detector's weak backs (a score under WEAK_BACK) include boxes on bare table beside a real tile.  A box
 # whose inside is the table's grey around it (medians within PLAIN_GREYS) and whose outline shows no more
 # edge than its inside (under EDGE_RATIO times) is none: every real tile, back or face, has a rim, a shadow
-# or a body of its own (how the bounds were chosen: docs/experiments.md, session 36).
+# or a body of its own (how the bounds were chosen: docs/experiments.md).
 WEAK_BACK = 0.5
 PLAIN_GREYS = 3.0
 EDGE_RATIO = 1.2
