@@ -37,10 +37,10 @@ from scorer.app.wording import notice_text, refusal_text
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD, HandsLikely, HandsTaken
-from scorer.rules.irregular import PassWhileAble
 from scorer.pipeline.sources import FrameSource
-from scorer.rules import Match, Phase
+from scorer.rules import Match
 from scorer.rules.history import MatchHistory
+from scorer.rules.irregular import PassWhileAble
 from scorer.rules.transcript import Step, narrate
 from scorer.sessions import SessionError
 

@@ -79,7 +79,7 @@ class Banner:
         or a draw is said: players who listen rather than watch hear that it was taken."""
         ended = step.before.phase is Phase.IN_ROUND and step.after.phase is Phase.ROUND_OVER
         if aloud and not rewritten and isinstance(step.event, (Pass, Draw)):  # (one put in later: told as such)
-            self.speaker.say(event_text(step.event, knock=not step.before.rules.has_boneyard))
+            self.speaker.say(event_text(step.event, knock=self.knocks))
         if ended:
             self.announcement = None
         if self.announcement is not None or self.review_at is not None:

@@ -247,7 +247,7 @@ def _damaged(url: str, problem: str) -> ClubError:
 
 def _open(url: str, *, readonly: bool, create: bool) -> Engine:
     path = _sqlite_path(url) if url.startswith("sqlite") else None
-    if path is not None and not create and not path.is_file():
+    if not create and file_missing(url):
         raise ClubError(f"{path}: no such database file (`club import LOG...` makes one, and so does "
                         f"`club serve --new` for a board before any table has played)")
     if path is not None and create and not path.parent.is_dir():
