@@ -37,6 +37,7 @@ import numpy as np  # noqa: E402
 from scorer.vision import TileDetector  # noqa: E402
 from scorer.vision.detector import INPUT_SIZE  # noqa: E402
 from scorer.vision.geometry import half_centers, long_first, long_side, polygon_iou  # noqa: E402
+from scorer.vision.plain_backs import backs_maybe_faces  # noqa: E402
 
 DATA = HERE.parent / "datasets" / "generated" / "detector"
 IN_VIEW = 0.9  # of a tile uncovered and inside the frame, for it to count as wholly in view
@@ -50,6 +51,7 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
         look = set_look(meta) if by_look else None
         image = cv2.imread(str(DATA / meta["image"]))
         detections = detector.detect(image)
+        maybe_faces = set(backs_maybe_faces(image, detections))  # backs the players are told may be faces
         labelled = [t for t in meta["tiles"] if not t["ignore"]]
         # (Splits made since session 25 say how the camera blurred the frame: a streak of 3-9 px.)
         # (The second renderer never streaks a frame.)
@@ -95,11 +97,12 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 d = detections[best]
                 if tile["values"] is None:
                     read = d.face == "down"
-                    unsure = not d.certain  # a back turned into a face asked about
+                    unsure = not d.certain or best in maybe_faces  # a back turned into a face, or told it may be one
                     counts["all"]["back as face"] += not read
                     counts["all"]["back asked"] += not read and unsure
                 else:
                     counts["all"]["face as back"] += d.face == "down"
+                    counts["all"]["face as back, told"] += best in maybe_faces
                     # Where reading fails: by the tile's length in the image and by how well its box fits.
                     cats.append(_band("length", long_side(corners), LENGTH_BANDS, "px"))
                     if look:
@@ -204,7 +207,8 @@ def print_counts(split: str, counts: dict) -> None:
     n_all = counts["all"]["tiles"]
     print(f"  false tiles: {counts['all']['false']} ({100 * counts['all']['false'] / max(1, n_all):.2f}% of labelled tiles, "
           f"{counts['all']['false and sure']} of them read surely); "
-          f"found, but a face taken for a back {counts['all']['face as back']}, a back for a face {counts['all']['back as face']} "
+          f"found, but a face taken for a back {counts['all']['face as back']} ({counts['all']['face as back, told']} of them "
+          f"told it may be a face), a back for a face {counts['all']['back as face']} "
           f"({counts['all']['back asked']} of them asked about)")
     if counts.get(MOTION_BLURRED, {}).get("tiles") and counts.get(NO_MOTION_BLUR, {}).get("tiles"):
         print("  false tiles " + ", ".join(

@@ -108,6 +108,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} read as {read} is taken as {taken}: so the layout fits together"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} looks face down, yet lies in the layout as the double blank would: taken "
                                 "as [0|0] -- please check it"),
+    QT_TRANSLATE_NOOP("Sentences", "no face in the picture is read surely, and the tiles taken for backs at {places} look like the "
+                                "faces: any of them may be a face whose pips do not show -- please check them"),
     QT_TRANSLATE_NOOP("Sentences", "the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame "
                                 "the whole layout"),
     QT_TRANSLATE_NOOP("Sentences", "the open end of {tile} at {place} is not bare table (something covers it): a tile may lie "

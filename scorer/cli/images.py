@@ -27,6 +27,7 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.errors import ImageError
     from scorer.vision import TileDetector, load_image
     from scorer.vision.annotate import annotate
+    from scorer.vision.plain_backs import backs_maybe_faces
 
     detector = TileDetector(threads=args.threads)
     failed = 0
@@ -41,16 +42,19 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tiles = detector.detect(image)
         ms = (time.perf_counter() - start) * 1000
         h, w = image.shape[:2]
+        maybe_faces = set(backs_maybe_faces(image, tiles))
         if args.json:
-            record = {"path": name, "width": w, "height": h, "ms": round(ms, 1), "tiles": [t.to_json() for t in tiles]}
+            record = {"path": name, "width": w, "height": h, "ms": round(ms, 1),
+                      "tiles": [dict(t.to_json(), **({"maybe_face": True} if k in maybe_faces else {})) for k, t in enumerate(tiles)]}
             out.write(json.dumps(record) + "\n")
         else:
             up = [t for t in tiles if t.face == "up"]
             out.write(f"{name}: {w}x{h}, {counted(len(up), 'tile')} face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
-            for t in sorted(tiles, key=lambda t: (t.center[1], t.center[0])):
+            for k, t in sorted(enumerate(tiles), key=lambda kt: (kt[1].center[1], kt[1].center[0])):
                 cx, cy = t.center
                 if t.pips is None:
-                    out.write(f"  face down        at ({cx:.0f}, {cy:.0f})\n")
+                    doubt = "  or a face whose pips do not show (no face here is read surely)" if k in maybe_faces else ""
+                    out.write(f"  face down        at ({cx:.0f}, {cy:.0f}){doubt}\n")
                 else:
                     a, b = t.pips
                     flag = "" if t.certain else f"  uncertain ({t.read_confidence:.2f})"

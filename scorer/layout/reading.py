@@ -24,6 +24,7 @@ from scorer.layout.reread import read_again, readings_the_joins_imply
 from scorer.rules import Board, Side, Tile
 from scorer.vision.darkness import too_dark, too_dark_words
 from scorer.vision.grain import too_grainy, too_grainy_words
+from scorer.vision.plain_backs import backs_maybe_faces
 from scorer.vision.tile_detection import CERTAIN, TileDetection, too_small_to_read
 from scorer.vision.geometry import long_side, polygon_iou
 from scorer.vision.meetings import off_square
@@ -76,6 +77,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     the double blank would is taken as [0|0], and asked about (:func:`_back_as_blank_double`)."""
     notes: list[str] = []
     backs = [d for d in detections if d.face == "down"]
+    maybe_faces = [detections[k] for k in backs_maybe_faces(image, detections)] if image is not None else []
     settled = _without_overlaps(detections, every_double_spins, to_table)
     if settled is not None:
         kept, left_out = settled
@@ -97,8 +99,12 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
             notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
                                place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
     # (What in the picture keeps it from being read comes first: the questions after it follow from it.)
-    read_any = bool(backs) or any(d.certain or _confirmed_by_joins(layout, up, i) for i, d in enumerate(up))
+    read_any = len(backs) > len(maybe_faces) or any(d.certain or _confirmed_by_joins(layout, up, i) for i, d in enumerate(up))
     problems = picture_problems(image, read_any) + layout.problems + problems
+    if maybe_faces and read_any:
+        problems.append(Words("no face in the picture is read surely, and the tiles taken for backs at {places} look like the "
+                              "faces: any of them may be a face whose pips do not show -- please check them",
+                              places=Listed([at(d.center) for d in maybe_faces])))
     if blank is not None:
         problems.append(Words("the tile at {place} looks face down, yet lies in the layout as the double blank would: "
                               "taken as [0|0] -- please check it", place=at(back.center)))

@@ -1,6 +1,7 @@
 """A plain box taken for a back may be a face: the double blank, where nothing else on the table looks
 like it as a back and it has the colour of the set's faces (:func:`blank_or_back`); any face, where it
-lies in the layout (:func:`laid_backs_as_faces`).  The players are asked."""
+lies in the layout (:func:`laid_backs_as_faces`), or where no face in the picture is read surely and it
+has their colour (:func:`backs_maybe_faces`).  The players are asked."""
 
 from __future__ import annotations
 
@@ -58,6 +59,20 @@ def blank_or_back(image: np.ndarray, detections: Sequence[TileDetection]) -> lis
         if np.linalg.norm(colours[k] - faces_colour) <= FACES_COLOUR:
             out[k] = _blank_double_unsure(detections[k])
     return out
+
+
+def backs_maybe_faces(image: np.ndarray, detections: Sequence[TileDetection]) -> list[int]:
+    """The boxes taken for backs that may be faces whose pips do not show: in a picture where faces were
+    found but not one is read surely (pips washed out by a lamp, a pale print), a box in the faces' colour
+    gives no ground to call it a back rather than such a face (a set's backs are often the faces' colour).
+    Their indices in ``detections``; the players are told (:func:`scorer.layout.reading.read_board`)."""
+    faces = [d for d in detections if d.face == "up"]
+    backs = [k for k, d in enumerate(detections) if d.face == "down"]
+    if not faces or not backs or any(d.certain for d in faces):
+        return []
+    faces_colour = np.median(_colours(image, [d.corners for d in faces]), axis=0)
+    colours = _colours(image, [detections[k].corners for k in backs])
+    return [k for k, colour in zip(backs, colours) if np.linalg.norm(colour - faces_colour) <= FACES_COLOUR]
 
 
 def laid_backs_as_faces(detections: Sequence[TileDetection]) -> list[TileDetection]:

@@ -1,6 +1,7 @@
 """Issue 40: a double blank whose divider does not show, taken for a back, is asked about where nothing
 else on the table looks like it as a back; any box taken for a back that lies in the layout as a laid
-tile would is a face asked about (scorer/vision/plain_backs.py)."""
+tile would is a face asked about; and where no face in the picture is read surely, the players are told
+that boxes in the faces' colour taken for backs may be faces (scorer/vision/plain_backs.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import pytest
 from scorer.vision import detector as detector_module
 from scorer.vision.detector import TileDetector, default_models_dir
 from scorer.vision.geometry import half_centers, long_first, obb_corners, polygon_iou
-from scorer.vision.plain_backs import BLANK_OR_BACK, LAID_FIT, blank_or_back, laid_backs_as_faces
+from scorer.layout.reading import read_board
+from scorer.vision.plain_backs import BLANK_OR_BACK, LAID_FIT, backs_maybe_faces, blank_or_back, laid_backs_as_faces
 from scorer.vision.tile_detection import CERTAIN, HalfReading, TileDetection
+from scorer.words import at
 
 ROOT = Path(__file__).resolve().parents[2]
 shipped = pytest.mark.skipif(not (default_models_dir() / "detector.onnx").exists(), reason="no shipped model")
@@ -216,3 +219,43 @@ def test_faces_of_a_washed_out_layout_taken_for_backs_are_asked_about():
         assert asked.face == "up" and not asked.certain and all(h.unread for h in asked.halves)
     backs = [read_as(now, t) for t in scene.tiles if t.values is None]
     assert sum(d is not None and d.face == "down" for d in backs) == 10 and not any(d is not None and d.face == "up" for d in backs)
+
+
+def test_with_no_face_read_surely_backs_in_the_faces_colour_may_be_faces():
+    """Pips washed out by a lamp: no face is read surely, and a box in the faces' colour taken for a back
+    may as well be such a face (the set's backs are often the faces' colour) -- told, not taken silently."""
+    image = _table([(40, 40, IVORY), (140, 40, IVORY), (400, 200, IVORY), (400, 300, DARK_BLUE)])
+    cv2.rectangle(image, (400, 200), (480, 240), IVORY, -1)
+    detections = [_face(40, 40, (1, 3), 0.4), _face(140, 40, (3, 5), 0.3), _back(400, 200), _back(400, 300)]
+    assert backs_maybe_faces(image, detections) == [2]
+    sure = [_face(40, 40, (1, 3)), *detections[1:]]
+    assert backs_maybe_faces(image, sure) == []  # one face read surely: the picture's pips show
+    assert backs_maybe_faces(image, detections[2:]) == []  # no face at all: backs are all there is
+
+
+def test_the_board_tells_the_players_a_back_may_be_a_washed_out_face():
+    image = _table([(40, 40, IVORY), (140, 40, IVORY), (400, 200, IVORY), (400, 300, DARK_BLUE)])
+    cv2.rectangle(image, (400, 200), (480, 240), IVORY, -1)
+    detections = [_face(40, 40, (1, 3), 0.4), _face(140, 40, (3, 5), 0.3), _back(400, 200), _back(400, 300)]
+    problems = read_board(detections, every_double_spins=True, image=image).problems
+    told = [p for p in problems if "may be a face whose pips do not show" in p]
+    assert len(told) == 1 and "(440, 220)" in told[0] and "(440, 320)" not in told[0]
+
+
+@shipped
+def test_a_face_washed_out_wholly_is_not_taken_silently_for_a_back():
+    """The held-out `dots` scene 20,000,099 (every tile white under the lamp, no pip of any face read
+    surely): its [6|0] is taken for a back, as the boneyard's backs beside it are -- the players are told
+    any of them may be a face."""
+    sys.path.insert(0, str(ROOT / "datasets"))
+    from dominosynth.scenes import make_scene
+
+    scene, _ = make_scene(20_000_099, "palette")
+    image = np.clip(scene.image, 0, 255).astype(np.uint8)
+    detections = TileDetector().detect(image)
+    six_blank = next(t for t in scene.tiles if t.values is not None and sorted(t.values) == [0, 6])
+    k = max(range(len(detections)), key=lambda k: polygon_iou(six_blank.corners, np.array(detections[k].corners)))
+    assert polygon_iou(six_blank.corners, np.array(detections[k].corners)) >= 0.5 and detections[k].face == "down"
+    assert k in backs_maybe_faces(image, detections)
+    problems = read_board(detections, every_double_spins=True, image=image).problems
+    assert any("may be a face whose pips do not show" in p and at(detections[k].center) in p for p in problems)

@@ -907,6 +907,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>kohdan {place} laatta näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
     </message>
     <message>
+        <source>no face in the picture is read surely, and the tiles taken for backs at {places} look like the faces: any of them may be a face whose pips do not show -- please check them</source>
+        <translation>kuvasta ei lueta varmasti yhdenkään laatan silmiä, ja kohtien {places} selkäpuoli ylöspäin tulkitut laatat näyttävät samalta kuin kuvapuolet: mikä tahansa niistä voi olla kuvapuoli, jonka silmät eivät näy -- tarkista ne</translation>
+    </message>
+    <message>
         <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
         <translation>pelikuvio ulottuu kuvan reunaan ({tiles}): se voi jatkua näkymättömissä -- rajaa koko pelikuvio kuvaan</translation>
     </message>
