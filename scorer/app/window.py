@@ -40,7 +40,7 @@ from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD, HandsLikely, Hands
 from scorer.pipeline.sources import FrameSource
 from scorer.rules import Match
 from scorer.rules.history import MatchHistory
-from scorer.rules.irregular import PassWhileAble
+from scorer.rules.irregular import ActedWhileAble
 from scorer.rules.transcript import Step, narrate
 from scorer.sessions import SessionError
 
@@ -379,7 +379,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 # wrong are said aloud too: nobody at the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
                 self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
-                if isinstance(e.said, SAID_ALOUD) and not (guessed and isinstance(e.said, PassWhileAble)):
+                if isinstance(e.said, SAID_ALOUD) and not (guessed and isinstance(e.said, ActedWhileAble)):
                     self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):
                 self.show_camera_status(e.status)

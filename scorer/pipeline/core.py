@@ -18,11 +18,10 @@ last good state is kept.
 - :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws;
 - :mod:`~scorer.pipeline.recount` -- draws the camera missed, told by the hands at a round's end;
 - :mod:`~scorer.pipeline.likely` -- how likely each way a tile was laid is, where no arm was seen (pure);
-- :mod:`~scorer.pipeline.steady` -- a knocked camera noticed, and the places kept following it;
-- :mod:`~scorer.pipeline.gating` -- when the table is still, and when it changed since it was read.
+- :mod:`~scorer.pipeline.steady` -- a knocked camera noticed; :mod:`~scorer.pipeline.gating` -- when the table is still.
 
-Where the camera is unsure it asks; a question left unanswered is settled on its likeliest answer once
-play goes on, or the recording ends (:meth:`TablePipeline.finish`), said in a notice open to correction.
+Where the camera is unsure it asks; a question left unanswered is settled on its likeliest answer once play goes
+on, or the recording ends (:meth:`TablePipeline.finish`), said in a notice open to correction.
 """
 
 from __future__ import annotations
@@ -60,7 +59,7 @@ from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
 from scorer.rules import Draw, Event, Match, Phase, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
-from scorer.rules.irregular import passes_while_able
+from scorer.rules.irregular import acts_while_able
 from scorer.rules.transcript import Step
 from scorer.vision.calibration import Profile, Zones, default_zones
 from scorer.vision.detector import Detector
@@ -290,7 +289,7 @@ class TablePipeline:
         self.asked.moved_on()
         if self.match.phase is not Phase.IN_ROUND:
             self.arms.round_over()
-        wrong = [w for w in passes_while_able(self.history.steps) if w not in self._noted]  # (once, though rewritten)
+        wrong = [w for w in acts_while_able(self.history.steps) if not {w, ("put in", w.line)} & self._noted]  # (once)
         self._noted.update(wrong)
         out: list[PipelineEvent] = [told(t, w) for w in wrong]
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
@@ -312,6 +311,7 @@ class TablePipeline:
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
+                self._noted.add(("put in", step.line))  # (a draw put in where it fits: the hands cannot prove it wrong)
                 out.append(MoveEvent(t, step, announced(step), rewritten=True))
         return out + self._moved_on(t)
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from scorer.pipeline.sequences import played_as
 from scorer.rules import Event, Match, Phase, Reveal, Tile
-from scorer.rules.irregular import PassWhileAble
+from scorer.rules.irregular import ActedWhileAble
 from scorer.vision.darkness import too_dark, too_dark_to_trust_words
 from scorer.vision.grain import too_grainy, too_grainy_words
 from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
@@ -113,7 +113,7 @@ class PictureTooDark:
 CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
 # What is said aloud as well as shown: what keeps the camera from reading, and a pass the hands prove wrong --
 # nobody at the table watches the status bar.
-SAID_ALOUD = CAMERA_UNFIT + (PassWhileAble,)
+SAID_ALOUD = CAMERA_UNFIT + (ActedWhileAble,)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
 

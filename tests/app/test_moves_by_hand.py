@@ -310,7 +310,7 @@ def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
 
 
 def test_a_pass_the_hands_prove_wrong_is_shown_and_said(qtbot, tmp_path: Path) -> None:
-    from tests.test_irregular_passes import _round_with_a_wrong_pass
+    from tests.test_irregular_turns import _round_with_a_wrong_pass
 
     made = _round_with_a_wrong_pass("horse-race", 4, seed=8)
     assert made is not None and made[2]
@@ -349,7 +349,7 @@ def test_a_draw_put_in_later_and_a_pass_proved_on_guessed_hands_are_not_said(qtb
     from scorer.pipeline.events import MoveEvent, told
     from scorer.pipeline.notices import HandsTaken
     from scorer.rules import Draw, Tile
-    from scorer.rules.irregular import PassWhileAble
+    from scorer.rules.irregular import ActedWhileAble
 
     sim = simulate_match("horse-race", 2, seed=0)
     i = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Draw))
@@ -361,7 +361,7 @@ def test_a_draw_put_in_later_and_a_pass_proved_on_guessed_hands_are_not_said(qtb
     assert said == []
     window._on_events([MoveEvent(1.0, draw, None)])
     assert said == [f"{draw.event.player} draws 1"]
-    wrong = PassWhileAble("Ann", 5, Tile(0, 2))
+    wrong = ActedWhileAble("Ann", 5, Tile(0, 2))
     hands = Reveal((("Ann", ()), ("Ben", ())))
     window._on_events([told(2.0, HandsTaken(hands)), told(2.0, wrong)])  # (the hands a guess: shown, not said)
     assert said == [f"{draw.event.player} draws 1"] and window.statusBar().currentMessage().startswith("Ann passed holding")

@@ -1183,6 +1183,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{player} koputti, vaikka hänellä oli {tile}, jonka olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava -- pisteet pysyvät siirtojen mukaisina</translation>
     </message>
     <message>
+        <source>{player} drew though {tile}, shown at the round&apos;s end, could be placed: a player who can place a tile must, and the first tile drawn that fits is played -- the scores stand as the moves were played</source>
+        <translation>{player} nosti, vaikka kierroksen lopussa näytetyn laatan {tile} olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava, ja ensimmäinen sopiva nostettu laatta pelataan -- pisteet pysyvät siirtojen mukaisina</translation>
+    </message>
+    <message>
         <source>{player} played {tile}, not {instead_of}</source>
         <translation>{player} pelasi laatan {tile}, ei {instead_of}</translation>
     </message>
