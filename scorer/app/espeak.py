@@ -1,5 +1,6 @@
 """espeak-ng as the scorer's voice: the texts said one after another in a worker thread, never blocking
-the GUI; when they come faster than they can be said, only the newest few wait."""
+the GUI.  When they come faster than they can be said (a long round's end, then quick plays), the ones
+waiting are said together, faster: every score is heard, a little late, rather than some dropped."""
 
 from __future__ import annotations
 
@@ -9,12 +10,29 @@ from typing import Callable
 
 from scorer.app.i18n import translate
 
-MAX_WAITING = 3  # texts waiting behind the one being said; older ones are dropped
+# Texts waiting behind the one being said, at most: a recording scored far faster than any table is played
+# would fall ever further behind; beyond this the oldest are dropped.
+MAX_WAITING = 24
+RATE = 175  # espeak-ng's own words a minute
+CATCHING_UP = 30  # ... and this many more for each further text said at once, up to
+FASTEST = 260
 
 
-def espeak_argv(program: str, lang: str) -> list[str]:
-    """espeak-ng's command line: the voice, and the text read from stdin (never an argument)."""
-    return [program, "-v", "fi" if lang == "fi" else "en", "--stdin"]
+def espeak_argv(program: str, lang: str, rate: int = RATE) -> list[str]:
+    """espeak-ng's command line: the voice, its speed (where not its own), and the text read from stdin (never an
+    argument)."""
+    return [program, "-v", "fi" if lang == "fi" else "en", *(["-s", str(rate)] if rate != RATE else []), "--stdin"]
+
+
+def together(waiting: list[tuple[str, str]]) -> tuple[str, str, int]:
+    """The texts waiting (oldest first) as one utterance in the newest one's language, and its speed: the
+    more there are, the faster, so the voice catches up with the table."""
+    lang = waiting[-1][1]
+    texts = [text for text, text_lang in waiting if text_lang == lang]
+    if len(texts) == 1:
+        return texts[0], lang, RATE
+    text = " ".join(t.strip() if t.strip().endswith((".", "!", "?")) else t.strip() + "." for t in texts)
+    return text, lang, min(FASTEST, RATE + CATCHING_UP * (len(texts) - 1))
 
 
 class EspeakQueue:
@@ -45,10 +63,11 @@ class EspeakQueue:
             with self._lock:
                 while not self._waiting:
                     self._wake.wait()
-                text, lang = self._waiting.pop(0)
+                text, lang, rate = together(self._waiting)
+                self._waiting.clear()
                 self._speaking = True
             try:
-                process = subprocess.Popen(espeak_argv(self.program, lang), stdin=subprocess.PIPE,
+                process = subprocess.Popen(espeak_argv(self.program, lang, rate), stdin=subprocess.PIPE,
                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                 self._process = process
                 _out, err = process.communicate(text.encode("utf-8"), timeout=120)

@@ -31,6 +31,7 @@ class Banner:
     last_announcement = ""
     not_saved: QLabel | None = None  # the status bar's red mark while a move could not be saved
     standing = ""  # what the status bar last said to do next (a passing message may stand over it)
+    redoing: object = None  # the event a Redo asked for, till it comes back scored
 
     @property
     def knocks(self) -> bool:
@@ -92,6 +93,16 @@ class Banner:
         if ended and aloud:
             self.speaker.say(text)
 
+    def said_redone(self, step: Step, announcement: Announcement | None) -> bool:
+        """Whether ``step`` is the move a Redo brought back: then said as such ("Redone: ..."), not as a move just
+        made -- the players listening would count a draw or a score twice."""
+        redoing, self.redoing = self.redoing, None
+        if redoing is None or step.event != redoing:
+            return False
+        move = announcement.spoken(self.lang) if announcement is not None else event_text(step.event, knock=self.knocks)
+        self.speaker.say(self.tr("Redone: {move}").format(move=move))
+        return True
+
     def say_started(self) -> None:
         """A new match is said as it starts (the game, who plays, what comes first): the table hears that the voice
         works before the first move is scored."""
@@ -104,11 +115,19 @@ class Banner:
         """A match resumed is said as it stands -- the round, the scores, who is to act: the table may have got up
         since, and nobody need read the laptop to go on."""
         match = self.match
+        scores, turn = scores_text(match), turn_text(match)
         if match.is_over:
-            said = turn_text(match)
-        else:
-            said = self.tr("Resumed: round {round}. {scores}. {turn}.").format(
-                round=match.round_no, scores=scores_text(match), turn=turn_text(match))
+            said = turn
+        elif match.round_no == 0:
+            said = self.tr("Resumed. {scores}. {turn}.").format(scores=scores, turn=turn)
+        elif match.phase is Phase.IN_ROUND:
+            said = self.tr("Resumed: round {round}. {scores}. {turn}.").format(round=match.round_no, scores=scores, turn=turn)
+        elif match.phase is Phase.ROUND_OVER:
+            said = self.tr("Resumed: round {round} is over. {scores}. {turn}.").format(round=match.round_no, scores=scores,
+                                                                                      turn=turn)
+        else:  # (between rounds: the last one counted)
+            said = self.tr("Resumed after round {round}. {scores}. {turn}.").format(round=match.round_no, scores=scores,
+                                                                                   turn=turn)
         self.statusBar().showMessage(said, 15000)
         self.speaker.say(said)
 

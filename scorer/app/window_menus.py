@@ -159,6 +159,7 @@ HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads e
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off ("Not now") opens again with Q, or a click on the red "needs your confirmation"; a recording waits meanwhile.
+A tile read wrong: click it in the picture and type its pips (e.g. 3 4); the moves since are scored again with it.
 With no camera the picture draws the round's layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round's end, undo and redo.

@@ -94,6 +94,14 @@ def _value(value: object, tongue: _Tongue) -> str:
     return str(value)
 
 
+# Qt's own file dialog (opening a video, a recorded session): texts Qt's Finnish (qtbase_fi) lacks; ours is looked
+# up first, so these fill the gaps.
+_QT_GAPS = (
+    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Folder"),
+)
+
 # The layout's sentences and the rules' refusals (scorer.words.Words): their templates, for the translations.
 _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{tile} at {place}"),

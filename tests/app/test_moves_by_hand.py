@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app import window_corrections
@@ -367,4 +369,51 @@ def test_a_draw_put_in_later_and_a_pass_proved_on_guessed_hands_are_not_said(qtb
     assert said == [f"{draw.event.player} draws 1"] and window.statusBar().currentMessage().startswith("Ann passed holding")
     window._on_events([told(3.0, wrong)])
     assert said[-1].startswith("Ann passed holding")
+    window.close()
+
+
+def test_a_move_redone_is_said_as_redone_not_as_a_move_just_made(qtbot, tmp_path: Path) -> None:
+    """The players listening hear "Redone: ..." -- a draw or a score brought back is not counted twice."""
+    from scorer.rules import Draw, Play
+
+    sim = simulate_match("horse-race", 2, seed=0)
+    i = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Draw))
+    j = next(j for j, e in enumerate(sim.events) if j > i and isinstance(e.event, Play) and e.after.round_no == 1)
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:j + 1]])
+    said: list[str] = []
+    window.speaker.say = said.append
+    for _ in range(j - i + 1):  # back to before the draw, the play after it first
+        count = len(window.snapshot.steps)
+        window.undo()
+        qtbot.waitUntil(lambda: len(window.snapshot.steps) == count - 1, timeout=10_000)
+    said.clear()
+    window.redo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == i + 1, timeout=10_000)
+    draw = sim.events[i].event
+    assert said == [f"Redone: {draw.player} draws {draw.count}" if draw.count > 1 else f"Redone: {draw.player} draws 1"]
+    window.redo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == i + 2, timeout=10_000)
+    assert len(said) == 2 and said[1].startswith("Redone: ")
+    window.close()
+
+
+@pytest.mark.parametrize("where", ["in a round", "between rounds"])
+def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path, where: str) -> None:
+    """Mid-round the round is named; between rounds the one last counted ("after round 1"), not as if under way."""
+    from scorer.rules import Reveal
+
+    sim = simulate_match("horse-race", 2, seed=0)
+    end = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Reveal))
+    upto = end + 1 if where == "between rounds" else 3
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
+    session = Session.create(header, tmp_path)
+    for e in sim.events[:upto]:
+        session.apply(e.event)
+    window = open_window(session, None, "en", Settings(voice=False))
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append
+    window.start()
+    expected = "Resumed after round 1. " if where == "between rounds" else "Resumed: round 1. "
+    assert len(said) == 1 and said[0].startswith(expected), said
     window.close()

@@ -411,3 +411,17 @@ def test_a_request_the_rules_refuse_is_told_in_the_status_bar_in_the_players_lan
     assert i18n.set_language("fi") == "fi"
     window.worker.failed.emit(refused)
     assert window.statusBar().currentMessage() == "Kierros 2 ei ole ohi: nostokasa ei ole tyhjä (1 jäljellä)."
+
+
+def test_qts_own_file_dialog_is_finnish_where_qts_translation_lacks_texts(qtbot, english_after) -> None:
+    """Opening a video: the dialog is Qt's; its Finnish (qtbase_fi) lacks "&Look in:", "Files of &type:" and
+    the "Folder" of the file list -- the app's translation fills them."""
+    from PySide6.QtWidgets import QFileDialog
+
+    i18n.set_language("fi")
+    dialog = QFileDialog(None, "x")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    qtbot.addWidget(dialog)
+    labels = {label.text() for label in dialog.findChildren(QLabel)}
+    assert {"&Kansio:", "Tiedosto&nimi:", "Tiedosto&tyyppi:"} <= labels
+    assert QApplication.translate("QAbstractFileIconProvider", "Folder") == "Kansio"

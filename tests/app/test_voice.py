@@ -400,3 +400,31 @@ def test_espeak_ng_failing_after_its_window_closed_tells_nobody_and_does_not_rai
     owner.deleteLater()
     qtbot.waitUntil(lambda: not shiboken6.isValid(speaker), timeout=2000)
     speaker._espeak_failed("no sound device could be opened")  # (from espeak-ng's thread, after the window went)
+
+
+def test_texts_coming_faster_than_they_are_said_are_all_said_together_and_faster(tmp_path) -> None:
+    """A long round's end, then quick plays (a recording moves every 1.6 s): nothing is dropped -- the texts
+    waiting are said in one go, faster the more there are."""
+    import time
+
+    from scorer.app.espeak import RATE, EspeakQueue
+
+    log = tmp_path / "espeak.log"
+    script = tmp_path / "espeak-ng"
+    script.write_text(ESPEAK_STANDIN.format(log=log).replace("\n\"\"\"", "") + "sleep 0.6\n")
+    script.chmod(0o755)
+    problems: list[str] = []
+    queue = EspeakQueue(str(script), problems.append)
+    queue.say("Round one is over: Ann scores ten points", "en")
+    time.sleep(0.2)  # (being said)
+    plays = [f"Ben, [{k}|6]: {k + 6}, no points" for k in range(6)]
+    for text in plays:
+        queue.say(text, "en")
+    deadline = time.monotonic() + 10
+    while not queue.idle() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    said = calls(log)
+    assert problems == [] and len(said) == 2
+    assert said[0][1] == "Round one is over: Ann scores ten points" and "-s" not in said[0][0]
+    assert said[1][1] == " ".join(f"{text}." for text in plays)
+    assert int(said[1][0][said[1][0].index("-s") + 1]) > RATE

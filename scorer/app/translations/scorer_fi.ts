@@ -20,12 +20,28 @@
         <translation>Kierros {round} on tukossa: kukaan ei voi pelata. Jäljellä olevat kädet lasketaan</translation>
     </message>
     <message>
+        <source>Redone: {move}</source>
+        <translation>Tehty uudelleen: {move}</translation>
+    </message>
+    <message>
         <source>New match: {game}, {sides}. {turn}.</source>
         <translation>Uusi ottelu: {game}, {sides}. {turn}.</translation>
     </message>
     <message>
+        <source>Resumed. {scores}. {turn}.</source>
+        <translation>Jatketaan. {scores}. {turn}.</translation>
+    </message>
+    <message>
         <source>Resumed: round {round}. {scores}. {turn}.</source>
         <translation>Jatketaan: kierros {round}. {scores}. {turn}.</translation>
+    </message>
+    <message>
+        <source>Resumed: round {round} is over. {scores}. {turn}.</source>
+        <translation>Jatketaan: kierros {round} on päättynyt. {scores}. {turn}.</translation>
+    </message>
+    <message>
+        <source>Resumed after round {round}. {scores}. {turn}.</source>
+        <translation>Jatketaan kierroksen {round} jälkeen. {scores}. {turn}.</translation>
     </message>
     <message>
         <source>Undone: the hands of round {round}</source>
@@ -348,7 +364,7 @@
     </message>
     <message>
         <source>{name} draws 1</source>
-        <translation>{name} nostaa 1 laatan</translation>
+        <translation>{name} nostaa yhden laatan</translation>
     </message>
     <message>
         <source>{name} draws {count}</source>
@@ -639,6 +655,7 @@
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off (&quot;Not now&quot;) opens again with Q, or a click on the red &quot;needs your confirmation&quot;; a recording waits meanwhile.
+A tile read wrong: click it in the picture and type its pips (e.g. 3 4); the moves since are scored again with it.
 With no camera the picture draws the round&apos;s layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
@@ -650,6 +667,7 @@ Every move is saved at once in the match&apos;s session file; after a crash the 
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
 Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;; tallenne odottaa sillä välin.
+Väärin luettu laatta: napsauta sitä kuvassa ja kirjoita sen silmäluvut (esim. 3 4); sen jälkeiset siirrot pisteytetään uudelleen.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
@@ -727,6 +745,24 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>A fault in the program: this was not done. ({error})</source>
         <translation>Ohjelman virhe: tätä ei tehty. ({error})</translation>
+    </message>
+</context>
+<context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <source>Folder</source>
+        <translation>Kansio</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Kansio:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>Tiedosto&amp;tyyppi:</translation>
     </message>
 </context>
 <context>
