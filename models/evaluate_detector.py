@@ -43,7 +43,10 @@ DATA = HERE.parent / "datasets" / "generated" / "detector"
 IN_VIEW = 0.9  # of a tile uncovered and inside the frame, for it to count as wholly in view
 
 
-def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_look: bool = False) -> dict:
+def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_look: bool = False,
+                   wrong: list | None = None) -> dict:
+    """The counts; with ``wrong`` a list, each tile of issue 40's figure not found or not read exactly is added to
+    it as (found, caption, the picture around it, its true corners there) for :func:`write_sheets`."""
     lines = (DATA / f"{split}.jsonl").read_text().splitlines()[:limit]
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
@@ -117,6 +120,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                         pips = (a.pips, b.pips) if da <= db else (b.pips, a.pips)
                         read = list(pips) == tile["values"]
                         unsure = not d.certain
+            if wrong is not None and STILL_IN_RANGE in cats and not read:
+                wrong.append(_wrong_tile(image, tile, corners, found, detections[best] if found else None))
             for c in cats:
                 counts[c]["tiles"] += 1
                 counts[c]["found"] += found
@@ -216,6 +221,41 @@ def print_counts(split: str, counts: dict) -> None:
             for cat in (MOTION_BLURRED, NO_MOTION_BLUR)))
 
 
+def _wrong_tile(image: np.ndarray, tile: dict, corners: np.ndarray, found: bool, d) -> tuple:
+    side = long_side(corners)
+    low = np.maximum(corners.min(0) - side / 2, 0).astype(int)
+    high = (corners.max(0) + side / 2).astype(int)
+    if not found:
+        said = "not found"
+    elif d.face == "down":
+        said = "read as a back" + ("" if d.certain else ", asked")
+    else:
+        said = f"read {list(d.pips)}" + ("" if d.certain else ", asked")
+    caption = f"{tile['values'] or 'back'} {side:.0f}px seen {tile['visible']:.2f}: {said}"
+    return found, caption, image[low[1]:high[1], low[0]:high[0]].copy(), corners - low
+
+
+def write_sheets(folder: Path, split: str, wrong: list) -> None:
+    """Contact sheets of the tiles missed and misread (issue 40's figure), each at 200x200 px with its true outline
+    in red: ``<split>-missed.png`` and ``<split>-misread.png`` -- whether a person could tell them either."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, which in (("missed", False), ("misread", True)):
+        cells = []
+        for found, caption, crop, corners in (w for w in wrong if w[0] is which):
+            scale = 200 / max(crop.shape[:2])
+            cell = np.zeros((200, 200, 3), np.uint8)
+            small = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))))
+            cell[: small.shape[0], : small.shape[1]] = small
+            cv2.polylines(cell, [(corners * scale).astype(np.int32)], True, (0, 0, 255), 1)
+            cv2.putText(cell, caption, (2, 196), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (255, 255, 255), 1)
+            cells.append(cell)
+        if cells:
+            cells += [np.zeros_like(cells[0])] * (-len(cells) % 5)
+            sheet = np.vstack([np.hstack(cells[k : k + 5]) for k in range(0, len(cells), 5)])
+            cv2.imwrite(str(folder / f"{split}-{name}.png"), sheet)
+            print(f"  {len([w for w in wrong if w[0] is which])} tiles {name}: {folder / f'{split}-{name}.png'}")
+
+
 def speed(detector: TileDetector, frames: int) -> None:
     lines = [json.loads(l) for l in (DATA / "test.jsonl").read_text().splitlines()]
     hd = [m for m in lines if (m["width"], m["height"]) == (1280, 720)][:frames]
@@ -263,6 +303,8 @@ def main() -> None:
     parser.add_argument("--thorough", action="store_true",
                         help="the detector as the `board` command reads one still image with care (TileDetector.thorough: "
                              "two input sizes, mirrored looks, each tile also read turned), not as a camera's frames are read")
+    parser.add_argument("--sheets", type=Path, metavar="DIR",
+                        help="also write contact sheets of the tiles of issue 40's figure missed and misread to DIR")
     args = parser.parse_args()
     options = {} if args.conf is None else {"conf": args.conf}
     if args.thorough:
@@ -271,7 +313,10 @@ def main() -> None:
         detector = TileDetector(threads=2, input_size=args.input_size, search=not args.no_search, **options)
     for split in args.split or ("test", "cross", "dots", "shaded", "shaded-layouts"):
         if (DATA / f"{split}.jsonl").exists():
-            print_counts(split, evaluate_split(detector, split, args.limit, args.by_look))
+            wrong: list | None = [] if args.sheets else None
+            print_counts(split, evaluate_split(detector, split, args.limit, args.by_look, wrong))
+            if args.sheets and wrong is not None:
+                write_sheets(args.sheets, split, wrong)
     if args.speed_frames > 0:
         speed(detector, args.speed_frames)
 
