@@ -23,6 +23,8 @@ from scorer.rules.log import GAMES
 from scorer.rules.transcript import read_log
 
 EVENING_STARTS = dt.time(6, 0)  # a club evening runs past midnight: the day turns at 06:00
+# A match with no move for this long is shown as quiet, not playing: its table may have closed the app.
+QUIET_MINUTES = 15
 GAMES_SHOWN = ("horse-race", "seven-rocks")
 
 
@@ -72,7 +74,8 @@ class BoardData:
         when = func.coalesce(matches.c.played_at, matches.c.imported_at)
         with self.engine.connect() as c:
             rows = list(c.execute(
-                select(matches.c.id, matches.c.table_name, matches.c.lines, when, matches.c.updated_at, matches.c.started)
+                select(matches.c.id, matches.c.table_name, matches.c.lines, when, matches.c.updated_at, matches.c.started,
+                       matches.c.opened_at)
                 .where(when >= start).order_by(when, matches.c.id)
             ))
             stale = [r[0] for r in rows if self._views.get(r[0], (None,))[0] != r[2]]
@@ -93,7 +96,7 @@ class BoardData:
         with self._lock:
             self._views.update(fresh)
             tables: dict[str, dict[str, Any]] = {}
-            for ident, table_name, lines, played, updated, started in rows:
+            for ident, table_name, lines, played, updated, started, opened in rows:
                 if ident not in self._views:
                     continue
                 view = dict(self._views[ident][1], id=ident, lines=self._views[ident][0], played_at=_iso(played), updated_at=_iso(updated),
@@ -101,20 +104,17 @@ class BoardData:
                 # (a match of no table is titled by its players, as they look for it)
                 title = table_name or ", ".join(side["name"] for side in view["sides"]) or ident[:8]
                 entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})
-                entry["matches"].append(view)
+                entry["matches"].append((updated or played or dt.datetime.min, opened, view))
         out = []
         for entry in tables.values():
-            ordered = sorted(entry["matches"], key=lambda m: (m["status"] == "playing", m["played_at"] or "", m["id"]))
-            current = ordered[-1]
-            earlier = [{"id": m["id"], "game": m["game"], "status": m["status"], "winners": m.get("winners", []),
-                        "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1]]
-            out.append({"table": entry["table"], "named": entry["named"], "match": current, "earlier": earlier})
+            out += _cards(entry, now)
         # Named tables in their numbers' order (where the players look for theirs); then matches of no table,
         # those being played first, the latest first.
         named = sorted((t for t in out if t["named"]), key=lambda t: _natural(t["table"]))
         unnamed = sorted((t for t in out if not t["named"]), key=lambda t: (t["match"]["played_at"] or "", t["match"]["id"]), reverse=True)
         out = named + sorted(unnamed, key=lambda t: t["match"]["status"] != "playing")
-        return {"evening_start": _iso(start), "generated": _iso(now.replace(microsecond=0)), "tables": out}
+        return {"evening_start": _iso(start), "generated": _iso(now.replace(microsecond=0)), "tables": out,
+                "quiet_minutes": QUIET_MINUTES}
 
     def standings(self, now: dt.datetime | None = None) -> dict[str, Any]:
         now = now or dt.datetime.now()
@@ -134,6 +134,23 @@ class BoardData:
             return {"since": since.isoformat(), "games": games, "playing": unfinished_count(self.engine, since)}
 
         return {"generated": _iso(now.replace(microsecond=0)), "tonight": block(tonight), "season": block(season)}
+
+
+def _cards(entry: dict[str, Any], now: dt.datetime) -> list[dict[str, Any]]:
+    """A table's cards: the match it changed last (the one played now -- not a match left unfinished before it),
+    the others listed under it as earlier.  Where another unfinished match under the same name has moved since the
+    current one was opened at its table (and within :data:`QUIET_MINUTES`), two tables were given one name: each is
+    shown, marked so.  (A table that left a match for another, and back, moved each only while it had it open.)"""
+    timed = sorted(entry["matches"], key=lambda t: (t[0], t[2]["played_at"] or "", t[2]["id"]))
+    ordered = [view for _, _, view in timed]
+    current = ordered[-1]
+    since = max(now - dt.timedelta(minutes=QUIET_MINUTES), timed[-1][1] or dt.datetime.min)
+    also_live = [view for updated, _, view in timed[:-1] if entry["named"] and view["status"] == "playing" and updated > since]
+    earlier = [{"id": m["id"], "game": m["game"], "title": m["title"], "status": m["status"], "winners": m.get("winners", []),
+                "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1] if m not in also_live]
+    shared = bool(also_live)
+    return ([{"table": entry["table"], "named": entry["named"], "match": current, "earlier": earlier, "shared_name": shared}]
+            + [{"table": entry["table"], "named": True, "match": m, "earlier": [], "shared_name": True} for m in also_live[::-1]])
 
 
 def _natural(name: str) -> tuple:

@@ -136,10 +136,12 @@ def _board(parsed: ParsedLog) -> str:
 
 
 def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at: dt.datetime | None,
-           table_name: str | None, replaces: str | None = None) -> Imported:
-    """One match, upserted in the caller's transaction."""
+           table_name: str | None, replaces: str | None = None, touch: bool = False) -> Imported:
+    """One match, upserted in the caller's transaction (``touch``: a table that has just opened it -- resumed,
+    or renamed -- is at it now, though its log is as stored: the match's time of change is now)."""
     final = parsed.final
     now = dt.datetime.now()
+    named = table_name  # (named by the caller -- a live table -- not only by the log's header)
     table_name = table_name or parsed.header.table
     if table_name is not None:
         check_name(table_name, "table's name")
@@ -156,12 +158,12 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
         connection.execute(delete(matches).where(matches.c.id == replaces))
         if earlier is not None:
             table_name = table_name or earlier.table_name
-    lookup = select(matches.c.log).where(matches.c.id == parsed.ident).with_for_update()
+    lookup = select(matches.c.log, matches.c.table_name).where(matches.c.id == parsed.ident).with_for_update()
     row = connection.execute(lookup).first()
     if row is None:
         values = dict(id=parsed.ident, game=parsed.header.game, partnership=parsed.header.partnership,
                       played_at=_played_at(parsed.header) or (earlier.played_at if earlier else played_at) or now,
-                      imported_at=earlier.imported_at if earlier else now, updated_at=now,
+                      imported_at=earlier.imported_at if earlier else now, updated_at=now, opened_at=now,
                       table_name=table_name, finished=final.is_over, rounds=final.round_no, log=parsed.text,
                       lines=parsed.lines, started=parsed.header.started, board=_board(parsed))
         statement = _insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
@@ -173,22 +175,27 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
             raise ClubUnavailable(f"{source}: the match changed under the import; try again")
     stored = row[0]
     if parsed.by_content or stored == parsed.text or stored.startswith(parsed.text):
-        return result("unchanged")  # the same events, or the database already has a later state of this log
+        # The same events, or the database already has a later state of this log; a table renamed or resumed
+        # is shown where it is, as playing now.
+        if touch or named and named != row[1]:
+            connection.execute(update(matches).where(matches.c.id == parsed.ident).values(
+                updated_at=now, opened_at=now, **({"table_name": named} if named else {})))
+        return result("unchanged")
     if not parsed.text.startswith(stored):
         raise ClubError(f"{source}: the database holds a different log under this match's id ({parsed.ident}); "
                         f"not overwritten. Two logs share one id: give one of them a new id to keep both")
     connection.execute(update(matches).where(matches.c.id == parsed.ident).values(
         log=parsed.text, lines=parsed.lines, finished=final.is_over, rounds=final.round_no, updated_at=now, board=_board(parsed),
-        **({"table_name": table_name} if table_name else {}),
+        **({"table_name": table_name} if table_name else {}), **({"opened_at": now} if touch else {}),
     ))
     _write_children(connection, parsed, fresh=False)
     return result("updated")
 
 
 def import_parsed(engine: Engine, parsed: ParsedLog, *, source: str = "log", played_at: dt.datetime | None = None,
-                  table_name: str | None = None, replaces: str | None = None) -> Imported:
+                  table_name: str | None = None, replaces: str | None = None, touch: bool = False) -> Imported:
     return in_transaction(engine, lambda c: _store(c, parsed, source=source, played_at=played_at, table_name=table_name,
-                                                    replaces=replaces), source)
+                                                    replaces=replaces, touch=touch), source)
 
 
 def import_log(engine: Engine, text: str, *, source: str = "log", played_at: dt.datetime | None = None,

@@ -196,8 +196,9 @@ class LiveTable:
                 raise ClubUnavailable(str(exc)) from None
         parsed = parse_log(text, key, reading)
         previous = self._ids.get(key)
+        # (This table's first write of the match -- a match resumed, or the table's name changed: shown as played now.)
         result = import_parsed(self._engine, parsed, source=key, table_name=self.table,
-                               replaces=previous if parsed.by_content else None)
+                               replaces=previous if parsed.by_content else None, touch=previous is None)
         with self._cond:
             self._ids[key] = result.match_id
             self._written += 1

@@ -32,6 +32,7 @@ matches = Table(
     Column("updated_at", DateTime, nullable=True),  # when it last changed
     Column("started", String(40), nullable=True),  # the log's own start time (ISO 8601, with its offset)
     Column("board", Text, nullable=True),  # the match as the club's board shows it (JSON, scorer.club.view)
+    Column("opened_at", DateTime, nullable=True),  # 0003: when a table last opened it (made, resumed, renamed)
     Index("ix_matches_played_at", "played_at"),
 )
 

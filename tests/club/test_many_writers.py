@@ -54,7 +54,7 @@ def test_processes_importing_together_into_a_new_database(club_url: str, tmp_pat
     readings = [read_log(p.read_text().split("\n")) for p in logs]
     assert counts(engine) == (len(logs), sum(len(r.header.players) for r in readings), sum(len(r.steps) for r in readings))
     with engine.connect() as c:  # the migrations ran once
-        assert [r[0] for r in c.execute(text("SELECT version_num FROM alembic_version"))] == ["0002"]
+        assert [r[0] for r in c.execute(text("SELECT version_num FROM alembic_version"))] == ["0003"]
     assert standings_rows(engine) == expected_standings(logs)
 
 

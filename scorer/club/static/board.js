@@ -18,7 +18,8 @@ const TEXTS = {
     round: (n, next) => `playing · round ${n}` + (next ? ` · ${next} to play` : ""),
     quiet: (n, minutes) => (n ? `round ${n} · ` : "") + `no move for ${minutes} min`,
     goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
-    earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: "unfinished",
+    earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: (game, scores) => `${game} left unfinished (${scores})`,
+    shared: "Two tables use this name: give each its own in the app's settings (This table's name).",
     empty: "No table has played tonight yet: a table appears here with its first move.",
     since: (day, time) => `${day}, from ${time}`, hole: (name, score, hole, holes) => `${name}: ${score}, hole ${hole} of ${holes}`,
     tonight: "Tonight", seasonTitle: "Season", season: (since) => `Season (since ${since})`,
@@ -38,7 +39,9 @@ const TEXTS = {
       : `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
     last: "Viimeisin siirto: ", earlier: (done) => `Aiemmin tässä pöydässä: ${done}`,
     earlierWon: (w, n, scores) => `${w} ${n > 1 ? "voittivat" : "voitti"} (${scores})`,
-    unfinished: "kesken", empty: "Yksikään pöytä ei ole vielä pelannut tänä iltana: pöytä tulee näkyviin ensimmäisestä siirrostaan.",
+    unfinished: (game, scores) => `${game} jäi kesken (${scores})`,
+    shared: "Kaksi pöytää käyttää tätä nimeä: anna kummallekin oma nimi sovelluksen asetuksissa (Tämän pöydän nimi).",
+    empty: "Yksikään pöytä ei ole vielä pelannut tänä iltana: pöytä tulee näkyviin ensimmäisestä siirrostaan.",
     since: (day, time) => `${day} klo ${time} alkaen`, hole: (name, score, hole, holes) => `${name}: ${score}, reikä ${hole}/${holes}`,
     tonight: "Tänä iltana", seasonTitle: "Kausi", season: (since) => `Kausi (${since} alkaen)`,
     day: (iso) => iso.split("-").reverse().map(Number).join("."), noFinished: "Ei vielä päättyneitä otteluita.",
@@ -53,8 +56,6 @@ const T = TEXTS[LANG];
 const SVG = "http://www.w3.org/2000/svg";
 window.boardLog = [];  // [match id, lines, ms since the epoch] when a state of the match was first on screen
 const shown = new Map();  // match id -> lines shown
-// A match with no move for this long is shown as quiet, not playing: its table may have closed the app.
-const QUIET_MINUTES = 15;
 let lastTables = null;  // the last tables' data and when it came: the quiet badges are redrawn as time passes
 let lastTablesAt = 0;
 
@@ -102,7 +103,7 @@ function badge(m) {
   if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & "), m.winners.length));
   if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, T.unreadable);
   const quiet = quietMinutes(m);
-  if (quiet >= QUIET_MINUTES) return el("span", { class: "badge quiet" }, T.quiet(m.round, quiet));
+  if (quiet >= (lastTables.quiet_minutes || 15)) return el("span", { class: "badge quiet" }, T.quiet(m.round, quiet));
   return el("span", { class: "badge playing" }, m.round ? T.round(m.round, m.next) : T.playing);
 }
 
@@ -116,11 +117,18 @@ function tableCard(t) {
   });
   // (A match stored before the board kept its Finnish words is told in English.)
   card.append(el("p", { class: "last" }, el("span", { class: "label" }, T.last), (LANG === "fi" && m.last_move_fi) || m.last_move));
-  if (t.earlier.length) {
-    const done = t.earlier.map((e) => e.status === "finished" ? T.earlierWon(e.winners.join(" & "), e.winners.length, Object.values(e.scores).join("–")) : T.unfinished);
-    card.append(el("p", { class: "earlier" }, T.earlier(done.join("; "))));
-  }
+  if (t.shared_name) card.append(el("p", { class: "shared" }, T.shared));
+  if (t.earlier.length) card.append(el("p", { class: "earlier" }, T.earlier(t.earlier.map(earlierText).join("; "))));
   return card;
+}
+
+// A match played earlier at the table: who won and by what (the winners' score first), or what was left unfinished.
+function earlierText(e) {
+  const entries = Object.entries(e.scores);
+  if (e.status !== "finished") return T.unfinished(e.title.split(":")[0], entries.map(([name, score]) => `${name} ${score}`).join(", "));
+  const won = (name) => e.winners.some((w) => name.split(" & ").includes(w));
+  const scores = [...entries.filter(([name]) => won(name)), ...entries.filter(([name]) => !won(name))].map(([, score]) => score);
+  return T.earlierWon(e.winners.join(" & "), e.winners.length, scores.join("–"));
 }
 
 function renderTables(data) {
@@ -147,7 +155,7 @@ function rankTable(game) {
   const head = el("tr", {}, ...T.head.map(([text, title], i) => th(text, title, wide[i] ? "wide" : "")));
   const rows = game.rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.matches), el("td", {}, r.wins),
     el("td", { class: "wide" }, r.shared_wins), el("td", {}, r.points_for), el("td", { class: "wide" }, r.points_against),
-    el("td", { class: "wide" }, r.points_per_move.toFixed(2))));
+    el("td", { class: "wide" }, r.points_per_move.toLocaleString(T.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }))));
   return el("table", { class: "rank" }, el("thead", {}, head), el("tbody", {}, ...rows));
 }
 

@@ -1,0 +1,90 @@
+"""The board's cards at a club evening (a trial of two tables found these): a table shows the match it played
+last -- not one left unfinished before it, nor an abandoned one after a win; two tables given one name are
+both shown, marked; a table renamed or a match resumed is shown where it is, as played now."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from club_helpers import log_text
+from sqlalchemy import update
+
+from scorer.club import LiveTable, import_log, open_database
+from scorer.club.board import BoardData
+from scorer.club.schema import matches
+from scorer.rules.simulate import simulate_match
+from scorer.sessions import Session
+
+
+def _unfinished(seed: int, names: tuple[str, ...], lines: int) -> str:
+    text = log_text(simulate_match("horse-race", len(names), seed=seed, names=names))
+    return "\n".join(text.splitlines()[:lines]) + "\n"
+
+
+def _at(engine, ident: str, now: dt.datetime, updated: float, opened: float) -> None:
+    """The match last changed ``updated`` minutes ago, opened at its table ``opened`` minutes ago."""
+    with engine.begin() as c:
+        c.execute(update(matches).where(matches.c.id == ident).values(
+            updated_at=now - dt.timedelta(minutes=updated), opened_at=now - dt.timedelta(minutes=opened)))
+
+
+def _cards(engine, now: dt.datetime) -> list[tuple[str, str, bool, int]]:
+    """(table, the current match's first side, marked as a shared name, earlier matches) for each card."""
+    return [(t["table"], t["match"]["sides"][0]["name"], t["shared_name"], len(t["earlier"]))
+            for t in BoardData(engine).tables(now)["tables"]]
+
+
+def test_a_table_shows_the_match_it_moved_last(tmp_path) -> None:
+    engine = open_database(str(tmp_path / "club.db"))
+    now = dt.datetime.now()
+    seven = import_log(engine, _unfinished(1, ("Eve", "Fay"), 12), table_name="Table 2").match_id
+    horse = import_log(engine, _unfinished(2, ("Kim", "Lee", "Mia"), 4), table_name="Table 2").match_id
+    # Eve's match left for Kim's, then resumed and played on: Kim's moved only while it was open.
+    _at(engine, horse, now, updated=9, opened=10)
+    _at(engine, seven, now, updated=1, opened=8)
+    assert _cards(engine, now) == [("Table 2", "Eve", False, 1)]
+    # Kim's then played on while Eve's stayed open at that table too: two tables given one name.
+    _at(engine, horse, now, updated=2, opened=10)
+    assert _cards(engine, now) == [("Table 2", "Eve", True, 0), ("Table 2", "Kim", True, 0)]
+    # ... until one of them has not moved for the quiet minutes: an abandoned match is listed as earlier.
+    _at(engine, horse, now, updated=20, opened=30)
+    assert _cards(engine, now) == [("Table 2", "Eve", False, 1)]
+
+
+def test_a_match_won_stays_on_its_table_over_one_left_unfinished(tmp_path) -> None:
+    engine = open_database(str(tmp_path / "club.db"))
+    now = dt.datetime.now()
+    left = import_log(engine, _unfinished(3, ("Kim", "Lee"), 6), table_name="Table 2").match_id
+    won = import_log(engine, log_text(simulate_match("horse-race", 2, seed=4, names=("Ann", "Ben"))),
+                     table_name="Table 2").match_id
+    _at(engine, left, now, updated=30, opened=40)
+    _at(engine, won, now, updated=1, opened=25)
+    tables = BoardData(engine).tables(now)["tables"]
+    assert [(t["match"]["id"], t["match"]["status"]) for t in tables] == [(won, "finished")]
+    earlier = tables[0]["earlier"]
+    assert [(e["id"], e["status"], e["title"].split(":")[0]) for e in earlier] == [(left, "playing", "Horse Race")]
+    assert set(earlier[0]["scores"]) == {"Kim", "Lee"}
+
+
+def test_a_table_renamed_or_a_match_resumed_is_shown_as_played_now(tmp_path) -> None:
+    db = str(tmp_path / "club.db")
+    engine = open_database(db)
+    sim = simulate_match("horse-race", 2, seed=5)
+    session = Session.create(sim.header, tmp_path / "sessions")
+    live = LiveTable(db, "Table 1")
+    session.listeners.append(live)
+    for step in sim.events[:6]:
+        session.apply(step.event)
+    assert live.flush(30)
+    live.close()
+    ident = import_log(engine, session.text()).match_id  # (the same log again: nothing changes)
+    hour_ago = dt.datetime.now() - dt.timedelta(hours=1)
+    with engine.begin() as c:
+        c.execute(update(matches).where(matches.c.id == ident).values(updated_at=hour_ago, opened_at=hour_ago))
+    renamed = LiveTable(db, "Table 2")  # the settings' new name, or the app started again
+    renamed(session)
+    assert renamed.flush(30)
+    renamed.close()
+    with engine.connect() as c:
+        row = c.execute(matches.select().where(matches.c.id == ident)).first()
+    assert row.table_name == "Table 2" and row.updated_at > hour_ago and row.opened_at > hour_ago and row.lines == 7
