@@ -101,6 +101,7 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 if tile["values"] is None:
                     read = d.face == "down"
                     unsure = not d.certain or best in maybe_faces  # a back turned into a face, or told it may be one
+                    counts["all"]["back told it may be a face"] += best in maybe_faces
                     counts["all"]["back as face"] += not read
                     counts["all"]["back asked"] += not read and unsure
                 else:
@@ -214,6 +215,7 @@ def print_counts(split: str, counts: dict) -> None:
           f"{counts['all']['false and sure']} of them read surely); "
           f"found, but a face taken for a back {counts['all']['face as back']} ({counts['all']['face as back, told']} of them "
           f"told it may be a face), a back for a face {counts['all']['back as face']} "
+          f"(and {counts['all']['back told it may be a face']} backs told they may be faces) "
           f"({counts['all']['back asked']} of them asked about)")
     if counts.get(MOTION_BLURRED, {}).get("tiles") and counts.get(NO_MOTION_BLUR, {}).get("tiles"):
         print("  false tiles " + ", ".join(

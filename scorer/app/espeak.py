@@ -24,15 +24,22 @@ def espeak_argv(program: str, lang: str, rate: int = RATE) -> list[str]:
     return [program, "-v", "fi" if lang == "fi" else "en", *(["-s", str(rate)] if rate != RATE else []), "--stdin"]
 
 
-def together(waiting: list[tuple[str, str]]) -> tuple[str, str, int]:
-    """The texts waiting (oldest first) as one utterance in the newest one's language, and its speed: the
-    more there are, the faster, so the voice catches up with the table."""
-    lang = waiting[-1][1]
-    texts = [text for text, text_lang in waiting if text_lang == lang]
-    if len(texts) == 1:
-        return texts[0], lang, RATE
+def together(waiting: list[tuple[str, str]]) -> tuple[str, str, int, int]:
+    """The oldest texts waiting that share a language (the language switched meanwhile: the later ones are said
+    next, in theirs) as one utterance, its language, its speed -- the more there are, the faster, so the voice
+    catches up with the table -- and how many texts it takes."""
+    lang = waiting[0][1]
+    count = next((k for k, (_, text_lang) in enumerate(waiting) if text_lang != lang), len(waiting))
+    texts = [text for text, _ in waiting[:count]]
+    if count == 1:
+        return texts[0], lang, RATE, 1
     text = " ".join(t.strip() if t.strip().endswith((".", "!", "?")) else t.strip() + "." for t in texts)
-    return text, lang, min(FASTEST, RATE + CATCHING_UP * (len(texts) - 1))
+    return text, lang, min(FASTEST, RATE + CATCHING_UP * (count - 1)), count
+
+
+def speaking_seconds(text: str, rate: int) -> float:
+    """Time enough for espeak-ng to say ``text`` at ``rate`` words a minute, twice over (a word: about six letters)."""
+    return 30.0 + 2 * 60.0 * len(text) / 6 / rate
 
 
 class EspeakQueue:
@@ -63,14 +70,19 @@ class EspeakQueue:
             with self._lock:
                 while not self._waiting:
                     self._wake.wait()
-                text, lang, rate = together(self._waiting)
-                self._waiting.clear()
+                text, lang, rate, count = together(self._waiting)
+                del self._waiting[:count]
                 self._speaking = True
             try:
                 process = subprocess.Popen(espeak_argv(self.program, lang, rate), stdin=subprocess.PIPE,
                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                 self._process = process
-                _out, err = process.communicate(text.encode("utf-8"), timeout=120)
+                try:
+                    _out, err = process.communicate(text.encode("utf-8"), timeout=speaking_seconds(text, rate))
+                except subprocess.TimeoutExpired:
+                    process.kill()  # (hung: not left speaking over the next text)
+                    _out, err = process.communicate()
+                    raise
                 said = err.decode("utf-8", "replace")
                 # espeak-ng exits 0 even when it found no sound device; it says so on stderr.
                 problem = [line for line in said.splitlines() if line.lower().startswith("error")]

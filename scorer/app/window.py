@@ -367,7 +367,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         for e in sorted(events, key=lambda e: isinstance(e, Notice) and isinstance(e.said, CAMERA_UNFIT)):
             if isinstance(e, MoveEvent):
                 self._close_question()
-                heard = self.heard_already(e.step) or self.said_redone(e.step, e.announcement)
+                heard = self.heard_already(e.step) or e.redone
+                if e.redone:
+                    self.say_redone(e.step, e.announcement)
                 if e.announcement is not None:
                     self._announce(e.announcement, aloud=not heard)
                 else:

@@ -31,7 +31,6 @@ class Banner:
     last_announcement = ""
     not_saved: QLabel | None = None  # the status bar's red mark while a move could not be saved
     standing = ""  # what the status bar last said to do next (a passing message may stand over it)
-    redoing: object = None  # the event a Redo asked for, till it comes back scored
 
     @property
     def knocks(self) -> bool:
@@ -93,15 +92,11 @@ class Banner:
         if ended and aloud:
             self.speaker.say(text)
 
-    def said_redone(self, step: Step, announcement: Announcement | None) -> bool:
-        """Whether ``step`` is the move a Redo brought back: then said as such ("Redone: ..."), not as a move just
-        made -- the players listening would count a draw or a score twice."""
-        redoing, self.redoing = self.redoing, None
-        if redoing is None or step.event != redoing:
-            return False
+    def say_redone(self, step: Step, announcement: Announcement | None) -> None:
+        """A move Redo brought back is said as such ("Redone: ..."), not as a move just made: the players listening
+        would count a draw or a score twice."""
         move = announcement.spoken(self.lang) if announcement is not None else event_text(step.event, knock=self.knocks)
         self.speaker.say(self.tr("Redone: {move}").format(move=move))
-        return True
 
     def say_started(self) -> None:
         """A new match is said as it starts (the game, who plays, what comes first): the table hears that the voice
@@ -118,8 +113,6 @@ class Banner:
         scores, turn = scores_text(match), turn_text(match)
         if match.is_over:
             said = turn
-        elif match.round_no == 0:
-            said = self.tr("Resumed. {scores}. {turn}.").format(scores=scores, turn=turn)
         elif match.phase is Phase.IN_ROUND:
             said = self.tr("Resumed: round {round}. {scores}. {turn}.").format(round=match.round_no, scores=scores, turn=turn)
         elif match.phase is Phase.ROUND_OVER:

@@ -208,9 +208,6 @@ _SENTENCES = (
                                    "-- the scores stand as the moves were played"),
     QT_TRANSLATE_NOOP("Sentences", "{player} knocked holding {tile}, which could be placed: a player who can place a tile "
                                    "must -- the scores stand as the moves were played"),
-    QT_TRANSLATE_NOOP("Sentences", "{player} drew though {tile}, shown at the round's end, could be placed: a player who can "
-                                   "place a tile must, and the first tile drawn that fits is played -- the scores stand as the "
-                                   "moves were played"),
     QT_TRANSLATE_NOOP("Sentences", "{player} played {tile}, not {instead_of}"),
     QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)"),
     # the board's refusals

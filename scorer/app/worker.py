@@ -10,7 +10,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal
@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
 from scorer.pipeline import TablePipeline
+from scorer.pipeline.events import MoveEvent
 from scorer.pipeline.sources import Frame, FrameSource
 from scorer.rules import Event, Match
 from scorer.rules.history import MatchHistory
@@ -158,7 +159,8 @@ class PipelineWorker(QObject):
                 self.pipeline.rewind(len(history.steps) - 1, t)
         elif kind == "redo":
             if history.undone:
-                self._tell(self.pipeline.confirm([history.undone[0].event], t))
+                back = self.pipeline.confirm([history.undone[0].event], t)
+                self._tell([replace(e, redone=True) if isinstance(e, MoveEvent) else e for e in back])
         elif kind == "review":
             self.reviewing = True
             self._show_at(payload)

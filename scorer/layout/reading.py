@@ -90,6 +90,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     blank = _back_as_blank_double(detections, backs, layout, len(problems), every_double_spins, to_table)
     if blank is not None:
         detections, back = blank
+        maybe_faces = [d for d in maybe_faces if d is not back]  # (told as the double blank instead)
         layout = reconstruct(seen_from_detections(detections, to_table))
         board, problems = to_board(layout, every_double_spins)
     up = _read_faces(detections)  # the layout's tiles, in order

@@ -289,7 +289,7 @@ class TablePipeline:
         self.asked.moved_on()
         if self.match.phase is not Phase.IN_ROUND:
             self.arms.round_over()
-        wrong = [w for w in acts_while_able(self.history.steps) if not {w, ("put in", w.line)} & self._noted]  # (once)
+        wrong = [w for w in acts_while_able(self.history.steps) if w not in self._noted]  # (once, though rewritten)
         self._noted.update(wrong)
         out: list[PipelineEvent] = [told(t, w) for w in wrong]
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
@@ -311,7 +311,6 @@ class TablePipeline:
         for i, (event, at) in enumerate(rewritten.events):
             step = self.history.apply(event, at)
             if i in rewritten.changed:
-                self._noted.add(("put in", step.line))  # (a draw put in where it fits: the hands cannot prove it wrong)
                 out.append(MoveEvent(t, step, announced(step), rewritten=True))
         return out + self._moved_on(t)
 

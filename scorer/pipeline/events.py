@@ -25,6 +25,7 @@ class MoveEvent:
     step: Step
     announcement: Announcement | None = None
     rewritten: bool = False  # a move of a round written again (a draw the camera missed put in), not one just made
+    redone: bool = False  # a move brought back by Redo, not one just made
 
     def to_json(self) -> dict[str, Any]:
         out = {"t": round(self.t, 2), **record(self.step)}

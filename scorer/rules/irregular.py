@@ -1,14 +1,13 @@
-"""Turns the revealed hands show to be against the rules: a player who could place a tile passed, knocked or drew.
+"""Turns the revealed hands show to be against the rules: a player who could place a tile passed or knocked.
 
-A player who can place a tile must (a draw stops at the first tile that fits, which is played at once). What a
-player shows at the round's end proves a turn wrong where the tile was surely in the hand at that turn and fitted
-the board as it stood then:
-- a pass comes only once the boneyard is empty (Seven Rocks has none), and a hand only shrinks after it: every
-  tile shown was held at each of the player's passes;
-- at a player's last draw of the round, every tile shown was held, or drawn then -- and a drawn tile that fitted
-  ends the drawing and is played. Either way a tile shown that fitted the board then proves the draw wrong. (At
-  an earlier draw a tile shown may have come from a later one: nothing is proved.)
-The moves stand as played -- the round is over -- but the players are told.
+A player who can place a tile must.  Every tile a player shows at the round's end was in their hand at each of
+their passes that round: a pass comes only once the boneyard is empty (Seven Rocks has none), and a hand only
+shrinks after it.  So a tile shown that fitted the board as it stood at a pass proves the pass wrong.  The moves
+stand as played -- the round is over -- but the players are told.
+
+Draws are not judged: where the camera saw them, their place in the log may be a guess (a draw the hands showed
+missed is put before the player's last play; a draw and a play seen in one still table are written draw first),
+and a tile shown would then "prove" a draw wrong against a board it was never made at.
 """
 
 from __future__ import annotations
@@ -16,18 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from scorer.rules.events import Draw, Pass, Play, Reveal, RoundStart
+from scorer.rules.events import Pass, Reveal, RoundStart
 from scorer.rules.tiles import Tile
 from scorer.rules.transcript import Step
 from scorer.words import Words
 
-Act = Literal["passed", "knocked", "drew"]
+Act = Literal["passed", "knocked"]
 
 
 @dataclass(frozen=True, slots=True)
 class ActedWhileAble:
-    """``player`` passed, knocked (a game with no boneyard) or drew at log line ``line`` though ``tile``, shown at
-    the round's end, could be placed then."""
+    """``player`` passed, or knocked (a game with no boneyard), at log line ``line`` though ``tile``, shown at the
+    round's end, could be placed then."""
 
     player: str
     line: int
@@ -38,40 +37,24 @@ class ActedWhileAble:
         if self.act == "knocked":
             return Words("{player} knocked holding {tile}, which could be placed: a player who can place a tile must "
                          "-- the scores stand as the moves were played", player=self.player, tile=self.tile)
-        if self.act == "drew":
-            return Words("{player} drew though {tile}, shown at the round's end, could be placed: a player who can place "
-                         "a tile must, and the first tile drawn that fits is played -- the scores stand as the moves were "
-                         "played", player=self.player, tile=self.tile)
         return Words("{player} passed holding {tile}, which could be placed: a player who can place a tile must "
                      "-- the scores stand as the moves were played", player=self.player, tile=self.tile)
 
 
 def acts_while_able(steps: Sequence[Step]) -> list[ActedWhileAble]:
-    """The passes, knocks and last draws of the round that ``steps`` end with a reveal of, proved wrong by the
-    hands revealed (none where the last step is no reveal)."""
+    """The passes and knocks of the round that ``steps`` end with a reveal of, proved wrong by the hands revealed
+    (none where the last step is no reveal)."""
     if not steps or not isinstance(steps[-1].event, Reveal):
         return []
     reveal = steps[-1].event
     found = []
-    drew_later: set[str] = set()
-    passed_on_this_board: set[str] = set()  # (a draw that emptied the boneyard, then a pass: told once, at the pass)
     for step in reversed(steps[:-1]):
-        event = step.event
-        if isinstance(event, RoundStart):
+        if isinstance(step.event, RoundStart):
             break
-        if isinstance(event, Play):
-            passed_on_this_board.clear()
-        if isinstance(event, Draw) and (event.player in drew_later or event.player in passed_on_this_board):
-            drew_later.add(event.player)
-            continue
-        if isinstance(event, (Pass, Draw)):
+        if isinstance(step.event, Pass):
             board = step.before.current_board()
-            fitting = [t for t in reveal.hand_of(event.player) or () if board.can_place(t)]
-            act: Act = "drew" if isinstance(event, Draw) else "passed" if step.before.rules.has_boneyard else "knocked"
+            fitting = [t for t in reveal.hand_of(step.event.player) or () if board.can_place(t)]
             if fitting:
-                found.append(ActedWhileAble(event.player, step.line, fitting[0], act))
-                if isinstance(event, Pass):
-                    passed_on_this_board.add(event.player)
-            if isinstance(event, Draw):
-                drew_later.add(event.player)
+                act: Act = "passed" if step.before.rules.has_boneyard else "knocked"
+                found.append(ActedWhileAble(step.event.player, step.line, fitting[0], act))
     return found[::-1]

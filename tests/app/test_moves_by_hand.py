@@ -312,7 +312,7 @@ def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
 
 
 def test_a_pass_the_hands_prove_wrong_is_shown_and_said(qtbot, tmp_path: Path) -> None:
-    from tests.test_irregular_turns import _round_with_a_wrong_pass
+    from tests.test_irregular_passes import _round_with_a_wrong_pass
 
     made = _round_with_a_wrong_pass("horse-race", 4, seed=8)
     assert made is not None and made[2]
@@ -394,17 +394,28 @@ def test_a_move_redone_is_said_as_redone_not_as_a_move_just_made(qtbot, tmp_path
     window.redo()
     qtbot.waitUntil(lambda: len(window.snapshot.steps) == i + 2, timeout=10_000)
     assert len(said) == 2 and said[1].startswith("Redone: ")
+    # Two redos pressed at once (the window's snapshot behind the worker): both said as redone.
+    for _ in range(2):
+        count = len(window.snapshot.steps)
+        window.undo()
+        qtbot.waitUntil(lambda: len(window.snapshot.steps) == count - 1, timeout=10_000)
+    said.clear()
+    window.redo()
+    window.redo()
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == i + 2, timeout=10_000)
+    assert len(said) == 2 and all(text.startswith("Redone: ") for text in said), said
     window.close()
 
 
-@pytest.mark.parametrize("where", ["in a round", "between rounds"])
-def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path, where: str) -> None:
-    """Mid-round the round is named; between rounds the one last counted ("after round 1"), not as if under way."""
+@pytest.mark.parametrize("where", ["before the first round", "in a round", "round over", "between rounds"])
+def test_a_match_resumed_is_said_as_its_round_stands(qtbot, tmp_path: Path, where: str) -> None:
+    """Mid-round the round is named; its end waiting for the hands, so; between rounds the one last counted ("after
+    round 1"), not as if under way."""
     from scorer.rules import Reveal
 
     sim = simulate_match("horse-race", 2, seed=0)
     end = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Reveal))
-    upto = end + 1 if where == "between rounds" else 3
+    upto = {"before the first round": 0, "in a round": 3, "round over": end, "between rounds": end + 1}[where]
     header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
     session = Session.create(header, tmp_path)
     for e in sim.events[:upto]:
@@ -414,6 +425,7 @@ def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path, where: str)
     said: list[str] = []
     window.speaker.say = said.append
     window.start()
-    expected = "Resumed after round 1. " if where == "between rounds" else "Resumed: round 1. "
+    expected = {"before the first round": "New match: ", "in a round": "Resumed: round 1. ",
+                "round over": "Resumed: round 1 is over. ", "between rounds": "Resumed after round 1. "}[where]
     assert len(said) == 1 and said[0].startswith(expected), said
     window.close()

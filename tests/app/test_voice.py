@@ -424,7 +424,20 @@ def test_texts_coming_faster_than_they_are_said_are_all_said_together_and_faster
     while not queue.idle() and time.monotonic() < deadline:
         time.sleep(0.05)
     said = calls(log)
-    assert problems == [] and len(said) == 2
-    assert said[0][1] == "Round one is over: Ann scores ten points" and "-s" not in said[0][0]
-    assert said[1][1] == " ".join(f"{text}." for text in plays)
-    assert int(said[1][0][said[1][0].index("-s") + 1]) > RATE
+    # (The round's end is said alone where the voice took it up before the plays came; on a busy machine it may not
+    # have: then with them.)
+    assert problems == [] and 1 <= len(said) <= 2
+    heard, at = " ".join(text for _, text in said), 0
+    for text in ["Round one is over: Ann scores ten points", *plays]:  # every one, in order
+        at = heard.index(text, at) + len(text)
+    for argv, text in said:
+        several = text.count(".") > 1
+        assert ("-s" in argv) == several and (not several or int(argv[argv.index("-s") + 1]) > RATE)
+
+
+def test_texts_waiting_in_two_languages_are_said_each_in_its_own() -> None:
+    from scorer.app.espeak import RATE, together
+
+    waiting = [("Ann, double five: ten", "en"), ("Ben draws 1", "en"), ("Ann, viisi–viisi", "fi")]
+    assert together(waiting) == ("Ann, double five: ten. Ben draws 1.", "en", RATE + 30, 2)
+    assert together(waiting[2:]) == ("Ann, viisi–viisi", "fi", RATE, 1)

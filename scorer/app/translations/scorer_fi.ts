@@ -28,10 +28,6 @@
         <translation>Uusi ottelu: {game}, {sides}. {turn}.</translation>
     </message>
     <message>
-        <source>Resumed. {scores}. {turn}.</source>
-        <translation>Jatketaan. {scores}. {turn}.</translation>
-    </message>
-    <message>
         <source>Resumed: round {round}. {scores}. {turn}.</source>
         <translation>Jatketaan: kierros {round}. {scores}. {turn}.</translation>
     </message>
@@ -667,7 +663,7 @@ Every move is saved at once in the match&apos;s session file; after a crash the 
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
 Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;; tallenne odottaa sillä välin.
-Väärin luettu laatta: napsauta sitä kuvassa ja kirjoita sen silmäluvut (esim. 3 4); sen jälkeiset siirrot pisteytetään uudelleen.
+Väärin luettu laatta: napsauta sitä kuvassa ja kirjoita sen silmäluvut (esim. 3 4); sen jälkeiset siirrot pisteytetään uudelleen korjatulla laatalla.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
@@ -944,7 +940,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>no face in the picture is read surely, and the tiles taken for backs at {places} look like the faces: any of them may be a face whose pips do not show -- please check them</source>
-        <translation>kuvasta ei lueta varmasti yhdenkään laatan silmiä, ja kohtien {places} selkäpuoli ylöspäin tulkitut laatat näyttävät samalta kuin kuvapuolet: mikä tahansa niistä voi olla kuvapuoli, jonka silmät eivät näy -- tarkista ne</translation>
+        <translation>kuvasta ei voitu lukea varmasti yhdenkään laatan silmiä, ja kohtien {places} selkäpuoli ylöspäin tulkitut laatat näyttävät samalta kuin silmäpuolet: mikä tahansa niistä voi olla silmäpuoli ylöspäin oleva laatta, jonka silmät eivät näy -- tarkista ne</translation>
     </message>
     <message>
         <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
@@ -1217,10 +1213,6 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{player} knocked holding {tile}, which could be placed: a player who can place a tile must -- the scores stand as the moves were played</source>
         <translation>{player} koputti, vaikka hänellä oli {tile}, jonka olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava -- pisteet pysyvät siirtojen mukaisina</translation>
-    </message>
-    <message>
-        <source>{player} drew though {tile}, shown at the round&apos;s end, could be placed: a player who can place a tile must, and the first tile drawn that fits is played -- the scores stand as the moves were played</source>
-        <translation>{player} nosti, vaikka kierroksen lopussa näytetyn laatan {tile} olisi voinut pelata: pelaajan, joka voi pelata laatan, on pelattava, ja ensimmäinen sopiva nostettu laatta pelataan -- pisteet pysyvät siirtojen mukaisina</translation>
     </message>
     <message>
         <source>{player} played {tile}, not {instead_of}</source>
