@@ -55,12 +55,13 @@ def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
 
 
 def results_over_time(engine: Engine, player: str) -> list[tuple[dt.datetime, int, int, bool]]:
-    """(when, score, best opposing score, won) for each of the player's matches, oldest first."""
+    """(when, score, best opposing score, won) for each of the player's finished matches, oldest first (one left
+    unfinished has no result: the standings do not count it either)."""
     with engine.connect() as c:
         rows = c.execute(
             select(matches.c.played_at, matches.c.imported_at, seats.c.score, seats.c.against, seats.c.won)
             .select_from(seats.join(players, seats.c.player_id == players.c.id).join(matches, seats.c.match_id == matches.c.id))
-            .where(players.c.name == player)
+            .where(players.c.name == player, matches.c.finished)
         )
         data = [(p or i, s, a, bool(w)) for p, i, s, a, w in rows]
     return sorted(data)
@@ -172,6 +173,10 @@ class ClubWindow(QMainWindow):
     def _show_player(self, name: str) -> None:
         data = results_over_time(self.engine, name) if name else []
         wins = sum(1 for d in data if d[3])
-        self.summary.setText(self.tr("{name}: {count} matches, {wins} won").format(name=name, count=len(data), wins=wins)
-                             if name else "")
+        if not name:
+            self.summary.setText("")
+        elif len(data) == 1:
+            self.summary.setText(self.tr("{name}: 1 match, {wins} won").format(name=name, wins=wins))
+        else:
+            self.summary.setText(self.tr("{name}: {count} matches, {wins} won").format(name=name, count=len(data), wins=wins))
         self.chart.set_data(data)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
 )
@@ -165,6 +166,16 @@ class SettingsDialog(QDialog):
         self.adjustSize()
 
     def _save(self) -> None:
+        from scorer.club import file_missing
+
+        club = self.club_db.text().strip()
+        if club and club != self.settings.club_db and file_missing(club):  # (a slip would start an empty club)
+            asked = QMessageBox.question(self, self.tr("Club database"), self.tr(
+                "There is no club database at {path}. Make a new, empty one there? (The tables of one club evening "
+                "must all name the same one: No lets you check the name.)").format(path=club))
+            if asked != QMessageBox.StandardButton.Yes:
+                self.club_db.setFocus()
+                return
         w, h = (int(v) for v in self.resolution.currentText().split("x"))
         self.settings = replace(self.settings, camera=self.camera.value(), width=w, height=h, lang=self.chosen_lang(),
                                 voice=self.voice.isChecked(), still_seconds=self.still.value(),

@@ -188,11 +188,15 @@ class StartDialog(Retranslated, QDialog):
         try:  # the club's names, offered as one types (new names are simply typed)
             from PySide6.QtWidgets import QCompleter
 
-            from scorer.club import open_database, player_names
+            from scorer.club import file_missing, open_readonly, player_names
+            from scorer.club.connection import default_url
 
-            completer = QCompleter(player_names(open_database()), self)
-            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-            self.players.setCompleter(completer)
+            # (Only a club file already there, read: none is made, and a server is not waited for before the screen.)
+            club = self.settings.club_db or default_url()
+            if ("://" not in club or club.startswith("sqlite")) and not file_missing(club):
+                completer = QCompleter(player_names(open_readonly(club)), self)
+                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+                self.players.setCompleter(completer)
         except ScorerError:
             pass
         self.partnership = QCheckBox()

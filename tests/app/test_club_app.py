@@ -79,3 +79,40 @@ def test_the_main_window_s_club_window_reads_the_club_database_the_settings_name
     assert window.club_window.evening_list.count() == 1 and "table 1" in window.club_window.evening_list.item(0).text()
     window.club_window.close()
     window.close()
+
+
+def test_a_players_page_counts_finished_matches_as_the_standings_do(qtbot, tmp_path: Path) -> None:
+    """A match left unfinished has no result: the page said "3 matches, 1 won" where the standings said 1 match."""
+    engine = open_database(str(tmp_path / "club.db"))
+    tonight = dt.datetime(2026, 11, 30, 19, 0)
+    for seed, lines in ((1, None), (2, 12), (3, 8)):
+        sim = simulate_match("horse-race", 2, seed=seed, names=("Kim", "Lee"))
+        events = [dumps(event_to_json(s.event)) for s in sim.events][:lines]
+        import_log(engine, "\n".join([dumps(header_to_json(sim.header)), *events]), played_at=tonight, table_name="T")
+    assert len(results_over_time(engine, "Kim")) == 1
+    window = ClubWindow(engine, tonight.date())
+    qtbot.addWidget(window)
+    window.player.setCurrentText("Kim")
+    assert window.summary.text() in ("Kim: 1 match, 1 won", "Kim: 1 match, 0 won")
+
+
+def test_a_club_database_named_that_is_not_there_is_asked_about_before_it_is_saved(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """A slip in the name would start an empty club of its own, the board not seeing the table."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from scorer.app import settings as settings_module
+    from scorer.app.settings import Settings, SettingsDialog
+
+    monkeypatch.setattr(settings_module, "config_dir", lambda: tmp_path)
+    there = tmp_path / "club.db"
+    open_database(str(there))
+    answers: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: answers.append(text) or QMessageBox.StandardButton.No)
+    dialog = SettingsDialog(Settings())
+    qtbot.addWidget(dialog)
+    dialog.club_db.setText(str(tmp_path / "clubb.db"))
+    dialog._save()
+    assert len(answers) == 1 and "clubb.db" in answers[0] and dialog.result() != dialog.DialogCode.Accepted
+    dialog.club_db.setText(str(there))  # the name put right: saved, nothing asked
+    dialog._save()
+    assert len(answers) == 1 and dialog.settings.club_db == str(there)

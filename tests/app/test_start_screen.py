@@ -149,3 +149,26 @@ def test_the_match_played_last_is_offered_first_a_damaged_one_too_and_a_new_matc
     QTimer.singleShot(0, lambda: answer(QMessageBox.StandardButton.Yes))
     dialog.other_button.click()
     assert dialog.choice == Resume(damaged)
+
+
+def test_the_start_screen_offers_the_clubs_names_and_makes_no_club_file(qtbot, tmp_path: Path) -> None:
+    """The names typed are completed from the club file the settings name, only read: the screen made this computer's
+    own empty club file at every start, though the settings named the club's shared one."""
+    import os
+
+    from scorer.club import import_log, open_database
+    from scorer.rules.log import dumps, event_to_json, header_to_json
+    from scorer.rules.simulate import simulate_match
+
+    own = Path(os.environ["XDG_DATA_HOME"]) / "domino-scorer" / "club.db"
+    shared = tmp_path / "club.db"
+    sim = simulate_match("horse-race", 2, seed=1, names=("Kirsi", "Lauri"))
+    import_log(open_database(str(shared)), "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(e.event)) for e in sim.events]))
+    dialog = StartDialog(Settings(players="Ann, Ben", club_db=str(shared)), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    completer = dialog.players.completer()
+    assert completer is not None and {"Kirsi", "Lauri"} <= set(completer.model().stringList())
+    assert not own.exists()
+    missing = StartDialog(Settings(players="Ann, Ben", club_db=str(tmp_path / "clubb.db")), cameras=[], sessions=[])
+    qtbot.addWidget(missing)
+    assert missing.players.completer() is None and not (tmp_path / "clubb.db").exists() and not own.exists()

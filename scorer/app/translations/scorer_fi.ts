@@ -250,8 +250,12 @@
         <translation>Kerhon historiassa ei ole vielä tämän päivän otteluita.</translation>
     </message>
     <message>
+        <source>{name}: 1 match, {wins} won</source>
+        <translation>{name}: 1 ottelu, voittoja {wins}</translation>
+    </message>
+    <message>
         <source>{name}: {count} matches, {wins} won</source>
-        <translation>{name}: {count} ottelua, {wins} voittoa</translation>
+        <translation>{name}: {count} ottelua, voittoja {wins}</translation>
     </message>
 </context>
 <context>
@@ -1769,6 +1773,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>Saying with {engine}: “{text}”</source>
         <translation>Puhemoottori {engine} sanoo: ”{text}”</translation>
+    </message>
+    <message>
+        <source>There is no club database at {path}. Make a new, empty one there? (The tables of one club evening must all name the same one: No lets you check the name.)</source>
+        <translation>Kerhon tietokantaa ei ole paikassa {path}. Tehdäänkö sinne uusi, tyhjä? (Saman kerhoillan kaikkien pöytien on käytettävä samaa tietokantaa: Ei-vastauksella voit tarkistaa nimen.)</translation>
     </message>
 </context>
 <context>
