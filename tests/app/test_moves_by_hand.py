@@ -36,6 +36,19 @@ def _window(qtbot, tmp_path: Path, events=(), game: str = "horse-race", players=
     return window
 
 
+def _resumed(qtbot, tmp_path: Path, events, lang: str):
+    """A Horse Race by hand for Ann and Ben holding ``events``, opened (resumed) in ``lang``; what it says is listed."""
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand")), tmp_path)
+    for event in events:
+        session.apply(event)
+    window = open_window(session, None, lang, Settings(voice=False))
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append
+    window.start()
+    return window, said
+
+
 def _offered(window) -> dict[str, bool]:
     buttons = dict(zip(("pass", "draw", "play", "hands"), (b.isEnabled() for b in window.correction_buttons)))
     return {**buttons, "next round": window.round_action.isEnabled()}
@@ -293,15 +306,7 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
 
 def test_a_match_resumed_is_said_as_it_stands(qtbot, tmp_path: Path) -> None:
     sim = simulate_match("horse-race", 2, seed=4)
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
-    session = Session.create(header, tmp_path)
-    for step in sim.events[:5]:
-        session.apply(step.event)
-    window = open_window(session, None, "fi", Settings(voice=False))
-    qtbot.addWidget(window)
-    said: list[str] = []
-    window.speaker.say = said.append
-    window.start()
+    window, said = _resumed(qtbot, tmp_path, [step.event for step in sim.events[:5]], "fi")
     after = sim.events[4].after
     scores = f"Ann {after.rules.game_points(after.raw_scores[0])}, Ben {after.rules.game_points(after.raw_scores[1])}"
     assert said == [f"Jatketaan: kierros 1. {scores}. {genitive_fi(after.next_player)} vuoro."]
@@ -416,15 +421,7 @@ def test_a_match_resumed_is_said_as_its_round_stands(qtbot, tmp_path: Path, wher
     sim = simulate_match("horse-race", 2, seed=0)
     end = next(i for i, e in enumerate(sim.events) if isinstance(e.event, Reveal))
     upto = {"before the first round": 0, "in a round": 3, "round over": end, "between rounds": end + 1}[where]
-    header = MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("hand"))
-    session = Session.create(header, tmp_path)
-    for e in sim.events[:upto]:
-        session.apply(e.event)
-    window = open_window(session, None, "en", Settings(voice=False))
-    qtbot.addWidget(window)
-    said: list[str] = []
-    window.speaker.say = said.append
-    window.start()
+    window, said = _resumed(qtbot, tmp_path, [e.event for e in sim.events[:upto]], "en")
     expected = {"before the first round": "New match: ", "in a round": "Resumed: round 1. ",
                 "round over": "Resumed: round 1 is over. ", "between rounds": "Resumed after round 1. "}[where]
     assert len(said) == 1 and said[0].startswith(expected), said
