@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorer.app.i18n import language_box
 from scorer.app.pegboard import PegBoard
 from scorer.cribbage.match import Deal
 
@@ -210,11 +211,7 @@ class CribbageWidgets:
         bar.addWidget(self.test_button)
         self.lang_caption = QLabel()
         bar.addWidget(self.lang_caption)
-        self.lang_box = QComboBox()
-        self.lang_box.addItem("English", "en")
-        self.lang_box.addItem("suomi", "fi")
-        self.lang_box.setCurrentIndex(self.lang_box.findData(self.lang))
-        self.lang_box.currentIndexChanged.connect(lambda _i: self.set_lang(self.lang_box.currentData()))
+        self.lang_box = language_box(self.lang, self.set_lang)
         bar.addWidget(self.lang_box)
 
     def _retranslate(self) -> None:

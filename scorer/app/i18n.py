@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
+from typing import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, Qt, QTranslator
+from PySide6.QtWidgets import QComboBox
 
 from scorer import words
 from scorer.pipeline.announce import genitive_fi
@@ -84,6 +87,27 @@ def set_language(lang: str | None) -> str:
                        else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     _lang = lang
     return lang
+
+
+class _LanguageBox(QComboBox):
+    """The language chooser: by the mouse only -- it takes no keyboard focus and no wheel.  Focused after a click, a
+    stray arrow key switched the whole app to the other language mid-match (a trial found it); the View menu's
+    Language is there for the keyboard."""
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        event.ignore()
+
+
+def language_box(current: str, chosen: Callable[[str], None]) -> QComboBox:
+    """A combo box of the languages, each named in itself, showing ``current``; ``chosen`` is called with the code
+    of the one picked."""
+    box = _LanguageBox()
+    box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    for code, name in LANGS.items():
+        box.addItem(name, code)
+    box.setCurrentIndex(max(0, box.findData(current)))
+    box.currentIndexChanged.connect(lambda _i: chosen(box.currentData()))
+    return box
 
 
 def names(name: str) -> dict[str, str]:

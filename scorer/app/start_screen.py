@@ -58,11 +58,7 @@ class StartDialog(Retranslated, QDialog):
         self.settings_button = QPushButton()
         self.settings_button.clicked.connect(self._edit_settings)
         # The language, here too: a first start has none saved (the names need no translating).
-        self.lang_box = QComboBox()
-        for code, name in i18n.LANGS.items():
-            self.lang_box.addItem(name, code)
-        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(i18n.language())))
-        self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
+        self.lang_box = i18n.language_box(i18n.language(), self._set_lang)
         row.addWidget(self.demo_button)
         row.addWidget(self.cribbage_button)
         row.addWidget(self.settings_button)

@@ -11,7 +11,7 @@ from importlib import metadata
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QToolBar
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QToolBar
 
 from scorer.app import i18n
 from scorer.app.settings import Settings
@@ -34,11 +34,7 @@ class WindowMenus:
         self.club_action = QAction(self)
         self.club_action.triggered.connect(self.open_club)
         self.match_bar.addAction(self.club_action)
-        self.lang_box = QComboBox()
-        for code, name in i18n.LANGS.items():  # each language named in itself
-            self.lang_box.addItem(name, code)
-        self.lang_box.setCurrentIndex(max(0, self.lang_box.findData(self.lang)))
-        self.lang_box.currentIndexChanged.connect(lambda _i: self._set_lang(self.lang_box.currentData()))
+        self.lang_box = i18n.language_box(self.lang, self._set_lang)
         self.lang_label = QLabel()
         self.match_bar.addWidget(self.lang_label)
         self.match_bar.addWidget(self.lang_box)

@@ -425,3 +425,28 @@ def test_qts_own_file_dialog_is_finnish_where_qts_translation_lacks_texts(qtbot,
     labels = {label.text() for label in dialog.findChildren(QLabel)}
     assert {"&Kansio:", "Tiedosto&nimi:", "Tiedosto&tyyppi:"} <= labels
     assert QApplication.translate("QAbstractFileIconProvider", "Folder") == "Kansio"
+
+
+def test_no_stray_key_nor_wheel_switches_the_language(qtbot, english_after) -> None:
+    """Clicked once, the language box kept the keyboard: an arrow key pressed later (to scroll, to step a recording)
+    switched the whole app to the other language mid-match.  It is the mouse's only; the View menu's Language is the
+    keyboard's."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+
+    from scorer.app.settings import Settings
+    from scorer.app.start import StartDialog
+
+    i18n.set_language("fi")
+    dialog = StartDialog(Settings(), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    box = dialog.lang_box
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    box.hidePopup()
+    assert not box.hasFocus() and box.focusPolicy() == Qt.FocusPolicy.NoFocus
+    qtbot.keyClick(dialog, Qt.Key.Key_Up)
+    wheel = QWheelEvent(QPointF(5, 5), QPointF(box.mapToGlobal(QPoint(5, 5))), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(box, wheel)
+    assert i18n.language() == "fi" and box.currentData() == "fi"
