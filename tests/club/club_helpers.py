@@ -22,6 +22,21 @@ def log_text(sim, *, upto: int | None = None, t: bool = True, header=None) -> st
     return "\n".join(lines) + "\n"
 
 
+def played_live(db: str, sim, table: str, upto: int, sessions: Path):
+    """``sim``'s first ``upto`` events played into a new session that a LiveTable writes to the club database ``db``
+    as table ``table``, caught up: the session and its live table."""
+    from scorer.club import LiveTable
+    from scorer.sessions import Session
+
+    session = Session.create(sim.header, sessions)
+    live = LiveTable(db, table)
+    session.listeners.append(live)
+    for step in sim.events[:upto]:
+        session.apply(step.event)
+    assert live.flush(30)
+    return session, live
+
+
 def write_evening(folder: Path, seeds, game: str = "horse-race", names=("Ann", "Ben", "Cid", "Dee")) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

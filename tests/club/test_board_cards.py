@@ -6,19 +6,17 @@ from __future__ import annotations
 
 import datetime as dt
 
-from club_helpers import log_text
+from club_helpers import log_text, played_live
 from sqlalchemy import update
 
 from scorer.club import LiveTable, import_log, open_database
 from scorer.club.board import BoardData
 from scorer.club.schema import matches
 from scorer.rules.simulate import simulate_match
-from scorer.sessions import Session
 
 
 def _unfinished(seed: int, names: tuple[str, ...], lines: int) -> str:
-    text = log_text(simulate_match("horse-race", len(names), seed=seed, names=names))
-    return "\n".join(text.splitlines()[:lines]) + "\n"
+    return log_text(simulate_match("horse-race", len(names), seed=seed, names=names), upto=lines - 1)
 
 
 def _at(engine, ident: str, now: dt.datetime, updated: float, opened: float) -> None:
@@ -69,13 +67,7 @@ def test_a_match_won_stays_on_its_table_over_one_left_unfinished(tmp_path) -> No
 def test_a_table_renamed_or_a_match_resumed_is_shown_as_played_now(tmp_path) -> None:
     db = str(tmp_path / "club.db")
     engine = open_database(db)
-    sim = simulate_match("horse-race", 2, seed=5)
-    session = Session.create(sim.header, tmp_path / "sessions")
-    live = LiveTable(db, "Table 1")
-    session.listeners.append(live)
-    for step in sim.events[:6]:
-        session.apply(step.event)
-    assert live.flush(30)
+    session, live = played_live(db, simulate_match("horse-race", 2, seed=5), "Table 1", 6, tmp_path / "sessions")
     live.close()
     ident = import_log(engine, session.text()).match_id  # (the same log again: nothing changes)
     hour_ago = dt.datetime.now() - dt.timedelta(hours=1)

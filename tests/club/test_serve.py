@@ -16,14 +16,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from club_helpers import free_port, log_text, standings_rows
+from club_helpers import free_port, log_text, played_live, standings_rows
 
 from scorer.cli import build_parser
-from scorer.club import LiveTable, import_log, open_database
+from scorer.club import import_log, open_database
 from scorer.club.board import board_scale, evening_start
 from scorer.rules.log import GAMES
 from scorer.rules.simulate import simulate_match
-from scorer.sessions import Session
 
 
 @contextmanager
@@ -92,12 +91,7 @@ def test_the_board_serves_the_evening_and_brings_each_move(tmp_path: Path) -> No
     old = simulate_match("horse-race", 2, seed=9)  # last week's: in the season's standings, not tonight's
     import_log(engine, log_text(old), played_at=evening_start(dt.datetime.now()) - dt.timedelta(days=7))
     sim = simulate_match("seven-rocks", 4, True, seed=5, names=("Eva", "Finn", "Gus", "Hilla"))
-    session = Session.create(sim.header, tmp_path / "sessions")
-    live = LiveTable(db, "Table 10")
-    session.listeners.append(live)
-    for step in sim.events[:20]:
-        session.apply(step.event)
-    assert live.flush(30)
+    session, live = played_live(db, sim, "Table 10", 20, tmp_path / "sessions")
     with serving(db) as base:
         with urllib.request.urlopen(base + "/", timeout=5) as r:
             page = r.read().decode()
