@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-$(command -v python3.11 || command -v python3)}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
+echo "Installing the scorer and its test tools into .venv/..." >&2
 .venv/bin/python -m pip install -q -e '.[dev]'
 export QT_QPA_PLATFORM=offscreen
 set +e

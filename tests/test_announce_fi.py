@@ -46,3 +46,22 @@ def test_a_turn_that_goes_on_is_said_to_go_on() -> None:
     assert all(a.spoken("fi").endswith(f"{s.outcome.player} jatkaa vuoroaan.") for s, a in going_on)
     ended = [a for s, a in said if a is not None and getattr(s.outcome, "continues", None) is False]
     assert ended and not any("continues" in a.spoken("en") for a in ended)
+
+
+def test_the_last_tile_of_a_round_says_the_round_is_over() -> None:
+    """A play that empties a hand is said with the round's end: the table hears the hands are to be counted now (a
+    newcomer entering moves by hand heard only the tile, the next step shown in the status bar)."""
+    from scorer.rules import Phase, Play
+
+    sim = simulate_match("seven-rocks", 4, True, seed=2)
+    history = MatchHistory.new(sim.header)
+    last = [history.apply(e.event) for e in sim.events]
+    out = next(s for s in last if isinstance(s.event, Play) and s.after.phase is Phase.ROUND_OVER)
+    said = announced(out)
+    n = out.after.round_no
+    words_en = {1: "one", 2: "two", 3: "three"}[n]
+    words_fi = {1: "yksi", 2: "kaksi", 3: "kolme"}[n]
+    assert said.spoken("en").endswith(f"{out.event.player} is out: round {words_en} is over.")
+    assert said.spoken("fi").endswith(f"{out.event.player} pelasi viimeisen laattansa: kierros {words_fi} päättyi.")
+    others = [s for s in last if isinstance(s.event, Play) and s.after.phase is Phase.IN_ROUND]
+    assert not any("is over" in announced(s).spoken("en") for s in others)

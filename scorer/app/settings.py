@@ -77,8 +77,9 @@ class SettingsDialog(QDialog):
     (which tries the backends afresh).
     """
 
-    def __init__(self, settings: Settings, speaker=None) -> None:
+    def __init__(self, settings: Settings, speaker=None, samples: dict[str, str] | None = None) -> None:
         super().__init__()
+        self.samples = samples  # the voice test's sentence (a match's own; None: a Horse Race move)
         self.setWindowTitle(self.tr("Settings"))
         self.settings = settings
         if speaker is None:
@@ -156,7 +157,7 @@ class SettingsDialog(QDialog):
         """Say a sample sentence in the language chosen in the form."""
         previous = self.speaker.lang
         self.speaker.lang = self.chosen_lang()
-        engine = self.speaker.test()
+        engine = self.speaker.test(self.samples)
         self.speaker.lang = previous
         said = self.speaker.said_texts[-1] if self.speaker.said_texts else ""
         if engine == "text only":

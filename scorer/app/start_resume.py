@@ -12,10 +12,11 @@ from scorer.sessions import SessionSummary
 
 
 def offered_first(sessions: list[SessionSummary]) -> list[SessionSummary]:
-    """The matches to go on with: the real match played last first, then those with no move yet, then the demos,
-    each the last written first."""
-    unfinished = [s for s in sessions if s.resumable]
-    return sorted(unfinished, key=lambda s: (s.is_demo, s.events == 0, -s.written))
+    """The matches to go on with: the real match played last first, then those with no move yet, each the last
+    written first.  Not the demo: "Play the demo" plays it again (a newcomer found a demo watched once offered as
+    an unfinished match at every start)."""
+    unfinished = [s for s in sessions if s.resumable and not s.is_demo]
+    return sorted(unfinished, key=lambda s: (s.events == 0, -s.written))
 
 
 def summary_text(s: SessionSummary) -> str:

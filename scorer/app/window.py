@@ -259,6 +259,13 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             step = by_line.get(item.data(Qt.ItemDataRole.UserRole))
             if step is not None:
                 item.setText(self._item_text(step))
+        self.follow_latest_move()
+
+    def follow_latest_move(self) -> None:
+        """The move list scrolled to its latest move (once its items' wrapped heights are laid out), unless a past
+        moment is reviewed: texts in another language, or moves added while table mode hid the list, left it short."""
+        if self.review_at is None:
+            QTimer.singleShot(0, self.log.scrollToBottom)
 
     # -- running and closing --------------------------------------------------------------
 
@@ -270,7 +277,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.say_resumed()
         else:
             self.say_started()
-        QTimer.singleShot(0, self.log.scrollToBottom)  # (a resumed match: its latest move in view once laid out)
+        self.follow_latest_move()  # (a resumed match: its latest move in view)
 
     def stop(self) -> None:
         self.worker.stop()

@@ -14,7 +14,8 @@ from scorer.app.layout_picture import layout_on_table, layout_pixmap
 from scorer.app.liveview import to_qimage
 from scorer.app.pegboard import Track
 from scorer.rules import Match, Phase
-from scorer.rules.transcript import Step, narrate
+from scorer.rules.game import PlayOutcome, RoundOutcome
+from scorer.rules.transcript import Step, narrate, scores_text
 
 
 class Scoreboard:
@@ -93,9 +94,13 @@ class Scoreboard:
             sums = self.tr("End sum {sum}").format(sum=board.end_sum())
         else:
             sums = self.tr("No tiles on the table")
-        scores = ", ".join(f"{p} {v}" for p, v in step.after.scores().items())
         told = "\n".join(line.strip() for line in narrate(step, self.lang)) or event_text(step.event)
-        caption = QLabel(self.tr("After: {move}\n{sums}. Scores: {scores}.").format(move=told, sums=sums, scores=scores))
+        # (A move that scored tells the scores already -- by side, as pairs play: not told twice, nor player by player.)
+        if isinstance(step.outcome, RoundOutcome) or isinstance(step.outcome, PlayOutcome) and step.outcome.raw_points:
+            caption = QLabel(self.tr("After: {move}\n{sums}.").format(move=told, sums=sums))
+        else:
+            caption = QLabel(self.tr("After: {move}\n{sums}. Scores: {scores}.").format(move=told, sums=sums,
+                                                                                         scores=scores_text(step.after)))
         caption.setWordWrap(True)
         col.addWidget(caption)
         row = QHBoxLayout()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QToolBar
 
 from scorer.app import i18n
 from scorer.app.settings import Settings
+from scorer.pipeline.announce import voice_sample
 
 
 class WindowMenus:
@@ -59,6 +60,7 @@ class WindowMenus:
         self.play_menu = bar.addMenu("")
         self.pause_action = self._action(self.play_menu, self._toggle_pause_action, "Space")
         self.pause_action.setCheckable(True)
+        self.pause_action.setVisible(not self.by_hand)  # (no recording nor camera to pause)
         self.round_action = self._action(self.play_menu, self._start_round, "N")
         self.pass_action = self._action(self.play_menu, self._add_pass, "P")
         self.draw_action = self._action(self.play_menu, self._add_draw, "D")
@@ -122,6 +124,7 @@ class WindowMenus:
             self.showFullScreen()
         else:
             self.showNormal()
+            self.follow_latest_move()
 
     def _refresh_table_mode(self) -> None:
         # (the banner's words: after an undo the last announcement is of a move withdrawn)
@@ -141,7 +144,7 @@ class WindowMenus:
         from scorer.app.settings import SettingsDialog
 
         # (The language shown is the one in use: --lang may differ from the one saved.)
-        dialog = SettingsDialog(replace(Settings.load(), lang=self.lang), speaker=self.speaker)
+        dialog = SettingsDialog(replace(Settings.load(), lang=self.lang), speaker=self.speaker, samples=voice_sample(self.match))
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.speaker.muted = not dialog.settings.voice
             self.mute.setChecked(not dialog.settings.voice)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scorer.rules.game import Match, PlayOutcome, RoundOutcome, counted_as, credited_hands
+from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome, counted_as, credited_hands
 from scorer.rules.transcript import Step
 
 _NUMBERS_FI = [
@@ -190,6 +190,14 @@ def _ending(after: Match, fi: str, en: str, say_fi: str, say_en: str) -> Announc
     return Announcement(fi, en, say_fi, say_en)
 
 
+def voice_sample(match: Match) -> dict[str, str]:
+    """The voice test's sentence for ``match``'s table: its first player laying [3|4] to an end sum of fifteen, scored
+    as its game scores it (Horse Race three points, Seven Rocks fifteen)."""
+    player, points = match.table.players[0], match.rules.game_points(15)
+    return {"en": f"This is the scorer's voice. {player}, {tile_words(3, 4, 'en')}. Fifteen, {_points_en(points)}.",
+            "fi": f"Tämä on pistelaskijan ääni. {player}, {tile_words(3, 4, 'fi')}. Viisitoista, {_points_fi(points)}."}
+
+
 def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
     """"Ann, [3|4]: fifteen, three points" -- the sum, and the points in the game's own units."""
     rules = after.rules
@@ -210,6 +218,9 @@ def announce_play(after: Match, outcome: PlayOutcome) -> Announcement:
     if outcome.continues and not after.is_over:  # (the turn stays: said, as players forget it after a double)
         say_en += f" {who_en} continues."
         say_fi += f" {who_fi} jatkaa vuoroaan."
+    if after.phase is Phase.ROUND_OVER:  # (the last tile: the table hears the hands are to be counted now)
+        say_en += f" {who_en} is out: round {number_en(after.round_no)} is over."
+        say_fi += f" {who_fi} pelasi viimeisen laattansa: kierros {number_fi(after.round_no)} päättyi."
     return _ending(after, fi, en, say_fi, say_en)
 
 

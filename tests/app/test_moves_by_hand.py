@@ -58,6 +58,7 @@ def test_the_move_buttons_and_the_status_follow_the_match(qtbot, tmp_path: Path)
     sim = simulate_match("horse-race", 2, seed=4)
     window = _window(qtbot, tmp_path)
     assert window.banner.text() == "Waiting for the first round"  # (not an empty box before the first announcement)
+    assert not window.pause_action.isVisible()  # (nothing to pause with no recording nor camera)
     assert _offered(window) == {"pass": False, "draw": False, "play": True, "hands": False, "next round": True}
     first_round = [e.event for e in sim.events if e.after.round_no == 1]
     enter(qtbot, window, first_round[0])  # (the round started: the boneyard full, the opening tile to come)
@@ -425,4 +426,31 @@ def test_a_match_resumed_is_said_as_its_round_stands(qtbot, tmp_path: Path, wher
     expected = {"before the first round": "New match: ", "in a round": "Resumed: round 1. ",
                 "round over": "Resumed: round 1 is over. ", "between rounds": "Resumed after round 1. "}[where]
     assert len(said) == 1 and said[0].startswith(expected), said
+    window.close()
+
+
+def test_the_move_list_keeps_to_the_latest_move_after_a_language_switch_and_table_mode(qtbot, tmp_path: Path) -> None:
+    """Texts in another language wrap to other heights, and moves added while table mode hides the list are laid
+    out late: the list sat above the latest moves (a newcomer)."""
+    from PySide6.QtWidgets import QApplication
+
+    sim = simulate_match("seven-rocks", 4, True, seed=2)
+    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:40]], game="seven-rocks",
+                     players=sim.header.players)
+    window.show()
+    window.follow_latest_move()  # (as start() does, the window shown first)
+    bar = window.log.verticalScrollBar()
+
+    def at_the_latest() -> bool:
+        QApplication.processEvents()
+        return bar.maximum() > 0 and bar.value() == bar.maximum()
+
+    qtbot.waitUntil(at_the_latest, timeout=5_000)
+    window.lang_box.setCurrentIndex(window.lang_box.findData("fi"))
+    qtbot.waitUntil(at_the_latest, timeout=5_000)
+    window.toggle_table_mode()
+    bar.setValue(0)  # (as moves laid out while hidden leave it)
+    window.toggle_table_mode()
+    qtbot.waitUntil(at_the_latest, timeout=5_000)
+    window.lang_box.setCurrentIndex(window.lang_box.findData("en"))
     window.close()

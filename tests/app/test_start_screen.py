@@ -110,10 +110,14 @@ def test_the_match_played_last_is_offered_first_a_damaged_one_too_and_a_new_matc
     with damaged.open("ab") as f:
         f.write(b'{"type": "play", "player"')  # (torn by a power cut)
     played(("Ann", "Ben"), 0)  # (started later by a slip of Enter: no move in it)
+    demo = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False, source=MatchSource("demo")), tmp_path)
+    demo.apply(simulate_match("horse-race", 2, seed=5).events[0].event)  # (a demo watched a while: played again, not resumed)
+    demo.close()
     os.utime(ann_ben)  # (then the real match played on: written last)
     dialog = StartDialog(Settings(players="Ann, Ben"), cameras=[], sessions=list_sessions(tmp_path))
     qtbot.addWidget(dialog)
     assert [s.path for s in dialog.unfinished[:2]] == [ann_ben, damaged] and dialog.unfinished[2].events == 0
+    assert len(dialog.unfinished) == 3
     assert "its damaged end is cut off, and kept aside, when resumed" in dialog.others.itemText(0)
     asked = []
     monkeypatch.setattr(start_screen, "resume_instead", lambda parent, summary: asked.append(summary.path))

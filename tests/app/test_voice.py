@@ -441,3 +441,22 @@ def test_texts_waiting_in_two_languages_are_said_each_in_its_own() -> None:
     waiting = [("Ann, double five: ten", "en"), ("Ben draws 1", "en"), ("Ann, viisi–viisi", "fi")]
     assert together(waiting) == ("Ann, double five: ten. Ben draws 1.", "en", RATE + 30, 2)
     assert together(waiting[2:]) == ("Ann, viisi–viisi", "fi", RATE, 1)
+
+
+def test_the_voice_test_scores_as_the_open_match_does(qtbot, espeak_standin) -> None:
+    """Seven Rocks open: fifteen is fifteen points, said for one of its players (the test said Horse Race's three
+    points, for an "Ann" not at the table)."""
+    from scorer.pipeline.announce import voice_sample
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.log import MatchHeader
+
+    match = MatchHistory.new(MatchHeader("seven-rocks", ("Mom", "Dad", "Liz", "Tom"), True)).match
+    script, log = espeak_standin
+    speaker = Speaker("en", engines=[], espeak=script)
+    dialog = SettingsDialog(Settings(lang="en"), speaker, samples=voice_sample(match))
+    qtbot.addWidget(dialog)
+    dialog.test_button.click()
+    assert speaker.wait_idle(10)
+    assert calls(log) == [(["-v", "en", "--stdin"], "This is the scorer's voice. Mom, three–four. Fifteen, fifteen points.")]
+    horse = MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False)).match
+    assert voice_sample(horse)["fi"].endswith("Ann, kolme–neljä. Viisitoista, kolme pistettä.")

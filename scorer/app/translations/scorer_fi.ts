@@ -883,6 +883,12 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>After: {move}
+{sums}.</source>
+        <translation>Siirron jälkeen: {move}
+{sums}.</translation>
+    </message>
+    <message>
+        <source>After: {move}
 {sums}. Scores: {scores}.</source>
         <translation>Siirron jälkeen: {move}
 {sums}. Pisteet: {scores}.</translation>
