@@ -104,7 +104,7 @@ class StartDialog(Retranslated, QDialog):
                 self.others_label.setText(self.tr("Other unfinished matches:"))
         self.new_group.setTitle(self.tr("New match"))
         self.partnership.setText(self.tr("two pairs (partners sit opposite)"))
-        self.starter.setPlaceholderText(self.tr("who starts round 1 (empty: the camera sees who opens)"))
+        self.starter.setPlaceholderText(self.tr("who starts round 1 (empty: whoever lays the first tile, as your lot drew)"))
         for i in range(self.source.count()):
             data = self.source.itemData(i)
             if isinstance(data, int):

@@ -165,6 +165,8 @@ Play menu (or the buttons): a pass or a draw for any player, a tile played by ha
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
 F11: table mode, the scores large for the whole table.
 
+Scoring: after each tile the open ends of the layout are added up (a double at an end counts both halves); a multiple of 5 scores -- Horse Race a point for each 5, to 61; Seven Rocks the sum itself, to 250. A player who cannot place a tile draws (Horse Race), else passes (Seven Rocks: knocks). When a hand is emptied, or nobody can play, Round end… takes the hands left: Horse Race credits the winner with the others' pips rounded to 5; Seven Rocks takes each hand, rounded to 5, off its pair.
+
 Every move is saved at once in the match's session file; after a crash the start screen offers to go on.""")
 
 

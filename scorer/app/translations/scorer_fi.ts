@@ -662,6 +662,8 @@ Play menu (or the buttons): a pass or a draw for any player, a tile played by ha
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
 F11: table mode, the scores large for the whole table.
 
+Scoring: after each tile the open ends of the layout are added up (a double at an end counts both halves); a multiple of 5 scores -- Horse Race a point for each 5, to 61; Seven Rocks the sum itself, to 250. A player who cannot place a tile draws (Horse Race), else passes (Seven Rocks: knocks). When a hand is emptied, or nobody can play, Round end… takes the hands left: Horse Race credits the winner with the others&apos; pips rounded to 5; Seven Rocks takes each hand, rounded to 5, off its pair.
+
 Every move is saved at once in the match&apos;s session file; after a crash the start screen offers to go on.</source>
         <translation>Pöydän yllä oleva kamera lukee jokaisen laatan; jokainen siirto pisteytetään ja sanotaan ääneen.
 
@@ -673,6 +675,8 @@ Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syöte
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
 Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne). Kumoaminen tallenteen toistuessa pysäyttää sen, kunnes syötät siirron, korjaat laatan tai painat Toista.
 F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
+
+Pisteet: jokaisen laatan jälkeen pelikuvion avoimet päät lasketaan yhteen (päässä oleva tupla lasketaan kummankin puoliskonsa mukaan); viidellä jaollinen summa tuo pisteitä -- Horse Racessa piste jokaisesta viidestä, 61:een asti; Seven Rocksissa summa sellaisenaan, 250:een asti. Pelaaja, joka ei voi pelata laattaa, nostaa (Horse Race), muuten ohittaa vuoronsa (Seven Rocks: koputtaa). Kun käsi tyhjenee tai kukaan ei voi pelata, Kierroksen loppu… kysyy jäljelle jääneet kädet: Horse Racessa voittaja saa muiden silmät viiteen pyöristettyinä; Seven Rocksissa kunkin käsi viiteen pyöristettynä vähennetään sen parin pisteistä.
 
 Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen aloitusnäkymä tarjoaa ottelun jatkamista.</translation>
     </message>
@@ -1935,8 +1939,8 @@ Jatketaanko sitä?</translation>
         <translation>paripeli (parin jäsenet istuvat vastakkain)</translation>
     </message>
     <message>
-        <source>who starts round 1 (empty: the camera sees who opens)</source>
-        <translation>kuka aloittaa 1. kierroksen (tyhjä: kamera näkee, kuka avaa)</translation>
+        <source>who starts round 1 (empty: whoever lays the first tile, as your lot drew)</source>
+        <translation>kuka aloittaa 1. kierroksen (tyhjä: se, joka pelaa ensimmäisen laatan, kuten arvonta ratkaisi)</translation>
     </message>
     <message>
         <source>Camera {number}</source>
