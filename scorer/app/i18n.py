@@ -90,9 +90,9 @@ def set_language(lang: str | None) -> str:
 
 
 class _LanguageBox(QComboBox):
-    """The language chooser: by the mouse only -- it takes no keyboard focus and no wheel.  Focused after a click, a
-    stray arrow key switched the whole app to the other language mid-match (a trial found it); the View menu's
-    Language is there for the keyboard."""
+    """The language chooser: a click does not leave the keyboard with it, and the wheel passes over it.  Focused
+    after a click, a stray arrow key switched the whole app to the other language mid-match (a trial found it);
+    Tab still reaches it for a keyboard user."""
 
     def wheelEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         event.ignore()
@@ -102,7 +102,7 @@ def language_box(current: str, chosen: Callable[[str], None]) -> QComboBox:
     """A combo box of the languages, each named in itself, showing ``current``; ``chosen`` is called with the code
     of the one picked."""
     box = _LanguageBox()
-    box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    box.setFocusPolicy(Qt.FocusPolicy.TabFocus)
     for code, name in LANGS.items():
         box.addItem(name, code)
     box.setCurrentIndex(max(0, box.findData(current)))

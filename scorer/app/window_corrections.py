@@ -289,6 +289,5 @@ class MatchCorrections:
     def redo(self) -> None:
         if self.snapshot.undone:
             self.players_acted()
-            self.redoing = self.snapshot.undone[0].event
             self.worker.redo()
             self.go_on_after_players()

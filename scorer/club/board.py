@@ -59,14 +59,16 @@ class BoardData:
         self.season_since = season_since
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}
         self._lock = threading.Lock()
+        self._shared_shown = False  # a card split for a shared name: the board changes with time alone (it folds back)
 
     def token(self, now: dt.datetime | None = None) -> tuple:
-        """Changes whenever anything on the board may have changed (a line written, a match added)."""
+        """Changes whenever anything on the board may have changed (a line written, a match added; while a table's
+        name is shown shared, each minute)."""
         now = now or dt.datetime.now()
         with self.engine.connect() as c:
             row = c.execute(select(func.count(), func.coalesce(func.sum(matches.c.lines), 0), func.max(matches.c.updated_at),
                                    func.sum(func.cast(matches.c.finished, matches.c.lines.type)))).first()
-        return (evening_start(now), tuple(row))
+        return (evening_start(now), tuple(row), now.replace(second=0, microsecond=0) if self._shared_shown else None)
 
     def tables(self, now: dt.datetime | None = None) -> dict[str, Any]:
         now = now or dt.datetime.now()
@@ -104,10 +106,13 @@ class BoardData:
                 # (a match of no table is titled by its players, as they look for it)
                 title = table_name or ", ".join(side["name"] for side in view["sides"]) or ident[:8]
                 entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})
-                entry["matches"].append((updated or played or dt.datetime.min, opened, view))
+                # (A match a table writes live is placed by when it last changed; one only imported, or written by
+                # an older scorer, by when it was played.)
+                entry["matches"].append(((updated if opened else played) or dt.datetime.min, opened, view))
         out = []
         for entry in tables.values():
             out += _cards(entry, now)
+        self._shared_shown = any(t["shared_name"] for t in out)
         # Named tables in their numbers' order (where the players look for theirs); then matches of no table,
         # those being played first, the latest first.
         named = sorted((t for t in out if t["named"]), key=lambda t: _natural(t["table"]))
@@ -143,9 +148,10 @@ def _cards(entry: dict[str, Any], now: dt.datetime) -> list[dict[str, Any]]:
     shown, marked so.  (A table that left a match for another, and back, moved each only while it had it open.)"""
     timed = sorted(entry["matches"], key=lambda t: (t[0], t[2]["played_at"] or "", t[2]["id"]))
     ordered = [view for _, _, view in timed]
-    current = ordered[-1]
-    since = max(now - dt.timedelta(minutes=QUIET_MINUTES), timed[-1][1] or dt.datetime.min)
-    also_live = [view for updated, _, view in timed[:-1] if entry["named"] and view["status"] == "playing" and updated > since]
+    current, opened = ordered[-1], timed[-1][1]
+    since = max(now - dt.timedelta(minutes=QUIET_MINUTES), opened or now)  # (both written live, or neither is told)
+    also_live = [view for updated, was_opened, view in timed[:-1]
+                 if entry["named"] and was_opened and view["status"] == "playing" and updated > since]
     earlier = [{"id": m["id"], "game": m["game"], "title": m["title"], "status": m["status"], "winners": m.get("winners", []),
                 "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1] if m not in also_live]
     shared = bool(also_live)

@@ -137,11 +137,12 @@ def _board(parsed: ParsedLog) -> str:
 
 def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at: dt.datetime | None,
            table_name: str | None, replaces: str | None = None, touch: bool = False) -> Imported:
-    """One match, upserted in the caller's transaction (``touch``: a table that has just opened it -- resumed,
-    or renamed -- is at it now, though its log is as stored: the match's time of change is now)."""
+    """One match, upserted in the caller's transaction.  ``touch``: a live table's first write of it (made, resumed,
+    or the table renamed): it is at it now, though its log may be as stored -- the match is marked opened and
+    changed now, under the table's name.  (Only a live table touches: an import or a merge of a file leaves the
+    times and names of a match a table is playing alone.)"""
     final = parsed.final
     now = dt.datetime.now()
-    named = table_name  # (named by the caller -- a live table -- not only by the log's header)
     table_name = table_name or parsed.header.table
     if table_name is not None:
         check_name(table_name, "table's name")
@@ -153,17 +154,18 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
         replaces = _grown_from(connection, parsed, table_name)
     earlier = None
     if replaces and replaces != parsed.ident:  # a log without an id, grown by a move: its old hash goes, its table and times stay
-        earlier = connection.execute(select(matches.c.table_name, matches.c.played_at, matches.c.imported_at)
+        earlier = connection.execute(select(matches.c.table_name, matches.c.played_at, matches.c.imported_at, matches.c.opened_at)
                                      .where(matches.c.id == replaces).with_for_update()).first()
         connection.execute(delete(matches).where(matches.c.id == replaces))
         if earlier is not None:
             table_name = table_name or earlier.table_name
-    lookup = select(matches.c.log, matches.c.table_name).where(matches.c.id == parsed.ident).with_for_update()
+    lookup = select(matches.c.log).where(matches.c.id == parsed.ident).with_for_update()
     row = connection.execute(lookup).first()
     if row is None:
         values = dict(id=parsed.ident, game=parsed.header.game, partnership=parsed.header.partnership,
                       played_at=_played_at(parsed.header) or (earlier.played_at if earlier else played_at) or now,
-                      imported_at=earlier.imported_at if earlier else now, updated_at=now, opened_at=now,
+                      imported_at=earlier.imported_at if earlier else now, updated_at=now,
+                      opened_at=now if touch else earlier.opened_at if earlier else None,
                       table_name=table_name, finished=final.is_over, rounds=final.round_no, log=parsed.text,
                       lines=parsed.lines, started=parsed.header.started, board=_board(parsed))
         statement = _insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
@@ -177,9 +179,9 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
     if parsed.by_content or stored == parsed.text or stored.startswith(parsed.text):
         # The same events, or the database already has a later state of this log; a table renamed or resumed
         # is shown where it is, as playing now.
-        if touch or named and named != row[1]:
+        if touch:
             connection.execute(update(matches).where(matches.c.id == parsed.ident).values(
-                updated_at=now, opened_at=now, **({"table_name": named} if named else {})))
+                updated_at=now, opened_at=now, **({"table_name": table_name} if table_name else {})))
         return result("unchanged")
     if not parsed.text.startswith(stored):
         raise ClubError(f"{source}: the database holds a different log under this match's id ({parsed.ident}); "

@@ -69,7 +69,7 @@ class Hub:
             return False
         now = dt.datetime.now()
         tables = await anyio.to_thread.run_sync(self.data.tables, now)
-        evening, (count, _lines, _updated, finished) = token
+        evening, (count, _lines, _updated, finished), _minute = token
         standings_token = (evening, count, finished)
         if standings_token != self._standings_token:
             self.standings = await anyio.to_thread.run_sync(self.data.standings, now)

@@ -4,6 +4,7 @@ both shown, marked; a table renamed or a match resumed is shown where it is, as 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from club_helpers import log_text, played_live
@@ -71,12 +72,61 @@ def test_a_table_renamed_or_a_match_resumed_is_shown_as_played_now(tmp_path) -> 
     live.close()
     ident = import_log(engine, session.text()).match_id  # (the same log again: nothing changes)
     hour_ago = dt.datetime.now() - dt.timedelta(hours=1)
-    with engine.begin() as c:
-        c.execute(update(matches).where(matches.c.id == ident).values(updated_at=hour_ago, opened_at=hour_ago))
-    renamed = LiveTable(db, "Table 2")  # the settings' new name, or the app started again
-    renamed(session)
-    assert renamed.flush(30)
-    renamed.close()
+
+    def reopened(table: str):
+        with engine.begin() as c:
+            c.execute(update(matches).where(matches.c.id == ident).values(updated_at=hour_ago, opened_at=hour_ago))
+        again = LiveTable(db, table)  # the app started again and the match resumed, or the settings' new name
+        again(session)
+        assert again.flush(30)
+        again.close()
+        with engine.connect() as c:
+            return c.execute(matches.select().where(matches.c.id == ident)).first()
+
+    resumed = reopened("Table 1")
+    assert resumed.table_name == "Table 1" and resumed.updated_at > hour_ago and resumed.opened_at > hour_ago
+    renamed = reopened("Table 2")
+    assert renamed.table_name == "Table 2" and renamed.updated_at > hour_ago and renamed.lines == 7
+
+
+def test_a_file_imported_or_merged_leaves_a_live_tables_card_and_names_alone(tmp_path) -> None:
+    """The organiser imports a match from a USB stick for a table that is playing, or merges a laptop's own file
+    into the club's: the live match keeps its card, and nothing is renamed or re-timed (a review found both)."""
+    from scorer.club import merge
+
+    db = str(tmp_path / "club.db")
+    engine = open_database(db)
+    session, live = played_live(db, simulate_match("horse-race", 2, seed=5, names=("Ann", "Ben")), "Table 1", 8,
+                                tmp_path / "sessions")
+    kim = simulate_match("horse-race", 2, seed=6, names=("Kim", "Lee"))
+    earlier = (dt.datetime.now().astimezone() - dt.timedelta(minutes=40)).isoformat(timespec="seconds")
+    header = dataclasses.replace(kim.header, started=earlier)
+    import_log(engine, log_text(kim, upto=10, header=header), table_name="Table 1")  # (unfinished, brought on a stick)
+    now = dt.datetime.now()
+    assert _cards(engine, now) == [("Table 1", "Ann", False, 1)]
+    for step in simulate_match("horse-race", 2, seed=5, names=("Ann", "Ben")).events[8:10]:
+        session.apply(step.event)
+    assert live.flush(30)
+    live.close()
+    assert _cards(engine, dt.datetime.now()) == [("Table 1", "Ann", False, 1)]  # (no "two tables" either)
+    laptop = str(tmp_path / "laptop.db")
+    import_log(open_database(laptop), session.text(), table_name="Table 9")
     with engine.connect() as c:
-        row = c.execute(matches.select().where(matches.c.id == ident)).first()
-    assert row.table_name == "Table 2" and row.updated_at > hour_ago and row.opened_at > hour_ago and row.lines == 7
+        before = c.execute(matches.select().where(matches.c.table_name == "Table 1")).all()
+    merge(engine, laptop)
+    with engine.connect() as c:
+        after = c.execute(matches.select().where(matches.c.table_name == "Table 1")).all()
+    assert [(r.id, r.updated_at, r.opened_at) for r in after] == [(r.id, r.updated_at, r.opened_at) for r in before]
+
+
+def test_matches_of_an_older_scorer_are_not_told_as_two_tables(tmp_path) -> None:
+    """Rows written before schema 0003 (or by a laptop not yet updated) have no opening time: a table that left one
+    such match for another is not told as two tables of one name."""
+    engine = open_database(str(tmp_path / "club.db"))
+    now = dt.datetime.now()
+    first = import_log(engine, _unfinished(1, ("Ann", "Ben"), 12), table_name="Table 1").match_id
+    second = import_log(engine, _unfinished(2, ("Kim", "Lee"), 6), table_name="Table 1").match_id
+    with engine.begin() as c:
+        c.execute(update(matches).where(matches.c.id == first).values(updated_at=now - dt.timedelta(minutes=5)))
+        c.execute(update(matches).where(matches.c.id == second).values(updated_at=now - dt.timedelta(minutes=1)))
+    assert [(table, shared) for table, _, shared, _ in _cards(engine, now)] == [("Table 1", False)]
