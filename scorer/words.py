@@ -64,6 +64,19 @@ class At(str):
         return (str, (str(self),))
 
 
+def places(text: object) -> list[tuple[float, float]]:
+    """The places in the picture ``text`` names (:class:`At` values of its Words, nested ones too), in order."""
+    if isinstance(text, At):
+        return [text.place]
+    if isinstance(text, Listed):
+        parts: Sequence[object] = text.items
+    elif isinstance(text, Words):
+        parts = tuple(text.values.values())
+    else:
+        return []
+    return [place for part in parts for place in places(part)]
+
+
 def at(place: Sequence[float]) -> At:
     """A place in the picture as the players are told it: "(212, 132)"."""
     return At(place)

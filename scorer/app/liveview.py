@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -33,6 +33,7 @@ LEGEND = {
     "down": (BACK_COLOUR, QT_TRANSLATE_NOOP("LiveView", "face down")),
 }
 LEGEND_ROW = 22  # px: a row of the key
+MARKED_MS = 15_000  # how long a place a message named stays ringed
 HAND_HINT = QT_TRANSLATE_NOOP("LiveView", "Enter each move with the buttons at the right or the Play menu (those the "
                                           "match allows now are lit); every move is scored and said aloud.")
 
@@ -57,9 +58,20 @@ class LiveView(QWidget):
         self.status_box = QRectF(10, 10, 250, 28)  # where the state is drawn (the words' width, once painted)
         self.layout_board: Board | None = None  # a match with no camera: the round's layout, drawn instead
         self._drawn: tuple[Board, float, Schematic] | None = None  # the last one laid out (a resize or a paint: the same)
+        self.marked: list[tuple[float, float]] = []  # places the last message named ("the tile at (602, 399)"), ringed
+        self._unmark = QTimer(self, singleShot=True, interval=MARKED_MS)
+        self._unmark.timeout.connect(lambda: self.mark([]))
         self.setMinimumSize(480, 270)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # (clicked or started, it holds the keys for the window's shortcuts)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def mark(self, places: list[tuple[float, float]]) -> None:
+        """Ring ``places`` (frame pixels) on the picture for a while: the players are told places in pixels, which
+        nobody can find by eye."""
+        self.marked = list(places)
+        if self.marked:
+            self._unmark.start()
+        self.update()
 
     def show_frame(self, image: QImage) -> None:
         self.image = image
@@ -210,6 +222,10 @@ class LiveView(QWidget):
                         p.fillRect(QRectF(x - 7, y - 8, 14, 16), QColor(0, 0, 0, 160))
                         p.setPen(colour)
                         p.drawText(QRectF(x - 7, y - 8, 14, 16), Qt.AlignmentFlag.AlignCenter, str(half.pips))
+            p.setPen(QPen(QColor("#ffd400"), 3))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for x, y in self.marked:
+                p.drawEllipse(QPointF(ox + x * scale, oy + y * scale), 26, 26)
         drawn = self.schematic() if self.image is None else Schematic()
         if drawn.tiles:
             paint_layout(p, self.layout_area(), drawn, self.scoring)

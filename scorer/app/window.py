@@ -43,6 +43,7 @@ from scorer.rules.history import MatchHistory
 from scorer.rules.irregular import ActedWhileAble
 from scorer.rules.transcript import Step, narrate
 from scorer.sessions import SessionError
+from scorer.words import places
 
 
 # The window's parts, each in its module: menus and keys, a recording's controls, the corrections by
@@ -388,6 +389,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 # wrong are said aloud too: nobody at the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
                 self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
+                self.live.mark(places(e.message))  # (the places it names in pixels, ringed on the picture)
                 if isinstance(e.said, SAID_ALOUD) and not (guessed and isinstance(e.said, ActedWhileAble)):
                     self.speaker.say(notice_text(e))
             elif isinstance(e, StatusChange):

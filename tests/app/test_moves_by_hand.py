@@ -467,3 +467,20 @@ def test_a_pair_on_turn_says_which_of_them_is_to_play(qtbot, tmp_path: Path) -> 
     assert names[side] == (f"{window.match.table.side_name(side)} · {acts}", True)
     assert " · " not in names[1 - side][0] and not names[1 - side][1]
     window.close()
+
+
+def test_a_place_a_message_names_in_pixels_is_ringed_on_the_picture(qtbot, tmp_path: Path) -> None:
+    """"The tile at (602, 399) is [3|4], as corrected": nobody finds a pixel by eye (a Finnish trial) -- the places
+    a message names are ringed on the picture for a while."""
+    from scorer.pipeline import Notice
+    from scorer.words import Listed, Words, at, places
+
+    told = Words("the tile at {place} is {tile}, as corrected; {more}", place=at((602.4, 399)), tile="[3|4]",
+                 more=Listed([Words("one at {place}", place=at((10, 20))), "no place"]))
+    assert places(told) == [(602.4, 399.0), (10.0, 20.0)] and places("plain text") == []
+    window = _window(qtbot, tmp_path)
+    window._on_events([Notice(1.0, told)])
+    assert window.live.marked == [(602.4, 399.0), (10.0, 20.0)] and window.live._unmark.isActive()
+    window.live._unmark.timeout.emit()
+    assert window.live.marked == []
+    window.close()
