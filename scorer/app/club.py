@@ -101,7 +101,9 @@ class ResultsChart(QWidget):
             p.drawRect(QRectF(30 + i * bar + 1, mid - max(height, 0), max(2, bar - 2), abs(height)))
         p.setPen(QColor("#333333"))
         p.setFont(QFont("DejaVu Sans", 8))
-        p.drawText(QRectF(2, 2, w, 14), Qt.AlignmentFlag.AlignLeft, self.tr("margin over the best opponent, {count} matches (±{top})").format(count=len(self.data), top=top))
+        caption = (self.tr("margin over the best opponent, 1 match (±{top})").format(top=top) if len(self.data) == 1 else
+                   self.tr("margin over the best opponent, {count} matches (±{top})").format(count=len(self.data), top=top))
+        p.drawText(QRectF(2, 2, w, 14), Qt.AlignmentFlag.AlignLeft, caption)
         p.end()
 
 

@@ -153,6 +153,25 @@ class SettingsDialog(QDialog):
         self.tested.setText(message)
         self.adjustSize()
 
+    def _club_file_made(self, club: str) -> bool:
+        """Whether the club database ``club`` is there, or made now as the players said (a slip in its name would
+        start an empty club of its own: they are asked first)."""
+        from scorer.club import ClubError, file_missing, open_database
+
+        if not file_missing(club):
+            return True
+        asked = QMessageBox.question(self, self.tr("Club database"), self.tr(
+            "There is no club database at {path}. Make a new, empty one there? (The tables of one club evening "
+            "must all name the same one: No lets you check the name.)").format(path=club))
+        if asked != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            open_database(club).dispose()
+        except ClubError as exc:  # (its folder missing, not writable)
+            QMessageBox.warning(self, self.tr("Club database"), str(exc))
+            return False
+        return True
+
     def test_voice(self) -> None:
         """Say a sample sentence in the language chosen in the form."""
         previous = self.speaker.lang
@@ -167,16 +186,10 @@ class SettingsDialog(QDialog):
         self.adjustSize()
 
     def _save(self) -> None:
-        from scorer.club import file_missing
-
         club = self.club_db.text().strip()
-        if club and club != self.settings.club_db and file_missing(club):  # (a slip would start an empty club)
-            asked = QMessageBox.question(self, self.tr("Club database"), self.tr(
-                "There is no club database at {path}. Make a new, empty one there? (The tables of one club evening "
-                "must all name the same one: No lets you check the name.)").format(path=club))
-            if asked != QMessageBox.StandardButton.Yes:
-                self.club_db.setFocus()
-                return
+        if club and club != self.settings.club_db and not self._club_file_made(club):
+            self.club_db.setFocus()
+            return
         w, h = (int(v) for v in self.resolution.currentText().split("x"))
         self.settings = replace(self.settings, camera=self.camera.value(), width=w, height=h, lang=self.chosen_lang(),
                                 voice=self.voice.isChecked(), still_seconds=self.still.value(),

@@ -108,7 +108,7 @@ class BoardData:
                 entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})
                 # (A match a table writes live is placed by when it last changed; one only imported, or written by
                 # an older scorer, by when it was played.)
-                entry["matches"].append(((updated if opened else played) or dt.datetime.min, opened, view))
+                entry["matches"].append(((updated if opened else played) or dt.datetime.min, opened, updated, view))
         out = []
         for entry in tables.values():
             out += _cards(entry, now)
@@ -146,12 +146,18 @@ def _cards(entry: dict[str, Any], now: dt.datetime) -> list[dict[str, Any]]:
     the others listed under it as earlier.  Where another unfinished match under the same name has moved since the
     current one was opened at its table (and within :data:`QUIET_MINUTES`), two tables were given one name: each is
     shown, marked so.  (A table that left a match for another, and back, moved each only while it had it open.)"""
-    timed = sorted(entry["matches"], key=lambda t: (t[0], t[2]["played_at"] or "", t[2]["id"]))
-    ordered = [view for _, _, view in timed]
+    recent = now - dt.timedelta(minutes=QUIET_MINUTES)
+
+    def played_live_now(t: tuple) -> bool:  # (written live, unfinished, moved lately: a table is at it)
+        return t[1] is not None and t[3]["status"] == "playing" and (t[2] or dt.datetime.min) > recent
+
+    # (A match a table is playing keeps the card over one imported meanwhile, though the file's time is later.)
+    timed = sorted(entry["matches"], key=lambda t: (played_live_now(t), t[0], t[3]["played_at"] or "", t[3]["id"]))
+    ordered = [view for *_, view in timed]
     current, opened = ordered[-1], timed[-1][1]
-    since = max(now - dt.timedelta(minutes=QUIET_MINUTES), opened or now)  # (both written live, or neither is told)
-    also_live = [view for updated, was_opened, view in timed[:-1]
-                 if entry["named"] and was_opened and view["status"] == "playing" and updated > since]
+    since = max(recent, opened or now)  # (both written live, or neither is told)
+    also_live = [view for t in timed[:-1] for view in [t[3]]
+                 if entry["named"] and played_live_now(t) and t[2] > since]
     earlier = [{"id": m["id"], "game": m["game"], "title": m["title"], "status": m["status"], "winners": m.get("winners", []),
                 "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1] if m not in also_live]
     shared = bool(also_live)

@@ -74,9 +74,11 @@ def test_the_main_window_s_club_window_reads_the_club_database_the_settings_name
     window = open_window(Session.create(header, tmp_path / "sessions"), None, "en",
                          Settings(voice=False, club_db=str(club_db), table="table 2"))
     qtbot.addWidget(window)
+    assert window.live_table is not None and window.live_table.flush(10)  # (this table's new match written too)
     window.open_club()
     qtbot.addWidget(window.club_window)
-    assert window.club_window.evening_list.count() == 1 and "table 1" in window.club_window.evening_list.item(0).text()
+    shown = [window.club_window.evening_list.item(k).text() for k in range(window.club_window.evening_list.count())]
+    assert sorted(text.split(":")[0] for text in shown) == ["table 1", "table 2"]
     window.club_window.close()
     window.close()
 
@@ -116,3 +118,15 @@ def test_a_club_database_named_that_is_not_there_is_asked_about_before_it_is_sav
     dialog.club_db.setText(str(there))  # the name put right: saved, nothing asked
     dialog._save()
     assert len(answers) == 1 and dialog.settings.club_db == str(there)
+    # A new club file said yes to is made at once (a board opened on it finds it); one in no folder is refused.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Yes)
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warned.append(text))
+    again = SettingsDialog(Settings(club_db=str(there)))
+    qtbot.addWidget(again)
+    again.club_db.setText(str(tmp_path / "nowhere" / "club.db"))
+    again._save()
+    assert len(warned) == 1 and "nowhere" in warned[0] and again.settings.club_db == str(there)
+    again.club_db.setText(str(tmp_path / "new.db"))
+    again._save()
+    assert (tmp_path / "new.db").is_file() and again.settings.club_db == str(tmp_path / "new.db")

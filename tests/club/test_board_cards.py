@@ -104,11 +104,14 @@ def test_a_file_imported_or_merged_leaves_a_live_tables_card_and_names_alone(tmp
     import_log(engine, log_text(kim, upto=10, header=header), table_name="Table 1")  # (unfinished, brought on a stick)
     now = dt.datetime.now()
     assert _cards(engine, now) == [("Table 1", "Ann", False, 1)]
+    won = simulate_match("horse-race", 2, seed=7, names=("Ivy", "Jon"))  # (no start time: dated by its file, now)
+    import_log(engine, log_text(won), table_name="Table 1", played_at=dt.datetime.now())
+    assert _cards(engine, dt.datetime.now()) == [("Table 1", "Ann", False, 2)]
     for step in simulate_match("horse-race", 2, seed=5, names=("Ann", "Ben")).events[8:10]:
         session.apply(step.event)
     assert live.flush(30)
     live.close()
-    assert _cards(engine, dt.datetime.now()) == [("Table 1", "Ann", False, 1)]  # (no "two tables" either)
+    assert _cards(engine, dt.datetime.now()) == [("Table 1", "Ann", False, 2)]  # (no "two tables" either)
     laptop = str(tmp_path / "laptop.db")
     import_log(open_database(laptop), session.text(), table_name="Table 9")
     with engine.connect() as c:

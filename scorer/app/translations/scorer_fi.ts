@@ -859,6 +859,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>ei vielä otteluita</translation>
     </message>
     <message>
+        <source>margin over the best opponent, 1 match (±{top})</source>
+        <translation>ero parhaaseen vastustajaan, 1 ottelu (±{top})</translation>
+    </message>
+    <message>
         <source>margin over the best opponent, {count} matches (±{top})</source>
         <translation>ero parhaaseen vastustajaan, {count} ottelua (±{top})</translation>
     </message>
