@@ -52,8 +52,6 @@ class Scoreboard:
             won = 1 if side in match.winning_sides else 0
             acts = match.next_to_act  # (between rounds: who the rules name to start the next)
             on_turn = acts is not None and table.side_of(table.seat(acts)) == side
-            if on_turn and len(table.seats_of(side)) > 1:
-                name = f"{name} · {acts}"  # (a pair: which of them is to act)
             tracks.append(Track(name, now // per_hole, before // per_hole, str(now), won, on_turn))
         self.pegboard.set_state(title, holes, tracks, skunk=(), points_per_hole=per_hole)  # (the domino games know no skunk)
 

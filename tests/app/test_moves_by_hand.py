@@ -456,19 +456,6 @@ def test_the_move_list_keeps_to_the_latest_move_after_a_language_switch_and_tabl
     window.close()
 
 
-def test_a_pair_on_turn_says_which_of_them_is_to_play(qtbot, tmp_path: Path) -> None:
-    """"▶ Dad & Tom" did not say whose turn of the two it was (table mode did)."""
-    sim = simulate_match("seven-rocks", 4, True, seed=2, names=("Mom", "Dad", "Liz", "Tom"))
-    window = _window(qtbot, tmp_path, [e.event for e in sim.events[:5]], game="seven-rocks",
-                     players=("Mom", "Dad", "Liz", "Tom"))
-    acts = window.match.next_to_act
-    names = [(t.name, t.on_turn) for t in window.pegboard.tracks]
-    side = window.match.table.side_of(window.match.table.seat(acts))
-    assert names[side] == (f"{window.match.table.side_name(side)} · {acts}", True)
-    assert " · " not in names[1 - side][0] and not names[1 - side][1]
-    window.close()
-
-
 def test_a_place_a_message_names_in_pixels_is_ringed_on_the_picture(qtbot, tmp_path: Path) -> None:
     """"The tile at (602, 399) is [3|4], as corrected": nobody finds a pixel by eye (a Finnish trial) -- the places
     a message names are ringed on the picture for a while."""
