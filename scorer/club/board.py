@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -106,9 +106,7 @@ class BoardData:
                 # (a match of no table is titled by its players, as they look for it)
                 title = table_name or ", ".join(side["name"] for side in view["sides"]) or ident[:8]
                 entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})
-                # (A match a table writes live is placed by when it last changed; one only imported, or written by
-                # an older scorer, by when it was played.)
-                entry["matches"].append(((updated if opened else played) or dt.datetime.min, opened, updated, view))
+                entry["matches"].append(_Placed(view, opened, updated, played))
         out = []
         for entry in tables.values():
             out += _cards(entry, now)
@@ -141,28 +139,43 @@ class BoardData:
         return {"generated": _iso(now.replace(microsecond=0)), "tonight": block(tonight), "season": block(season)}
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """A match's view under its table's name, with the times that place it there."""
+
+    view: dict[str, Any]
+    opened: dt.datetime | None  # when a table last opened it (None: only imported, or an older scorer's)
+    updated: dt.datetime | None
+    played: dt.datetime | None
+
+    @property
+    def when(self) -> dt.datetime:
+        """A match a table writes live is placed by when it last changed; one only imported by when it was played."""
+        return (self.updated if self.opened else self.played) or dt.datetime.min
+
+    def played_live_since(self, moment: dt.datetime) -> bool:
+        """Written live, unfinished, and moved since ``moment``: a table is at it."""
+        return self.opened is not None and self.view["status"] == "playing" and (self.updated or dt.datetime.min) > moment
+
+
 def _cards(entry: dict[str, Any], now: dt.datetime) -> list[dict[str, Any]]:
     """A table's cards: the match it changed last (the one played now -- not a match left unfinished before it),
     the others listed under it as earlier.  Where another unfinished match under the same name has moved since the
     current one was opened at its table (and within :data:`QUIET_MINUTES`), two tables were given one name: each is
     shown, marked so.  (A table that left a match for another, and back, moved each only while it had it open.)"""
     recent = now - dt.timedelta(minutes=QUIET_MINUTES)
-
-    def played_live_now(t: tuple) -> bool:  # (written live, unfinished, moved lately: a table is at it)
-        return t[1] is not None and t[3]["status"] == "playing" and (t[2] or dt.datetime.min) > recent
-
     # (A match a table is playing keeps the card over one imported meanwhile, though the file's time is later.)
-    timed = sorted(entry["matches"], key=lambda t: (played_live_now(t), t[0], t[3]["played_at"] or "", t[3]["id"]))
-    ordered = [view for *_, view in timed]
-    current, opened = ordered[-1], timed[-1][1]
-    since = max(recent, opened or now)  # (both written live, or neither is told)
-    also_live = [view for t in timed[:-1] for view in [t[3]]
-                 if entry["named"] and played_live_now(t) and t[2] > since]
+    placed: list[_Placed] = sorted(entry["matches"], key=lambda m: (m.played_live_since(recent), m.when,
+                                                                    m.view["played_at"] or "", m.view["id"]))
+    *before, current = placed
+    since = max(recent, current.opened or now)  # (both written live, or neither is told)
+    also_live = [m for m in before if entry["named"] and m.played_live_since(since)]
     earlier = [{"id": m["id"], "game": m["game"], "title": m["title"], "status": m["status"], "winners": m.get("winners", []),
-                "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in ordered[:-1] if m not in also_live]
-    shared = bool(also_live)
-    return ([{"table": entry["table"], "named": entry["named"], "match": current, "earlier": earlier, "shared_name": shared}]
-            + [{"table": entry["table"], "named": True, "match": m, "earlier": [], "shared_name": True} for m in also_live[::-1]])
+                "scores": {s["name"]: s["score"] for s in m["sides"]}} for m in (p.view for p in before if p not in also_live)]
+    return ([{"table": entry["table"], "named": entry["named"], "match": current.view, "earlier": earlier,
+              "shared_name": bool(also_live)}]
+            + [{"table": entry["table"], "named": True, "match": m.view, "earlier": [], "shared_name": True}
+               for m in also_live[::-1]])
 
 
 def _natural(name: str) -> tuple:
