@@ -19,6 +19,7 @@ STATUS_TEXT = {
     "confirm": (QT_TRANSLATE_NOOP("LiveView", "needs your confirmation"), "#dc3545"),
     "over": (QT_TRANSLATE_NOOP("LiveView", "match over"), "#198754"),
     "ended": (QT_TRANSLATE_NOOP("LiveView", "the recording ended"), "#6c757d"),
+    "stopped": (QT_TRANSLATE_NOOP("LiveView", "the camera stopped"), "#dc3545"),
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
@@ -229,7 +230,7 @@ class LiveView(QWidget):
         drawn = self.schematic() if self.image is None else Schematic()
         if drawn.tiles:
             paint_layout(p, self.layout_area(), drawn, self.scoring)
-        elif self.image is None and self.status in ("hand", "ended"):  # (ended: moves entered after the recording)
+        elif self.image is None and self.status in ("hand", "ended", "stopped"):  # (moves entered after it)
             p.setPen(QColor("#d0d0d0"))
             p.setFont(QFont("DejaVu Sans", 13))
             p.drawText(QRectF(40, 60, self.width() - 80, self.height() - 120),

@@ -34,6 +34,7 @@ from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
 from scorer.app.worker import PipelineWorker, Snapshot
 from scorer.app.wording import notice_text, refusal_text
+from scorer.errors import SourceError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
 from scorer.pipeline.notices import CAMERA_UNFIT, SAID_ALOUD, HandsLikely, HandsTaken
@@ -94,6 +95,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.worker.finished.connect(self._on_finished)
         if self.worker.seekable:
             self._build_timeline(source)
+        self.camera_action.setVisible(not self.by_hand and not self.worker.seekable)  # (a camera, not a recording)
         self.retranslate()
         self.banner.setText(turn_text(self.match))  # (till the first announcement: who is to act)
         self.statusBar().messageChanged.connect(self._standing_back)
@@ -218,6 +220,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.tile_action.setText(self.tr("P&lay a tile…"))
         self.hands_action.setText(self.tr("Round &end: the hands…"))
         self.question_action.setText(self.tr("The camera's &question…"))
+        self.camera_action.setText(self.tr("&Try the camera again"))
         self.view_menu.setTitle(self.tr("&View"))
         self.table_action.setText(self.tr("&Table mode (full screen, large scores)"))
         self.settings_action.setText(self.tr("&Settings…"))
@@ -225,13 +228,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.help_menu.setTitle(self.tr("&Help"))
         self.help_action.setText(self.tr("&How to use…"))
         self.about_action.setText(self.tr("&About…"))
-        if hasattr(self, "play_button"):
-            self.recording_bar.setWindowTitle(self.tr("Recording"))
-            self.play_button.setText(self.tr("Play") if self.play_button.isChecked() else self.tr("Pause"))
-            self.live_button.setText(self.tr("Back to live"))
-            self.again_button.setText(self.tr("Score again from here…"))
-            self.time_label.setText(self.tr("{seconds} s").format(
-                seconds=i18n.decimal(self.review_at if self.review_at is not None else self.worker.position)))
+        self.retranslate_recording()
         if self.announcement is not None:
             self.last_announcement = i18n.unbroken(self.announcement.text(self.lang))
         if self.review_at is not None:
@@ -414,6 +411,9 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.heard_before = ()
         if not self.by_hand:  # (nothing left to pause or play, until scored again from a moment)
             self._playable(False)
+            self.camera_action.setEnabled(isinstance(broke_off, SourceError) and not self.worker.seekable)
+            if self.camera_action.isEnabled():  # (the players look at the table, not at the laptop)
+                self.speaker.say(self.tr("The camera has stopped: the moves are not being read."))
         if self.live.status != "over":
-            self.live.set_status("hand" if self.by_hand else "ended")
+            self.live.set_status("hand" if self.by_hand else "ended" if self.worker.seekable else "stopped")
         self._show_finished(over_a_passing_message=False)  # (a match resumed is told first: it follows)

@@ -142,7 +142,8 @@ class RecordingControls:
             return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
                 error=said_again(words_of(error)).rstrip("."))
         if not self.worker.seekable:
-            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work.").format(error=error)
+            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work; "
+                           "once it is back, Play ▸ Try the camera again.").format(error=said_again(words_of(error)))
         return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "
                        "work.").format(error=error)
 
@@ -201,6 +202,27 @@ class RecordingControls:
                                       ask.format(count=later, seconds=i18n.decimal(self.review_at)))
         if answer == QMessageBox.StandardButton.Yes:
             self.score_again_from(self.review_at)
+
+    def try_camera_again(self) -> None:
+        """A camera that stopped (unplugged, not found on resuming) opened again; the match goes on from the log."""
+        if not self.finished or self.worker.seekable or self.by_hand:
+            return
+        self.finished, self.ended_with, self.broke_off = False, None, None
+        self.camera_action.setEnabled(False)
+        self._playable(True)
+        self.live.set_status("waiting")
+        self.statusBar().showMessage(self.tr("Opening the camera again…"), 5000)
+        self.worker.connect_again()
+
+    def retranslate_recording(self) -> None:
+        """The recording bar's texts, where there is one (a video)."""
+        if hasattr(self, "play_button"):
+            self.recording_bar.setWindowTitle(self.tr("Recording"))
+            self.play_button.setText(self.tr("Play") if self.play_button.isChecked() else self.tr("Pause"))
+            self.live_button.setText(self.tr("Back to live"))
+            self.again_button.setText(self.tr("Score again from here…"))
+            self.time_label.setText(self.tr("{seconds} s").format(
+                seconds=i18n.decimal(self.review_at if self.review_at is not None else self.worker.position)))
 
     def _playable(self, on: bool) -> None:
         """Pause and Play offered: while the recording or the camera goes on."""

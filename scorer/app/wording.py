@@ -104,6 +104,8 @@ _QT_GAPS = (
 
 # The layout's sentences and the rules' refusals (scorer.words.Words): their templates, for the translations.
 _SENTENCES = (
+    QT_TRANSLATE_NOOP("Sentences", "camera {camera}: not found or cannot be opened"),
+    QT_TRANSLATE_NOOP("Sentences", "camera {camera}: no picture for {seconds} s; it stopped or was unplugged"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} at {place}"),
     QT_TRANSLATE_NOOP("Sentences", "pips do not match at a join: {tile} shows {value} where {other} shows {other_value}"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} was on the table and is not seen in the layout now (moved, covered or taken away)"),

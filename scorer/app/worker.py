@@ -118,6 +118,10 @@ class PipelineWorker(QObject):
         """Withdraw the events after ``seconds`` (redo brings them back) and play on from there."""
         self._requests.put(("again", seconds))
 
+    def connect_again(self) -> None:
+        """A camera that stopped: open it again and play on; the table is read afresh, as for a match resumed."""
+        self._requests.put(("camera", None))
+
     # The worker's own thread.
     def _drain(self, t: float) -> bool:
         """Serve the requests waiting; True if a seek was asked for."""
@@ -182,6 +186,10 @@ class PipelineWorker(QObject):
             self.pipeline.forget_the_table(same_round=self.pipeline.match.round_no == paused_round)
             self.reviewing = False
             self._seek_to = 0.0 if kept_at is None else max(0.0, min(payload, kept_at - self.pipeline.config.still_seconds))
+        elif kind == "camera" and not self._playing:
+            # (moves entered by hand meanwhile, the camera put back elsewhere: what was seen is of before)
+            self.pipeline.forget_the_table()
+            self._seek_to = 0.0
 
     def _tell(self, events: list) -> None:
         """Events of a request, after the reading they are about (a question shows the table it asks about)."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from scorer.errors import SourceError as SourceError  # (defined in the one tree; imported from here too)
 from scorer.vision.images import load_image
+from scorer.words import Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +265,7 @@ class Camera:
         if self._cap is None:
             self._cap = self._open()
             if self._cap is None:
-                raise SourceError(f"camera {self.index}: not found or cannot be opened")
+                raise SourceError(Words("camera {camera}: not found or cannot be opened", camera=self.index))
 
     def release(self) -> None:
         """Let the camera opened by :meth:`connect` go (its frames not wanted after all)."""
@@ -290,7 +291,8 @@ class Camera:
                 now = time.monotonic()
                 lost_since = lost_since or now
                 if now - lost_since > self.give_up_s:
-                    raise SourceError(f"camera {self.index}: no picture for {self.give_up_s:.0f} s; it stopped or was unplugged")
+                    raise SourceError(Words("camera {camera}: no picture for {seconds} s; it stopped or was unplugged",
+                                            camera=self.index, seconds=f"{self.give_up_s:.0f}"))
                 if cap is not None:
                     cap.release()
                 time.sleep(0.5)

@@ -447,6 +447,10 @@
         <translation>tallenne päättyi</translation>
     </message>
     <message>
+        <source>the camera stopped</source>
+        <translation>kamera pysähtyi</translation>
+    </message>
+    <message>
         <source>reviewing the recording</source>
         <translation>tallennetta katsellaan</translation>
     </message>
@@ -587,6 +591,10 @@
         <translation>Kameran &amp;kysymys…</translation>
     </message>
     <message>
+        <source>&amp;Try the camera again</source>
+        <translation>&amp;Yritä kameraa uudelleen</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>&amp;Näytä</translation>
     </message>
@@ -615,30 +623,6 @@
         <translation>&amp;Tietoja…</translation>
     </message>
     <message>
-        <source>Recording</source>
-        <translation>Tallenne</translation>
-    </message>
-    <message>
-        <source>Play</source>
-        <translation>Toista</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>Tauko</translation>
-    </message>
-    <message>
-        <source>Back to live</source>
-        <translation>Takaisin nykyhetkeen</translation>
-    </message>
-    <message>
-        <source>Score again from here…</source>
-        <translation>Pisteytä uudelleen tästä…</translation>
-    </message>
-    <message>
-        <source>{seconds} s</source>
-        <translation>{seconds} s</translation>
-    </message>
-    <message>
         <source>Undone: {move} (Redo brings it back)</source>
         <translation>Kumottu: {move} (Tee uudelleen palauttaa sen)</translation>
     </message>
@@ -651,6 +635,10 @@
         <translation>Tehty uudelleen: {move}</translation>
     </message>
     <message>
+        <source>The camera has stopped: the moves are not being read.</source>
+        <translation>Kamera on pysähtynyt: siirtoja ei lueta.</translation>
+    </message>
+    <message>
         <source>The camera over the table reads every tile; each move is scored and said aloud.
 
 Seats: players are given clockwise from the seat nearest the camera.
@@ -660,6 +648,7 @@ With no camera the picture draws the round&apos;s layout as the moves are entere
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
+A camera unplugged is opened again by itself within 30 s; after that Play ▸ Try the camera again (meanwhile enter the moves by hand).
 F11: table mode, the scores large for the whole table.
 
 Scoring: after each tile the open ends of the layout are added up (a double at an end counts both halves); a multiple of 5 scores -- Horse Race a point for each 5, to 61; Seven Rocks the sum itself, to 250. A player who cannot place a tile draws (Horse Race), else passes (Seven Rocks: knocks). When a hand is emptied, or nobody can play, Round end… takes the hands left: Horse Race credits the winner with the others&apos; pips rounded to 5; Seven Rocks takes each hand, rounded to 5, off its pair.
@@ -674,6 +663,7 @@ Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syöte
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
 Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne). Kumoaminen tallenteen toistuessa pysäyttää sen, kunnes syötät siirron, korjaat laatan tai painat Toista.
+Irrotettu kamera avataan itsestään uudelleen 30 sekunnin kuluessa; sen jälkeen Siirrot ▸ Yritä kameraa uudelleen (syötä siirrot sillä välin käsin).
 F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
 
 Pisteet: jokaisen laatan jälkeen pelikuvion avoimet päät lasketaan yhteen (päässä oleva tupla lasketaan kummankin puoliskonsa mukaan); viidellä jaollinen summa tuo pisteitä -- Horse Racessa piste jokaisesta viidestä, 61:een asti; Seven Rocksissa summa sellaisenaan, 250:een asti. Pelaaja, joka ei voi pelata laattaa, nostaa (Horse Race), muuten ohittaa vuoronsa (Seven Rocks: koputtaa). Kun käsi tyhjenee tai kukaan ei voi pelata, Kierroksen loppu… kysyy jäljelle jääneet kädet: Horse Racessa voittaja saa muiden silmät viiteen pyöristettyinä; Seven Rocksissa kunkin käsi viiteen pyöristettynä vähennetään sen parin pisteistä.
@@ -812,8 +802,8 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
     </message>
     <message>
-        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work.</source>
-        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
+        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work; once it is back, Play ▸ Try the camera again.</source>
+        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä; kun kamera on taas paikallaan, Siirrot ▸ Yritä kameraa uudelleen.</translation>
     </message>
     <message>
         <source>The recording stopped: {error}. What was scored is kept; corrections, undo and review still work.</source>
@@ -846,6 +836,22 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>Score again from here</source>
         <translation>Pisteytä uudelleen tästä</translation>
+    </message>
+    <message>
+        <source>Opening the camera again…</source>
+        <translation>Avataan kamera uudelleen…</translation>
+    </message>
+    <message>
+        <source>Recording</source>
+        <translation>Tallenne</translation>
+    </message>
+    <message>
+        <source>Back to live</source>
+        <translation>Takaisin nykyhetkeen</translation>
+    </message>
+    <message>
+        <source>Score again from here…</source>
+        <translation>Pisteytä uudelleen tästä…</translation>
     </message>
     <message>
         <source>Scored again as before: {scores}</source>
@@ -1547,6 +1553,14 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{tile} is not on the board</source>
         <translation>{tile} ei ole pöydässä</translation>
+    </message>
+    <message>
+        <source>camera {camera}: not found or cannot be opened</source>
+        <translation>kameraa {camera} ei löydy tai sitä ei voi avata</translation>
+    </message>
+    <message>
+        <source>camera {camera}: no picture for {seconds} s; it stopped or was unplugged</source>
+        <translation>kamerasta {camera} ei ole tullut kuvaa {seconds} sekuntiin; se pysähtyi tai irrotettiin</translation>
     </message>
     <message>
         <source>{other} meets the long side of {tile} between its middle and its end: read as the line turning at the double&apos;s end, not a branch from its middle -- please check it</source>

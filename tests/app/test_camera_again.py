@@ -1,0 +1,107 @@
+"""A camera that stops (unplugged, or not there when a match is resumed) is opened again from the Play menu, and
+the match goes on from its log: nothing scored twice, nothing lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dominosynth.truth import TruthDetector
+from dominosynth.video import VideoSpec, make_video
+
+from scorer.app.speech import Speaker
+from scorer.app.window import MainWindow
+from scorer.errors import SourceError
+from scorer.pipeline import PipelineConfig, TablePipeline, VideoFile
+from scorer.pipeline.sources import Frame
+from scorer.rules.log import MatchHeader
+from scorer.sessions import Session, read_session
+
+
+class UnpluggedCamera:
+    """A camera looking at a recorded game, unplugged at the frames ``drops`` for ``gap`` frames each: the game goes
+    on meanwhile, unseen.  Like a webcam, it cannot be wound back (no ``start``), and its clock starts again at
+    each opening."""
+
+    def __init__(self, video: Path, detector: TruthDetector, drops: list[int], gap: int) -> None:
+        self.video, self.detector = video, detector
+        self.drops, self.gap = list(drops), gap
+        self.fps = VideoFile(video).fps
+        self.position = 0  # the game's frame the camera would show now
+        self.openings = 0
+
+    def frames(self):
+        self.openings += 1
+        opened = self.position
+        for frame in VideoFile(self.video).frames(opened):
+            if self.drops and frame.index >= self.drops[0]:
+                self.drops.pop(0)
+                self.position = frame.index + self.gap
+                raise SourceError("camera 0: no picture for 30 s; it stopped or was unplugged")
+            self.detector.frame = frame.index
+            self.position = frame.index + 1
+            yield Frame(frame.index - opened, (frame.index - opened) / self.fps, frame.image)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    spec = VideoSpec("horse-race", 2, False, 3, size=(480, 270), max_rounds=1, move_seconds=1.3)
+    folder = tmp_path_factory.mktemp("film")
+    video, truth, labels = folder / "v.mp4", folder / "v.truth.jsonl", folder / "v.labels.jsonl"
+    sim = make_video(spec, video, truth, labels)
+    return video, labels, [s for s in sim.events if s.after.round_no == 1][-1].after
+
+
+def window_on(qtbot, tmp_path: Path, camera: UnpluggedCamera) -> MainWindow:
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    pipeline = TablePipeline(session, camera.detector, PipelineConfig(), fps=camera.fps)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, pipeline, camera, realtime=False, speaker=speaker)
+    window.said = []
+    speaker.say = window.said.append  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def stopped(qtbot, window: MainWindow, said: list[str]) -> None:
+    qtbot.waitUntil(lambda: window.finished, timeout=60_000)
+    assert said[-1] == "The camera has stopped: the moves are not being read."  # (heard at the table)
+    assert window.live.status == "stopped"
+    assert "The camera stopped" in window.standing and "Try the camera again" in window.standing
+    assert window.camera_action.isVisible() and window.camera_action.isEnabled()
+
+
+def test_a_camera_missing_at_the_start_is_tried_again_and_scores_the_game(qtbot, tmp_path: Path, game) -> None:
+    video, labels, round_one = game
+    camera = UnpluggedCamera(video, TruthDetector(labels), drops=[0], gap=0)
+    window = window_on(qtbot, tmp_path, camera)
+    window.start()
+    stopped(qtbot, window, window.said)
+    window.camera_action.trigger()
+    assert not window.camera_action.isEnabled() and not window.finished
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert camera.openings == 2 and window.broke_off is None
+    assert window.match.scores() == round_one.scores()
+    assert read_session(window.session.path).log.match.scores() == round_one.scores()
+    window.stop()
+
+
+def test_a_camera_unplugged_mid_round_goes_on_from_the_log(qtbot, tmp_path: Path, game) -> None:
+    video, labels, round_one = game
+    fps = VideoFile(video).fps
+    # Out for 3 s, two moves made unseen: the table seen again tells them (recounted from the tiles).
+    camera = UnpluggedCamera(video, TruthDetector(labels), drops=[int(10 * fps)], gap=int(3 * fps))
+    window = window_on(qtbot, tmp_path, camera)
+    window.start()
+    stopped(qtbot, window, window.said)
+    before = [s.event for s in window.snapshot.steps]
+    assert before, "the camera scored moves before it stopped"
+    window.camera_action.trigger()
+    qtbot.waitUntil(lambda: window.finished, timeout=120_000)
+    assert window.broke_off is None
+    events = [s.event for s in window.snapshot.steps]
+    assert events[:len(before)] == before  # (nothing withdrawn or scored again)
+    assert window.match.scores() == round_one.scores()
+    window.stop()
