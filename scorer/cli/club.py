@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import astuple
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, TextIO
@@ -73,8 +74,8 @@ def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: 
     told = False
     for game in games:
         rows = club.standings(engine, since, game)
-        playing = club.unfinished_count(engine, since, game)
-        if not rows and not playing:
+        playing, left = astuple(club.unfinished(engine, since, game))
+        if not rows and not playing and not left:
             continue
         told = True
         unit = "points" if game == "horse-race" else "raw points"
@@ -83,8 +84,10 @@ def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: 
             out.write(f"  {'player':<16} {'matches':>7} {'wins':>5} {'shared':>6} {'for':>6} {'against':>7} {'per move':>8}\n")
         for r in rows:
             out.write(f"  {r.player:<16} {r.matches:>7} {r.wins:>5} {r.shared_wins:>6} {r.points_for:>6} {r.points_against:>7} {r.points_per_move:>8.2f}\n")
-        if playing:
-            out.write(f"  ({counted(playing, 'match', 'matches')} still playing, not counted until finished)\n")
+        if playing or left:
+            unfinished = [f"{counted(playing, 'match', 'matches')} still playing"] if playing else []
+            unfinished += [f"{counted(left, 'match', 'matches')} left unfinished"] if left else []
+            out.write(f"  ({', '.join(unfinished)}: not counted until finished)\n")
     if not told:
         err.write(f"no {args.game + ' ' if args.game else ''}matches{' since ' + args.since if args.since else ''} yet\n")
 

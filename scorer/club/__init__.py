@@ -9,11 +9,11 @@ from scorer.club.connection import file_missing, open_database, open_existing, o
 from scorer.club.importing import ImportReport, Imported, Merged, import_files, import_log, import_report, merge
 from scorer.club.live import LiveTable
 from scorer.club.names import MAX_NAME, check_name
-from scorer.club.queries import Standing, export_csv, parse_since, player_names, standings, unfinished_count
+from scorer.club.queries import Standing, Unfinished, export_csv, parse_since, player_names, standings, unfinished
 from scorer.errors import ClubError, ClubUnavailable
 
 __all__ = [
     "MAX_NAME", "ClubError", "ClubUnavailable", "ImportReport", "Imported", "LiveTable", "Merged", "Standing", "check_name",
     "export_csv", "file_missing", "import_files", "import_log", "import_report", "merge", "open_database", "open_existing", "open_readonly", "parse_since",
-    "player_names", "standings", "unfinished_count",
+    "player_names", "standings", "Unfinished", "unfinished",
 ]

@@ -12,10 +12,10 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.engine import Engine
 
-from scorer.club.queries import standings, unfinished_count
+from scorer.club.queries import QUIET_MINUTES, being_played, standings, unfinished
 from scorer.club.view import board_scale, view_of  # noqa: F401 (board_scale: the board's scale, for callers)
 from scorer.club.schema import matches
 from scorer.errors import ScorerError
@@ -24,7 +24,6 @@ from scorer.rules.transcript import read_log
 
 EVENING_STARTS = dt.time(6, 0)  # a club evening runs past midnight: the day turns at 06:00
 # A match with no move for this long is shown as quiet, not playing: its table may have closed the app.
-QUIET_MINUTES = 15
 GAMES_SHOWN = ("horse-race", "seven-rocks")
 
 
@@ -62,12 +61,13 @@ class BoardData:
         self._shared_shown = False  # a card split for a shared name: the board changes with time alone (it folds back)
 
     def token(self, now: dt.datetime | None = None) -> tuple:
-        """Changes whenever anything on the board may have changed (a line written, a match added; while a table's
-        name is shown shared, each minute)."""
+        """Changes whenever anything on the board may have changed (a line written, a match added, a match gone quiet;
+        while a table's name is shown shared, each minute)."""
         now = now or dt.datetime.now()
         with self.engine.connect() as c:
             row = c.execute(select(func.count(), func.coalesce(func.sum(matches.c.lines), 0), func.max(matches.c.updated_at),
-                                   func.sum(func.cast(matches.c.finished, matches.c.lines.type)))).first()
+                                   func.sum(func.cast(matches.c.finished, matches.c.lines.type)),
+                                   func.sum(case((being_played(now), 1), else_=0)))).first()
         return (evening_start(now), tuple(row), now.replace(second=0, microsecond=0) if self._shared_shown else None)
 
     def tables(self, now: dt.datetime | None = None) -> dict[str, Any]:
@@ -134,7 +134,8 @@ class BoardData:
                         "unit": "points" if GAMES[game].raw_per_point > 1 else "raw points",
                         "rows": [dict(asdict(r), points_per_move=round(r.points_per_move, 2)) for r in rows],
                     }
-            return {"since": since.isoformat(), "games": games, "playing": unfinished_count(self.engine, since)}
+            counts = unfinished(self.engine, since, now=now)
+            return {"since": since.isoformat(), "games": games, "playing": counts.playing, "left": counts.left}
 
         return {"generated": _iso(now.replace(microsecond=0)), "tonight": block(tonight), "season": block(season)}
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.engine import Engine
 
 from scorer.club.schema import matches, players, seats
@@ -87,14 +87,34 @@ def standings(engine: Engine, since: dt.date | dt.datetime | None = None, game: 
     return sorted(rows, key=lambda s: (-s.wins, -s.shared_wins, -(s.points_for - s.points_against), s.player))
 
 
-def unfinished_count(engine: Engine, since: dt.date | dt.datetime | None = None, game: str | None = None) -> int:
-    query = select(func.count()).select_from(matches).where(matches.c.finished.is_(False))
+QUIET_MINUTES = 15  # a table that has not moved for this long is quiet: its match left, not being played
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """The matches not finished: those a table is playing now, and those left unfinished (or only imported)."""
+
+    playing: int
+    left: int
+
+
+def being_played(now: dt.datetime):
+    """Written live by a table (opened there) and moved within :data:`QUIET_MINUTES` of ``now``, as a condition."""
+    return and_(matches.c.finished.is_(False), matches.c.opened_at.is_not(None),
+                matches.c.updated_at >= now - dt.timedelta(minutes=QUIET_MINUTES))
+
+
+def unfinished(engine: Engine, since: dt.date | dt.datetime | None = None, game: str | None = None,
+               now: dt.datetime | None = None) -> Unfinished:
+    playing = func.coalesce(func.sum(case((being_played(now or dt.datetime.now()), 1), else_=0)), 0)
+    query = select(func.count(), playing).select_from(matches).where(matches.c.finished.is_(False))
     if game:
         query = query.where(matches.c.game == game)
     if since is not None:
         query = query.where(_played(since))
     with engine.connect() as connection:
-        return int(connection.execute(query).scalar() or 0)
+        total, live = connection.execute(query).one()
+    return Unfinished(int(live or 0), int(total or 0) - int(live or 0))
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -69,8 +69,8 @@ class Hub:
             return False
         now = dt.datetime.now()
         tables = await anyio.to_thread.run_sync(self.data.tables, now)
-        evening, (count, _lines, _updated, finished), _minute = token
-        standings_token = (evening, count, finished)
+        evening, (count, _lines, _updated, finished, playing), _minute = token
+        standings_token = (evening, count, finished, playing)
         if standings_token != self._standings_token:
             self.standings = await anyio.to_thread.run_sync(self.data.standings, now)
             self._standings_token = standings_token

@@ -11,12 +11,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from club_helpers import expected_standings, log_text, standings_rows, write_evening
+from club_helpers import expected_standings, log_text, played_live, standings_rows, write_evening
 
 from scorer.cli import main
 from scorer.club import ClubError, export_csv, import_files, import_log, merge, open_database, parse_since, standings
 from scorer.club.names import MAX_NAME
-from scorer.club.queries import csv_cell
+from scorer.club.queries import QUIET_MINUTES, Unfinished, csv_cell, unfinished
 from scorer.rules.log import MatchHeader
 from scorer.rules.simulate import simulate_match
 
@@ -182,17 +182,27 @@ def test_since_takes_words_and_dates_and_says_what_it_takes(tmp_path: Path) -> N
     assert club(db, "standings", "--since", "yesterday")[0] == 0
 
 
-def test_unfinished_matches_are_shown_as_playing_not_counted(tmp_path: Path) -> None:
+def test_unfinished_matches_are_told_as_playing_or_left_and_not_counted(tmp_path: Path) -> None:
     db = str(tmp_path / "c.db")
     engine = open_database(db)
     done = simulate_match("horse-race", 2, seed=7)
-    playing = simulate_match("horse-race", 2, seed=8)
     import_log(engine, log_text(done))
-    result = import_log(engine, log_text(playing, upto=30))
+    # A match only imported unfinished (a stick's file) is no table's game now: left unfinished.
+    result = import_log(engine, log_text(simulate_match("horse-race", 2, seed=8), upto=30))
     assert not result.finished
     assert standings_rows(engine) == expected_standings([log_text(done)])
     code, out, _ = club(db, "standings")
-    assert code == 0 and "(1 match still playing, not counted until finished)" in out
+    assert code == 0 and "(1 match left unfinished: not counted until finished)" in out
+    # One a table writes is being played -- until it has not moved for the quiet minutes.
+    session, live = played_live(db, simulate_match("horse-race", 3, seed=9), "Table 2", 20, tmp_path / "sessions")
+    live.close()
+    code, out, _ = club(db, "standings")
+    assert "(1 match still playing, 1 match left unfinished: not counted until finished)" in out
+    now = dt.datetime.now()
+    assert unfinished(engine, now=now) == Unfinished(1, 1)
+    assert unfinished(engine, now=now + dt.timedelta(minutes=QUIET_MINUTES + 1)) == Unfinished(0, 2)
+    assert unfinished(engine, game="seven-rocks", now=now) == Unfinished(0, 0)
+    assert standings_rows(engine) == expected_standings([log_text(done)])
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(tmp_path: Path) -> None:

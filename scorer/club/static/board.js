@@ -25,6 +25,7 @@ const TEXTS = {
     tonight: "Tonight", seasonTitle: "Season", season: (since) => `Season (since ${since})`,
     day: (iso) => iso, noFinished: "No finished match yet.",
     stillPlaying: (n) => `${n} match${n === 1 ? "" : "es"} still playing: counted when finished.`,
+    leftUnfinished: (n) => `${n} match${n === 1 ? "" : "es"} left unfinished: counted if finished later.`,
     units: { "points": "points", "raw points": "raw points" },
     head: [["#", "place"], ["player", "player"], ["played", "matches played"], ["won", "matches won alone"],
       ["shared", "wins shared"], ["for", "points for"], ["against", "points against (the best opponent's)"], ["per move", "points per move"]],
@@ -46,6 +47,7 @@ const TEXTS = {
     tonight: "Tänä iltana", seasonTitle: "Kausi", season: (since) => `Kausi (${since} alkaen)`,
     day: (iso) => iso.split("-").reverse().map(Number).join("."), noFinished: "Ei vielä päättyneitä otteluita.",
     stillPlaying: (n) => `${n} ${n === 1 ? "ottelu" : "ottelua"} vielä käynnissä: lasketaan mukaan, kun ${n === 1 ? "se päättyy" : "ne päättyvät"}.`,
+    leftUnfinished: (n) => `${n} ${n === 1 ? "ottelu" : "ottelua"} jäi kesken: lasketaan mukaan, jos ${n === 1 ? "se pelataan" : "ne pelataan"} myöhemmin loppuun.`,
     units: { "points": "pisteet", "raw points": "raakapisteet" },
     head: [["#", "sija"], ["pelaaja", "pelaaja"], ["pelattu", "pelatut ottelut"], ["voitot", "yksin voitetut ottelut"],
       ["jaetut", "jaetut voitot"], ["omat", "omat pisteet"], ["vastaan", "parhaan vastustajan pisteet"],
@@ -166,6 +168,7 @@ function renderBlock(id, title, block) {
   if (!games.length) parts.push(el("p", { class: "note" }, T.noFinished));
   for (const game of games) parts.push(el("h3", {}, `${game.title} (${T.units[game.unit] || game.unit})`), rankTable(game));
   if (block.playing) parts.push(el("p", { class: "note" }, T.stillPlaying(block.playing)));
+  if (block.left) parts.push(el("p", { class: "note" }, T.leftUnfinished(block.left)));
   box.replaceChildren(...parts);
 }
 
