@@ -18,15 +18,11 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterable
 
 from scorer.errors import SessionError as SessionError  # (defined in the one tree; imported from here too)
+from scorer.logfile import HeldLog, beside, cannot_open as cannot_open, fsync_folder, hold
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import LineError, MatchHeader, decode, dumps, header_to_json, split
 from scorer.rules.transcript import LogReading, read_log
 from scorer.words import Words, os_reason
-
-try:  # one writer per file: a second window or process on the same match is refused
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows
-    fcntl = None  # type: ignore[assignment]
 
 SUFFIX = ".jsonl"
 
@@ -38,19 +34,6 @@ def data_dir() -> Path:
 
 def sessions_dir() -> Path:
     return data_dir() / "sessions"
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # a folder cannot be opened for fsync on some systems; the file itself is synced
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _slug(text: str, limit: int) -> str:
@@ -127,15 +110,6 @@ class Damage:
                 + ("The 1 event before it is kept." if self.events_kept == 1 else f"The {self.events_kept} events before it are kept."))
 
 
-def _damaged_path(path: Path) -> Path:
-    candidate = path.with_name(path.name + ".damaged")
-    n = 2
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}.damaged.{n}")
-        n += 1
-    return candidate
-
-
 def repair_alone(path: Path) -> Damage | None:
     """:func:`repair`, where no window or process has the match open (else SessionError): it would cut the line
     being written."""
@@ -162,7 +136,7 @@ def repair(path: Path) -> Damage | None:
                 os.fsync(f.fileno())
         return None
     data = _read_bytes(path)
-    kept_in = _damaged_path(path)
+    kept_in = beside(path, "damaged")
     with open(kept_in, "xb") as f:
         f.write(data[reading.good_bytes:])
         f.flush()
@@ -171,55 +145,19 @@ def repair(path: Path) -> Damage | None:
         f.truncate(reading.good_bytes)
         f.flush()
         os.fsync(f.fileno())
-    _fsync_folder(path.parent)
+    fsync_folder(path.parent)
     return Damage(path, log.error.number, log.error.message, len(data) - reading.good_bytes, kept_in, len(log.steps))
 
 
 # -- writing ------------------------------------------------------------------------------------
 
 
-def append_whole(fd: int, line: bytes, whole: int) -> None:
-    """Append ``line`` to the file open at ``fd`` (to append) and fsync it; where the disk refuses part-way, the
-    file is cut back to its ``whole`` bytes and the OSError raised -- no later line follows half a line (where
-    the cut fails too, the writer cuts before its next line)."""
-    try:
-        left = memoryview(line)
-        while left:
-            left = left[_write_out(fd, left):]
-        os.fsync(fd)
-    except OSError:
-        try:
-            os.ftruncate(fd, whole)
-        except OSError:
-            pass  # (the OSError that matters is the write's)
-        raise
-
-
-def _write_out(fd: int, data: memoryview) -> int:
-    """How many bytes of ``data`` the disk took (a test stands a full disk in here, for this module alone)."""
-    return os.write(fd, data)
-
-
-def cannot_open(path: Path, exc: OSError) -> SessionError:
-    """The error a saved game's file that cannot be opened to go on with is told by (a match's, a cribbage game's)."""
-    return SessionError(Words("{path}: cannot open the match to go on with it: {reason}", path=path,
-                              reason=os_reason(exc)))
+BUSY = "{path}: this match is open in another window or process"
 
 
 def _hold(path: Path) -> BinaryIO:
-    """``path`` opened to append to, unbuffered (a line the disk refused is not kept to be written later, after
-    the next), and locked: one writer per match."""
-    try:  # (not made where it is gone: no empty match is left behind)
-        held = open(os.open(path, os.O_WRONLY | os.O_APPEND), "ab", buffering=0)
-    except OSError as exc:  # (gone, a read-only disk, another user's file)
-        raise cannot_open(path, exc) from None
-    if fcntl is not None:
-        try:
-            fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            held.close()
-            raise SessionError(Words("{path}: this match is open in another window or process", path=path)) from None
-    return held
+    """``path`` held to append to, locked: one writer per match."""
+    return hold(path, BUSY)
 
 
 class Session(MatchHistory):
@@ -231,8 +169,7 @@ class Session(MatchHistory):
         super().__init__(reading)
         self.path = path
         self._lines = lines
-        self._file = held or _hold(path)
-        self._size = os.fstat(self._file.fileno()).st_size  # the bytes of the lines written whole
+        self._file = HeldLog(path, BUSY, held)
 
     @classmethod
     def create(cls, header: MatchHeader, folder: Path | None = None, now: datetime | None = None) -> Session:
@@ -268,7 +205,7 @@ class Session(MatchHistory):
                                          reason=os_reason(exc))) from None
         else:
             raise SessionError(f"{folder}: a thousand matches named {stem}: cannot make another")
-        _fsync_folder(folder)
+        fsync_folder(folder)
         return cls(path, LogReading(header, (), (), 1), 1)
 
     @classmethod
@@ -294,26 +231,25 @@ class Session(MatchHistory):
         and the next line written follows the last one saved."""
         if self._file.closed:
             raise SessionError(f"{self.path}: the match is closed")
-        line = (dumps(data) + "\n").encode("utf-8")
-        fd = self._file.fileno()
         try:
-            if os.fstat(fd).st_size != self._size:  # (half a line refused earlier, and not cut off then)
-                os.ftruncate(fd, self._size)
-            append_whole(fd, line, self._size)
+            self._file.append((dumps(data) + "\n").encode("utf-8"))
         except OSError as exc:
             raise SessionError(Words("{path}: cannot save the move: {reason}", path=self.path,
                                      reason=os_reason(exc))) from None
-        self._size += len(line)
         self._lines += 1
         return self._lines
+
+    def take_notes(self) -> list[str]:
+        """What was done about the file that the players should know (another program replaced it, say), once."""
+        notes, self._file.notes = self._file.notes, []
+        return notes
 
     def text(self) -> str:
         """The file's text as written so far (for a club database that keeps the log)."""
         return _read_bytes(self.path).decode("utf-8")
 
     def close(self) -> None:
-        if not self._file.closed:
-            self._file.close()
+        self._file.close()
 
     def __enter__(self) -> Session:
         return self

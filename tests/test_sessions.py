@@ -272,7 +272,7 @@ def test_a_move_the_full_disk_refuses_is_cut_off_and_the_next_follows_the_last_s
     import errno
     import os
 
-    import scorer.sessions as sessions
+    import scorer.logfile as sessions
 
     sim = simulate_match("horse-race", 2, False, seed=3)
     session = played(folder=tmp_path, events=10)

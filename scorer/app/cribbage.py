@@ -18,7 +18,7 @@ from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_t
 from scorer.app.cribbage_widgets import ERROR_STYLE, NEUTRAL_STYLE, CribbageWidgets
 from scorer.app.pegboard import Track
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
-from scorer.app.wording import refusal_text
+from scorer.app.wording import refusal_text, said_in
 from scorer.cribbage import parse_card
 from scorer.cribbage.cards import Card
 from scorer.cribbage.match import (
@@ -26,7 +26,7 @@ from scorer.cribbage.match import (
 )
 from scorer.cribbage.speak import announce, speakable_cards
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
-from scorer.errors import ScorerError
+from scorer.errors import ScorerError, SessionError
 
 
 class CribbageWindow(CribbageWidgets, QMainWindow):
@@ -110,10 +110,12 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
 
     def _new_file(self) -> None:
         g = self.game
+        if self.file is not None:
+            self.file.close()  # (the game before, let go)
         try:
             self.file = GameFile.create(list(g.players), g.target, g.muggins, getattr(self, "lang", "en"), self.folder)
             self.save_error = ""
-        except OSError as exc:
+        except (OSError, SessionError) as exc:  # (the disk full; the file made, and taken by another program)
             self.file, self.save_error = None, str(exc)
 
     def _save(self, write: Callable[[GameFile], None]) -> bool:
@@ -127,8 +129,10 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
             if self.file is None:  # (the disk refused even the file: nothing is done till it can be made)
                 raise OSError(self.save_error)
             write(self.file)
-        except OSError as exc:
-            self.save_error = exc.strerror or str(exc)
+            for note in self.file.take_notes():  # (another program replaced or removed the file: written again)
+                self.statusBar().showMessage(said_in(self.lang)(note), 30000)
+        except (OSError, SessionError) as exc:  # (a file replaced, then not to be held again: a SessionError)
+            self.save_error = getattr(exc, "strerror", None) or str(exc)
             self._show_status()
             self._error(self.t("not_saved_move", error=self.save_error) + ".", refused=False)
             return False
@@ -283,6 +287,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.speaker.stop()  # (not on over the start screen, nor after the app has quit)
+        if self.file is not None:
+            self.file.close()  # (the game let go: offered again at the start screen)
         super().closeEvent(event)
 
     def test_voice(self) -> None:

@@ -58,6 +58,8 @@ class Banner:
         self.speaker.say(said)
 
     def saved_again(self) -> None:
+        for note in self.session.take_notes():  # (another program replaced or removed the file: written again)
+            self.statusBar().showMessage(said_again(note), 30000)
         if self.not_saved is not None and not self.not_saved.isHidden():
             self.not_saved.hide()
             self.banner.setStyleSheet(BANNER_STYLE)

@@ -274,6 +274,11 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "unknown player {player}; the players are {players}"),
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: this match is open in another window or process"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: this game is open in another window or process"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: another program replaced the file; it is written again as this window has "
+                                   "it, the other kept as {kept}"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: another program removed the file; it is written again as this window has it"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: lines added to the file by another program were moved to {kept}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: cannot open the match to go on with it: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: a file of that name is in the way"),
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: {reason}"),

@@ -6,7 +6,8 @@ table: an event (``{"event": {...}}``), an undo of the last event (``{"undo": tr
 put aside unfinished (``{"abandoned": true}``).  Replaying the lines gives the game back; a last line
 cut short by a crash is skipped, and cut off (kept in ``NAME.damaged``) before the next line is written; a
 line the disk refuses part-way is cut off again, so the file is always whole lines.  The games neither won
-nor put aside are offered on the next start, the last written first.
+nor put aside are offered on the next start, the last written first -- those open in a window are not: one
+window per game (the file is held locked, as a domino match's is: :mod:`scorer.logfile`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from typing import Any, Sequence
 from scorer.cribbage.cards import parse_card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
 from scorer.errors import CardError, ScorerError
-from scorer.sessions import append_whole
+from scorer.logfile import HeldLog, append_whole, beside, fsync_folder, held_elsewhere
+from scorer.rules.log import dumps, split
 
 FORMAT = "domino-scorer cribbage 1"
 
@@ -98,7 +100,7 @@ class SavedGame:
 
 
 def read_game(path: Path) -> SavedGame:
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = [raw.decode("utf-8") for raw in split(path.read_bytes())]  # (on "\n" alone: a name may hold U+2028)
     if not lines:
         raise CardError(f"{path}: an empty game file")
     header = json.loads(lines[0])
@@ -124,35 +126,40 @@ def read_game(path: Path) -> SavedGame:
     return saved
 
 
-def _whole_lines(path: Path, fd: int) -> int:
+def _whole_lines(path: Path, held: HeldLog) -> int:
     """The file's bytes as whole lines: a last line without its line end is given one where it reads as a line,
     else cut off (kept in ``NAME.damaged``); returns the size then."""
-    size = os.fstat(fd).st_size
-    with open(path, "rb") as f:  # (the last byte first: the whole file only where a line end is missing)
-        f.seek(max(0, size - 1))
-        if size == 0 or f.read(1) == b"\n":
-            return size
-        f.seek(0)
-        data = f.read()
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return len(data)
     start = data.rfind(b"\n") + 1
     try:  # (read as read_game reads a line)
         entry = json.loads(data[start:])
         if "event" in entry:
             event_from_json(entry["event"])
     except (ValueError, KeyError, TypeError, CardError):
-        with open(path.with_name(path.name + ".damaged"), "ab") as kept:
+        with open(beside(path, "damaged"), "xb") as kept:
             kept.write(data[start:] + b"\n")
-        os.ftruncate(fd, start)
+        held.cut(start)
         return start
-    os.write(fd, b"\n")  # (a whole line that lost only its end)
+    held.size = len(data)
+    held.append(b"\n")  # (a whole line that lost only its end)
     return len(data) + 1
 
 
+BUSY = "{path}: this game is open in another window or process"
+
+
 class GameFile:
-    """Appends to one game's file; every line is flushed and fsynced before the call returns."""
+    """Appends to one game's file, held locked while the game is open (one window per game: :meth:`close` lets it
+    go); every line is flushed and fsynced before the call returns."""
 
     def __init__(self, path: Path) -> None:
+        """The saved game at ``path`` held to go on with it (a SessionError where another window has it); a torn
+        last line is cut off first (kept beside it)."""
         self.path = path
+        self._held = HeldLog(path, BUSY, size=0)
+        self._held.size = _whole_lines(path, self._held)
 
     @classmethod
     def create(cls, players: list[str], target: int, muggins: bool, lang: str = "en",
@@ -161,33 +168,23 @@ class GameFile:
         folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = folder / f"{stamp}-{secrets.token_hex(3)}.jsonl"
-        game = cls(path)
-        game._append({"format": FORMAT, "players": list(players), "target": target, "muggins": muggins,
-                      "lang": lang, "started": time.strftime("%Y-%m-%dT%H:%M:%S")}, new=True)
-        try:  # the new file's name is safe on disk too
-            fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        header = {"format": FORMAT, "players": list(players), "target": target, "muggins": muggins,
+                  "lang": lang, "started": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:  # (made whole or not at all: no empty game is left behind)
+            append_whole(fd, (dumps(header) + "\n").encode("utf-8"), 0)
         except OSError:
-            pass
-        return game
-
-    def _append(self, entry: dict[str, Any], new: bool = False) -> None:
-        """One line, written whole or not at all: a torn tail left by a crash is cut off first (kept beside the
-        file), and a line the disk refuses part-way is cut off again -- the next line never follows half a line.
-        ``new``: the file is made for it (and not left empty where it cannot be written)."""
-        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if new else 0), 0o644)
-        try:
-            append_whole(fd, line, _whole_lines(self.path, fd))
-        except OSError:
-            if new:
-                self.path.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
             raise
         finally:
             os.close(fd)
+        fsync_folder(folder)  # the new file's name is safe on disk too
+        return cls(path)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        """One line, written whole or not at all: a line the disk refuses part-way is cut off again -- the next
+        line never follows half a line."""
+        self._held.append((dumps(entry) + "\n").encode("utf-8"))
 
     def add(self, event: CribEvent) -> None:
         self._append({"t": round(time.time(), 3), "event": event_to_json(event)})
@@ -197,6 +194,14 @@ class GameFile:
 
     def abandon(self) -> None:
         self._append({"t": round(time.time(), 3), "abandoned": True})
+
+    def take_notes(self) -> list[str]:
+        """What was done about the file that the players should know (another program replaced it, say), once."""
+        notes, self._held.notes = self._held.notes, []
+        return notes
+
+    def close(self) -> None:
+        self._held.close()
 
 
 def _newest_first(folder: Path | None) -> list[Path]:
@@ -212,6 +217,8 @@ def list_unfinished(folder: Path | None = None) -> list[tuple[SavedGame, Cribbag
     last written first."""
     found = []
     for path in _newest_first(folder):
+        if held_elsewhere(path):
+            continue  # (open in another window: its game goes on there)
         try:
             saved = read_game(path)
             if saved.abandoned or not saved.events:

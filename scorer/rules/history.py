@@ -83,6 +83,10 @@ class MatchHistory:
         self._lines += 1
         return self._lines
 
+    def take_notes(self) -> list[str]:
+        """What was done about where the match is kept that the players should know, each once (in memory: none)."""
+        return []
+
     def _changed(self) -> None:
         for listener in list(self.listeners):
             listener(self)

@@ -144,11 +144,15 @@ def test_a_game_not_resumed_stays_saved_and_listed(qtbot) -> None:
     w = dealt(qtbot)
     w.peg_rank(13)
     first = w.file.path
+    assert find_unfinished() is None  # (open in its window: offered nowhere else)
+    w.close()  # (the window closed: the game let go)
     fresh = open_cribbage(["Ann", "Ben"], lang="en", ask_resume=lambda s, g: False, speaker=quiet())
     qtbot.addWidget(fresh)
     assert fresh.game.players == ("Ann", "Ben") and fresh.game.scores == (0, 0)
     assert not read_game(first).abandoned and find_unfinished().path == first  # (the new game has nothing yet)
     fresh.apply(Deal("Ann"))
+    assert [saved.path for saved, _ in list_unfinished()] == [first]  # (the new game is open in its window)
+    fresh.close()
     assert [saved.path for saved, _ in list_unfinished()] == [fresh.file.path, first]
 
 
@@ -193,12 +197,14 @@ def test_a_won_game_is_not_offered_and_a_cut_short_last_line_is_skipped(qtbot, t
     won = GameFile.create(["Ann", "Ben"], 61, False, "en", tmp_path)
     for e in events:
         won.add(e)
+    won.close()
     game, history, done = read_game(won.path).replay()
     assert game.is_over and game.players[game.winner] == "Ben" and len(history) == len(done) == len(events)
     assert find_unfinished(tmp_path) is None  # won: nothing to resume
     unfinished = GameFile.create(["Ann", "Ben"], 61, False, "en", tmp_path)
     for e in events[:-1]:
         unfinished.add(e)
+    unfinished.close()
     with open(unfinished.path, "a") as f:
         f.write('{"t": 1, "event": {"type": "peg", "pla')  # the machine died mid-line
     saved = read_game(unfinished.path)

@@ -130,6 +130,7 @@ def test_an_action_the_disk_refuses_is_not_done_and_the_game_resumes_whole(qtbot
     w.starter.setText("5D")
     w._cut()
     assert w.peg_rank(5) and "saved to " in w.status_line.text()
+    w.close()
     game, _, _ = find_unfinished(tmp_path).replay()
     assert game.dealer == 0 and game.count == 5  # (the file is the game: nothing missing before a line)
 
@@ -168,6 +169,7 @@ def test_a_torn_line_is_cut_before_the_next_and_a_game_the_full_disk_could_not_m
     saved = read_game(w.file.path)
     assert saved.damaged_lines == 0 and [type(e).__name__ for e in saved.events] == ["Deal", "Cut", "PegCard", "PegCard"]
     assert w.file.path.with_name(w.file.path.name + ".damaged").read_bytes().startswith(b'{"t": 1796597348.024')
+    w.close()
     assert find_unfinished(tmp_path).replay()[0].scores == (2, 0)
 
     def no_room(*args, **kw):

@@ -257,7 +257,7 @@ def test_the_starter_named_at_the_start_is_offered_for_the_first_play_and_a_full
                                                                                               monkeypatch) -> None:
     import errno
 
-    import scorer.sessions as sessions
+    import scorer.logfile as sessions
     from scorer.app.corrections import TilePicker
 
     header = MatchHeader("horse-race", ("Ivy", "Jon"), False, source=MatchSource("hand"))

@@ -181,5 +181,6 @@ def test_a_go_saved_before_the_rule_reads_back(tmp_path) -> None:
     saved = GameFile.create(["Ann", "Ben"], 121, False, folder=tmp_path)
     for event in (Deal("Ann"), Cut(c("2H")), PegCard("Ben", c("5S")), Go("Ann")):  # (a go at 5, taken before)
         saved.add(event)
+    saved.close()  # (held while its window has it: not offered elsewhere)
     game, _, _ = find_unfinished(tmp_path).replay()
     assert game.said_go == (0,) and game.players[game.turn] == "Ben"
