@@ -45,6 +45,21 @@ def translations_dir() -> Path:
     return Path(__file__).resolve().parent / "translations"
 
 
+_qm: dict[str, bytes] = {}  # each language's texts as first read, kept for the process's life (Qt reads them there)
+
+
+def load_ours(translator: QTranslator, lang: str) -> bool:
+    """The app's texts in ``lang`` loaded into ``translator`` from a copy in memory: Qt maps a .qm file it loads, and
+    the file rewritten meanwhile (an update of the app, the translations rebuilt) crashed a running app inside Qt's
+    lookup.  Qt does not copy the data it is given: the copy is kept here."""
+    if lang not in _qm:
+        try:
+            _qm[lang] = (translations_dir() / f"{DOMAIN}_{lang}.qm").read_bytes()
+        except OSError:
+            return False
+    return translator.load(_qm[lang])
+
+
 def language() -> str:
     """The language whose translators are installed now ("en": none)."""
     return _lang
@@ -74,7 +89,7 @@ def set_language(lang: str | None) -> str:
     _installed.clear()
     if lang != "en":
         ours = QTranslator(app)
-        if not ours.load(f"{DOMAIN}_{lang}", str(translations_dir())):
+        if not load_ours(ours, lang):
             _lang = "en"
             return "en"
         qt = QTranslator(app)

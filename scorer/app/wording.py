@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QTranslator
 
-from scorer.app.i18n import DOMAIN, decimal, language, translate, translations_dir
+from scorer.app.i18n import decimal, language, load_ours, translate
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.announce import genitive_fi
 from scorer.words import Figure, Listed, Words, words_of
@@ -50,7 +50,7 @@ def said_in(lang: str) -> Callable[[str], str]:
     app's translations, without touching the app's language; other text, and a language with no
     translations, as it is."""
     translator = QTranslator()
-    if lang == "en" or not translator.load(f"{DOMAIN}_{lang}", str(translations_dir())):
+    if lang == "en" or not load_ours(translator, lang):
         return str
     tongue = _Tongue(lambda context, text: translator.translate(context, text) or text, lang)
     return lambda text: _said(text, tongue)

@@ -21,6 +21,7 @@ from scorer.app import i18n
 from scorer.pipeline.announce import Announcement, genitive_fi
 from scorer.rules.simulate import simulate_match
 from scorer.rules.transcript import narrate
+from scorer.words import Words
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "scorer" / "app"
@@ -136,6 +137,31 @@ def test_the_qm_is_the_ts_compiled(qapp) -> None:
             assert made.read_bytes() == QM.read_bytes(), "the .qm is older than the .ts: run scripts/update_translations.sh"
         finally:
             made.unlink(missing_ok=True)
+
+
+def test_a_running_app_keeps_its_finnish_when_the_qm_file_is_rewritten(qapp, tmp_path: Path, monkeypatch,
+                                                                        english_after) -> None:
+    # Qt maps a .qm file it loads: rebuilt in place under a running app (the translations updated), its lookups read
+    # garbage -- empty texts, English -- or crash with a bus error.  The app's texts are loaded from a copy in memory.
+    shutil.copy(QM, tmp_path / QM.name)
+    monkeypatch.setattr(i18n, "translations_dir", lambda: tmp_path)
+    monkeypatch.setattr(i18n, "_qm", {})
+    assert i18n.set_language("fi") == "fi"
+    assert i18n.translate("MainWindow", "&Quit") == "&Lopeta"
+    data = QM.read_bytes()
+    with open(tmp_path / QM.name, "r+b") as f:  # (as lrelease writes it: the same file, other bytes, then cut short)
+        f.write(data[len(data) // 3:] + data[:len(data) // 3])
+        f.truncate(100)
+    from scorer.app.wording import said_in
+
+    said_in.cache_clear()
+    for (context, source, comment), (_, text) in list(ts_messages().items())[:200]:
+        assert i18n.translate(context, source) == text or comment, (context, source)
+    assert i18n.set_language("en") == "en" and i18n.set_language("fi") == "fi"  # (switched back: the same copy)
+    assert i18n.translate("MainWindow", "&Quit") == "&Lopeta"
+    assert said_in("fi")(Words("camera {camera}: not found or cannot be opened", camera=0)) == \
+        "kameraa 0 ei löydy tai sitä ei voi avata"
+    said_in.cache_clear()
 
 
 @pytest.mark.skipif(not (BIN / "pyside6-lupdate").exists(), reason="PySide6's lupdate is not installed")
