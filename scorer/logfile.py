@@ -133,7 +133,7 @@ class HeldLog:
             kept = beside(self.path, "damaged")
             kept.write_bytes(_read(fd, self.size, size - self.size))
             self.notes.append(Words("{path}: lines added to the file by another program were moved to {kept}",
-                                    path=self.path, kept=kept.name))
+                                    path=self.path.name, kept=kept.name))
         if size != self.size:  # (or half a line refused earlier, and not cut off then)
             os.ftruncate(fd, self.size)
         append_whole(fd, line, self.size)
@@ -169,9 +169,9 @@ class HeldLog:
         self._file.close()
         self._file = hold(self.path, self.busy)
         self.notes.append(Words("{path}: another program replaced the file; it is written again as this window has it, "
-                                "the other kept as {kept}", path=self.path, kept=kept.name) if kept is not None else
+                                "the other kept as {kept}", path=self.path.name, kept=kept.name) if kept is not None else
                           Words("{path}: another program removed the file; it is written again as this window has it",
-                                path=self.path))
+                                path=self.path.name))  # (the file's name: the status bar has room for little more)
 
     def close(self) -> None:
         if not self._file.closed:

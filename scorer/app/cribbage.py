@@ -102,7 +102,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
 
     def _show_status(self) -> None:
         where = self.t("not_saved", error=self.save_error) if self.save_error else (
-            self.t("saved", path=self.file.path) if self.file else "")
+            self.t("saved", path=self.file.path.name) if self.file else "")
+        self.status_line.setToolTip(str(self.file.path) if self.file else "")
         voice = self.t("voice", engine=self._engine_name(self.speaker.engine))
         self.status_line.setText(voice + ("  ·  " + where if where else ""))
 

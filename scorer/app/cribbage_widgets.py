@@ -66,7 +66,7 @@ class CribbageWidgets:
         col.addWidget(self.log, 1)
         self.setCentralWidget(root)
         self.status_line = QLabel()  # (permanent: a passing message or a hovered button does not hide it)
-        self.statusBar().addPermanentWidget(self.status_line, 1)
+        self.statusBar().addPermanentWidget(self.status_line)  # (no stretch: a passing message gets the rest)
         self._build_toolbar()
         self._retranslate()
 
