@@ -132,8 +132,7 @@ class HeldLog:
         if size > self.size:  # (another program appended: kept, not cut away unseen)
             kept = beside(self.path, "damaged")
             kept.write_bytes(_read(fd, self.size, size - self.size))
-            self.notes.append(Words("{path}: lines added to the file by another program were moved to {kept}",
-                                    path=self.path.name, kept=kept.name))
+            self.notes.append(Words("lines another program added to the file were moved to {kept}", kept=kept.name))
         if size != self.size:  # (or half a line refused earlier, and not cut off then)
             os.ftruncate(fd, self.size)
         append_whole(fd, line, self.size)
@@ -168,10 +167,10 @@ class HeldLog:
         fsync_folder(self.path.parent)
         self._file.close()
         self._file = hold(self.path, self.busy)
-        self.notes.append(Words("{path}: another program replaced the file; it is written again as this window has it, "
-                                "the other kept as {kept}", path=self.path.name, kept=kept.name) if kept is not None else
-                          Words("{path}: another program removed the file; it is written again as this window has it",
-                                path=self.path.name))  # (the file's name: the status bar has room for little more)
+        # (said in the window of the match or game the file is: its name would not leave room in the status bar)
+        self.notes.append(Words("another program replaced the file; written again as this window has it, the other kept "
+                                "as {kept}", kept=kept.name) if kept is not None else
+                          Words("another program removed the file; written again as this window has it"))
 
     def close(self) -> None:
         if not self._file.closed:

@@ -65,7 +65,7 @@ def test_lines_another_program_appended_are_kept_beside_not_cut_away_unseen(tmp_
     session.apply(events[4], 5.0)
     assert [s.event for s in read_session(session.path).log.steps] == events[:5]
     assert session.path.with_name(session.path.name + ".damaged").read_bytes() == added
-    assert ["lines added to the file by another program were moved to" in n for n in session.take_notes()] == [True]
+    assert ["lines another program added to the file were moved to" in n for n in session.take_notes()] == [True]
     session.close()
 
 

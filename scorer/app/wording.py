@@ -275,10 +275,10 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "player names must differ, found {names}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: this match is open in another window or process"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: this game is open in another window or process"),
-    QT_TRANSLATE_NOOP("Sentences", "{path}: another program replaced the file; it is written again as this window has "
-                                   "it, the other kept as {kept}"),
-    QT_TRANSLATE_NOOP("Sentences", "{path}: another program removed the file; it is written again as this window has it"),
-    QT_TRANSLATE_NOOP("Sentences", "{path}: lines added to the file by another program were moved to {kept}"),
+    QT_TRANSLATE_NOOP("Sentences", "another program replaced the file; written again as this window has it, the other "
+                                   "kept as {kept}"),
+    QT_TRANSLATE_NOOP("Sentences", "another program removed the file; written again as this window has it"),
+    QT_TRANSLATE_NOOP("Sentences", "lines another program added to the file were moved to {kept}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: cannot open the match to go on with it: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: a file of that name is in the way"),
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: {reason}"),

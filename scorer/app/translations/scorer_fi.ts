@@ -1323,16 +1323,16 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{path}: tämä peli on jo auki toisessa ikkunassa tai ohjelmassa</translation>
     </message>
     <message>
-        <source>{path}: another program replaced the file; it is written again as this window has it, the other kept as {kept}</source>
-        <translation>{path}: toinen ohjelma korvasi tiedoston; se kirjoitettiin uudelleen sellaisena kuin se on tässä ikkunassa, ja toinen säilytettiin nimellä {kept}</translation>
+        <source>another program replaced the file; written again as this window has it, the other kept as {kept}</source>
+        <translation>toinen ohjelma korvasi tiedoston; kirjoitettu uudelleen sellaisena kuin se on tässä ikkunassa, toinen säilytetty nimellä {kept}</translation>
     </message>
     <message>
-        <source>{path}: another program removed the file; it is written again as this window has it</source>
-        <translation>{path}: toinen ohjelma poisti tiedoston; se kirjoitettiin uudelleen sellaisena kuin se on tässä ikkunassa</translation>
+        <source>another program removed the file; written again as this window has it</source>
+        <translation>toinen ohjelma poisti tiedoston; kirjoitettu uudelleen sellaisena kuin se on tässä ikkunassa</translation>
     </message>
     <message>
-        <source>{path}: lines added to the file by another program were moved to {kept}</source>
-        <translation>{path}: toisen ohjelman tiedostoon lisäämät rivit siirrettiin tiedostoon {kept}</translation>
+        <source>lines another program added to the file were moved to {kept}</source>
+        <translation>toisen ohjelman tiedostoon lisäämät rivit siirrettiin tiedostoon {kept}</translation>
     </message>
     <message>
         <source>{path}: cannot open the match to go on with it: {reason}</source>
