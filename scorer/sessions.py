@@ -229,7 +229,7 @@ class Session(MatchHistory):
     def _write(self, data: dict[str, Any]) -> int:
         """Append one line; a line the disk refuses (full, gone) is cut off again, so the file ends in whole lines
         and the next line written follows the last one saved."""
-        if self._file.closed:
+        if self._file.closed and not self._file.lost:
             raise SessionError(f"{self.path}: the match is closed")
         try:
             self._file.append((dumps(data) + "\n").encode("utf-8"))
@@ -241,8 +241,7 @@ class Session(MatchHistory):
 
     def take_notes(self) -> list[str]:
         """What was done about the file that the players should know (another program replaced it, say), once."""
-        notes, self._file.notes = self._file.notes, []
-        return notes
+        return self._file.take_notes()
 
     def text(self) -> str:
         """The file's text as written so far (for a club database that keeps the log)."""

@@ -94,3 +94,79 @@ def test_a_cribbage_name_holding_a_line_separator_reads_back(tmp_path: Path) -> 
     assert saved.players == names and saved.events == [Deal(names[0])]
     [(listed, now)] = list_unfinished(tmp_path)
     assert listed.path == game.path and now.players == tuple(names)
+
+
+def test_a_file_shortened_in_place_is_written_again_not_padded(tmp_path: Path) -> None:
+    session, events = match_of(tmp_path, 6)
+    ours = session.path.read_bytes()
+    with open(session.path, "r+b") as f:  # (an editor writing its own shorter version into the same file)
+        f.truncate(0)
+        f.write(ours[:len(ours) // 2])
+    session.apply(events[6], 7.0)
+    data = session.path.read_bytes()
+    assert b"\0" not in data and [s.event for s in read_session(session.path).log.steps] == events[:7]
+    assert session.path.with_name(session.path.name + ".replaced").read_bytes() == ours[:len(ours) // 2]
+    assert ["another program replaced the file" in n for n in session.take_notes()] == [True]
+    session.close()
+
+
+def test_a_file_another_window_holds_now_is_not_overwritten(tmp_path: Path) -> None:
+    first, events = match_of(tmp_path, 5)
+    copy = first.path.with_name("copy.tmp")
+    copy.write_bytes(first.path.read_bytes())
+    os.replace(copy, first.path)  # (a sync tool's copy) -- and another window opens the match from it
+    second, _ = Session.open(first.path)
+    second.apply(events[5], 6.0)
+    with pytest.raises(SessionError, match="another window or process writes this file now"):
+        first.apply(events[5], 6.0)
+    assert [s.event for s in read_session(first.path).log.steps] == events[:6]  # (the other window's, untouched)
+    conflict = first.path.with_name(first.path.name + ".conflict")
+    assert [s.event for s in read_session(conflict).log.steps] == events[:5]  # (this window's copy, kept)
+    with pytest.raises(SessionError, match="another window or process writes this file now"):
+        first.apply(events[5], 6.0)  # (and it writes no more)
+    second.apply(events[6], 7.0)
+    first.close(), second.close()
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_a_copy_moved_over_it_is_taken_as_it_is(tmp_path: Path) -> None:
+    session, events = match_of(tmp_path, 4)
+    copy = session.path.with_name("copy.tmp")
+    copy.write_bytes(session.path.read_bytes())
+    os.replace(copy, session.path)
+    session.apply(events[4], 5.0)
+    assert [s.event for s in read_session(session.path).log.steps] == events[:5]
+    assert session.take_notes() == [] and len(list(tmp_path.iterdir())) == 1
+    with pytest.raises(SessionError, match="open in another window or process"):
+        Session.open(session.path)  # (the copy is held now)
+    session.close()
+
+
+def test_a_cribbage_game_resumed_is_read_as_held_not_as_offered(tmp_path: Path) -> None:
+    game = GameFile.create(["Eve", "Fay"], 121, False, folder=tmp_path)
+    for event in (Deal("Eve"), Cut(parse_card("JD"))):
+        game.add(event)
+    game.close()
+    [(offered, _)] = list_unfinished(tmp_path)  # (offered in one window; meanwhile another plays on and closes)
+    other = GameFile(offered.path)
+    other.add(PegCard("Fay", parse_card("5", suit_required=False)))
+    other.close()
+    again = GameFile(offered.path)
+    assert len(again.saved().events) == 3 and len(offered.events) == 2
+    again.close()
+
+
+def test_a_cribbage_line_cut_inside_a_letter_is_a_torn_line(tmp_path: Path) -> None:
+    game = GameFile.create(["Äijä", "Öljy"], 61, False, folder=tmp_path)
+    game.add(Deal("Äijä"))
+    game.close()
+    whole = game.path.read_bytes()
+    torn = '{"t": 1, "event": {"type": "go", "player": "Öljy"}}\n'.encode()
+    game.path.write_bytes(whole + torn[:torn.index("Ö".encode()) + 1])  # (the crash cut the Ö in two)
+    [(saved, _)] = list_unfinished(tmp_path)
+    assert saved.damaged_lines == 1 and saved.events == [Deal("Äijä")]
+    held = GameFile(game.path)  # (cut off and kept beside it, before the next line)
+    held.add(Cut(parse_card("5D")))
+    held.close()
+    assert read_game(game.path).events == [Deal("Äijä"), Cut(parse_card("5D"))]
+    assert game.path.with_name(game.path.name + ".damaged").exists()

@@ -51,8 +51,12 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
         self.saving = save  # (a game whose file could not be made is made again at the first action: see _save)
         self.save_error = ""
         if saved is not None:
-            self.game, self.history, self.done = saved.replay()
-            self.file = GameFile(saved.path)
+            self.file = GameFile(saved.path)  # held first, then read: as it is, not as it was when offered
+            try:
+                self.game, self.history, self.done = self.file.saved().replay()
+            except BaseException:  # (a game that cannot be read: let go, the error as it is)
+                self.file.close()
+                raise
             players, target, muggins = list(self.game.players), self.game.target, self.game.muggins
         else:
             self.game = CribbageGame.start(players, target, muggins)

@@ -278,6 +278,8 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "another program replaced the file; written again as this window has it, the other "
                                    "kept as {kept}"),
     QT_TRANSLATE_NOOP("Sentences", "another program removed the file; written again as this window has it"),
+    QT_TRANSLATE_NOOP("Sentences", "{path}: another window or process writes this file now; this window's copy is kept "
+                                   "as {kept}: close this window and go on there"),
     QT_TRANSLATE_NOOP("Sentences", "lines another program added to the file were moved to {kept}"),
     QT_TRANSLATE_NOOP("Sentences", "{path}: cannot open the match to go on with it: {reason}"),
     QT_TRANSLATE_NOOP("Sentences", "{folder}: cannot make the sessions folder: a file of that name is in the way"),

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 from scorer.cribbage.cards import parse_card
 from scorer.cribbage.match import CribbageGame, CribEvent, Cut, Deal, Go, PegCard, Scored, Show
 from scorer.errors import CardError, ScorerError
-from scorer.logfile import HeldLog, append_whole, beside, fsync_folder, held_elsewhere
+from scorer.logfile import HeldLog, append_whole, cannot_open, fsync_folder, held_elsewhere, keep_aside
 from scorer.rules.log import dumps, split
 
 FORMAT = "domino-scorer cribbage 1"
@@ -100,18 +100,18 @@ class SavedGame:
 
 
 def read_game(path: Path) -> SavedGame:
-    lines = [raw.decode("utf-8") for raw in split(path.read_bytes())]  # (on "\n" alone: a name may hold U+2028)
+    lines = split(path.read_bytes())  # (on "\n" alone: a name may hold U+2028)
     if not lines:
         raise CardError(f"{path}: an empty game file")
-    header = json.loads(lines[0])
+    header = json.loads(lines[0].decode("utf-8"))
     if header.get("format") != FORMAT:
         raise CardError(f"{path}: not a cribbage game file (format {header.get('format')!r})")
     saved = SavedGame(path, header)
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        try:
-            entry = json.loads(line)
+        try:  # (a line cut inside a letter does not decode: cut short by a crash as any other)
+            entry = json.loads(line.decode("utf-8"))
             if "event" in entry:
                 saved.events.append(event_from_json(entry["event"]))
             elif entry.get("undo"):
@@ -126,25 +126,22 @@ def read_game(path: Path) -> SavedGame:
     return saved
 
 
-def _whole_lines(path: Path, held: HeldLog) -> int:
-    """The file's bytes as whole lines: a last line without its line end is given one where it reads as a line,
-    else cut off (kept in ``NAME.damaged``); returns the size then."""
-    data = path.read_bytes()
+def _mend_torn_tail(held: HeldLog) -> None:
+    """A last line without its line end (cut short by a crash) given one where it reads as a line, else cut off
+    (kept in ``NAME.damaged``)."""
+    data = held.data
     if not data or data.endswith(b"\n"):
-        return len(data)
+        return
     start = data.rfind(b"\n") + 1
     try:  # (read as read_game reads a line)
-        entry = json.loads(data[start:])
+        entry = json.loads(data[start:].decode("utf-8"))
         if "event" in entry:
             event_from_json(entry["event"])
     except (ValueError, KeyError, TypeError, CardError):
-        with open(beside(path, "damaged"), "xb") as kept:
-            kept.write(data[start:] + b"\n")
+        keep_aside(held.path, "damaged", data[start:] + b"\n")
         held.cut(start)
-        return start
-    held.size = len(data)
+        return
     held.append(b"\n")  # (a whole line that lost only its end)
-    return len(data) + 1
 
 
 BUSY = "{path}: this game is open in another window or process"
@@ -158,8 +155,12 @@ class GameFile:
         """The saved game at ``path`` held to go on with it (a SessionError where another window has it); a torn
         last line is cut off first (kept beside it)."""
         self.path = path
-        self._held = HeldLog(path, BUSY, size=0)
-        self._held.size = _whole_lines(path, self._held)
+        self._held = HeldLog(path, BUSY)
+        try:
+            _mend_torn_tail(self._held)
+        except OSError as exc:  # (a full disk; the lock let go, the error one the caller catches)
+            self._held.close()
+            raise cannot_open(path, exc) from None
 
     @classmethod
     def create(cls, players: list[str], target: int, muggins: bool, lang: str = "en",
@@ -197,8 +198,11 @@ class GameFile:
 
     def take_notes(self) -> list[str]:
         """What was done about the file that the players should know (another program replaced it, say), once."""
-        notes, self._held.notes = self._held.notes, []
-        return notes
+        return self._held.take_notes()
+
+    def saved(self) -> SavedGame:
+        """The game as its file, held here, has it."""
+        return read_game(self.path)
 
     def close(self) -> None:
         self._held.close()

@@ -1331,6 +1331,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>toinen ohjelma poisti tiedoston; kirjoitettu uudelleen sellaisena kuin se on tässä ikkunassa</translation>
     </message>
     <message>
+        <source>{path}: another window or process writes this file now; this window&apos;s copy is kept as {kept}: close this window and go on there</source>
+        <translation>{path}: toinen ikkuna tai ohjelma kirjoittaa nyt tätä tiedostoa; tämän ikkunan kopio säilytettiin nimellä {kept}: sulje tämä ikkuna ja jatka siellä</translation>
+    </message>
+    <message>
         <source>lines another program added to the file were moved to {kept}</source>
         <translation>toisen ohjelman tiedostoon lisäämät rivit siirrettiin tiedostoon {kept}</translation>
     </message>
