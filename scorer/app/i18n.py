@@ -86,6 +86,7 @@ def set_language(lang: str | None) -> str:
         return lang
     for old in _installed:
         app.removeTranslator(old)
+        old.deleteLater()  # (two a switch, else kept till the app quits)
     _installed.clear()
     if lang != "en":
         ours = QTranslator(app)

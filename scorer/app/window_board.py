@@ -116,6 +116,7 @@ class Scoreboard:
         row.addWidget(close)
         col.addLayout(row)
         self.board_dialog = dialog
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # (a dialog a move: not kept all evening)
         dialog.open()
 
 

@@ -102,6 +102,7 @@ class MatchCorrections:
         if dialog.choice:
             self.open_question = None
             self._send(dialog.choice)
+        dialog.deleteLater()  # (a question a dialog: put off, it is asked again in a new one)
         self.go_on_after_question()
         self._enable_moves()
 
@@ -248,12 +249,15 @@ class MatchCorrections:
         menu = player_menu(self, self.match, verb)
         chosen = menu.exec(self.cursor().pos())
         move = make(chosen.data()) if chosen is not None else None
+        menu.deleteLater()  # (each move's own: kept, hundreds of them would all be retranslated at a switch)
         if move is not None:
             self._correct([move])
 
     def _enter_move(self) -> None:
         picker = TilePicker(self, self.match, starter=self.pipeline.config.starter)
-        if picker.exec() == QDialog.DialogCode.Accepted and picker.events:
+        accepted = picker.exec() == QDialog.DialogCode.Accepted
+        picker.deleteLater()  # (each move's own: kept, hundreds of them would all be retranslated at a switch)
+        if accepted and picker.events:
             self._correct(picker.events)
 
     def _enter_hands(self) -> None:
@@ -263,14 +267,17 @@ class MatchCorrections:
         dialog = HandsDialog(self, asked)
         # (Hands refused are shown again as typed, to be mended rather than typed anew -- while the match is
         # the one they were typed for: a camera may have moved it on meanwhile.)
-        while dialog.exec() == QDialog.DialogCode.Accepted:
-            try:
-                if self._hands_entered(dialog.event_()):
+        try:
+            while dialog.exec() == QDialog.DialogCode.Accepted:
+                try:
+                    if self._hands_entered(dialog.event_()):
+                        return
+                except (ValueError, ScorerError) as exc:
+                    QMessageBox.warning(self, self.tr("Not the hands"), refusal_text(exc))
+                if (self.match.phase, self.match.hand_counts) != (asked.phase, asked.hand_counts):
                     return
-            except (ValueError, ScorerError) as exc:
-                QMessageBox.warning(self, self.tr("Not the hands"), refusal_text(exc))
-            if (self.match.phase, self.match.hand_counts) != (asked.phase, asked.hand_counts):
-                return
+        finally:
+            dialog.deleteLater()
 
     def _hands_entered(self, hands: Reveal) -> bool:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed

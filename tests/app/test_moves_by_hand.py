@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from scorer.app import window_corrections
@@ -470,4 +471,37 @@ def test_a_place_a_message_names_in_pixels_is_ringed_on_the_picture(qtbot, tmp_p
     assert window.live.marked == [(602.4, 399.0), (10.0, 20.0)] and window.live._unmark.isActive()
     window.live._unmark.timeout.emit()
     assert window.live.marked == []
+    window.close()
+
+
+def test_an_evening_of_moves_by_hand_leaves_no_dialog_behind(qtbot, tmp_path: Path, monkeypatch) -> None:
+    # Each move's picker, player menu and hands dialog was kept as a child of the window: hundreds by the end of an
+    # evening, every one of them retranslated at a language switch.
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QMenu
+
+    from scorer.app.corrections import TilePicker
+
+    sim = simulate_match("horse-race", 2, seed=4)
+    window = _window(qtbot, tmp_path)
+    moves = iter(e.event for e in sim.events if not isinstance(e.event, Reveal))
+
+    def picked(picker) -> QDialog.DialogCode:
+        picker.events = [next(moves)]
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(TilePicker, "exec", picked)
+    def unchosen(*args) -> QMenu:  # (a pass or a draw not chosen after all)
+        menu = player_menu(*args)
+        menu.exec = lambda _at: None
+        return menu
+
+    monkeypatch.setattr(window_corrections, "player_menu", unchosen)
+    for _ in range(12):
+        count = len(window.snapshot.steps)
+        window._enter_move()
+        qtbot.waitUntil(lambda: len(window.snapshot.steps) == count + 1, timeout=10_000)
+        window._for_player("draws", lambda p: None)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChildren(TilePicker) == [] and window.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly) == []
     window.close()
