@@ -20,6 +20,7 @@ STATUS_TEXT = {
     "over": (QT_TRANSLATE_NOOP("LiveView", "match over"), "#198754"),
     "ended": (QT_TRANSLATE_NOOP("LiveView", "the recording ended"), "#6c757d"),
     "stopped": (QT_TRANSLATE_NOOP("LiveView", "the camera stopped"), "#dc3545"),
+    "no picture": (QT_TRANSLATE_NOOP("LiveView", "no picture: opening the camera again…"), "#dc3545"),
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }

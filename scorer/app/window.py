@@ -95,7 +95,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.worker.finished.connect(self._on_finished)
         if self.worker.seekable:
             self._build_timeline(source)
-        self.camera_action.setVisible(not self.by_hand and not self.worker.seekable)  # (a camera, not a recording)
+        self.watch_camera()
         self.retranslate()
         self.banner.setText(turn_text(self.match))  # (till the first announcement: who is to act)
         self.statusBar().messageChanged.connect(self._standing_back)
@@ -111,7 +111,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def _build(self) -> None:
         self.live = LiveView()
         self.live.tile_clicked.connect(self._correct_tile)
-        self.live.status_clicked.connect(lambda: self.live.status == "confirm" and self.reopen_question())
+        self.live.status_clicked.connect(self.status_clicked)
         right = QWidget()
         col = QVBoxLayout(right)
         self.banner = QLabel(" ")

@@ -7,6 +7,8 @@ the Play menu's Pause works on any source.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QToolBar
 
@@ -17,6 +19,9 @@ from scorer.app.wording import said_again
 from scorer.errors import ScorerError, SourceError
 from scorer.rules.transcript import scores_text
 from scorer.words import words_of
+
+
+NO_PICTURE_S = 3.0  # a camera giving no picture this long is told (it is opened again by itself for 30 s)
 
 
 class RecordingControls:
@@ -142,8 +147,9 @@ class RecordingControls:
             return self.tr("Scoring stopped: {error}. What was scored is kept; corrections and undo still work.").format(
                 error=said_again(words_of(error)).rstrip("."))
         if not self.worker.seekable:
-            return self.tr("The camera stopped: {error}. What was scored is kept; corrections and undo still work; "
-                           "once it is back, Play ▸ Try the camera again.").format(error=said_again(words_of(error)))
+            # (what to do first: a network camera's address makes the rest long)
+            return self.tr("The camera stopped: once it is back, Play ▸ Try the camera again, or a click on “the camera "
+                           "stopped”; what was scored is kept ({error}).").format(error=said_again(words_of(error)).rstrip("."))
         return self.tr("The recording stopped: {error}. What was scored is kept; corrections, undo and review still "
                        "work.").format(error=error)
 
@@ -203,6 +209,38 @@ class RecordingControls:
         if answer == QMessageBox.StandardButton.Yes:
             self.score_again_from(self.review_at)
 
+    def watch_camera(self) -> None:
+        """A camera (not a recording, not moves by hand): a picture missing for a few seconds told on the picture and
+        aloud -- the players wait while it is opened again -- and Try the camera again offered once it stopped."""
+        camera = not self.by_hand and not self.worker.seekable
+        self.camera_action.setVisible(camera)
+        if not camera:
+            return
+        self.last_picture = time.monotonic()
+        self.worker.frame.connect(self._picture_came)
+        self._picture_timer = QTimer(self)
+        self._picture_timer.timeout.connect(self._no_picture_yet)
+        self._picture_timer.start(1000)
+
+    def _picture_came(self, _image) -> None:
+        self.last_picture = time.monotonic()
+        if self.live.status == "no picture":
+            self.show_camera_status(self.camera_status)
+
+    def _no_picture_yet(self) -> None:
+        if self.finished or self.pause_action.isChecked() or self.live.status in ("no picture", "over"):
+            return
+        if time.monotonic() - self.last_picture > NO_PICTURE_S:
+            self.live.set_status("no picture")
+            self.speaker.say(self.tr("No picture from the camera: wait, it is being opened again."))
+
+    def status_clicked(self) -> None:
+        """A click on the state shown: the question put off asked again; a camera that stopped tried again."""
+        if self.live.status == "confirm":
+            self.reopen_question()
+        elif self.live.status == "stopped":
+            self.try_camera_again()
+
     def try_camera_again(self) -> None:
         """A camera that stopped (unplugged, not found on resuming) opened again; the match goes on from the log."""
         if not self.finished or self.worker.seekable or self.by_hand:
@@ -210,6 +248,7 @@ class RecordingControls:
         self.finished, self.ended_with, self.broke_off = False, None, None
         self.camera_action.setEnabled(False)
         self._playable(True)
+        self.last_picture = time.monotonic()
         self.live.set_status("waiting")
         self.statusBar().showMessage(self.tr("Opening the camera again…"), 5000)
         self.worker.connect_again()

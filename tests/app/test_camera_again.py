@@ -105,3 +105,59 @@ def test_a_camera_unplugged_mid_round_goes_on_from_the_log(qtbot, tmp_path: Path
     assert events[:len(before)] == before  # (nothing withdrawn or scored again)
     assert window.match.scores() == round_one.scores()
     window.stop()
+
+
+class BlinkingCamera:
+    """A network camera whose picture stops for ``gap`` seconds after a few frames, then comes back by itself (the
+    Wi-Fi dropped for a moment); then it stops for good."""
+
+    fps = 30.0
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+
+    def frames(self):
+        import time
+
+        import numpy as np
+
+        image = np.full((360, 640, 3), 60, np.uint8)
+        for i in range(10):
+            yield Frame(i, i / self.fps, image)
+            time.sleep(0.02)
+        time.sleep(self.gap)  # (no picture: the camera being opened again)
+        for i in range(10, 20):
+            yield Frame(i, i / self.fps, image)
+            time.sleep(0.02)
+        raise SourceError("camera 0: no picture for 30 s; it stopped or was unplugged")
+
+
+def test_a_picture_missing_for_a_moment_is_told_and_a_click_on_the_stopped_camera_tries_again(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline import PipelineConfig
+
+    camera = BlinkingCamera(gap=4.5)
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, TablePipeline(session, NoDetector(), PipelineConfig(), fps=30.0), camera, realtime=False,
+                        speaker=speaker)
+    said: list[str] = []
+    speaker.say = said.append  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.live.status == "no picture", timeout=10_000)
+    assert said[-1] == "No picture from the camera: wait, it is being opened again."
+    qtbot.waitUntil(lambda: window.live.status != "no picture", timeout=10_000)  # (the picture back by itself)
+    assert said.count("No picture from the camera: wait, it is being opened again.") == 1
+    qtbot.waitUntil(lambda: window.finished, timeout=10_000)
+    assert window.live.status == "stopped"
+    window.live.status_clicked.emit()  # (a click on "the camera stopped")
+    assert not window.finished and window.live.status in ("waiting", "no picture", "reading")
+    qtbot.waitUntil(lambda: window.finished, timeout=20_000)  # (it stopped again: told again)
+    window.stop()
+
+
+class NoDetector:
+    def detect(self, image):
+        return []

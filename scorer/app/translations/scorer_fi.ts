@@ -451,6 +451,10 @@
         <translation>kamera pysähtyi</translation>
     </message>
     <message>
+        <source>no picture: opening the camera again…</source>
+        <translation>ei kuvaa: kameraa avataan uudelleen…</translation>
+    </message>
+    <message>
         <source>reviewing the recording</source>
         <translation>tallennetta katsellaan</translation>
     </message>
@@ -802,8 +806,8 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Pisteytys pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä.</translation>
     </message>
     <message>
-        <source>The camera stopped: {error}. What was scored is kept; corrections and undo still work; once it is back, Play ▸ Try the camera again.</source>
-        <translation>Kamera pysähtyi: {error}. Pisteytetty säilyy; korjaukset ja kumoaminen toimivat yhä; kun kamera on taas paikallaan, Siirrot ▸ Yritä kameraa uudelleen.</translation>
+        <source>The camera stopped: once it is back, Play ▸ Try the camera again, or a click on “the camera stopped”; what was scored is kept ({error}).</source>
+        <translation>Kamera pysähtyi: kun se on taas paikallaan, Siirrot ▸ Yritä kameraa uudelleen tai napsautus kohtaan ”kamera pysähtyi”; pisteytetty säilyy ({error}).</translation>
     </message>
     <message>
         <source>The recording stopped: {error}. What was scored is kept; corrections, undo and review still work.</source>
@@ -836,6 +840,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>Score again from here</source>
         <translation>Pisteytä uudelleen tästä</translation>
+    </message>
+    <message>
+        <source>No picture from the camera: wait, it is being opened again.</source>
+        <translation>Kamerasta ei tule kuvaa: odottakaa, sitä avataan uudelleen.</translation>
     </message>
     <message>
         <source>Opening the camera again…</source>
