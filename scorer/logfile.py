@@ -100,6 +100,18 @@ def _locked(fd: int) -> bool:
     return True
 
 
+def _free(fd: int) -> bool:
+    """Whether no other window or process holds the file open at ``fd`` (a shared lock taken and let go)."""
+    if fcntl is None:  # pragma: no cover - not on Windows
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return True
+
+
 def hold(path: Path, busy: str) -> BinaryIO:
     """``path`` opened to append to (and read back), unbuffered -- a line the disk refused is not kept to be
     written later, after the next -- and locked; where another window or process holds it, a SessionError of the
@@ -124,7 +136,7 @@ def held_elsewhere(path: Path) -> bool:
     if fcntl is None:  # pragma: no cover - not on Windows
         return False
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = os.open(path, os.O_RDONLY)  # (a read-only file is looked at too; a shared lock needs only reading)
     except OSError:
         return False
     try:
@@ -156,6 +168,7 @@ class HeldLog:
         self._notes: list[str] = []  # what was done about the file that the players should know
         self._notes_lock = threading.Lock()  # (written on the worker's thread, taken on the window's)
         self._kept: tuple[bytes, Path] | None = None  # another program's file kept last (kept once, tried again)
+        self._stamp = self._stamp_now()  # the file's size and time of change as this window last left it
 
     @property
     def size(self) -> int:
@@ -191,6 +204,11 @@ class HeldLog:
             raise
         self._bytes += line
         self._own_tail = False
+        self._stamp = self._stamp_now()
+
+    def _stamp_now(self) -> tuple[int, int]:
+        status = os.fstat(self._file.fileno())
+        return status.st_size, status.st_mtime_ns
 
     def cut(self, size: int) -> None:
         """The file cut back to its first ``size`` bytes (a torn tail, kept aside by the caller), and synced."""
@@ -217,8 +235,9 @@ class HeldLog:
         except FileNotFoundError:
             there = None
         if there is not None and (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino):
-            if mine.st_size != self.size:
+            if (mine.st_size, mine.st_mtime_ns) != self._stamp:  # (changed since: grown, or rewritten in place)
                 self._as_written(_read_all(fd))
+                self._stamp = self._stamp_now()
             return
         other = b"" if there is None else self._other_file()
         if other and other == self._bytes:  # (a copy of it, moved over it: taken as it is)
@@ -229,6 +248,8 @@ class HeldLog:
     def _as_written(self, on_disk: bytes) -> None:
         """The file held, grown or changed by another program, made the bytes written here again."""
         fd = self._file.fileno()
+        if on_disk == self._bytes:  # (touched, or written back as it was)
+            return
         if on_disk[:self.size] == self._bytes:  # (ours, then more: lines appended, or half a line of ours)
             if not self._own_tail:
                 kept = keep_aside(self.path, "damaged", on_disk[self.size:])
@@ -247,11 +268,11 @@ class HeldLog:
         """The bytes of another file now at the path (none: gone meanwhile); a SessionError, and this window writes
         no more, where another window or process holds it -- this window's copy kept beside it, nothing overwritten."""
         try:
-            fd = os.open(self.path, os.O_RDWR)
+            fd = os.open(self.path, os.O_RDONLY)  # (a read-only copy too: it is kept aside, not written to)
         except FileNotFoundError:
             return b""
         try:
-            if not _locked(fd):
+            if not _free(fd):
                 kept = keep_aside(self.path, "conflict", bytes(self._bytes))
                 self._lost = Words("{path}: another window or process writes this file now; this window's copy is "
                                    "kept as {kept}: close this window and go on there", path=self.path.name, kept=kept.name)
@@ -282,6 +303,7 @@ class HeldLog:
         fsync_folder(self.path.parent)
         self._take(new)
         self._own_tail = False
+        self._stamp = self._stamp_now()
         return kept
 
     def _take(self, new: BinaryIO) -> None:

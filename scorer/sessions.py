@@ -244,8 +244,8 @@ class Session(MatchHistory):
         return self._file.take_notes()
 
     def text(self) -> str:
-        """The file's text as written so far (for a club database that keeps the log)."""
-        return _read_bytes(self.path).decode("utf-8")
+        """The log's text as written so far, as this window holds it (for a club database that keeps the log)."""
+        return self._file.data.decode("utf-8")
 
     def close(self) -> None:
         self._file.close()

@@ -170,3 +170,40 @@ def test_a_cribbage_line_cut_inside_a_letter_is_a_torn_line(tmp_path: Path) -> N
     held.close()
     assert read_game(game.path).events == [Deal("Äijä"), Cut(parse_card("5D"))]
     assert game.path.with_name(game.path.name + ".damaged").exists()
+
+
+def test_a_read_only_copy_moved_over_it_is_kept_aside_and_the_match_written_again(tmp_path: Path) -> None:
+    session, events = match_of(tmp_path, 5)
+    theirs = b"".join(session.path.read_bytes().splitlines(keepends=True)[:2])
+    copy = session.path.with_name("copy.tmp")
+    copy.write_bytes(theirs)
+    copy.chmod(0o444)  # (a sync tool's copy, kept read-only)
+    os.replace(copy, session.path)
+    session.apply(events[5], 6.0)
+    assert [s.event for s in read_session(session.path).log.steps] == events[:6]
+    assert session.path.with_name(session.path.name + ".replaced").read_bytes() == theirs
+    session.close()
+
+
+def test_a_rewrite_in_place_of_the_same_size_is_seen(tmp_path: Path) -> None:
+    import time
+
+    session, events = match_of(tmp_path, 5)
+    ours = session.path.read_bytes()
+    theirs = ours.replace(b'"Ann"', b'"Abe"', 1)
+    assert len(theirs) == len(ours) and theirs != ours
+    time.sleep(0.01)
+    with open(session.path, "r+b") as f:  # (an editor saving into the same file, same length)
+        f.write(theirs)
+    session.apply(events[5], 6.0)
+    assert session.path.read_bytes().startswith(ours) and [s.event for s in read_session(session.path).log.steps] == events[:6]
+    assert session.path.with_name(session.path.name + ".replaced").read_bytes() == theirs
+    session.close()
+
+
+def test_the_text_given_to_the_club_is_the_match_this_window_holds(tmp_path: Path) -> None:
+    session, _ = match_of(tmp_path, 5)
+    held = session.path.read_text(encoding="utf-8")
+    session.path.write_text(held.splitlines(keepends=True)[0], encoding="utf-8")  # (an older copy written over it)
+    assert session.text() == held
+    session.close()

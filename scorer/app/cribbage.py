@@ -27,6 +27,7 @@ from scorer.cribbage.match import (
 from scorer.cribbage.speak import announce, speakable_cards
 from scorer.cribbage.store import GameFile, SavedGame, find_unfinished
 from scorer.errors import ScorerError, SessionError
+from scorer.words import words_of
 
 
 class CribbageWindow(CribbageWidgets, QMainWindow):
@@ -137,7 +138,8 @@ class CribbageWindow(CribbageWidgets, QMainWindow):
             for note in self.file.take_notes():  # (another program replaced or removed the file: written again)
                 self.statusBar().showMessage(said_in(self.lang)(note), 30000)
         except (OSError, SessionError) as exc:  # (a file replaced, then not to be held again: a SessionError)
-            self.save_error = getattr(exc, "strerror", None) or str(exc)
+            self.save_error = (said_in(self.lang)(words_of(exc)) if isinstance(exc, SessionError)
+                               else exc.strerror or str(exc))
             self._show_status()
             self._error(self.t("not_saved_move", error=self.save_error) + ".", refused=False)
             return False

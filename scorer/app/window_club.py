@@ -71,12 +71,12 @@ class ClubLink:
     def _import_into_club(self) -> None:
         """A finished match goes into the club's history at once (a failure is shown, never fatal)."""
         path = getattr(self.session, "path", None)
-        if path is None:
+        if path is None or not hasattr(self.session, "text"):
             return
         from scorer.club import ClubError, import_log, open_database
 
         try:
-            import_log(open_database(self.club_db or None), path.read_text(encoding="utf-8"), source=str(path))
+            import_log(open_database(self.club_db or None), self.session.text(), source=str(path))
             self.statusBar().showMessage(self.tr("The match is saved in the club's history."), 8000)
         except (ClubError, OSError) as exc:  # the club database is optional; the session file stays
             self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)

@@ -61,6 +61,8 @@ class RecordingControls:
             self.time_label.setText(self.tr("{seconds} s").format(seconds=i18n.decimal(self.worker.position)))
 
     def _toggle_pause_action(self) -> None:
+        if getattr(self, "last_picture", None) is not None:
+            self.last_picture = time.monotonic()  # (a pause is no camera without a picture)
         if hasattr(self, "play_button"):
             self.play_button.setChecked(self.pause_action.isChecked())
         else:
@@ -216,7 +218,7 @@ class RecordingControls:
         self.camera_action.setVisible(camera)
         if not camera:
             return
-        self.last_picture = time.monotonic()
+        self.last_picture: float | None = None  # (none yet: a camera's first opening may take a while)
         self.worker.frame.connect(self._picture_came)
         self._picture_timer = QTimer(self)
         self._picture_timer.timeout.connect(self._no_picture_yet)
@@ -228,8 +230,9 @@ class RecordingControls:
             self.show_camera_status(self.camera_status)
 
     def _no_picture_yet(self) -> None:
-        if self.finished or self.pause_action.isChecked() or self.live.status in ("no picture", "over"):
-            return
+        if self.finished or not self.isVisible() or self.pause_action.isChecked() or self.last_picture is None \
+                or self.live.status in ("no picture", "over"):
+            return  # (a window closed, at the start screen, has no camera to tell of)
         if time.monotonic() - self.last_picture > NO_PICTURE_S:
             self.live.set_status("no picture")
             self.speaker.say(self.tr("No picture from the camera: wait, it is being opened again."))
@@ -238,17 +241,17 @@ class RecordingControls:
         """A click on the state shown: the question put off asked again; a camera that stopped tried again."""
         if self.live.status == "confirm":
             self.reopen_question()
-        elif self.live.status == "stopped":
+        elif self.live.status == "stopped" and self.camera_action.isEnabled():  # (the camera stopped, not the saving)
             self.try_camera_again()
 
     def try_camera_again(self) -> None:
         """A camera that stopped (unplugged, not found on resuming) opened again; the match goes on from the log."""
-        if not self.finished or self.worker.seekable or self.by_hand:
+        if not self.finished or not self.camera_action.isEnabled():
             return
         self.finished, self.ended_with, self.broke_off = False, None, None
         self.camera_action.setEnabled(False)
         self._playable(True)
-        self.last_picture = time.monotonic()
+        self.last_picture = None
         self.live.set_status("waiting")
         self.statusBar().showMessage(self.tr("Opening the camera again…"), 5000)
         self.worker.connect_again()

@@ -161,3 +161,41 @@ def test_a_picture_missing_for_a_moment_is_told_and_a_click_on_the_stopped_camer
 class NoDetector:
     def detect(self, image):
         return []
+
+
+class SlowCamera(BlinkingCamera):
+    """A phone over Wi-Fi: its first picture comes after 4 s; then a few, then it stops (the saving refused)."""
+
+    def frames(self):
+        import time
+
+        import numpy as np
+
+        from scorer.sessions import SessionError
+
+        time.sleep(4.0)
+        image = np.full((360, 640, 3), 60, np.uint8)
+        for i in range(5):
+            yield Frame(i, i / self.fps, image)
+        raise SessionError("the disk is full")
+
+
+def test_a_slow_first_opening_is_no_lost_picture_and_a_stop_not_the_cameras_is_not_tried_again(qtbot, tmp_path: Path) -> None:
+    from scorer.pipeline import PipelineConfig
+
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    speaker = Speaker("en")
+    speaker.muted = True
+    window = MainWindow(session, TablePipeline(session, NoDetector(), PipelineConfig(), fps=30.0), SlowCamera(0.0),
+                        realtime=False, speaker=speaker)
+    said: list[str] = []
+    speaker.say = said.append  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.finished, timeout=20_000)
+    assert "No picture from the camera: wait, it is being opened again." not in said
+    assert not window.camera_action.isEnabled()
+    window.live.status_clicked.emit()  # (the saving stopped it, not the camera: nothing to try again)
+    assert window.finished
+    window.stop()
