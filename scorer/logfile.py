@@ -89,26 +89,15 @@ def cannot_open(path: Path, exc: OSError) -> SessionError:
                               reason=os_reason(exc)))
 
 
-def _locked(fd: int) -> bool:
-    """Whether the exclusive lock on ``fd`` was taken (False: another window or process holds the file)."""
+def _lock(fd: int, shared: bool = False) -> bool:
+    """Whether the lock on ``fd`` -- exclusive, or ``shared`` (to look: it needs only reading) -- was taken (False:
+    another window or process holds the file)."""
     if fcntl is None:  # pragma: no cover - not on Windows
         return True
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
-    return True
-
-
-def _free(fd: int) -> bool:
-    """Whether no other window or process holds the file open at ``fd`` (a shared lock taken and let go)."""
-    if fcntl is None:  # pragma: no cover - not on Windows
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    fcntl.flock(fd, fcntl.LOCK_UN)
     return True
 
 
@@ -121,7 +110,7 @@ def hold(path: Path, busy: str) -> BinaryIO:
     except OSError as exc:  # (gone, a read-only disk, another user's file)
         raise cannot_open(path, exc) from None
     try:
-        taken = _locked(held.fileno())
+        taken = _lock(held.fileno())
     except OSError as exc:  # (a file system that locks nothing is refused: one writer per match is not sure there)
         held.close()
         raise cannot_open(path, exc) from None
@@ -133,21 +122,16 @@ def hold(path: Path, busy: str) -> BinaryIO:
 
 def held_elsewhere(path: Path) -> bool:
     """Whether another window or process holds ``path`` to write to it now."""
-    if fcntl is None:  # pragma: no cover - not on Windows
-        return False
     try:
-        fd = os.open(path, os.O_RDONLY)  # (a read-only file is looked at too; a shared lock needs only reading)
+        fd = os.open(path, os.O_RDONLY)  # (a read-only file is looked at too)
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # (shared: two windows looking at once do not clash)
-    except BlockingIOError:
-        return True
+        return not _lock(fd, shared=True)  # (shared: two windows looking at once do not clash)
     except OSError:
         return False
     finally:
         os.close(fd)  # (the lock, if taken, goes with it)
-    return False
 
 
 class HeldLog:
@@ -272,7 +256,7 @@ class HeldLog:
         except FileNotFoundError:
             return b""
         try:
-            if not _free(fd):
+            if not _lock(fd, shared=True):  # (let go as the file is closed below)
                 kept = keep_aside(self.path, "conflict", bytes(self._bytes))
                 self._lost = Words("{path}: another window or process writes this file now; this window's copy is "
                                    "kept as {kept}: close this window and go on there", path=self.path.name, kept=kept.name)
@@ -293,7 +277,7 @@ class HeldLog:
         writing = beside(self.path, "writing")
         new = open(os.open(writing, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644), "ab", buffering=0)
         try:
-            _locked(new.fileno())  # (a new file: nobody else has it)
+            _lock(new.fileno())  # (a new file: nobody else has it)
             append_whole(new.fileno(), bytes(self._bytes), 0)
             os.replace(writing, self.path)
         except BaseException:  # (the new file let go and removed; the error as it is)
