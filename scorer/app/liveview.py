@@ -49,6 +49,7 @@ def to_qimage(frame: np.ndarray) -> QImage:
 class LiveView(QWidget):
     tile_clicked = Signal(object)  # the TileDetection under the click
     status_clicked = Signal()  # a click on the state shown (at "needs your confirmation": the question again)
+    status_changed = Signal(str)  # the state shown, changed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,12 +112,15 @@ class LiveView(QWidget):
         return self._drawn[2]
 
     def set_status(self, status: str) -> None:
-        self.status = status
+        if status != self.status:
+            self.status = status
+            self.status_changed.emit(status)
         self.update()
 
     def changeEvent(self, event) -> None:  # noqa: N802
         if event.type() == QEvent.Type.LanguageChange:
             self.update()  # the texts are translated as they are painted
+            self.status_changed.emit(self.status)  # (and where the state is shown elsewhere, said again)
         super().changeEvent(event)
 
     def status_text(self) -> str:

@@ -51,10 +51,15 @@ class TableMode(QWidget):
         self.announcement = QLabel("")
         self.announcement.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.announcement.setWordWrap(True)
+        self.camera = QLabel()  # (a camera without a picture, shown across the room as it is on the picture)
+        self.camera.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.camera.setStyleSheet("background:#dc3545; border-radius:8px; padding:6px")
+        self.camera.hide()
         self.hint = QLabel()
         self.hint.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.hint.setStyleSheet("color:#7f97a8")
         col.addWidget(self.title)
+        col.addWidget(self.camera)
         col.addLayout(self.grid, 3)
         col.addWidget(self.turn, 1)
         col.addWidget(self.announcement, 2)
@@ -74,6 +79,12 @@ class TableMode(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+    def show_camera(self, trouble: str | None) -> None:
+        """What keeps the camera from seeing the table (no picture, stopped), or None once it sees it again."""
+        self.camera.setText(trouble or "")
+        self.camera.setVisible(bool(trouble))
+        self.camera.setFont(QFont("DejaVu Sans", max(10, self.height() // 30), QFont.Weight.Bold))
 
     def show_state(self, match: Match, announcement: str) -> None:
         self.shown = (match, announcement)

@@ -220,9 +220,14 @@ class RecordingControls:
             return
         self.last_picture: float | None = None  # (none yet: a camera's first opening may take a while)
         self.worker.frame.connect(self._picture_came)
+        self.live.status_changed.connect(self._camera_state_across_the_room)
         self._picture_timer = QTimer(self)
         self._picture_timer.timeout.connect(self._no_picture_yet)
         self._picture_timer.start(1000)
+
+    def _camera_state_across_the_room(self, status: str) -> None:
+        """Table mode shows it too: the players look at the screen across the table, where the picture is hidden."""
+        self.table_mode.show_camera(self.live.status_text() if status in ("no picture", "stopped") else None)
 
     def _picture_came(self, _image) -> None:
         self.last_picture = time.monotonic()

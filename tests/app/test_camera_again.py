@@ -148,10 +148,13 @@ def test_a_picture_missing_for_a_moment_is_told_and_a_click_on_the_stopped_camer
     window.start()
     qtbot.waitUntil(lambda: window.live.status == "no picture", timeout=10_000)
     assert said[-1] == "No picture from the camera: wait, it is being opened again."
+    shown = window.table_mode.camera  # (across the room too, in table mode)
+    assert shown.isVisibleTo(window.table_mode) and shown.text() == "no picture: opening the camera again…"
     qtbot.waitUntil(lambda: window.live.status != "no picture", timeout=10_000)  # (the picture back by itself)
+    assert not shown.isVisibleTo(window.table_mode)
     assert said.count("No picture from the camera: wait, it is being opened again.") == 1
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
-    assert window.live.status == "stopped"
+    assert window.live.status == "stopped" and shown.text() == "the camera stopped"
     window.live.status_clicked.emit()  # (a click on "the camera stopped")
     assert not window.finished and window.live.status in ("waiting", "no picture", "reading")
     qtbot.waitUntil(lambda: window.finished, timeout=20_000)  # (it stopped again: told again)
