@@ -235,10 +235,24 @@ class Arms:
         self.first_read: dict[Tile, tuple[float, Point]] = {}
         self.round_reads_after = float("-inf")  # reads until then saw a round over: no tile of this one
         self.reads_unsure: deque[float] = deque(maxlen=4 * ARMS_KEPT)  # reads whose boxes were all read unsurely
+        self.blind_at: list[float] = []  # when (the gate's clock) frames stopped coming for a while
 
     def moved(self, at: float, mask: np.ndarray | None) -> None:
         """A motion ended in a still table at ``at`` (the gate's clock)."""
         self.arms.append(Arm(at, reaches_of_motion(mask)))
+
+    def blind(self, at: float) -> None:
+        """No frames came for a while after ``at`` (the gate's clock): tiles first read after it were laid unseen."""
+        self.blind_at = [*self.blind_at[-ARMS_KEPT:], at]
+
+    def laid_unseen(self, tile: Tile) -> bool:
+        """Whether ``tile`` was first read where it lies in the first read after the frames stopped coming:
+        laid while the camera saw nothing -- when, and by whose arm, is not known."""
+        first = self.first_read.get(tile)
+        if first is None:
+            return False
+        gaps = [at for at in self.blind_at if at <= first[0]]
+        return bool(gaps) and not any(gaps[-1] < when < first[0] for when, _ in self.reads)
 
     def read(self, at: float, tiles: Sequence[TileDetection]) -> None:
         """A read at ``at`` saw these boxes."""
@@ -324,7 +338,7 @@ class Arms:
         """The table edge of the arm that put the tile down: the motion after which its place was
         still, not the latest one -- where a question held the move up, other players' arms have moved since."""
         settled, place, first = self.settled.get(tile), self.places.get(tile), self.first_read.get(tile)
-        if not self.arms:
+        if not self.arms or self.laid_unseen(tile):
             return None
         arm = self.arms[-1]
         if settled is not None and first is not None and first[0] < settled:
@@ -359,7 +373,8 @@ class Arms:
     def put_down(self) -> dict[Tile, float]:
         """When each tile whose place is known was put down: when it was first read or its place last moved,
         whichever came first (an arm laying the next tile against it moves its place again)."""
-        return {tile: min(when, self.first_read[tile][0]) if tile in self.first_read else when for tile, when in self.settled.items()}
+        return {tile: min(when, self.first_read[tile][0]) if tile in self.first_read else when for tile, when in self.settled.items()
+                if not self.laid_unseen(tile)}
 
     def forget_but(self, kept: set[Tile]) -> None:
         """The round's tiles are gone: forget when they were first seen, all but ``kept``."""

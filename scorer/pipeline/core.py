@@ -69,6 +69,10 @@ from scorer.words import words_of
 # read likeliest; the order the places settled in; the player on turn's own arm; the arm that opened the round).
 SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm, StarterContradicted)
 
+# Frames further apart than this (seconds: a camera that stopped, a stream that dropped out) leave the
+# moves made between them unseen: who laid the tiles that turn up then, and in which order, is the rules' to tell.
+BLIND_SECONDS = 1.0
+
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far.
 LIVE_SMALL_TILE_PX = 40
@@ -117,6 +121,7 @@ class TablePipeline:
         self._pending: _Pending | None = None
         self._noted: set[Hashable] = set()  # the notes said (each once)
         self._last_still: StillTable | None = None
+        self._last_frame_t: float | None = None
         self._look_again_at: float | None = None  # a still table to be read again then, though nothing moved
         self.hover = HoverWatch()
         self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
@@ -136,6 +141,9 @@ class TablePipeline:
         events: list[PipelineEvent] = []
         if self.arms.frame_size is None:
             self._first_frame(frame.image)
+        if self._last_frame_t is not None and frame.t - self._last_frame_t > BLIND_SECONDS:
+            self.arms.blind(self.gate.now)  # (a camera that stopped giving frames: what was laid meanwhile was not seen laid)
+        self._last_frame_t = frame.t
         still = self.gate.update(frame.image)
         if self.gate.moving and self.status != "waiting" and self.status != "confirm":
             events.append(self._set_status("waiting", frame.t))

@@ -10,9 +10,8 @@ from scorer.layout.moves import Placement
 from scorer.rules import Draw, Event, Match, Pass, Play, Tile
 from scorer.words import Listed, Words
 
-# New tiles seen at once are tried in every order up to this many (5: 120 orders); more are taken in
-# the order they were read.
-MAX_ORDERS_TRIED = 5
+# New tiles seen at once are tried in at most this many orders (those the layout and the looks allow).
+MAX_ORDERS_TRIED = 720
 # Two tiles put down at least this far apart (seconds) are told apart in order by when their places settled.
 SETTLE_GAP = 0.3
 
@@ -53,6 +52,36 @@ def passes_until(match: Match, player: str) -> list[Event]:
         passes.append(Pass(match.players[seat]))
         seat = match.table.next_seat(seat)
     return passes
+
+
+def orders_laid(placements: Sequence[Placement], first_seen: dict[Tile, float] | None = None) -> list[tuple[Placement, ...]]:
+    """The orders the placements can have been laid in: each after the new tile it is laid against, and
+    (``first_seen``: when each was first seen) after every one seen in an earlier look -- at most
+    :data:`MAX_ORDERS_TRIED` of them, in the order read where that is one."""
+    tiles = {p.tile for p in placements}
+    seen = first_seen or {}
+
+    def ready(p: Placement, laid: set[Tile]) -> bool:
+        against = p.at.tile if p.at is not None else None
+        earlier = seen.get(p.tile)
+        return (against not in tiles or against in laid) and not (
+            earlier is not None and any(q.tile not in laid and seen.get(q.tile, earlier) < earlier for q in placements))
+
+    orders: list[tuple[Placement, ...]] = []
+
+    def extend(order: tuple[Placement, ...]) -> None:
+        if len(orders) >= MAX_ORDERS_TRIED:
+            return
+        if len(order) == len(placements):
+            orders.append(order)
+            return
+        laid = {p.tile for p in order}
+        for p in placements:
+            if p.tile not in laid and ready(p, laid):
+                extend((*order, p))
+
+    extend(())
+    return orders
 
 
 def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placement]) -> list[Event] | None:

@@ -8,7 +8,6 @@ them); :class:`Turns` reads a still table of a round in play, settles its readin
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
@@ -28,7 +27,7 @@ from scorer.pipeline.questions import (
 )
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
-    MAX_ORDERS_TRIED, allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, passes_until,
+    allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, orders_laid, passes_until,
     passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
@@ -90,6 +89,7 @@ class Laying:
     settled: dict[Tile, float]  # when each one's place last moved
     new_now: bool  # all of them first seen in this look
     put_down: dict[Tile, float] = field(default_factory=dict)  # when each one was put down (Arms.put_down)
+    first_seen: dict[Tile, float] = field(default_factory=dict)  # when each one was first seen (Arms.first_seen)
 
 
 def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: Laying, asked: Asked) -> Move | Question:
@@ -108,8 +108,12 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
             if either:
                 return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in either))
         prefix += passes
-    orders = list(itertools.permutations(placements)) if len(placements) <= MAX_ORDERS_TRIED else [tuple(placements)]
+    orders = orders_laid(placements, seen.first_seen)
     candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
+    if not candidates and seen.first_seen:
+        # (No order plays them as first seen: a tile misread in an earlier look -- the layout alone orders them.)
+        orders = orders_laid(placements)
+        candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
     if not candidates and prefix:
         # The arm came from a player who cannot have played now (the players between may not pass):
         # someone reached across for the player on turn -- or the camera missed moves.  Asked.
@@ -149,7 +153,7 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
         unanswered.append(None)
-    if seen.new_now and not put_down_apart([seen.put_down.get(p.tile, seen.settled.get(p.tile)) for p in placements]):
+    if seen.new_now and not put_down_apart([seen.put_down.get(p.tile) for p in placements]):
         # Several tiles new to this look whose places stopped moving at one moment were laid in one
         # motion: one move, not several -- most likely one tile seen as two boxes (half a tile each).
         return LaidAtOnce(tuple(p.tile for p in placements), offered)
@@ -343,7 +347,8 @@ class Turns:
         """What the camera saw of the placements being laid."""
         players = self.table.match.players
         return Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), players) for p in placements}, self.arms.settled,
-                      all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down())
+                      all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down(),
+                      {p.tile: self.arms.first_seen[p.tile] for p in placements if p.tile in self.arms.first_seen})
 
     def settle_who_laid(self, t: float) -> list[PipelineEvent]:
         """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""

@@ -18,7 +18,8 @@ from scorer.pipeline.questions import (
 )
 from scorer.pipeline.still import StillTable
 from scorer.pipeline.turns import Laying, Move, turn_for
-from scorer.rules import Match, Pass, Play, RoundStart, Tile
+from scorer.rules import Draw, Match, Pass, Play, RoundStart, Side, Tile
+from scorer.pipeline.sequences import score_of
 from scorer.rules.history import MatchHistory
 from scorer.rules.log import MatchHeader
 from scorer.vision.detector import HalfReading, TileDetection
@@ -314,3 +315,71 @@ def test_hands_laid_out_and_waiting_for_a_surer_look_when_the_recording_ends_are
     assert [e.step.event for e in events if isinstance(e, MoveEvent)] == [reveal]
     assert pipeline.match.scores() == sim.events[k].after.scores()
     assert any(isinstance(e, Notice) and "taken as read" in e.message for e in events)
+
+
+def _laid_as(match: Match, plays: list[Play]) -> tuple[list[Placement], Match]:
+    """The placements the plays make, one after another (where each was laid), and the match after them."""
+    placements = []
+    for play in plays:
+        after, outcome = match.apply(play)
+        placements.append(Placement(play.tile, outcome.at))
+        match = after
+    return placements, match
+
+
+def test_tiles_laid_while_the_camera_saw_nothing_are_ordered_by_the_layout_and_by_the_looks_that_first_saw_them() -> None:
+    # (benchmarks/camera_dropout.py: a phone's stream down for 5 s in a two-player Horse Race.)  Five tiles
+    # turn up at once after the drop, a chain the layout orders; the sixth, [4|5] on the [4|4], is seen in a
+    # later look.  Six tiles were once taken in the order read; the orders the layout allows are tried now,
+    # the tiles seen in the earlier look first -- the double [3|3] before [4|5], so that Ben's turn ends on it.
+    match = MatchHeader("horse-race", ("Ann", "Ben"), False).new_match()
+    for event in (RoundStart("Ann"), Play("Ann", Tile(2, 6)), Play("Ben", Tile(4, 6), Tile(2, 6)), Play("Ann", Tile(0, 4), Tile(4, 6)),
+                  Play("Ben", Tile(0, 3), Tile(0, 4)), Play("Ben", Tile(3, 6), Tile(0, 3))):
+        match, _ = match.apply(event)
+    _, match = _laid_as(match, [Play("Ann", Tile(0, 6), Tile(3, 6), Side.HIGH)])
+    match, _ = match.apply(Draw("Ben", 1))
+    _, match = _laid_as(match, [Play("Ben", Tile(0, 2), Tile(0, 6))])
+    match, _ = match.apply(Draw("Ann", 3))
+    _, match = _laid_as(match, [Play("Ann", Tile(2, 2), Tile(2, 6))])
+    match, _ = match.apply(Draw("Ben", 4))
+    truth = [Play("Ben", Tile(2, 4), Tile(2, 2)), Play("Ann", Tile(4, 4), Tile(2, 4)), Play("Ann", Tile(1, 4), Tile(4, 4)),
+             Play("Ben", Tile(1, 3), Tile(1, 4)), Play("Ben", Tile(3, 3), Tile(1, 3)), Play("Ben", Tile(4, 5), Tile(4, 4), Side.BRANCH_B)]
+    placements, after = _laid_as(match, truth)
+    read = [placements[k] for k in (0, 1, 2, 3, 5, 4)]  # (as the layout lists them: [4|5] before [3|3])
+    seen = {p.tile: 28.5 for p in placements[:5]} | {Tile(4, 5): 30.1}
+    arms = {p.tile: None for p in placements} | {Tile(4, 5): "Ben"}
+    turn = turn_for(match, read, 0, Laying(arms, {}, False, {}, seen), Asked())
+    assert isinstance(turn, Move) and [(e.player, e.tile) for e in turn.events] == [(e.player, e.tile) for e in truth]
+    assert after.next_player == "Ann" and score_of(match, turn.events) == after.raw_scores
+    # Without the looks, the orders the layout allows score differently: asked.
+    assert isinstance(turn_for(match, read, 0, Laying(arms, {}, False), Asked()), WhichOrder)
+
+
+def test_orders_laid_follow_the_layout_and_the_first_looks() -> None:
+    from scorer.pipeline.sequences import orders_laid
+
+    match = _opened(Tile(3, 3), game="horse-race", players=("Ann", "Ben"))
+    placements = []
+    for tile, on in ((Tile(3, 5), Tile(3, 3)), (Tile(5, 5), Tile(3, 5)), (Tile(1, 3), Tile(3, 3))):
+        placements.append(_placement(match, tile, on))
+        match, _ = match.apply(Play(match.next_player, tile, on, placements[-1].at.side))
+    orders = orders_laid(placements)
+    # [5|5] on [3|5]: after it; [1|3] anywhere.
+    assert sorted([p.tile for p in order] for order in orders) == sorted([
+        [Tile(3, 5), Tile(5, 5), Tile(1, 3)], [Tile(3, 5), Tile(1, 3), Tile(5, 5)], [Tile(1, 3), Tile(3, 5), Tile(5, 5)]])
+    first = orders_laid(placements, {Tile(1, 3): 2.0, Tile(3, 5): 3.0, Tile(5, 5): 3.0})
+    assert [[p.tile for p in order] for order in first] == [[Tile(1, 3), Tile(3, 5), Tile(5, 5)]]
+
+
+def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() -> None:
+    from scorer.pipeline.core import BLIND_SECONDS
+    from scorer.pipeline.sources import Frame
+
+    pipeline = TablePipeline(MatchHeader("horse-race", ("Ann", "Ben"), False).new_match(), _Detector(), PipelineConfig(starter="Ann"))
+    image = np.full((240, 320, 3), 60, np.uint8)
+    for index in range(3):
+        pipeline.feed(Frame(index, index / 30, image))
+    assert pipeline.arms.blind_at == []
+    before = pipeline.gate.now
+    pipeline.feed(Frame(3, 2 / 30 + BLIND_SECONDS + 0.1, image))
+    assert pipeline.arms.blind_at == [before]

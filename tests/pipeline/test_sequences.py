@@ -226,3 +226,27 @@ def test_a_tile_read_by_a_stray_box_too_lies_where_the_layout_has_it() -> None:
         layout = SimpleNamespace(tiles=[SimpleNamespace(pips=d.pips) for d in boxes], component=component)
         arms.note_places(boxes, layout, 10.0)  # type: ignore[arg-type]
         assert arms.places[t(3, 4)] == laid.center and arms.first_read[t(3, 4)][1] == laid.center
+
+
+def test_tiles_first_read_after_the_frames_stopped_coming_were_laid_unseen() -> None:
+    # A phone's stream down for 5 s (benchmarks/camera_dropout.py): the tiles first read in the first look
+    # after it were laid while the camera saw nothing -- when, and by whose arm, is not known; a tile read
+    # before the gap, or first read in a later look, was seen laid.
+    from scorer.pipeline.arms import Arm, Arms
+
+    arms = Arms(lambda box: None)
+    arms.frame_size = (640, 480)
+
+    def look(at: float, boxes: list[TileDetection]) -> None:
+        arms.arms.append(Arm(at - 0.13, ((1, np.ones((4, 4), bool)),)))
+        arms.note_places(boxes, NoLayout(), at)
+        arms.read(at, boxes)
+
+    look(17.6, [box(0, t(2, 2))])
+    arms.blind(18.0)
+    look(18.6, [box(0, t(2, 2)), box(100, t(2, 4)), box(200, t(4, 4))])
+    look(20.2, [box(0, t(2, 2)), box(100, t(2, 4)), box(200, t(4, 4)), box(300, t(4, 5))])
+    arms.settled = {t(2, 2): 17.4, t(2, 4): 18.4, t(4, 4): 18.4, t(4, 5): 20.0}
+    assert [arms.laid_unseen(tile) for tile in (t(2, 2), t(2, 4), t(4, 4), t(4, 5))] == [False, True, True, False]
+    assert arms.put_down() == {t(2, 2): 17.4, t(4, 5): 20.0}
+    assert arms.side_that_laid(t(2, 4)) is None and arms.side_that_laid(t(4, 5)) == 1
