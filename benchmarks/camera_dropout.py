@@ -7,7 +7,8 @@ camera would serve it -- MJPEG over HTTP at its own pace on the wall clock, so t
 on where the game is by then (the phone kept filming) -- and scored live by ``scorer record --camera URL``, which
 takes every question on the camera's best guess.  A drop ``AT:FOR`` refuses the stream from AT seconds of the game
 for FOR seconds (the camera reopens itself while it can: 30 s).  Printed per run: the final scores against the
-truth, the plays scored as in the truth (player and tile, in order), the questions asked.
+truth, the plays scored as in the truth (player and tile, in order), the questions asked, and the scores of the
+recording ``record`` wrote, replayed (``scorer replay``).
 """
 
 from __future__ import annotations
@@ -130,6 +131,11 @@ def run(video: Path, truth: Path, drops: list[tuple[float, float]]) -> str:
         phone.server.shutdown()
         logs = list(Path(folder).glob("*.jsonl"))
         scored = read_session(logs[0]).log if logs else None
+        # The recording `record` wrote, replayed: the camera's gaps as the live scoring met them.
+        subprocess.run([sys.executable, "-m", "scorer", "replay", f"{folder}/film", "--quiet", "--out", f"{folder}/replayed"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+        again = list(Path(folder, "replayed").glob("*.jsonl"))
+        replayed = read_session(again[0]).log.match.scores() if again else {}
     plays = [(s.event.player, s.event.tile) for s in expected.steps if isinstance(s.event, Play)]
     got = [(s.event.player, s.event.tile) for s in scored.steps if isinstance(s.event, Play)] if scored else []
     same = next((i for i, (a, b) in enumerate(zip(plays, got)) if a != b), min(len(plays), len(got)))
@@ -137,7 +143,8 @@ def run(video: Path, truth: Path, drops: list[tuple[float, float]]) -> str:
     final = scored.match.scores() if scored else {}
     return (f"{', '.join(f'{at:g} s for {length:g} s' for at, length in drops) or 'no drop':<22} "
             f"scores {final} (truth {expected.match.scores()}): {'right' if final == expected.match.scores() else 'WRONG'}; "
-            f"plays as in the truth, in order, before the first that is not: {same} of {len(plays)}; questions {questions}")
+            f"plays as in the truth, in order, before the first that is not: {same} of {len(plays)}; questions {questions}; "
+            f"the recording replayed: {replayed} ({'the same' if replayed == final else 'NOT the same'})")
 
 
 def main() -> None:

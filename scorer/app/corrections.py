@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -30,6 +31,10 @@ from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, RoundStart, Tile
 from scorer.rules.log import event_to_json
+from scorer.rules.transcript import scores_text
+
+# More ways offered than this are shown in a list that scrolls (a camera blind for a while can leave many).
+WAYS_SHOWN_WHOLE = 3
 
 def tile_pixmap(tile: Tile, half: int = 28, enabled: bool = True) -> QPixmap:
     """A domino drawn side by side: ``tile.a`` on the left, ``tile.b`` on the right."""
@@ -105,7 +110,7 @@ class ConfirmDialog(QDialog):
     """The camera is unsure: pick one of the readings, or enter the move by hand."""
 
     def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]],
-                 picture: QImage | None = None, ringed: bool = False) -> None:
+                 picture: QImage | None = None, ringed: bool = False, match: Match | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Please confirm"))
         self.setMinimumWidth(460)
@@ -136,11 +141,24 @@ class ConfirmDialog(QDialog):
         label = QLabel(reason)
         label.setWordWrap(True)
         layout.addWidget(label)
-        for alt in alternatives:
+        ways = QWidget()
+        listed = QVBoxLayout(ways)
+        listed.setContentsMargins(0, 0, 0, 0)
+        scores = _scores_after(match, alternatives) if match is not None else []
+        for k, alt in enumerate(alternatives):
             # (one move a line: a way of six moves on one line ran off the dialog's edge)
-            button = QPushButton("\n".join(event_text(e) for e in alt))
+            lines = [event_text(e) for e in alt] + ([scores[k]] if scores else [])
+            button = QPushButton("\n".join(lines))
             button.clicked.connect(lambda _=False, a=alt: self._pick(a))
-            layout.addWidget(button)
+            listed.addWidget(button)
+        if len(alternatives) > WAYS_SHOWN_WHOLE:
+            scroll = QScrollArea()
+            scroll.setWidget(ways)
+            scroll.setWidgetResizable(True)
+            scroll.setMinimumHeight(min(ways.sizeHint().height(), 360))
+            layout.addWidget(scroll)
+        else:
+            layout.addWidget(ways)
         later = QPushButton(self.tr("Not now (fix it by hand)"))
         later.clicked.connect(self.reject)
         layout.addWidget(later)
@@ -148,6 +166,34 @@ class ConfirmDialog(QDialog):
     def _pick(self, alt: Sequence[Event]) -> None:
         self.choice = alt
         self.accept()
+
+
+def _scores_after(match: Match, ways: Sequence[Sequence[Event]]) -> list[str]:
+    """What each way leaves, where the ways differ in it and some are of several moves (a question about the order
+    of moves that score differently): the scores and who plays next -- and the tiles each holds, where those differ
+    too (the players can count them)."""
+    if all(len(way) <= 1 for way in ways):
+        return []  # (one move each: what it leaves is plain)
+    after = []
+    for way in ways:
+        state = match
+        try:
+            for event in way:
+                state, _ = state.apply(event)
+        except ScorerError:
+            return []  # (the match moved on since the question: its ways no longer start from it)
+        after.append(state)
+    lines = []
+    for state in after:
+        if state.next_player is None:
+            line = translate("Events", "Scores then: {scores}; the round is over").format(scores=scores_text(state))
+        else:
+            line = translate("Events", "Scores then: {scores}; {name} to play").format(scores=scores_text(state), name=state.next_player)
+        if len({m.hand_counts for m in after}) > 1:
+            held = ", ".join(f"{name} {count}" for name, count in zip(state.players, state.hand_counts))
+            line += "\n" + translate("Events", "Tiles in hand then: {held}").format(held=held)
+        lines.append(line)
+    return lines if len(set(lines)) > 1 else []
 
 
 class HandsDialog(QDialog):

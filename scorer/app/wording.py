@@ -150,6 +150,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "who started the round? (drawn by lot; the camera did not see the arm)"),
     QT_TRANSLATE_NOOP("Sentences", "the hands left at the round's end could not be counted surely: which were they?"),
     QT_TRANSLATE_NOOP("Sentences", "the new tiles can have been played in orders that score differently"),
+    QT_TRANSLATE_NOOP("Sentences", "the new tiles can have been played in orders that leave another player on turn, or other tiles in hand"),
     QT_TRANSLATE_NOOP("Sentences", "one new tile is seen two ways: {readings}"),
     QT_TRANSLATE_NOOP("Sentences", "a tile is seen in two places, and either fits the game: {places}"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} at {side} of {other}"),

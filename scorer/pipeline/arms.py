@@ -33,6 +33,9 @@ ARMS_KEPT = 32
 # Boxes of one tile read at two times lie within this share of its length of each other: a box half a
 # tile off (one half of a tile and the table beside it) is read at another place.
 SAME_PLACE = 0.25
+# Frames further apart than this (seconds: a camera that stopped, a stream that dropped out) leave the moves
+# made between them unseen: who laid the tiles that turn up then, and in which order, is the rules' to tell.
+BLIND_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -235,27 +238,34 @@ class Arms:
         self.first_read: dict[Tile, tuple[float, Point]] = {}
         self.round_reads_after = float("-inf")  # reads until then saw a round over: no tile of this one
         self.reads_unsure: deque[float] = deque(maxlen=4 * ARMS_KEPT)  # reads whose boxes were all read unsurely
-        self.blind_at: list[float] = []  # when (the gate's clock) frames stopped coming for a while
+        self.last_frame: float | None = None  # when the last frame came (its source's clock)
+        self.blind = False  # no frames came for a while, and no read since
+        self.reads_after_blind: deque[float] = deque(maxlen=ARMS_KEPT)  # the first read after each such while
 
     def moved(self, at: float, mask: np.ndarray | None) -> None:
         """A motion ended in a still table at ``at`` (the gate's clock)."""
         self.arms.append(Arm(at, reaches_of_motion(mask)))
 
-    def blind(self, at: float) -> None:
-        """No frames came for a while after ``at`` (the gate's clock): tiles first read after it were laid unseen."""
-        self.blind_at = [*self.blind_at[-ARMS_KEPT:], at]
+    def frame_came(self, t: float, fps: float) -> bool:
+        """A frame came at ``t`` (its source's clock; ``fps`` of them a second are read): whether none came for
+        over :data:`BLIND_SECONDS` (three frames' time, where that is longer) -- tiles first read in the next
+        read were laid unseen."""
+        blind = self.last_frame is not None and t - self.last_frame > max(BLIND_SECONDS, 3 / fps)
+        self.last_frame = t
+        self.blind = self.blind or blind
+        return blind
 
     def laid_unseen(self, tile: Tile) -> bool:
         """Whether ``tile`` was first read where it lies in the first read after the frames stopped coming:
         laid while the camera saw nothing -- when, and by whose arm, is not known."""
         first = self.first_read.get(tile)
-        if first is None:
-            return False
-        gaps = [at for at in self.blind_at if at <= first[0]]
-        return bool(gaps) and not any(gaps[-1] < when < first[0] for when, _ in self.reads)
+        return first is not None and first[0] in self.reads_after_blind
 
     def read(self, at: float, tiles: Sequence[TileDetection]) -> None:
         """A read at ``at`` saw these boxes."""
+        if self.blind:
+            self.reads_after_blind.append(at)
+            self.blind = False
         self.reads.append((at, [(*d.center, long_side(d.corners)) for d in tiles]))
         if tiles and not any(d.certain for d in tiles):
             self.reads_unsure.append(at)

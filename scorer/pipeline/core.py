@@ -8,9 +8,8 @@ last good state is kept.
 
 :class:`TablePipeline` is the facade; the rooms behind it:
 
-- :mod:`~scorer.pipeline.still` -- the still table, a value: what one settled view shows;
+- :mod:`~scorer.pipeline.still` -- the still table, a value; :mod:`~scorer.pipeline.hovering` -- a hand held over it;
 - :mod:`~scorer.pipeline.arms` -- the arms reaching in, and who laid which tile;
-- :mod:`~scorer.pipeline.hovering` -- a hand held over the still table;
 - :mod:`~scorer.pipeline.explain` -- which readings of a still table fit the board (pure);
 - :mod:`~scorer.pipeline.questions` -- the questions to the players, each a value with its key;
 - :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question;
@@ -69,10 +68,6 @@ from scorer.words import words_of
 # read likeliest; the order the places settled in; the player on turn's own arm; the arm that opened the round).
 SETTLED_AT_THE_END = (WhichReading, WhichOrder, LaidAtOnce, WhoseArm, StarterContradicted)
 
-# Frames further apart than this (seconds: a camera that stopped, a stream that dropped out) leave the
-# moves made between them unseen: who laid the tiles that turn up then, and in which order, is the rules' to tell.
-BLIND_SECONDS = 1.0
-
 # Live play is read from moving, noisy video frames, where the draws and the hands are read from tiles
 # as small as the layout's: below this length (px) the players are told the camera is too far.
 LIVE_SMALL_TILE_PX = 40
@@ -121,7 +116,6 @@ class TablePipeline:
         self._pending: _Pending | None = None
         self._noted: set[Hashable] = set()  # the notes said (each once)
         self._last_still: StillTable | None = None
-        self._last_frame_t: float | None = None
         self._look_again_at: float | None = None  # a still table to be read again then, though nothing moved
         self.hover = HoverWatch()
         self._told_unfit: set[type] = set()  # what keeps the camera from reading well, told (each once a session)
@@ -141,9 +135,8 @@ class TablePipeline:
         events: list[PipelineEvent] = []
         if self.arms.frame_size is None:
             self._first_frame(frame.image)
-        if self._last_frame_t is not None and frame.t - self._last_frame_t > BLIND_SECONDS:
-            self.arms.blind(self.gate.now)  # (a camera that stopped giving frames: what was laid meanwhile was not seen laid)
-        self._last_frame_t = frame.t
+        if self.arms.frame_came(frame.t, self.gate.fps):
+            self.gate.force_reread()  # (what was laid meanwhile is read as soon as the table is still, though it looks the same)
         still = self.gate.update(frame.image)
         if self.gate.moving and self.status != "waiting" and self.status != "confirm":
             events.append(self._set_status("waiting", frame.t))

@@ -1,15 +1,12 @@
 """The questions put to the players, each a value with its own key.
 
-A question is put once: the same question (the same key) is not put again until something else
-happened (a move was scored, a reading corrected, another question put).  A key holds what the
-players are told -- the kind of question and the tiles, places and players it names -- so two
-questions that read alike are the same question; what is offered as the answers is not part of it.
-A place is keyed as it is told, to the pixel.  (The order question names no tiles: any question about
-the order of new tiles is the same question.)
+A question is put once: the same question (the same key) is not put again until something else happened (a move
+scored, a reading corrected, another question put).  A key holds what the players are told -- the kind of question
+and the tiles, places (to the pixel) and players it names -- not what is offered as the answers.  (The order question
+names no tiles: any question about the order of new tiles is the same question.)
 
-Some questions stay open while play goes on, and the camera settles them where no answer comes
-(:class:`Asked`): who opened the round, which tile a box is, who laid a tile, the order of new tiles,
-and the boxes the players were asked to name.
+Some questions stay open while play goes on, and the camera settles them where no answer comes (:class:`Asked`):
+who opened the round, which tile a box is, who laid a tile, the order of new tiles, the boxes they were asked to name.
 """
 
 from __future__ import annotations
@@ -285,13 +282,18 @@ class NotPlayable:
 
 @dataclass(frozen=True)
 class WhichOrder:
-    """New tiles that can have been played in orders that score differently."""
+    """New tiles that can have been played in orders that score differently (laid unseen: or leave other turns, hands)."""
 
     tiles: frozenset[Tile]
     alternatives: Alternatives = ()
+    scores_differ: bool = True
     key = ("order",)
-    reason = Words("the new tiles can have been played in orders that score differently")
     problems = ()
+
+    @property
+    def reason(self) -> str:
+        return (Words("the new tiles can have been played in orders that score differently") if self.scores_differ else
+                Words("the new tiles can have been played in orders that leave another player on turn, or other tiles in hand"))
 
 
 @dataclass(frozen=True)

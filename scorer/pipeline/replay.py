@@ -13,7 +13,8 @@ import numpy as np
 
 from scorer.pipeline.core import TablePipeline
 from scorer.pipeline.events import MoveEvent, PipelineEvent
-from scorer.pipeline.sources import Frame, FrameSource, SourceError
+from scorer.pipeline.arms import BLIND_SECONDS
+from scorer.pipeline.sources import GAPS_FILE, Frame, FrameSource, SourceError
 from scorer.sessions import SessionError, SessionSummary, list_sessions, read_session, summarize
 
 
@@ -118,6 +119,10 @@ def record(source: FrameSource, pipeline: TablePipeline, folder: Path,
             # more -- so a move's time in the log is its place in the video, and a replay scores it so.
             nonlocal written, last
             slot = int(round(frame.t * source.fps))
+            if last is not None and slot - written > BLIND_SECONDS * source.fps:
+                # (No frame for a while: the copies written are no picture of the table -- a replay skips them.)
+                with open(writer.folder / GAPS_FILE, "a", encoding="utf-8") as gaps:
+                    gaps.write(f"{written} {slot}\n")
             while last is not None and written < slot:
                 writer.write(last)
                 written += 1

@@ -3,7 +3,7 @@ with which players passing between -- searched over the game state, never guesse
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from scorer.errors import IllegalMove, ScorerError
 from scorer.layout.moves import Placement
@@ -54,34 +54,36 @@ def passes_until(match: Match, player: str) -> list[Event]:
     return passes
 
 
-def orders_laid(placements: Sequence[Placement], first_seen: dict[Tile, float] | None = None) -> list[tuple[Placement, ...]]:
-    """The orders the placements can have been laid in: each after the new tile it is laid against, and
-    (``first_seen``: when each was first seen) after every one seen in an earlier look -- at most
-    :data:`MAX_ORDERS_TRIED` of them, in the order read where that is one."""
+def ways_laid(placements: Sequence[Placement], first_seen: dict[Tile, float],
+              play: Callable[[Sequence[Placement]], list[Event] | None]) -> list[list[Event]]:
+    """The events ``play`` makes of each order the placements can have been laid in -- each after the new
+    tile it is laid against and (``first_seen``: when each was first read where it lies) after every one
+    read in an earlier look -- at most :data:`MAX_ORDERS_TRIED` of them.  An order is given up as soon as
+    ``play`` refuses a beginning of it, so that the orders counted are ones the rules allow."""
     tiles = {p.tile for p in placements}
-    seen = first_seen or {}
 
     def ready(p: Placement, laid: set[Tile]) -> bool:
         against = p.at.tile if p.at is not None else None
-        earlier = seen.get(p.tile)
+        earlier = first_seen.get(p.tile)
         return (against not in tiles or against in laid) and not (
-            earlier is not None and any(q.tile not in laid and seen.get(q.tile, earlier) < earlier for q in placements))
+            earlier is not None and any(q.tile not in laid and first_seen.get(q.tile, earlier) < earlier for q in placements))
 
-    orders: list[tuple[Placement, ...]] = []
+    ways: list[list[Event]] = []
 
     def extend(order: tuple[Placement, ...]) -> None:
-        if len(orders) >= MAX_ORDERS_TRIED:
-            return
-        if len(order) == len(placements):
-            orders.append(order)
-            return
         laid = {p.tile for p in order}
         for p in placements:
-            if p.tile not in laid and ready(p, laid):
+            if len(ways) >= MAX_ORDERS_TRIED:
+                return
+            if p.tile in laid or not ready(p, laid) or (events := play((*order, p))) is None:
+                continue
+            if len(order) + 1 == len(placements):
+                ways.append(events)
+            else:
                 extend((*order, p))
 
     extend(())
-    return orders
+    return ways
 
 
 def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placement]) -> list[Event] | None:
@@ -144,6 +146,17 @@ def laid_after_passes(match: Match, placement: Placement) -> tuple[tuple[Event, 
 def score_of(match: Match, events: Sequence[Event]) -> tuple[int, ...]:
     """The raw scores after the events."""
     return state_after(match, events).raw_scores
+
+
+def one_way_each(match: Match, ways: Sequence[Sequence[Event]]) -> tuple[tuple[Event, ...], ...]:
+    """The first of the ways for each state of the game they can leave (the raw scores, the player on turn,
+    the hands' sizes, the passes in a row, ...: all but who played which tile)."""
+    first: dict[tuple[object, ...], tuple[Event, ...]] = {}
+    for way in ways:
+        after = state_after(match, way)
+        first.setdefault((after.raw_scores, after.phase, after.turn, after.hand_counts, after.boneyard, after.drew_this_turn,
+                          after.passes_in_a_row, after.finisher, after.next_starter), tuple(way))
+    return tuple(first.values())
 
 
 def put_down_apart(settled: Sequence[float | None]) -> bool:

@@ -148,6 +148,11 @@ class VideoFile:
             self.ended_early = True
 
 
+# In a recording's video folder: the frames written while the camera gave none (a frame number, and the one
+# after the last such, a line each) -- copies of the frame before, skipped when it is read.
+GAPS_FILE = "gaps.txt"
+
+
 class SegmentedVideo:
     """A recording written as consecutive segment files (``video/000000.avi``, ...), read as one video."""
 
@@ -161,6 +166,9 @@ class SegmentedVideo:
         self.counts = [max(0, int(cv2.VideoCapture(str(p)).get(cv2.CAP_PROP_FRAME_COUNT))) for p in self.segments]
         self.frame_count = sum(self.counts)
         self.ended_early = False
+        gaps = self.folder / GAPS_FILE
+        lines = [line.split() for line in gaps.read_text(encoding="utf-8").splitlines()] if gaps.exists() else []
+        self.gaps = [(int(a), int(b)) for a, b in (p for p in lines if len(p) == 2 and all(n.isdigit() for n in p))]  # (a torn line: none)
 
     @property
     def duration(self) -> float:
@@ -183,7 +191,9 @@ class SegmentedVideo:
             last = -1
             for frame in video.frames(max(0, start - offset)):
                 last = frame.index
-                yield Frame(offset + frame.index, (offset + frame.index) / self.fps, frame.image)
+                index = offset + frame.index
+                if not any(a <= index < b for a, b in self.gaps):
+                    yield Frame(index, index / self.fps, frame.image)
             # The header's count, not the last frame yielded: with a step the last frames are skipped.
             offset += count or last + 1
 

@@ -9,7 +9,7 @@ them); :class:`Turns` reads a still table of a round in play, settles its readin
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -27,8 +27,8 @@ from scorer.pipeline.questions import (
 )
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
-    allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, orders_laid, passes_until,
-    passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after,
+    allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, one_way_each, passes_until,
+    passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after, ways_laid,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
 from scorer.pipeline.tracker import Tracker
@@ -89,7 +89,7 @@ class Laying:
     settled: dict[Tile, float]  # when each one's place last moved
     new_now: bool  # all of them first seen in this look
     put_down: dict[Tile, float] = field(default_factory=dict)  # when each one was put down (Arms.put_down)
-    first_seen: dict[Tile, float] = field(default_factory=dict)  # when each one was first seen (Arms.first_seen)
+    first_read: dict[Tile, float] = field(default_factory=dict)  # when each was first read where it lies (Arms.first_read)
 
 
 def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: Laying, asked: Asked) -> Move | Question:
@@ -108,16 +108,16 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
             if either:
                 return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in either))
         prefix += passes
-    orders = orders_laid(placements, seen.first_seen)
-    candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
-    if not candidates and seen.first_seen:
-        # (No order plays them as first seen: a tile misread in an earlier look -- the layout alone orders them.)
-        orders = orders_laid(placements)
-        candidates = [seq for order in orders if (seq := sequence_for(match, prefix, order)) is not None]
+
+    def laid_ways(play: Callable[[Sequence[Placement]], list[Event] | None]) -> list[list[Event]]:
+        # (No order plays them as first read: a tile misread in an earlier look -- the layout alone orders them.)
+        return ways_laid(placements, seen.first_read, play) or (ways_laid(placements, {}, play) if seen.first_read else [])
+
+    candidates = laid_ways(lambda order: sequence_for(match, prefix, order))
     if not candidates and prefix:
         # The arm came from a player who cannot have played now (the players between may not pass):
         # someone reached across for the player on turn -- or the camera missed moves.  Asked.
-        on_turn_plays = [seq for order in orders if (seq := sequence_for(match, [], order)) is not None]
+        on_turn_plays = laid_ways(lambda order: sequence_for(match, [], order))
         if on_turn_plays:
             return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in on_turn_plays))
     if not candidates:
@@ -137,7 +137,7 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
         if not agreeing and not draws and len(set(named)) == len(named):
             # No turns in a row lay them as the arms tell, each tile another player's: the players between
             # passed (knocked), as for one tile -- never the whole table round to the same player.
-            agreeing = [seq for order in orders if (seq := sequence_by_arms(match, order, seen.laid_by)) is not None]
+            agreeing = laid_ways(lambda order: sequence_by_arms(match, order, seen.laid_by))
         candidates = agreeing or candidates
     return _chosen(match, placements, candidates, seen, asked)
 
@@ -147,9 +147,13 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
     placed = frozenset(p.tile for p in placements)
     offered = tuple(tuple(c) for c in candidates)
     unanswered: list[Tile | None] = []  # asked about and unanswered: who laid this tile, or (None) the order
-    if len({score_of(match, seq) for seq in candidates}) > 1:
+    scores_differ = len({score_of(match, seq) for seq in candidates}) > 1
+    # Ways that leave the same scores may leave another player on turn, or other hands: where the order the
+    # tiles were put down in is not known (laid while the camera saw nothing), asked as well.
+    if scores_differ or (any(p.tile not in seen.put_down for p in placements) and len(one_way_each(match, offered)) > 1):
         if asked.order is None or not asked.order.tiles < placed:
-            return WhichOrder(placed, offered)
+            # (One way for each state of the game they leave: a camera blind for a while can leave dozens.)
+            return WhichOrder(placed, one_way_each(match, offered), scores_differ)
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
         unanswered.append(None)
@@ -348,7 +352,7 @@ class Turns:
         players = self.table.match.players
         return Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), players) for p in placements}, self.arms.settled,
                       all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down(),
-                      {p.tile: self.arms.first_seen[p.tile] for p in placements if p.tile in self.arms.first_seen})
+                      {p.tile: self.arms.first_read[p.tile][0] for p in placements if p.tile in self.arms.first_read})
 
     def settle_who_laid(self, t: float) -> list[PipelineEvent]:
         """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""

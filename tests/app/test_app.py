@@ -17,6 +17,7 @@ from scorer.app.speech import Speaker
 from scorer.app.window import MainWindow
 from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
 from scorer.pipeline.sources import Frame
+from scorer.rules.transcript import scores_text
 from scorer.rules import Play, RoundStart, Tile
 from scorer.rules.log import MatchHeader
 from scorer.sessions import Session, read_session
@@ -174,6 +175,43 @@ def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_p
     assert "is a pixel" not in said
     said = " ".join(label.text() for label in ConfirmDialog(window, "[3|4] at (412, 200) is read unsurely", []).findChildren(QLabel))
     assert "A place such as (412, 200) is a pixel of the camera's picture." in said
+
+
+def test_many_orders_offered_scroll_and_each_tells_the_scores_it_leaves(qtbot, tmp_path: Path) -> None:
+    # A camera blind for a while: the tiles laid meanwhile can have been played in many orders.  Each way
+    # ends with the scores it leaves and who plays then -- what the players remember -- and the ways scroll.
+    from PySide6.QtWidgets import QPushButton, QScrollArea
+
+    from scorer.rules import RoundStart
+
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    window = make_window(tmp_path, header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    match = header.new_match()
+    for event in (RoundStart("Ann"), Play("Ann", Tile(3, 3))):
+        match, _ = match.apply(event)
+
+    def way(*tiles: Tile) -> tuple[Play, ...]:  # (each played by the player then on turn, on the [3|3])
+        plays, now = [], match
+        for tile in tiles:
+            plays.append(Play(now.next_player, tile, Tile(3, 3)))
+            now, _ = now.apply(plays[-1])
+        return tuple(plays)
+
+    ways = [way(Tile(3, 5), Tile(1, 3)), way(Tile(1, 3), Tile(3, 5)), way(Tile(3, 5)), way(Tile(1, 3)), way(Tile(3, 6))]
+    dialog = ConfirmDialog(window, "the new tiles can have been played in orders that score differently", ways, match=match)
+    dialog.show()
+    buttons = [b for b in dialog.findChildren(QPushButton) if "plays" in b.text()]
+    assert len(buttons) == 5 and dialog.findChildren(QScrollArea)
+    after = [match.apply(way[0])[0] if len(way) == 1 else match.apply(way[0])[0].apply(way[1])[0] for way in ways]
+    # (Some ways lay two tiles, some one: the tiles each then holds, which the players can count, differ too.)
+    assert [b.text().splitlines()[-2:] for b in buttons] == [
+        [f"Scores then: {scores_text(m)}; {m.next_player} to play", f"Tiles in hand then: Ann {m.hand_counts[0]}, Ben {m.hand_counts[1]}"]
+        for m in after]
+    assert len({b.text() for b in buttons}) == 5
+    # Ways that all leave the same scores are told without: the scores are not what is asked.
+    same = ConfirmDialog(window, "one new tile is seen two ways", [ways[2], ways[2]], match=match)
+    assert not same.findChildren(QScrollArea) and all("Scores then" not in b.text() for b in same.findChildren(QPushButton))
 
 
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:

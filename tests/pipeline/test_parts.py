@@ -355,31 +355,40 @@ def test_tiles_laid_while_the_camera_saw_nothing_are_ordered_by_the_layout_and_b
     assert isinstance(turn_for(match, read, 0, Laying(arms, {}, False), Asked()), WhichOrder)
 
 
-def test_orders_laid_follow_the_layout_and_the_first_looks() -> None:
-    from scorer.pipeline.sequences import orders_laid
+def test_the_ways_tiles_can_have_been_laid_follow_the_layout_and_the_first_looks() -> None:
+    from scorer.pipeline.sequences import ways_laid
 
     match = _opened(Tile(3, 3), game="horse-race", players=("Ann", "Ben"))
     placements = []
     for tile, on in ((Tile(3, 5), Tile(3, 3)), (Tile(5, 5), Tile(3, 5)), (Tile(1, 3), Tile(3, 3))):
         placements.append(_placement(match, tile, on))
         match, _ = match.apply(Play(match.next_player, tile, on, placements[-1].at.side))
-    orders = orders_laid(placements)
+
+    def tiles(order):  # (every order allowed: the tiles in it)
+        return [Play("Ann", p.tile) for p in order]
+
+    found = sorted([e.tile for e in way] for way in ways_laid(placements, {}, tiles))
     # [5|5] on [3|5]: after it; [1|3] anywhere.
-    assert sorted([p.tile for p in order] for order in orders) == sorted([
-        [Tile(3, 5), Tile(5, 5), Tile(1, 3)], [Tile(3, 5), Tile(1, 3), Tile(5, 5)], [Tile(1, 3), Tile(3, 5), Tile(5, 5)]])
-    first = orders_laid(placements, {Tile(1, 3): 2.0, Tile(3, 5): 3.0, Tile(5, 5): 3.0})
-    assert [[p.tile for p in order] for order in first] == [[Tile(1, 3), Tile(3, 5), Tile(5, 5)]]
+    assert found == sorted([[Tile(3, 5), Tile(5, 5), Tile(1, 3)], [Tile(3, 5), Tile(1, 3), Tile(5, 5)], [Tile(1, 3), Tile(3, 5), Tile(5, 5)]])
+    first = ways_laid(placements, {Tile(1, 3): 2.0, Tile(3, 5): 3.0, Tile(5, 5): 3.0}, tiles)
+    assert [[e.tile for e in way] for way in first] == [[Tile(1, 3), Tile(3, 5), Tile(5, 5)]]
+    # An order refused as it begins is given up there: the ways counted are ones allowed.
+    assert [[e.tile for e in way] for way in ways_laid(placements, {}, lambda order: None if order[0].tile == Tile(3, 5) else tiles(order))] == [
+        [Tile(1, 3), Tile(3, 5), Tile(5, 5)]]
 
 
 def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() -> None:
-    from scorer.pipeline.core import BLIND_SECONDS
+    from scorer.pipeline.arms import BLIND_SECONDS
     from scorer.pipeline.sources import Frame
 
     pipeline = TablePipeline(MatchHeader("horse-race", ("Ann", "Ben"), False).new_match(), _Detector(), PipelineConfig(starter="Ann"))
     image = np.full((240, 320, 3), 60, np.uint8)
     for index in range(3):
         pipeline.feed(Frame(index, index / 30, image))
-    assert pipeline.arms.blind_at == []
-    before = pipeline.gate.now
+    assert not pipeline.arms.blind
     pipeline.feed(Frame(3, 2 / 30 + BLIND_SECONDS + 0.1, image))
-    assert pipeline.arms.blind_at == [before]
+    assert pipeline.arms.blind
+    # The table is read again once still, though it looks the same: a tile laid later in view is seen laid.
+    for index in range(4, 40):
+        pipeline.feed(Frame(index, BLIND_SECONDS + index / 30, image))
+    assert not pipeline.arms.blind and len(pipeline.arms.reads_after_blind) == 1

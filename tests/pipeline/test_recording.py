@@ -146,3 +146,34 @@ def test_a_recording_keeps_the_frames_own_clock(tmp_path: Path) -> None:
     # The frame shown at video time t is the camera's latest by then (MJPG: a grey level or two off).
     for shown in frames[::7]:
         assert abs(int(shown.image.mean()) - 10 * min(19, int(shown.t * 10 + 1e-6))) <= 3, shown.t
+
+
+def test_a_recording_skips_the_frames_written_while_the_camera_gave_none(tmp_path: Path) -> None:
+    """A phone's stream down for 3 s: the recording keeps its clock with copies of the last frame, and says
+    where; read back, the copies are skipped, so that the replay sees the camera blind as the live scoring did."""
+    from scorer.pipeline import PipelineConfig, TablePipeline
+    from scorer.pipeline.replay import record
+    from scorer.pipeline.sources import GAPS_FILE, Frame
+    from scorer.rules.history import MatchHistory
+    from scorer.rules.log import MatchHeader
+
+    class DroppingCamera:
+        fps = 10.0
+
+        def frames(self):
+            for i in [*range(10), *range(40, 50)]:  # (nothing from 1 s to 4 s)
+                yield Frame(i, i / 10, np.full((90, 160, 3), 5 * i, np.uint8))
+
+    class NoTiles:
+        def detect(self, image):
+            return []
+
+    history = MatchHistory.new(MatchHeader("horse-race", ("Ann", "Ben"), False))
+    record(DroppingCamera(), TablePipeline(history, NoTiles(), PipelineConfig(), fps=10), tmp_path, lambda e: None, 1.0)
+    assert (tmp_path / "video" / GAPS_FILE).read_text() == "10 40\n"
+    recording = open_video(tmp_path)
+    assert recording.frame_count == 50  # (the video keeps the clock)
+    frames = list(recording.frames())
+    assert [f.index for f in frames] == [*range(10), *range(40, 50)] and frames[10].t == 4.0
+    replayed = TablePipeline(MatchHistory.new(history.header), NoTiles(), PipelineConfig(), fps=10)
+    assert [f.index for f in frames if replayed.arms.frame_came(f.t, 10.0)] == [40]

@@ -243,7 +243,8 @@ def test_tiles_first_read_after_the_frames_stopped_coming_were_laid_unseen() -> 
         arms.read(at, boxes)
 
     look(17.6, [box(0, t(2, 2))])
-    arms.blind(18.0)
+    assert not arms.frame_came(17.9, 15.0)
+    assert arms.frame_came(23.0, 15.0)  # (none for 5 s)
     look(18.6, [box(0, t(2, 2)), box(100, t(2, 4)), box(200, t(4, 4))])
     look(20.2, [box(0, t(2, 2)), box(100, t(2, 4)), box(200, t(4, 4)), box(300, t(4, 5))])
     arms.settled = {t(2, 2): 17.4, t(2, 4): 18.4, t(4, 4): 18.4, t(4, 5): 20.0}

@@ -371,6 +371,14 @@
         <translation>{name} nostaa {count} laattaa</translation>
     </message>
     <message>
+        <source>Scores then: {scores}; {name} to play</source>
+        <translation>Pisteet tämän jälkeen: {scores}; vuorossa {name}</translation>
+    </message>
+    <message>
+        <source>Scores then: {scores}; the round is over</source>
+        <translation>Pisteet tämän jälkeen: {scores}; kierros on ohi</translation>
+    </message>
+    <message>
         <source>{name} passes</source>
         <translation>{name} ohittaa vuoronsa</translation>
     </message>
@@ -382,6 +390,10 @@
     <message>
         <source>hands left: {hands}</source>
         <translation>jäljelle jääneet kädet: {hands}</translation>
+    </message>
+    <message>
+        <source>Tiles in hand then: {held}</source>
+        <translation>Laattoja kädessä tämän jälkeen: {held}</translation>
     </message>
     <message>
         <source>{name} knocks</source>
@@ -1065,6 +1077,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>the new tiles can have been played in orders that score differently</source>
         <translation>uudet laatat on voitu pelata järjestyksissä, jotka pisteyttävät eri tavoin</translation>
+    </message>
+    <message>
+        <source>the new tiles can have been played in orders that leave another player on turn, or other tiles in hand</source>
+        <translation>uudet laatat on voitu pelata järjestyksissä, joiden jälkeen vuorossa on eri pelaaja tai käsissä on eri määrä laattoja</translation>
     </message>
     <message>
         <source>one new tile is seen two ways: {readings}</source>
