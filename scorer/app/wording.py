@@ -185,6 +185,8 @@ _SENTENCES = (
                                    "({odds})"),
     QT_TRANSLATE_NOOP("Sentences", "{percent}%"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about the order the new tiles were played in: taken as {taken}"),
+    QT_TRANSLATE_NOOP("Sentences", "the order taken for the new tiles does not let {tile} be played as seen: taken as "
+                                   "{played} instead, the moves since scored again"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: the hands laid out tell -- taken as {taken}"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}, the likeliest under the rules"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}"),
@@ -212,6 +214,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{player} knocked holding {tile}, which could be placed: a player who can place a tile "
                                    "must -- the scores stand as the moves were played"),
     QT_TRANSLATE_NOOP("Sentences", "{player} played {tile}, not {instead_of}"),
+    QT_TRANSLATE_NOOP("Sentences", "played as {played}"),
     QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)"),
     # the board's refusals
     QT_TRANSLATE_NOOP("Sentences", "{tile} is already on the board"),

@@ -180,6 +180,19 @@ class OrderTaken:
 
 
 @dataclass(frozen=True)
+class OrderRevised:
+    """The order taken for new tiles (unanswered) leaves a tile laid since unplayable as seen: another one the rules
+    allowed then is taken."""
+
+    tile: Tile
+    played: tuple[Event, ...]
+
+    def text(self) -> Words:
+        return _open(Words("the order taken for the new tiles does not let {tile} be played as seen: taken as {played} "
+                           "instead, the moves since scored again", tile=self.tile, played=played_as(self.played)))
+
+
+@dataclass(frozen=True)
 class WhoLaidTaken:
     """Who laid a tile, asked about: taken as ``told_by`` tells -- the rules' likeliest way, the hands
     laid out at the round's end, or (None) the order the tiles were put down in."""
@@ -301,7 +314,17 @@ class PlayedInstead:
         return Words("{player} played {tile}, not {instead_of}", player=self.player, tile=self.tile, instead_of=self.instead_of)
 
 
-Change = DrewMore | DrewBefore | PlayedInstead
+@dataclass(frozen=True)
+class PlayedInOrder:
+    """Tiles laid unseen, taken in one order, played in another."""
+
+    played: tuple[Event, ...]
+
+    def text(self) -> Words:
+        return Words("played as {played}", played=played_as(self.played))
+
+
+Change = DrewMore | DrewBefore | PlayedInstead | PlayedInOrder
 
 
 def changes_told(changes: Sequence[Change]) -> Listed:

@@ -1,20 +1,22 @@
 """A round's events written again, where what the table shows later tells of an earlier move.
 
-Two things can: the hands laid out at the round's end (draws the camera missed:
-:mod:`scorer.pipeline.recount`), and a tile read unsurely, taken as read when play went on unanswered,
-whose reading turns up surely somewhere else (:func:`with_guess_revised`).  Either way the history keeps
-its first steps and the rest is applied again, changed -- only where the rules allow every event as
-changed.
+Three things can: the hands laid out at the round's end (draws the camera missed:
+:mod:`scorer.pipeline.recount`); a tile read unsurely, taken as read when play went on unanswered, whose
+reading turns up surely somewhere else (:func:`with_guess_revised`); new tiles taken in an order, unanswered,
+that leaves a tile laid since unplayable as the camera saw it (:func:`with_order_revised`).  Each way the
+history keeps its first steps and the rest is applied again, changed -- only where the rules allow every
+event as changed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
-from scorer.pipeline.notices import Change, PlayedInstead, changes_told
-from scorer.pipeline.sequences import allows
-from scorer.rules import Event, Play, RoundStart, Tile
+from scorer.errors import ScorerError
+from scorer.pipeline.notices import Change, PlayedInOrder, PlayedInstead, changes_told
+from scorer.pipeline.sequences import allows, state_after
+from scorer.rules import Event, Match, Play, RoundStart, Tile
 from scorer.rules.transcript import Step
 
 Timed = tuple[Event, float | None]  # an event and its time in the recording
@@ -97,3 +99,35 @@ def _swapped(event: Event, tile: Tile, other: Tile) -> Event:
     if not isinstance(event, Play):
         return event
     return replace(event, tile=other if event.tile == tile else event.tile, at=other if event.at == tile else event.at)
+
+
+@dataclass(frozen=True)
+class OrderGuess:
+    """New tiles asked about and, unanswered, taken in one order of those the rules allowed."""
+
+    taken: tuple[Event, ...]
+    ways: tuple[tuple[Event, ...], ...]  # every way the rules allowed then, the one taken among them
+    round_no: int
+    line: int  # the log line of the first event taken
+
+
+def with_order_revised(steps: Sequence[Step], guess: OrderGuess, fits: Callable[[Match], bool]) -> Rewritten | None:
+    """The round's events from the guessed order on, with another of its ways in place of the one taken: the
+    first after which the rules allow every event logged since and ``fits`` holds.  None where none does, or the
+    events taken are no longer in the log as they were taken (an undo, a person's answer)."""
+    first = next((i for i, s in enumerate(steps) if s.line == guess.line), None)
+    if first is None or tuple(s.event for s in steps[first:first + len(guess.taken)]) != guess.taken:
+        return None
+    since = [(s.event, s.t) for s in steps[first + len(guess.taken):]]
+    at = steps[first].t
+    for way in guess.ways:
+        if way == guess.taken:
+            continue
+        events = [*((e, at) for e in way), *since]
+        try:
+            after = state_after(steps[first].before, [e for e, _ in events])
+        except ScorerError:
+            continue
+        if fits(after):
+            return Rewritten(first, tuple(events), tuple(range(len(way))), (PlayedInOrder(way),))
+    return None

@@ -235,7 +235,9 @@ class Rounds:
     def played_on(self, t: float, sight: Sight) -> list[PipelineEvent]:
         """The log has a player out with their last tile, yet tiles have been laid on the round's layout
         since, joined as play goes on, and no hand is laid out: that player held more -- a draw the camera
-        missed (white backs on a bright table).  The round is written again with the draw put in, the way
+        missed (white backs on a bright table), or an order taken unanswered that was not the order played (tiles
+        laid unseen: another way they can have been played in is taken, where one lets play go on).  Else the
+        round is written again with the draw put in, the way
         after which the first tile laid since is the next play -- by the arm that laid it, where seen --
         said (open to correction), and the table read again, as play.  Nothing where no tile was laid on,
         or no draw fits."""
@@ -252,6 +254,8 @@ class Rounds:
         def goes_on(after: Match) -> bool:
             return after.phase is Phase.IN_ROUND and arm in (None, on_turn(after)) and sequence_for(after, [], [first]) is not None
 
+        if revised := self.turns.order_revised(t, first.tile, goes_on):
+            return revised  # (tiles laid unseen taken in an order that played the player out: another one)
         player = match.players[match.finisher]
         redrawn = with_draw_before_play_went_on(self.table.steps, player, goes_on)
         if redrawn is None:

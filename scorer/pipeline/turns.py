@@ -21,11 +21,13 @@ from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives, blank_double_played, explain, unsure_new_tile
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
-from scorer.pipeline.notices import BlankDoubleTaken, GuessRevised, NoArmSeen, OrderTaken, ReadingTaken, Said, WhoLaidTaken
+from scorer.pipeline.notices import (
+    BlankDoubleTaken, GuessRevised, NoArmSeen, OrderRevised, OrderTaken, ReadingTaken, Said, WhoLaidTaken,
+)
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
-from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
+from scorer.pipeline.rewrite import Guess, OrderGuess, Rewritten, guessed, played_line, with_guess_revised, with_order_revised
 from scorer.pipeline.sequences import (
     allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, one_way_each, passes_until,
     passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after, ways_laid,
@@ -79,6 +81,7 @@ class Move:
 
     events: tuple[Event, ...]
     said: tuple[Said, ...] = ()
+    ways: tuple[tuple[Event, ...], ...] = ()  # the order taken unanswered: every way the rules allowed
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
         # by a pass, a knock).  Taken as the arms tell, those between passing.
         chosen = sequence_by_arms(match, settled, seen.laid_by) or chosen
     taken = tuple(chosen)
-    return Move(taken, tuple(OrderTaken(taken) if tile is None else WhoLaidTaken(tile, taken) for tile in unanswered))
+    return Move(taken, tuple(OrderTaken(taken) if tile is None else WhoLaidTaken(tile, taken) for tile in unanswered),
+                offered if None in unanswered else ())
 
 
 class Turns:
@@ -184,6 +188,7 @@ class Turns:
         self.memory, self.tracker, self.to_table = memory, tracker, to_table
         self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
         self.guesses: list[Guess] = []  # tiles of this round taken as read unanswered
+        self.orders: list[OrderGuess] = []  # new tiles of this round taken in an order unanswered
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -342,10 +347,39 @@ class Turns:
             return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
         turn = turn_for(match, placements, draws, self._laying(t, placements), self.asked)
+        if isinstance(turn, (WhoseArm, NotPlayable)) and len(placements) == 1 and (revised := self._order_revised(t, placements, draws)):
+            return revised
         if not isinstance(turn, Move):
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
-        return [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+        out = [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
+        steps = self.table.steps[len(self.table.steps) - len(turn.events):]
+        if turn.ways and tuple(s.event for s in steps) == turn.events:
+            self.orders.append(OrderGuess(turn.events, turn.ways, match.round_no, steps[0].line))
+        return out
+
+    def _order_revised(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
+        """A tile the rules and its arm do not let be played after an order taken unanswered this round: played
+        as seen after another way that order's tiles can have been played in, where one allows it (:meth:`order_revised`)."""
+        laying = self._laying(t, placements)
+
+        def plays_as_seen(match: Match) -> bool:
+            turn = turn_for(match, placements, draws, laying, Asked())
+            return isinstance(turn, Move) and not turn.said
+
+        return self.order_revised(t, placements[0].tile, plays_as_seen)
+
+    def order_revised(self, t: float, tile: Tile, fits: Callable[[Match], bool]) -> list[PipelineEvent]:
+        """The round written again with another way the tiles of an order taken unanswered this round can have
+        been played in -- the first after which the moves since stand and ``fits`` holds (``tile``, laid since,
+        played as seen) -- said, open to correction, and the table read again.  Nothing where no way does."""
+        self.orders = [g for g in self.orders if g.round_no == self.table.match.round_no]
+        for guess in reversed(self.orders):
+            if (way := with_order_revised(self.table.steps, guess, fits)) is not None:
+                self.orders.remove(guess)
+                said = OrderRevised(tile, tuple(e for e, _ in way.events[:len(way.changed)]))
+                return self.table.rewrite(t, way, said) + self.table.look_again(t)
+        return []
 
     def _laying(self, t: float, placements: list[Placement]) -> Laying:
         """What the camera saw of the placements being laid."""

@@ -11,7 +11,7 @@ import pytest
 
 from scorer.layout import infer_placements, reconstruct, seen_from_detections
 from scorer.layout.moves import Placement
-from scorer.pipeline import MoveEvent, NeedsConfirmation, PipelineConfig, TablePipeline, open_table
+from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, PipelineConfig, TablePipeline, open_table
 from scorer.pipeline.explain import Explained, Fit, explain, unsure_new_tile
 from scorer.pipeline.questions import (
     Asked, HandsLeft, PlayedTileAgain, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoOpened, WhoseArm, needs_confirmation,
@@ -327,11 +327,8 @@ def _laid_as(match: Match, plays: list[Play]) -> tuple[list[Placement], Match]:
     return placements, match
 
 
-def test_tiles_laid_while_the_camera_saw_nothing_are_ordered_by_the_layout_and_by_the_looks_that_first_saw_them() -> None:
-    # (benchmarks/camera_dropout.py: a phone's stream down for 5 s in a two-player Horse Race.)  Five tiles
-    # turn up at once after the drop, a chain the layout orders; the sixth, [4|5] on the [4|4], is seen in a
-    # later look.  Six tiles were once taken in the order read; the orders the layout allows are tried now,
-    # the tiles seen in the earlier look first -- the double [3|3] before [4|5], so that Ben's turn ends on it.
+def _before_the_drop() -> tuple[Match, list[Play]]:
+    """camera_dropout's film up to the 5-s drop, and the six tiles laid from then on (the truth)."""
     match = MatchHeader("horse-race", ("Ann", "Ben"), False).new_match()
     for event in (RoundStart("Ann"), Play("Ann", Tile(2, 6)), Play("Ben", Tile(4, 6), Tile(2, 6)), Play("Ann", Tile(0, 4), Tile(4, 6)),
                   Play("Ben", Tile(0, 3), Tile(0, 4)), Play("Ben", Tile(3, 6), Tile(0, 3))):
@@ -342,8 +339,16 @@ def test_tiles_laid_while_the_camera_saw_nothing_are_ordered_by_the_layout_and_b
     match, _ = match.apply(Draw("Ann", 3))
     _, match = _laid_as(match, [Play("Ann", Tile(2, 2), Tile(2, 6))])
     match, _ = match.apply(Draw("Ben", 4))
-    truth = [Play("Ben", Tile(2, 4), Tile(2, 2)), Play("Ann", Tile(4, 4), Tile(2, 4)), Play("Ann", Tile(1, 4), Tile(4, 4)),
+    return match, [Play("Ben", Tile(2, 4), Tile(2, 2)), Play("Ann", Tile(4, 4), Tile(2, 4)), Play("Ann", Tile(1, 4), Tile(4, 4)),
              Play("Ben", Tile(1, 3), Tile(1, 4)), Play("Ben", Tile(3, 3), Tile(1, 3)), Play("Ben", Tile(4, 5), Tile(4, 4), Side.BRANCH_B)]
+
+
+def test_tiles_laid_while_the_camera_saw_nothing_are_ordered_by_the_layout_and_by_the_looks_that_first_saw_them() -> None:
+    # (benchmarks/camera_dropout.py: a phone's stream down for 5 s in a two-player Horse Race.)  Five tiles
+    # turn up at once after the drop, a chain the layout orders; the sixth, [4|5] on the [4|4], is seen in a
+    # later look.  Six tiles were once taken in the order read; the orders the layout allows are tried now,
+    # the tiles seen in the earlier look first -- the double [3|3] before [4|5], so that Ben's turn ends on it.
+    match, truth = _before_the_drop()
     placements, after = _laid_as(match, truth)
     read = [placements[k] for k in (0, 1, 2, 3, 5, 4)]  # (as the layout lists them: [4|5] before [3|3])
     seen = {p.tile: 28.5 for p in placements[:5]} | {Tile(4, 5): 30.1}
@@ -392,3 +397,36 @@ def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() ->
     for index in range(4, 40):
         pipeline.feed(Frame(index, BLIND_SECONDS + index / 30, image))
     assert not pipeline.arms.blind and len(pipeline.arms.reads_after_blind) == 1
+
+
+def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherwise() -> None:
+    # The six tiles of the drop asked about, unanswered, and taken in the order read: Ben's [4|5] before his double
+    # [3|3], which leaves Ben on turn.  Ann's arm lays [1|5] next: the round is written again with the way the rules
+    # allowed that lets Ann play it -- the double first -- said, and the table read again.
+    from scorer.pipeline.notices import OrderRevised
+    from scorer.pipeline.rewrite import OrderGuess
+    from scorer.pipeline.sequences import sequence_for, ways_laid
+
+    match, truth = _before_the_drop()
+    placements, after = _laid_as(match, truth)
+    ways = tuple(tuple(way) for way in ways_laid(placements, {}, lambda order: sequence_for(match, [], order)))
+    taken = next(way for way in ways if [e.tile for e in way if isinstance(e, Play)][-2:] == [Tile(4, 5), Tile(3, 3)])
+    (laid,), _ = _laid_as(after, [Play("Ann", Tile(1, 5), Tile(4, 5))])
+
+    def taken_so(ways_offered: tuple[tuple[Play, ...], ...]) -> TablePipeline:
+        pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
+        pipeline.apply(30.1, taken)
+        assert pipeline.match.next_player == "Ben"
+        pipeline.turns.orders.append(OrderGuess(taken, ways_offered, match.round_no, pipeline.history.steps[-len(taken)].line))
+        pipeline.turns._laying = lambda t, placements: Laying({laid.tile: "Ann"}, {}, False)  # type: ignore[method-assign]
+        return pipeline
+
+    pipeline = taken_so(ways)
+    events = pipeline.turns.lay(31.7, [laid], 0)
+    assert [(e.player, e.tile) for e in pipeline.match.history if isinstance(e, Play)][-6:] == [(e.player, e.tile) for e in truth]
+    assert pipeline.match.next_player == "Ann" and pipeline.match.raw_scores == after.raw_scores
+    assert any(isinstance(e, Notice) and isinstance(e.said, OrderRevised) for e in events) and not pipeline.turns.orders
+    # Where no way lets the tile be played so, the players are asked, as before.
+    pipeline = taken_so((taken,))
+    assert any(isinstance(e, NeedsConfirmation) for e in pipeline.turns.lay(31.7, [laid], 0))
+    assert pipeline.match.next_player == "Ben"

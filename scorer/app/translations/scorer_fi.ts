@@ -1175,6 +1175,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>uusien laattojen pelijärjestykseen ei vastattu: tulkittu {taken}</translation>
     </message>
     <message>
+        <source>the order taken for the new tiles does not let {tile} be played as seen: taken as {played} instead, the moves since scored again</source>
+        <translation>uusille laatoille tulkittu järjestys ei salli laatan {tile} pelaamista niin kuin se nähtiin: tulkittu sen sijaan {played}, siirrot siitä lähtien pisteytetty uudelleen</translation>
+    </message>
+    <message>
         <source>no answer about who laid {tile}: the hands laid out tell -- taken as {taken}</source>
         <translation>kysymykseen, kuka pelasi laatan {tile}, ei vastattu: esille pannut kädet kertovat -- tulkittu {taken}</translation>
     </message>
@@ -1265,6 +1269,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{player} played {tile}, not {instead_of}</source>
         <translation>{player} pelasi laatan {tile}, ei {instead_of}</translation>
+    </message>
+    <message>
+        <source>played as {played}</source>
+        <translation>pelattu {played}</translation>
     </message>
     <message>
         <source>{change} (at {seconds} s)</source>
