@@ -155,13 +155,18 @@ class ConfirmDialog(QDialog):
             scroll = QScrollArea()
             scroll.setWidget(ways)
             scroll.setWidgetResizable(True)
-            scroll.setMinimumHeight(min(ways.sizeHint().height(), 360))
+            scroll.setMinimumHeight(min(ways.sizeHint().height(), 200))
             layout.addWidget(scroll)
         else:
             layout.addWidget(ways)
         later = QPushButton(self.tr("Not now (fix it by hand)"))
         later.clicked.connect(self.reject)
         layout.addWidget(later)
+        if len(alternatives) > WAYS_SHOWN_WHOLE:
+            # The list taller than its least where the ways need it, within a laptop's 768 px (a least any taller
+            # overlapped the button below it).
+            more = min(ways.sizeHint().height() - 200, 700 - self.sizeHint().height())
+            self.resize(self.sizeHint().width(), self.sizeHint().height() + max(0, more))
 
     def _pick(self, alt: Sequence[Event]) -> None:
         self.choice = alt

@@ -22,6 +22,7 @@ STATUS_TEXT = {
     "stopped": (QT_TRANSLATE_NOOP("LiveView", "the camera stopped"), "#dc3545"),
     "no picture": (QT_TRANSLATE_NOOP("LiveView", "no picture: opening the camera again…"), "#dc3545"),
     "review": (QT_TRANSLATE_NOOP("LiveView", "reviewing the recording"), "#6f42c1"),
+    "paused": (QT_TRANSLATE_NOOP("LiveView", "paused: the moves are not read"), "#6f42c1"),
     "hand": (QT_TRANSLATE_NOOP("LiveView", "no camera: moves entered by hand"), "#6c757d"),
 }
 UNSURE_COLOUR = QColor("#ff9900")  # a tile read unsurely (other frames or the players may settle it)

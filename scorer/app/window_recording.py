@@ -65,8 +65,15 @@ class RecordingControls:
             self.last_picture = time.monotonic()  # (a pause is no camera without a picture)
         if hasattr(self, "play_button"):
             self.play_button.setChecked(self.pause_action.isChecked())
-        else:
-            self.worker.pause(self.pause_action.isChecked())
+            return
+        self.worker.pause(self.pause_action.isChecked())
+        if self.pause_action.isChecked():  # (a camera: the picture goes on, and so does the table)
+            self.live.set_status("paused")
+            self.statusBar().showMessage(self.tr("Paused: the camera's picture is shown, but no move is read till Play ▸ "
+                                                 "Pause again; what is laid meanwhile is read then."))
+        elif self.live.status == "paused":
+            self.show_camera_status(self.camera_status)
+            self.statusBar().clearMessage()
 
     def _toggle_pause(self, paused: bool) -> None:
         if not paused:

@@ -258,6 +258,13 @@ class PipelineWorker(QObject):
                 return False
             if self._drain(self.position):
                 return True
+            if (self.reviewing or not self._running.is_set()) and not self.seekable:
+                # A camera cannot wait: its frames are taken and shown, none scored (a stream left unread stalled
+                # for good, and what it kept would be stale); what is laid meanwhile is read as laid unseen.
+                if not self.reviewing and time.monotonic() - last_display >= self.display_interval:
+                    last_display = time.monotonic()
+                    self.frame.emit(to_qimage(frame.image))
+                continue
             if self.reviewing or not self._running.is_set():
                 held_at = time.monotonic()
                 if not self._hold():

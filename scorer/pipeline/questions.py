@@ -287,8 +287,7 @@ class WhichOrder:
     tiles: frozenset[Tile]
     alternatives: Alternatives = ()
     scores_differ: bool = True
-    key = ("order",)
-    problems = ()
+    key, problems = ("order",), ()
 
     @property
     def reason(self) -> str:
@@ -386,6 +385,7 @@ class Asked:
     reading: WhichReading | None = None
     who_laid: WhoLaid | None = None
     order: WhichOrder | None = None
+    order_since: float | None = None  # when the order was first asked about
     boxes: tuple[Place, ...] = ()  # boxes the players were asked to name
     open: Question | None = None  # the question put last, until a move is made
 

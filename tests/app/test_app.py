@@ -202,7 +202,9 @@ def test_many_orders_offered_scroll_and_each_tells_the_scores_it_leaves(qtbot, t
     dialog = ConfirmDialog(window, "the new tiles can have been played in orders that score differently", ways, match=match)
     dialog.show()
     buttons = [b for b in dialog.findChildren(QPushButton) if "plays" in b.text()]
-    assert len(buttons) == 5 and dialog.findChildren(QScrollArea)
+    (scroll,) = dialog.findChildren(QScrollArea)
+    (later,) = [b for b in dialog.findChildren(QPushButton) if "Not now" in b.text()]
+    assert len(buttons) == 5 and scroll.geometry().bottom() < later.geometry().top() and dialog.height() <= 700
     after = [match.apply(way[0])[0] if len(way) == 1 else match.apply(way[0])[0].apply(way[1])[0] for way in ways]
     # (Some ways lay two tiles, some one: the tiles each then holds, which the players can count, differ too.)
     assert [b.text().splitlines()[-2:] for b in buttons] == [
@@ -212,6 +214,36 @@ def test_many_orders_offered_scroll_and_each_tells_the_scores_it_leaves(qtbot, t
     # Ways that all leave the same scores are told without: the scores are not what is asked.
     same = ConfirmDialog(window, "one new tile is seen two ways", [ways[2], ways[2]], match=match)
     assert not same.findChildren(QScrollArea) and all("Scores then" not in b.text() for b in same.findChildren(QPushButton))
+
+
+def test_a_camera_paused_keeps_its_picture_coming_and_reads_no_move_till_played_on(qtbot, tmp_path: Path) -> None:
+    # (A phone's stream left unread while paused stalled for good: the picture never came back after the pause.)
+    class CountingCamera(StillCamera):
+        taken = 0
+
+        def frames(self):
+            for frame in super().frames():
+                CountingCamera.taken += 1
+                yield frame
+
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), CountingCamera(), NoDetector())
+    qtbot.addWidget(window)
+    fed: list[float] = []
+    feed = window.pipeline.feed
+    window.pipeline.feed = lambda frame: fed.append(frame.t) or feed(frame)  # type: ignore[method-assign]
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: len(fed) > 5, timeout=10_000)
+    window.pause_action.trigger()
+    assert window.live.status == "paused" and "no move is read" in window.statusBar().currentMessage()
+    qtbot.wait(200)
+    fed_when_paused, taken_when_paused = len(fed), CountingCamera.taken
+    qtbot.wait(300)
+    assert len(fed) <= fed_when_paused + 1 and CountingCamera.taken > taken_when_paused + 10
+    window.pause_action.trigger()
+    qtbot.waitUntil(lambda: len(fed) > fed_when_paused + 10, timeout=10_000)
+    assert window.live.status != "paused"
+    window.stop()
 
 
 def test_a_confirmation_then_an_undo(qtbot, tmp_path: Path) -> None:

@@ -66,6 +66,7 @@ NOTICES = [
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
+    notices.OrderRevised(Tile(1, 5), PLAY),
     notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.StarterTaken("Ann", "Ben"), notices.NotFollowed(), notices.PictureTooGrainy(),
     notices.PictureTooDark(),
 ]
@@ -74,7 +75,7 @@ NOTICES = [
 def test_every_kind_of_notice_is_worded() -> None:
     kinds = {c for _, c in inspect.getmembers(notices, inspect.isclass)
              if dataclasses.is_dataclass(c) and c.__module__ == notices.__name__ and hasattr(c, "text")}
-    assert kinds - {type(n) for n in NOTICES} == {notices.DrewMore, notices.DrewBefore, notices.PlayedInstead}  # (parts of one)
+    assert kinds - {type(n) for n in NOTICES} == {notices.DrewMore, notices.DrewBefore, notices.PlayedInstead, notices.PlayedInOrder}  # (parts of one)
 
 
 @pytest.mark.parametrize("said", NOTICES, ids=lambda n: type(n).__name__)

@@ -471,6 +471,10 @@
         <translation>tallennetta katsellaan</translation>
     </message>
     <message>
+        <source>paused: the moves are not read</source>
+        <translation>tauolla: siirtoja ei lueta</translation>
+    </message>
+    <message>
         <source>no camera: moves entered by hand</source>
         <translation>ei kameraa: siirrot syötetään käsin</translation>
     </message>
@@ -780,6 +784,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>{seconds} s</source>
         <translation>{seconds} s</translation>
+    </message>
+    <message>
+        <source>Paused: the camera&apos;s picture is shown, but no move is read till Play ▸ Pause again; what is laid meanwhile is read then.</source>
+        <translation>Tauolla: kameran kuva näkyy, mutta siirtoja ei lueta ennen kuin Siirrot ▸ Tauko valitaan uudelleen; sillä välin pelatut laatat luetaan silloin.</translation>
     </message>
     <message>
         <source>Play</source>
