@@ -385,7 +385,6 @@ class Asked:
     reading: WhichReading | None = None
     who_laid: WhoLaid | None = None
     order: WhichOrder | None = None
-    order_since: float | None = None  # when the order was first asked about
     boxes: tuple[Place, ...] = ()  # boxes the players were asked to name
     open: Question | None = None  # the question put last, until a move is made
 

@@ -70,9 +70,6 @@ class Table(Protocol):
         """The match's history so far."""
 
 
-# The order of tiles laid while the camera saw nothing, asked about, is waited for this long (seconds) as play
-# goes on before it is taken on a guess.
-ORDER_WAIT_SECONDS = 20.0
 # Board tiles unseen are looked at again after this long (seconds), and asked about once unseen this long.
 LOOK_AGAIN_SECONDS = 1.0
 HIDDEN_WAIT = 2.0
@@ -96,7 +93,6 @@ class Laying:
     new_now: bool  # all of them first seen in this look
     put_down: dict[Tile, float] = field(default_factory=dict)  # when each one was put down (Arms.put_down)
     first_read: dict[Tile, float] = field(default_factory=dict)  # when each was first read where it lies (Arms.first_read)
-    at: float | None = None  # when (the players' clock) the table was looked at
 
 
 def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: Laying, asked: Asked) -> Move | Question:
@@ -161,10 +157,6 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
     if scores_differ or (unseen and len(one_way_each(match, offered)) > 1):
         if asked.order is None or not asked.order.tiles < placed:
             # (One way for each state of the game they leave: a camera blind for a while can leave dozens.)
-            return WhichOrder(placed, one_way_each(match, offered), scores_differ)
-        if unseen and seen.at is not None and asked.order_since is not None and seen.at - asked.order_since < ORDER_WAIT_SECONDS:
-            # Tiles laid unseen: only the players know their order -- the question stays open a while as play
-            # goes on (the tiles laid since are scored once it is answered), not settled by the next tile.
             return WhichOrder(placed, one_way_each(match, offered), scores_differ)
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
@@ -359,8 +351,6 @@ class Turns:
         if isinstance(turn, (WhoseArm, NotPlayable)) and len(placements) == 1 and (revised := self._order_revised(t, placements, draws)):
             return revised
         if not isinstance(turn, Move):
-            if isinstance(turn, WhichOrder) and self.asked.order is None:
-                self.asked.order_since = t
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
         out = [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
@@ -399,7 +389,7 @@ class Turns:
         players = self.table.match.players
         return Laying({p.tile: player_at(self.arms.side_that_laid(p.tile), players) for p in placements}, self.arms.settled,
                       all(self.arms.first_seen.get(p.tile) == t for p in placements), self.arms.put_down(),
-                      {p.tile: self.arms.first_read[p.tile][0] for p in placements if p.tile in self.arms.first_read}, t)
+                      {p.tile: self.arms.first_read[p.tile][0] for p in placements if p.tile in self.arms.first_read})
 
     def settle_who_laid(self, t: float) -> list[PipelineEvent]:
         """The question who laid a tile, left unanswered: the likeliest way offered taken (said)."""
