@@ -154,10 +154,11 @@ def _chosen(match: Match, placements: Sequence[Placement], candidates: list[list
     # Ways that leave the same scores may leave another player on turn, or other hands: where the order the
     # tiles were put down in is not known (laid while the camera saw nothing), asked as well.
     unseen = any(p.tile not in seen.put_down for p in placements)
-    if scores_differ or (unseen and len(one_way_each(match, offered)) > 1):
+    # (One way for each state of the game they leave: a camera blind for a while can leave dozens.)
+    each = one_way_each(match, offered) if scores_differ or unseen else offered
+    if scores_differ or (unseen and len(each) > 1):
         if asked.order is None or not asked.order.tiles < placed:
-            # (One way for each state of the game they leave: a camera blind for a while can leave dozens.)
-            return WhichOrder(placed, one_way_each(match, offered), scores_differ)
+            return WhichOrder(placed, each, scores_differ)
         # Asked, and play went on unanswered (more tiles now): the order their places settled in is
         # taken, so that the game does not stall -- said, and open to correction.
         unanswered.append(None)
