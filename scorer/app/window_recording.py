@@ -240,6 +240,7 @@ class RecordingControls:
         self.last_picture = time.monotonic()
         if self.live.status == "no picture":
             self.show_camera_status(self.camera_status)
+            self.speaker.say(self.tr("The camera's picture is back."))  # (the players waited for it: play on)
 
     def _no_picture_yet(self) -> None:
         if self.finished or not self.isVisible() or self.pause_action.isChecked() or self.last_picture is None \

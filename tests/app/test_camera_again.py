@@ -151,7 +151,7 @@ def test_a_picture_missing_for_a_moment_is_told_and_a_click_on_the_stopped_camer
     shown = window.table_mode.camera  # (across the room too, in table mode)
     assert shown.isVisibleTo(window.table_mode) and shown.text() == "no picture: opening the camera again…"
     qtbot.waitUntil(lambda: window.live.status != "no picture", timeout=10_000)  # (the picture back by itself)
-    assert not shown.isVisibleTo(window.table_mode)
+    assert not shown.isVisibleTo(window.table_mode) and said[-1] == "The camera's picture is back."
     assert said.count("No picture from the camera: wait, it is being opened again.") == 1
     qtbot.waitUntil(lambda: window.finished, timeout=10_000)
     assert window.live.status == "stopped" and shown.text() == "the camera stopped"

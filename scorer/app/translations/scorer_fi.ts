@@ -862,6 +862,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>Pisteytä uudelleen tästä</translation>
     </message>
     <message>
+        <source>The camera&apos;s picture is back.</source>
+        <translation>Kameran kuva on taas näkyvissä.</translation>
+    </message>
+    <message>
         <source>No picture from the camera: wait, it is being opened again.</source>
         <translation>Kamerasta ei tule kuvaa: odottakaa, sitä avataan uudelleen.</translation>
     </message>
