@@ -29,6 +29,7 @@ from scorer.app.i18n import language, translate
 from scorer.app.layout_picture import PIPS
 from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
+from scorer.pipeline.sequences import state_after
 from scorer.rules import FULL_SET, Event, GameRules, Match, Phase, Play, PlayOutcome, Reveal, RoundStart, Tile
 from scorer.rules.log import event_to_json
 from scorer.rules.transcript import scores_text
@@ -179,15 +180,10 @@ def _scores_after(match: Match, ways: Sequence[Sequence[Event]]) -> list[str]:
     too (the players can count them)."""
     if all(len(way) <= 1 for way in ways):
         return []  # (one move each: what it leaves is plain)
-    after = []
-    for way in ways:
-        state = match
-        try:
-            for event in way:
-                state, _ = state.apply(event)
-        except ScorerError:
-            return []  # (the match moved on since the question: its ways no longer start from it)
-        after.append(state)
+    try:
+        after = [state_after(match, way) for way in ways]
+    except ScorerError:
+        return []  # (the match moved on since the question: its ways no longer start from it)
     lines = []
     for state in after:
         if state.next_player is None:
