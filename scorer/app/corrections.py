@@ -111,7 +111,8 @@ class ConfirmDialog(QDialog):
     """The camera is unsure: pick one of the readings, or enter the move by hand."""
 
     def __init__(self, parent: QWidget, reason: str, alternatives: Sequence[Sequence[Event]],
-                 picture: QImage | None = None, ringed: bool = False, match: Match | None = None) -> None:
+                 picture: QImage | None = None, ringed: bool = False, match: Match | None = None,
+                 intro: str | None = None, taken: Sequence[Event] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Please confirm"))
         self.setMinimumWidth(460)
@@ -126,7 +127,9 @@ class ConfirmDialog(QDialog):
             where = self.tr("In the camera's picture the tiles read unsurely are framed in orange.")
         if re.search(r"\(\d+, \d+\)", reason):  # (only where the question names a place by its pixel)
             where += " " + self.tr("A place such as (412, 200) is a pixel of the camera's picture.")
-        if alternatives:
+        if intro is not None:  # (not a question: a choice the camera took, offered again)
+            ask = QLabel(intro)
+        elif alternatives:
             ask = QLabel(self.tr("The camera is not sure what happened. {where} Pick what was played:").format(where=where))
         else:  # (nothing to pick from: the moves are entered with the buttons under the moves list)
             ask = QLabel(self.tr("The camera cannot tell what happened. {where} Enter what was played with "
@@ -139,19 +142,11 @@ class ConfirmDialog(QDialog):
             shown.setPixmap(QPixmap.fromImage(picture))
             shown.setAlignment(Qt.AlignmentFlag.AlignCenter)
             layout.addWidget(shown)
-        label = QLabel(reason)
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        ways = QWidget()
-        listed = QVBoxLayout(ways)
-        listed.setContentsMargins(0, 0, 0, 0)
-        scores = _scores_after(match, alternatives) if match is not None else []
-        for k, alt in enumerate(alternatives):
-            # (one move a line: a way of six moves on one line ran off the dialog's edge)
-            lines = [event_text(e) for e in alt] + ([scores[k]] if scores else [])
-            button = QPushButton("\n".join(lines))
-            button.clicked.connect(lambda _=False, a=alt: self._pick(a))
-            listed.addWidget(button)
+        if reason:
+            label = QLabel(reason)
+            label.setWordWrap(True)
+            layout.addWidget(label)
+        ways = self._ways(alternatives, match, taken)
         if len(alternatives) > WAYS_SHOWN_WHOLE:
             scroll = QScrollArea()
             scroll.setWidget(ways)
@@ -160,7 +155,7 @@ class ConfirmDialog(QDialog):
             layout.addWidget(scroll)
         else:
             layout.addWidget(ways)
-        later = QPushButton(self.tr("Not now (fix it by hand)"))
+        later = QPushButton(self.tr("Keep it as taken") if taken is not None else self.tr("Not now (fix it by hand)"))
         later.clicked.connect(self.reject)
         layout.addWidget(later)
         if len(alternatives) > WAYS_SHOWN_WHOLE:
@@ -168,6 +163,22 @@ class ConfirmDialog(QDialog):
             # overlapped the button below it).
             more = min(ways.sizeHint().height() - 200, 700 - self.sizeHint().height())
             self.resize(self.sizeHint().width(), self.sizeHint().height() + max(0, more))
+
+    def _ways(self, alternatives: Sequence[Sequence[Event]], match: Match | None, taken: Sequence[Event] | None) -> QWidget:
+        """A button for each way offered, one move a line (a way of six moves on one line ran off the dialog's edge),
+        with what it leaves where that tells them apart, and the way taken marked."""
+        ways = QWidget()
+        listed = QVBoxLayout(ways)
+        listed.setContentsMargins(0, 0, 0, 0)
+        scores = _scores_after(match, alternatives) if match is not None else []
+        for k, alt in enumerate(alternatives):
+            lines = [event_text(e) for e in alt] + ([scores[k]] if scores else [])
+            if taken is not None and tuple(alt) == tuple(taken):
+                lines.insert(0, self.tr("Taken now:"))
+            button = QPushButton("\n".join(lines))
+            button.clicked.connect(lambda _=False, a=alt: self._pick(a))
+            listed.addWidget(button)
+        return ways
 
     def _pick(self, alt: Sequence[Event]) -> None:
         self.choice = alt

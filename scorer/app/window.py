@@ -220,6 +220,7 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
         self.tile_action.setText(self.tr("P&lay a tile…"))
         self.hands_action.setText(self.tr("Round &end: the hands…"))
         self.question_action.setText(self.tr("The camera's &question…"))
+        self.order_action.setText(self.tr("Another &order for the tiles taken…"))
         self.camera_action.setText(self.tr("&Try the camera again"))
         self.view_menu.setTitle(self.tr("&View"))
         self.table_action.setText(self.tr("&Table mode (full screen, large scores)"))

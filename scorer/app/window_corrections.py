@@ -11,7 +11,7 @@ from typing import Sequence
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
 from scorer.app.question_picture import asked_boxes, question_picture
@@ -19,6 +19,7 @@ from scorer.app.wording import question_text, refusal_text
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
 from scorer.pipeline.recount import with_missed_draws
+from scorer.pipeline.rewrite import OrderGuess
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
 from scorer.words import words_of
 
@@ -121,6 +122,55 @@ class MatchCorrections:
         if self.open_question is not None and self.pending_dialog is None and self.review_at is None:
             self._ask(self.open_question)
 
+    # The ways offered again for an order taken unanswered, while the dialog is open, and the order they are of.
+    order_dialog: tuple[ConfirmDialog, OrderGuess] | None = None
+
+    def pick_order(self) -> None:
+        """New tiles the camera took in an order unanswered (laid at once, or while it saw nothing): the ways the rules
+        allowed, offered again -- one for each state of the game they leave, the one taken first -- each with what it
+        leaves; one picked, the round is written so and scored again."""
+        open_order = self.snapshot.order
+        if open_order is None or self.review_at is not None:
+            return
+        if self.order_dialog is not None:
+            self.order_dialog[0].reject()
+        guess = open_order.guess
+        intro = self.tr("The camera did not see in which order these tiles were laid and took the order marked “Taken "
+                        "now”. If they were played in another, pick it: the moves since are scored again.")
+        dialog = ConfirmDialog(self, "", open_order.ways, match=open_order.before, intro=intro, taken=guess.taken)
+        self.order_dialog = (dialog, guess)
+        dialog.finished.connect(lambda _r, d=dialog: self._order_picked(d))
+        dialog.setWindowModality(Qt.WindowModality.NonModal)  # (as a question: the table goes on meanwhile)
+        dialog.show()
+
+    def _order_picked(self, dialog: ConfirmDialog) -> None:
+        if self.order_dialog is not None and self.order_dialog[0] is dialog:
+            self.order_dialog = None
+        open_order = self.snapshot.order  # (gone meanwhile: the pick is sent all the same, and told why it is not taken)
+        if dialog.choice and (open_order is None or tuple(dialog.choice) != open_order.guess.taken):
+            self.players_acted()
+            self.worker.pick_order(dialog.choice)
+        dialog.deleteLater()
+
+    def _order_moved_on(self) -> None:
+        """The ways offered again are closed where the order they are of is no longer the one open to a pick (the round
+        over and the next begun, the moves withdrawn, the order revised)."""
+        if self.order_dialog is not None and (self.snapshot.order is None or self.snapshot.order.guess != self.order_dialog[1]):
+            self.order_dialog[0].reject()
+
+    # Shown in the status bar while an order taken unanswered may be changed: the notice that told of it passes.
+    order_button: QPushButton | None = None
+
+    def _offer_order(self, offered: bool) -> None:
+        if self.order_button is None and offered:
+            self.order_button = QPushButton()
+            self.order_button.setStyleSheet("background:#c86400;color:white;font-weight:bold;padding:1px 8px")
+            self.order_button.clicked.connect(self.pick_order)
+            self.statusBar().addPermanentWidget(self.order_button)
+        if self.order_button is not None:
+            self.order_button.setText(self.tr("Order taken unanswered: change it… (O)"))
+            self.order_button.setVisible(offered)
+
     def _correct(self, events: Sequence[Event]) -> bool:
         """Send ``events`` to the session, where the rules take them; else say why not (False)."""
         try:
@@ -206,6 +256,9 @@ class MatchCorrections:
             action.setEnabled(enabled)
         self.question_action.setEnabled(self.open_question is not None and self.pending_dialog is None
                                         and self.review_at is None)
+        self.order_action.setEnabled(self.snapshot.order is not None and self.review_at is None)
+        self._offer_order(self.order_action.isEnabled() and not self.by_hand)
+        self._order_moved_on()
         self.undo_action.setEnabled(bool(self.snapshot.steps) and self.review_at is None)
         self.redo_action.setEnabled(bool(self.snapshot.undone) and self.review_at is None)
         for button, action in zip(self.correction_buttons, (self.pass_action, self.draw_action, self.tile_action, self.hands_action)):

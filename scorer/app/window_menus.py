@@ -67,6 +67,7 @@ class WindowMenus:
         self.tile_action = self._action(self.play_menu, self._enter_move, "T")
         self.hands_action = self._action(self.play_menu, self._enter_hands, "E")
         self.question_action = self._action(self.play_menu, self.reopen_question, "Q")
+        self.order_action = self._action(self.play_menu, self.pick_order, "O")
         self.camera_action = self._action(self.play_menu, self.try_camera_again)
         self.camera_action.setEnabled(False)  # (while the camera gives pictures)
         self.play_menu.addSeparator()
@@ -160,6 +161,7 @@ HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads e
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off ("Not now") opens again with Q, or a click on the red "needs your confirmation"; a recording waits meanwhile.
+Tiles laid while the camera saw nothing, their order unanswered, are taken in the likeliest order: the orange "Order taken unanswered" button (O) offers the other orders again, each with the scores it leaves.
 A tile read wrong: click it in the picture and type its pips (e.g. 3 4); the moves since are scored again with it.
 With no camera the picture draws the round's layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 

@@ -270,7 +270,9 @@ class RecordingControls:
         self.worker.connect_again()
 
     def retranslate_recording(self) -> None:
-        """The recording bar's texts, where there is one (a video)."""
+        """The recording bar's texts, where there is one (a video); the status bar's offer of another order."""
+        if self.order_button is not None:
+            self._offer_order(not self.order_button.isHidden())
         if hasattr(self, "play_button"):
             self.recording_bar.setWindowTitle(self.tr("Recording"))
             self.play_button.setText(self.tr("Play") if self.play_button.isChecked() else self.tr("Pause"))

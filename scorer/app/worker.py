@@ -19,6 +19,7 @@ from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError
 from scorer.pipeline import TablePipeline
 from scorer.pipeline.events import MoveEvent
+from scorer.pipeline.rewrite import OrderToPick
 from scorer.pipeline.sources import Frame, FrameSource
 from scorer.rules import Event, Match
 from scorer.rules.history import MatchHistory
@@ -34,10 +35,11 @@ class Snapshot:
     steps: tuple[Step, ...]
     undone: tuple[Step, ...]
     match: Match
+    order: OrderToPick | None = None  # new tiles taken in an order unanswered, which the players may change
 
     @classmethod
-    def of(cls, history: MatchHistory) -> Snapshot:
-        return cls(history.steps, history.undone, history.match)
+    def of(cls, history: MatchHistory, order: OrderToPick | None = None) -> Snapshot:
+        return cls(history.steps, history.undone, history.match, order)
 
     def at(self, seconds: float) -> tuple[int, Match]:
         """How many events were in force at ``seconds`` into the recording, and the match then."""
@@ -94,6 +96,10 @@ class PipelineWorker(QObject):
     def correct(self, events: Sequence[Event]) -> None:
         self._requests.put(("events", tuple(events)))
 
+    def pick_order(self, way: Sequence[Event]) -> None:
+        """Another of the ways offered for new tiles taken in an order unanswered (:attr:`Snapshot.order`)."""
+        self._requests.put(("order", tuple(way)))
+
     def correct_tile(self, center: tuple[float, float], tile) -> None:
         self._requests.put(("tile", (center, tile)))
 
@@ -147,7 +153,7 @@ class PipelineWorker(QObject):
                     failures.append(self.tr("A fault in the program: this was not done. ({error})").format(
                         error=fault_text(exc)))
         if served:
-            self.changed.emit(Snapshot.of(self.pipeline.history))
+            self.changed.emit(self._snapshot())
         for failure in failures:  # (after the change: what was done of a request is shown, then what was not)
             self.failed.emit(failure)
         return self._seek_to is not None
@@ -156,6 +162,8 @@ class PipelineWorker(QObject):
         history = self.pipeline.history
         if kind == "events":
             self._tell(self.pipeline.confirm(payload, t))
+        elif kind == "order":
+            self._tell(self.pipeline.pick_order(payload, t))
         elif kind == "tile":
             self._tell(self.pipeline.correct_reading(payload[0], payload[1], t))
         elif kind == "undo":
@@ -191,6 +199,9 @@ class PipelineWorker(QObject):
             self.pipeline.forget_the_table()
             self._seek_to = 0.0
 
+    def _snapshot(self) -> Snapshot:
+        return Snapshot.of(self.pipeline.history, self.pipeline.order_to_pick())
+
     def _tell(self, events: list) -> None:
         """Events of a request, after the reading they are about (a question shows the table it asks about)."""
         if events and not self.reviewing:
@@ -215,7 +226,7 @@ class PipelineWorker(QObject):
         return not self._stop
 
     def run(self) -> None:
-        self.changed.emit(Snapshot.of(self.pipeline.history))
+        self.changed.emit(self._snapshot())
         while not self._stop:
             start_frame = int(round((self._seek_to or 0.0) * self.source.fps))
             self._seek_to = None
@@ -232,7 +243,7 @@ class PipelineWorker(QObject):
                 broke_off = exc.with_traceback(None)  # (logged; the window keeps the error, not the frames)
             if self._stop:
                 break
-            self.changed.emit(Snapshot.of(self.pipeline.history))  # a move written before a fault is shown too
+            self.changed.emit(self._snapshot())  # a move written before a fault is shown too
             self.finished.emit(broke_off)
             # The recording ended: corrections, undo, review and scoring again still count.
             while not self._stop and not self._drain(self.position):
@@ -282,7 +293,7 @@ class PipelineWorker(QObject):
                 self.frame.emit(self._live_image)
             if events:
                 self.view.emit(self.pipeline.view)
-                self.changed.emit(Snapshot.of(self.pipeline.history))
+                self.changed.emit(self._snapshot())
                 self.events.emit(events)
             if self.realtime:
                 # A recording plays at its own pace (a camera gives frames at its pace anyway).

@@ -12,7 +12,7 @@ last good state is kept.
 - :mod:`~scorer.pipeline.arms` -- the arms reaching in, and who laid which tile;
 - :mod:`~scorer.pipeline.explain` -- which readings of a still table fit the board (pure);
 - :mod:`~scorer.pipeline.questions` -- the questions to the players, each a value with its key;
-- :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question;
+- :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question; :mod:`~scorer.pipeline.orders` -- orders taken unanswered;
 - :mod:`~scorer.pipeline.rounds` -- a round opened, cleared, ended by the hands revealed;
 - :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws;
 - :mod:`~scorer.pipeline.recount` -- draws the camera missed, told by the hands at a round's end;
@@ -48,7 +48,7 @@ from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, StarterContradicted, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
 from scorer.pipeline.recount import with_missed_draws
-from scorer.pipeline.rewrite import Guess, Rewritten, played_this_round, with_guess_revised
+from scorer.pipeline.rewrite import Guess, OrderToPick, Rewritten, played_this_round, with_guess_revised
 from scorer.pipeline.sequences import in_order_put_down
 from scorer.pipeline.rounds import Rounds
 from scorer.pipeline.sources import Frame
@@ -90,8 +90,8 @@ class _Pending:
 
 
 class TablePipeline:
-    """Feed frames with :meth:`feed`; it returns the events each frame produced.  A person's word comes
-    in through :meth:`confirm` (the events that happened) and :meth:`correct_reading` (a tile's pips)."""
+    """Feed frames with :meth:`feed`; it returns the events each frame produced.  A person's word comes in through
+    :meth:`confirm` (the events that happened), :meth:`correct_reading` (a tile's pips) and :meth:`pick_order`."""
 
     def __init__(self, match: Match | MatchHistory, detector: Detector, config: PipelineConfig | None = None,
                  fps: float = 30.0) -> None:
@@ -170,8 +170,7 @@ class TablePipeline:
         pending = self._pending
         # (Read again, the table is the one read a frame ago: a tile read surely then and missed now is there.)
         voted, flips = self.tracker.update(detections, same_table=pending.frames_left < self.config.rereads)
-        for flip in flips:
-            events.append(told(frame.t, ReadingChanged(flip.center, flip.before, flip.after)))
+        events += [told(frame.t, ReadingChanged(flip.center, flip.before, flip.after)) for flip in flips]
         has_boneyard = self.match.rules.has_boneyard
         if has_boneyard:
             pending.boneyard.append(boneyard_tiles(voted, detections, self.zones, len(self.match.players), self.to_table,
@@ -192,8 +191,7 @@ class TablePipeline:
 
     def act(self, still: StillTable) -> list[PipelineEvent]:
         """Act on a still table: the move it shows, the round it opens or ends, or a question."""
-        self._last_still = still
-        match = self.match
+        self._last_still, match = still, self.match
         if match.is_over:
             return []
         if match.phase is not Phase.BEFORE_ROUND:
@@ -226,8 +224,7 @@ class TablePipeline:
         return events + self.turns.play(still.t, still, sight) + self.rounds.shown_with_last_tile(still.t, still, sight)
 
     def _followed(self, still: StillTable) -> list[PipelineEvent]:
-        """Where the whole view moved since the last still one (the camera knocked), the places kept
-        follow it; a new view is read afresh.  Said."""
+        """Where the whole view moved since the last still one (the camera knocked), the places kept follow it; a new view is read afresh."""
         moved = self.camera.look(still.grey)
         if moved is None:
             return []
@@ -254,9 +251,8 @@ class TablePipeline:
         return events
 
     def finish(self, t: float) -> list[PipelineEvent]:
-        """The recording ended: a question still open is settled on its likeliest answer (said, open to
-        correction), and the last still table read again, so that the round's last plays and its end
-        are scored -- or the hands laid out, waiting for a surer look, counted as read."""
+        """The recording ended: a question still open is settled on its likeliest answer (said, open to correction), and the
+        last still table read again, so that the round's last plays and its end are scored -- or the hands laid out counted as read."""
         if self.match.is_over:
             return []
         if self.asked.who_laid is not None:
@@ -296,17 +292,16 @@ class TablePipeline:
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
 
     def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
-        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the
-        round's events are written again with the draws the camera missed (:meth:`rewrite`), said; nothing
-        where no such draw fits (``unseen``: a draw may be put in where the camera saw none)."""
+        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the round's events written
+        again with the draws the camera missed (:meth:`rewrite`), said; nothing where none fits (``unseen``: also unseen)."""
         redrawn = with_missed_draws(self.history.steps, reveal, unseen)
         if redrawn is None:
             return []
         return self.rewrite(t, redrawn, DrawsPutIn(redrawn.changes)) + self.apply(t, [reveal])
 
     def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
-        """The round written again (one undo line, then its lines from the first one changed on, each at
-        its time), said; each event changed announced (a play: its score as it is now)."""
+        """The round written again (one undo line, then its lines from the first one changed on, each at its time), said;
+        each event changed announced (a play: its score as it is now)."""
         self.history.rewind(rewritten.keep, t)
         out: list[PipelineEvent] = [told(t, said)]
         for i, (event, at) in enumerate(rewritten.events):
@@ -316,20 +311,18 @@ class TablePipeline:
         return out + self._moved_on(t)
 
     def rewind(self, count: int, t: float = 0.0) -> tuple[Step, ...]:
-        """A person withdrew every move after the first ``count`` (undo; score again from here): what was
-        asked and where withdrawn tiles lay are forgotten (the table as it was), and the table read again."""
+        """A person withdrew every move after the first ``count`` (undo; score again from here): what was asked and where
+        withdrawn tiles lay are forgotten (the table as it was), and the table read again."""
         taken = self.history.rewind(count, t)
         self.rounds.taken_back()
         self.gate.force_reread()
         return taken
 
     def forget_the_table(self, same_round: bool = False) -> None:
-        """The frames go on from another moment of the recording (score again from here): what was seen of
-        the table -- the boneyard's backs, the last frames and still table, the hand over it, whether it was
-        seen cleared -- is of the moment left, not of the one played from, and the next still table is taken
-        as it is.  (Kept, a back of a later deal gone from an earlier table was counted as a draw.)  Where
-        that moment is in the same round (``same_round``), the kept tiles lie where they were seen: their
-        places and readings (a person's corrections among them) are kept; else forgotten too."""
+        """The frames go on from another moment of the recording (score again from here): what was seen of the table --
+        the boneyard's backs, the last frames and still table, the hand over it, whether it was seen cleared -- is of the
+        moment left, and the next still table is taken as it is (kept, a back of a later deal gone from an earlier table
+        was counted as a draw).  In the same round (``same_round``) the kept tiles' places and readings are kept."""
         self.draws.boneyard = Boneyard()  # (Draws is shared with turns and rounds: its boneyard replaced)
         self.draws.told, self.draws.before_opening = False, None
         kept = set(self.match.current_board().tiles)
@@ -376,10 +369,9 @@ class TablePipeline:
     # -- corrections from a person ------------------------------------------------------------------
 
     def correct_reading(self, center: tuple[float, float], tile: Tile, t: float = 0.0) -> list[PipelineEvent]:
-        """A person corrected a tile's pips: the table is read again with that reading, and where the tile
-        as read before was played this round -- and no other box is read so, which would be the played one
-        (a new tile misread as one on the board) -- its move is written again with the tile corrected (and
-        the moves since scored again), where the rules allow the round so."""
+        """A person corrected a tile's pips: the table is read again with that reading, and where the tile as read before was
+        played this round -- and no other box is read so, which would be the played one (a new tile misread as one on the
+        board) -- its move is written again with the tile corrected (the moves since scored again), where the rules allow."""
         before = self.tracker.reading_at(center)
         alone = before is not None and self.tracker.read_as(before) == 1
         if not self.tracker.correct(center, tile):
@@ -394,6 +386,14 @@ class TablePipeline:
         if played is None:
             return [told(t, Corrected(center, tile, kept=before))]
         return self.rewrite(t, played, Corrected(center, tile, played.changes))
+
+    def order_to_pick(self) -> OrderToPick | None:
+        """The order last taken unanswered for new tiles this round, open to the players' pick (:meth:`pick_order`)."""
+        return self.turns.orders.to_pick()
+
+    def pick_order(self, way: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
+        """The players picked another way for those tiles: the round written so, said -- or told why not."""
+        return self.turns.orders.pick(t, tuple(way))
 
     def confirm(self, events: Sequence[Event], t: float = 0.0) -> list[PipelineEvent]:
         """Apply the events a person chose (an alternative, or a move entered by hand)."""

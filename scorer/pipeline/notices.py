@@ -111,8 +111,7 @@ class PictureTooDark:
 
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
 CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
-# What is said aloud as well as shown: what keeps the camera from reading, and a pass the hands prove wrong --
-# nobody at the table watches the status bar.
+# Said aloud as well as shown (nobody at the table watches the status bar): these, and a pass the hands prove wrong.
 SAID_ALOUD = CAMERA_UNFIT + (ActedWhileAble,)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
@@ -333,8 +332,7 @@ def changes_told(changes: Sequence[Change]) -> Listed:
 
 @dataclass(frozen=True)
 class DrawsPutIn:
-    """The hands laid out at a round's end hold more tiles than the camera saw drawn: the round written
-    again with the draws missed."""
+    """The hands laid out at a round's end hold more tiles than the camera saw drawn: written again with the draws missed."""
 
     changes: tuple[Change, ...]
 
@@ -385,12 +383,28 @@ class Corrected:
     def text(self) -> Words:
         if self.kept is not None:
             return Words("the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the rules do "
-                         "not allow {tile} there (undo the move to enter another)", place=at(self.place), tile=self.tile,
-                         kept=self.kept)
+                         "not allow {tile} there (undo the move to enter another)", place=at(self.place), tile=self.tile, kept=self.kept)
         if self.changes:
             return Words("the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again",
                          place=at(self.place), tile=self.tile, changes=changes_told(self.changes))
         return Words("the tile at {place} is {tile}, as corrected", place=at(self.place), tile=self.tile)
+
+
+@dataclass(frozen=True)
+class OrderPicked:
+    """Another order picked for tiles taken in one unanswered: written so, or not (``kept``: the moves since do not fit it)."""
+
+    played: tuple[Event, ...]
+    kept: bool = False
+    gone: bool = False  # (the moves taken so were withdrawn or answered since)
+
+    def text(self) -> Words:
+        if self.gone:
+            return Words("no other order can be picked for those tiles now: their moves were withdrawn or answered since")
+        if self.kept:
+            return Words("the moves played since do not fit {played}: the order taken stays (undo the moves to enter them by "
+                         "hand)", played=played_as(self.played))
+        return Words("the new tiles are taken as {played}, as picked: the moves since scored again", played=played_as(self.played))
 
 
 @dataclass(frozen=True)

@@ -111,16 +111,36 @@ class OrderGuess:
     line: int  # the log line of the first event taken
 
 
-def with_order_revised(steps: Sequence[Step], guess: OrderGuess, fits: Callable[[Match], bool]) -> Rewritten | None:
-    """The round's events from the guessed order on, with another of its ways in place of the one taken: the
-    first after which the rules allow every event logged since and ``fits`` holds.  None where none does, or the
-    events taken are no longer in the log as they were taken (an undo, a person's answer)."""
+@dataclass(frozen=True)
+class OrderToPick:
+    """An order taken unanswered this round that the log still holds as taken: the players may pick another of its
+    ways (the moves since scored again)."""
+
+    guess: OrderGuess
+    before: Match  # the match its ways start from
+    ways: tuple[tuple[Event, ...], ...]  # one way for each state of the game they leave, the one taken first
+
+
+def order_standing(steps: Sequence[Step], guess: OrderGuess) -> int | None:
+    """Where among the steps the events of an order taken begin; None where the log no longer holds them as taken
+    (an undo, a person's answer)."""
     first = next((i for i, s in enumerate(steps) if s.line == guess.line), None)
     if first is None or tuple(s.event for s in steps[first:first + len(guess.taken)]) != guess.taken:
         return None
+    return first
+
+
+def with_order_revised(steps: Sequence[Step], guess: OrderGuess, fits: Callable[[Match], bool],
+                       ways: Sequence[tuple[Event, ...]] | None = None) -> Rewritten | None:
+    """The round's events from the guessed order on, with another of its ways (of ``ways``, where given) in place of
+    the one taken: the first after which the rules allow every event logged since and ``fits`` holds.  None where
+    none does, or the events taken are no longer in the log as they were taken."""
+    first = order_standing(steps, guess)
+    if first is None:
+        return None
     since = [(s.event, s.t) for s in steps[first + len(guess.taken):]]
     at = steps[first].t
-    for way in guess.ways:
+    for way in guess.ways if ways is None else ways:
         if way == guess.taken:
             continue
         events = [*((e, at) for e in way), *since]

@@ -254,7 +254,7 @@ class Rounds:
         def goes_on(after: Match) -> bool:
             return after.phase is Phase.IN_ROUND and arm in (None, on_turn(after)) and sequence_for(after, [], [first]) is not None
 
-        if revised := self.turns.order_revised(t, first.tile, goes_on):
+        if revised := self.turns.orders.revised(t, first.tile, goes_on):
             return revised  # (tiles laid unseen taken in an order that played the player out: another one)
         player = match.players[match.finisher]
         redrawn = with_draw_before_play_went_on(self.table.steps, player, goes_on)

@@ -22,12 +22,13 @@ from scorer.pipeline.explain import Explained, Fit, Note, Outcome, alternatives,
 from scorer.pipeline.likely import TAKEN_WITHOUT_ASKING, likeliest_first
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    BlankDoubleTaken, GuessRevised, NoArmSeen, OrderRevised, OrderTaken, ReadingTaken, Said, WhoLaidTaken,
+    BlankDoubleTaken, GuessRevised, NoArmSeen, OrderTaken, ReadingTaken, Said, WhoLaidTaken,
 )
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, NotPlayable, Question, TableUnfit, WhichOrder, WhichReading, WhoLaid, WhoseArm,
 )
-from scorer.pipeline.rewrite import Guess, OrderGuess, Rewritten, guessed, played_line, with_guess_revised, with_order_revised
+from scorer.pipeline.orders import Orders
+from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
     allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, one_way_each, passes_until,
     passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after, ways_laid,
@@ -190,7 +191,7 @@ class Turns:
         self.memory, self.tracker, self.to_table = memory, tracker, to_table
         self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
         self.guesses: list[Guess] = []  # tiles of this round taken as read unanswered
-        self.orders: list[OrderGuess] = []  # new tiles of this round taken in an order unanswered
+        self.orders = Orders(table)  # new tiles of this round taken in an order unanswered
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -355,14 +356,13 @@ class Turns:
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
         out = [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
-        steps = self.table.steps[len(self.table.steps) - len(turn.events):]
-        if turn.ways and tuple(s.event for s in steps) == turn.events:
-            self.orders.append(OrderGuess(turn.events, turn.ways, match.round_no, steps[0].line))
+        if turn.ways:
+            self.orders.take(self.table.steps, turn.events, turn.ways)
         return out
 
     def _order_revised(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:
         """A tile the rules and its arm do not let be played after an order taken unanswered this round: played
-        as seen after another way that order's tiles can have been played in, where one allows it (:meth:`order_revised`)."""
+        as seen after another way that order's tiles can have been played in, where one allows it (:meth:`Orders.revised`)."""
         laying = self._laying(t, placements)
 
         def plays_as_seen(match: Match) -> bool:
@@ -371,19 +371,7 @@ class Turns:
             turn = turn_for(match, placements, draws, laying, Asked())
             return isinstance(turn, Move) and not turn.said
 
-        return self.order_revised(t, placements[0].tile, plays_as_seen)
-
-    def order_revised(self, t: float, tile: Tile, fits: Callable[[Match], bool]) -> list[PipelineEvent]:
-        """The round written again with another way the tiles of an order taken unanswered this round can have
-        been played in -- the first after which the moves since stand and ``fits`` holds (``tile``, laid since,
-        played as seen) -- said, open to correction, and the table read again.  Nothing where no way does."""
-        self.orders = [g for g in self.orders if g.round_no == self.table.match.round_no]
-        for guess in reversed(self.orders):
-            if (way := with_order_revised(self.table.steps, guess, fits)) is not None:
-                self.orders.remove(guess)
-                said = OrderRevised(tile, tuple(e for e, _ in way.events[:len(way.changed)]))
-                return self.table.rewrite(t, way, said) + self.table.look_again(t)
-        return []
+        return self.orders.revised(t, placements[0].tile, plays_as_seen)
 
     def _laying(self, t: float, placements: list[Placement]) -> Laying:
         """What the camera saw of the placements being laid."""

@@ -216,6 +216,43 @@ def test_many_orders_offered_scroll_and_each_tells_the_scores_it_leaves(qtbot, t
     assert not same.findChildren(QScrollArea) and all("Scores then" not in b.text() for b in same.findChildren(QPushButton))
 
 
+def test_the_players_pick_another_order_for_tiles_the_camera_took_in_one_unanswered(qtbot, tmp_path: Path) -> None:
+    # Two tiles laid while the camera saw nothing, the order question unanswered and taken: Play ▸ Another order…
+    # offers the ways again, the one taken marked; another picked, the round is written so, and the bar tells it.
+    header = MatchHeader("horse-race", ("Ann", "Ben"), False)
+    window = make_window(tmp_path, header, StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    pipeline = window.pipeline
+    pipeline.apply(1.0, [RoundStart("Ann"), Play("Ann", Tile(3, 3))])
+    # (A double: Ann plays on.  [3|4] first scores for Ann, who plays on again; [3|6] first scores for no one.)
+    ways = ((Play("Ann", Tile(3, 6), Tile(3, 3)), Play("Ben", Tile(3, 4), Tile(3, 3))),
+            (Play("Ann", Tile(3, 4), Tile(3, 3)), Play("Ann", Tile(3, 6), Tile(3, 3))))
+    pipeline.apply(2.0, ways[0])
+    pipeline.turns.orders.take(pipeline.history.steps, ways[0], ways)
+    assert not window.order_action.isEnabled()
+    window.show()
+    window.start()
+    qtbot.waitUntil(window.order_action.isEnabled, timeout=10_000)
+    window.order_action.trigger()
+    (dialog,) = [d for d in window.findChildren(ConfirmDialog) if d.isVisible()]
+    buttons = [b for b in dialog.findChildren(QPushButton) if "plays" in b.text()]
+    assert [b.text().startswith("Taken now:") for b in buttons] == [True, False]
+    assert any("Keep it as taken" == b.text() for b in dialog.findChildren(QPushButton))
+    buttons[1].click()
+    qtbot.waitUntil(lambda: tuple(window.match.history[-2:]) == ways[1], timeout=10_000)
+    qtbot.waitUntil(lambda: "as picked" in window.statusBar().currentMessage(), timeout=10_000)
+    assert window.order_button is not None and window.order_button.isVisible()
+    assert window.snapshot.order is not None and window.snapshot.order.guess.taken == ways[1]
+    # Offered again, the one taken now first; an undo of the moves taken so leaves nothing to pick: the offer closes.
+    window.order_button.click()
+    (dialog,) = [d for d in window.findChildren(ConfirmDialog) if d.isVisible()]
+    assert [b.text().startswith("Taken now:") for b in dialog.findChildren(QPushButton) if "plays" in b.text()] == [True, False]
+    window.undo_action.trigger()
+    qtbot.waitUntil(lambda: not window.order_action.isEnabled(), timeout=10_000)
+    assert not window.order_button.isVisible() and window.order_dialog is None
+    assert not [d for d in window.findChildren(ConfirmDialog) if d.isVisible()]
+    window.stop()
+
 def test_a_camera_paused_keeps_its_picture_coming_and_reads_no_move_till_played_on(qtbot, tmp_path: Path) -> None:
     # (A phone's stream left unread while paused stalled for good: the picture never came back after the pause.)
     class CountingCamera(StillCamera):

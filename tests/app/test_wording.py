@@ -66,7 +66,8 @@ NOTICES = [
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
-    notices.OrderRevised(Tile(1, 5), PLAY),
+    notices.OrderRevised(Tile(1, 5), PLAY), notices.OrderPicked(PLAY), notices.OrderPicked(PLAY, kept=True),
+    notices.OrderPicked(PLAY, gone=True),
     notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.StarterTaken("Ann", "Ben"), notices.NotFollowed(), notices.PictureTooGrainy(),
     notices.PictureTooDark(),
 ]

@@ -402,12 +402,71 @@ def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() ->
     assert not pipeline.arms.blind and len(pipeline.arms.reads_after_blind) == 1
 
 
+def _taken_in_a_wrong_order() -> tuple[TablePipeline, tuple[Play, ...], tuple[tuple[Play, ...], ...], Match]:
+    """The six tiles of the drop taken, unanswered, with Ben's [4|5] before his double [3|3]; the truth's way among
+    the ways offered; the match as the truth leaves it."""
+    from scorer.pipeline.sequences import sequence_for, ways_laid
+
+    match, truth = _before_the_drop()
+    placements, after = _laid_as(match, truth)
+    ways = tuple(tuple(way) for way in ways_laid(placements, {}, lambda order: sequence_for(match, [], order)))
+    taken = next(way for way in ways if [e.tile for e in way if isinstance(e, Play)][-2:] == [Tile(4, 5), Tile(3, 3)])
+    pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
+    pipeline.apply(30.1, taken)
+    pipeline.turns.orders.take(pipeline.history.steps, taken, ways)
+    return pipeline, taken, ways, after
+
+
+def test_the_players_pick_another_order_for_tiles_taken_in_one_unanswered() -> None:
+    from scorer.pipeline.notices import OrderPicked
+
+    pipeline, taken, ways, after = _taken_in_a_wrong_order()
+    truth = next(way for way in ways if state_after_(pipeline, way) == (after.raw_scores, after.next_player))
+    open_order = pipeline.order_to_pick()
+    assert open_order is not None and open_order.guess.taken == taken and truth in open_order.guess.ways
+    assert open_order.before.history == pipeline.match.history[:-len(taken)]
+    events = pipeline.pick_order(truth, 40.0)
+    assert [e.said for e in events if isinstance(e, Notice)] == [OrderPicked(truth)]
+    assert sum(isinstance(e, MoveEvent) and e.rewritten for e in events) == len(truth)
+    assert pipeline.match.raw_scores == after.raw_scores and pipeline.match.next_player == "Ann"
+    # Picked, it is open to another pick, as now taken; picking the one taken changes nothing.
+    assert (again := pipeline.order_to_pick()) is not None and again.guess.taken == truth
+    assert pipeline.pick_order(truth, 41.0) == []
+    # Back to the first order: the round written so again.
+    pipeline.pick_order(taken, 42.0)
+    assert pipeline.match.next_player == "Ben" and tuple(pipeline.match.history[-len(taken):]) == taken
+
+
+def test_an_order_picked_that_the_moves_since_do_not_fit_is_refused_and_one_withdrawn_is_gone() -> None:
+    from scorer.pipeline.notices import OrderPicked
+
+    pipeline, taken, ways, _ = _taken_in_a_wrong_order()
+    # Ben, left on turn by the order taken, plays on: a way leaving Ann on turn no longer fits the moves since.
+    pipeline.apply(45.0, [Draw("Ben", 1)])
+    history = pipeline.match.history
+    ann_next = next(way for way in ways if state_after_(pipeline, way)[1] == "Ann")
+    assert [e.said for e in pipeline.pick_order(ann_next, 46.0) if isinstance(e, Notice)] == [OrderPicked(ann_next, kept=True)]
+    assert pipeline.match.history == history
+    # The moves taken withdrawn (undo): no order is open to a pick now, and one picked is told so.
+    pipeline.rewind(len(pipeline.history.steps) - len(taken) - 1)
+    assert pipeline.order_to_pick() is None
+    assert [e.said for e in pipeline.pick_order(ann_next, 47.0) if isinstance(e, Notice)] == [OrderPicked(ann_next, gone=True)]
+
+
+def state_after_(pipeline: TablePipeline, way: tuple[Play, ...]) -> tuple[tuple[int, ...], str | None]:
+    """The scores and the player on turn after ``way`` in place of the order taken (the match it starts from)."""
+    from scorer.pipeline.sequences import state_after
+
+    open_order = pipeline.order_to_pick()
+    assert open_order is not None
+    state = state_after(open_order.before, way)
+    return state.raw_scores, state.next_player
+
 def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherwise() -> None:
     # The six tiles of the drop asked about, unanswered, and taken in the order read: Ben's [4|5] before his double
     # [3|3], which leaves Ben on turn.  Ann's arm lays [1|5] next: the round is written again with the way the rules
     # allowed that lets Ann play it -- the double first -- said, and the table read again.
     from scorer.pipeline.notices import OrderRevised
-    from scorer.pipeline.rewrite import OrderGuess
     from scorer.pipeline.sequences import sequence_for, ways_laid
 
     match, truth = _before_the_drop()
@@ -420,7 +479,7 @@ def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherw
         pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
         pipeline.apply(30.1, taken)
         assert pipeline.match.next_player == "Ben"
-        pipeline.turns.orders.append(OrderGuess(taken, ways_offered, match.round_no, pipeline.history.steps[-len(taken)].line))
+        pipeline.turns.orders.take(pipeline.history.steps, taken, ways_offered)
         pipeline.turns._laying = lambda t, placements: Laying({laid.tile: "Ann"}, {}, False)  # type: ignore[method-assign]
         return pipeline
 
@@ -428,7 +487,10 @@ def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherw
     events = pipeline.turns.lay(31.7, [laid], 0)
     assert [(e.player, e.tile) for e in pipeline.match.history if isinstance(e, Play)][-6:] == [(e.player, e.tile) for e in truth]
     assert pipeline.match.next_player == "Ann" and pipeline.match.raw_scores == after.raw_scores
-    assert any(isinstance(e, Notice) and isinstance(e.said, OrderRevised) for e in events) and not pipeline.turns.orders
+    assert any(isinstance(e, Notice) and isinstance(e.said, OrderRevised) for e in events)
+    # The order stays open to the players' pick, as now taken.
+    revised = tuple(pipeline.match.history[-len(taken):])  # ([1|5] is played at the look again)
+    assert (open_order := pipeline.order_to_pick()) is not None and open_order.guess.taken == revised
     # Where no way lets the tile be played so, the players are asked, as before.
     pipeline = taken_so((taken,))
     assert any(isinstance(e, NeedsConfirmation) for e in pipeline.turns.lay(31.7, [laid], 0))
