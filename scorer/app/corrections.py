@@ -36,6 +36,8 @@ from scorer.rules.transcript import scores_text
 
 # More ways offered than this are shown in a list that scrolls (a camera blind for a while can leave many).
 WAYS_SHOWN_WHOLE = 3
+# ... and ways this tall (px) together, a few long ones (squeezed into a short window, their lines were cut off).
+WAYS_HEIGHT_WHOLE = 420
 
 def tile_pixmap(tile: Tile, half: int = 28, enabled: bool = True) -> QPixmap:
     """A domino drawn side by side: ``tile.a`` on the left, ``tile.b`` on the right."""
@@ -147,7 +149,8 @@ class ConfirmDialog(QDialog):
             label.setWordWrap(True)
             layout.addWidget(label)
         ways = self._ways(alternatives, match, taken)
-        if len(alternatives) > WAYS_SHOWN_WHOLE:
+        scrolled = len(alternatives) > WAYS_SHOWN_WHOLE or ways.sizeHint().height() > WAYS_HEIGHT_WHOLE
+        if scrolled:
             scroll = QScrollArea()
             scroll.setWidget(ways)
             scroll.setWidgetResizable(True)
@@ -158,7 +161,7 @@ class ConfirmDialog(QDialog):
         later = QPushButton(self.tr("Keep it as taken") if taken is not None else self.tr("Not now (fix it by hand)"))
         later.clicked.connect(self.reject)
         layout.addWidget(later)
-        if len(alternatives) > WAYS_SHOWN_WHOLE:
+        if scrolled:
             # The list taller than its least where the ways need it, within a laptop's 768 px (a least any taller
             # overlapped the button below it).
             more = min(ways.sizeHint().height() - 200, 700 - self.sizeHint().height())

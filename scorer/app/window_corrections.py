@@ -136,7 +136,8 @@ class MatchCorrections:
             self.order_dialog[0].reject()
         guess = open_order.guess
         intro = self.tr("The camera did not see in which order these tiles were laid and took the order marked “Taken "
-                        "now”. If they were played in another, pick it: the moves since are scored again.")
+                        "now”. If they were played in another, pick it (until the next round begins): the moves since are "
+                        "scored again.")
         dialog = ConfirmDialog(self, "", open_order.ways, match=open_order.before, intro=intro, taken=guess.taken)
         self.order_dialog = (dialog, guess)
         dialog.finished.connect(lambda _r, d=dialog: self._order_picked(d))
@@ -153,10 +154,16 @@ class MatchCorrections:
         dialog.deleteLater()
 
     def _order_moved_on(self) -> None:
-        """The ways offered again are closed where the order they are of is no longer the one open to a pick (the round
-        over and the next begun, the moves withdrawn, the order revised)."""
-        if self.order_dialog is not None and (self.snapshot.order is None or self.snapshot.order.guess != self.order_dialog[1]):
-            self.order_dialog[0].reject()
+        """The ways offered again, where the order they are of has changed since: offered as it is now (revised, or
+        another way picked), or closed, told why, where none is open to a pick any more (the next round begun, the
+        moves withdrawn, no other way fitting the moves played since)."""
+        if self.order_dialog is None or (self.snapshot.order is not None and self.snapshot.order.guess == self.order_dialog[1]):
+            return
+        self.order_dialog[0].reject()
+        if self.snapshot.order is not None:
+            self.pick_order()
+        else:
+            self.statusBar().showMessage(self.tr("No other order of those tiles fits the match now: the order taken stays."), 15000)
 
     # Shown in the status bar while an order taken unanswered may be changed: the notice that told of it passes.
     order_button: QPushButton | None = None

@@ -161,7 +161,7 @@ HELP_TEXT = QT_TRANSLATE_NOOP("MainWindow", """The camera over the table reads e
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off ("Not now") opens again with Q, or a click on the red "needs your confirmation"; a recording waits meanwhile.
-Tiles laid while the camera saw nothing, their order unanswered, are taken in the likeliest order: the orange "Order taken unanswered" button (O) offers the other orders again, each with the scores it leaves.
+Tiles laid while the camera saw nothing, their order unanswered, are taken in the likeliest order: the orange "Order taken unanswered" button (O) offers the other orders the moves since fit, each with the scores it leaves, until the next round begins.
 A tile read wrong: click it in the picture and type its pips (e.g. 3 4); the moves since are scored again with it.
 With no camera the picture draws the round's layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 

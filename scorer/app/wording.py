@@ -185,13 +185,14 @@ _SENTENCES = (
                                    "({odds})"),
     QT_TRANSLATE_NOOP("Sentences", "{percent}%"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about the order the new tiles were played in: taken as {taken}"),
-    QT_TRANSLATE_NOOP("Sentences", "the order taken for the new tiles does not let {tile} be played as seen: taken as "
-                                   "{played} instead, the moves since scored again"),
-    QT_TRANSLATE_NOOP("Sentences", "the new tiles are taken as {played}, as picked: the moves since scored again"),
+    QT_TRANSLATE_NOOP("Sentences", "the order taken for the new tiles does not let {tile} be played as seen: another order "
+                                   "the rules allowed is taken, the moves since scored again -- scores: {scores}"),
+    QT_TRANSLATE_NOOP("Sentences", "the new tiles are taken in the order picked, the moves since scored again -- scores: "
+                                   "{scores}"),
     QT_TRANSLATE_NOOP("Sentences", "the moves played since do not fit {played}: the order taken stays (undo the moves to "
                                    "enter them by hand)"),
-    QT_TRANSLATE_NOOP("Sentences", "no other order can be picked for those tiles now: their moves were withdrawn or "
-                                   "answered since"),
+    QT_TRANSLATE_NOOP("Sentences", "no other order can be picked for those tiles now: their moves were withdrawn, or the "
+                                   "next round has begun"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: the hands laid out tell -- taken as {taken}"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}, the likeliest under the rules"),
     QT_TRANSLATE_NOOP("Sentences", "no answer about who laid {tile}: taken as {taken}"),

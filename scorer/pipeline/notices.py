@@ -1,8 +1,7 @@
 """What the pipeline tells the players that changes nothing, as typed values.
 
-A :class:`~scorer.pipeline.events.Notice` carries one of these beside its sentence (``text()``), which
-is :class:`~scorer.words.Words`, as the layout's notes are: a front end says it again in its own
-language (the app: ``scorer.app.wording``).
+A :class:`~scorer.pipeline.events.Notice` carries one of these beside its sentence (``text()``), which is
+:class:`~scorer.words.Words`, as the layout's notes are: a front end says it again in its own language (``scorer.app.wording``).
 """
 
 from __future__ import annotations
@@ -33,8 +32,7 @@ SAME_PLACE_PX = 10.0
 
 
 def told_before(key: Hashable, told: Collection[Hashable]) -> bool:
-    """Whether a note keyed ``key`` was told already: its key among ``told``, or one alike but for its
-    places (:data:`SAME_PLACE_PX`; :func:`~scorer.words.said_alike`)."""
+    """Whether a note keyed ``key`` was told already: its key among ``told``, or one alike but for its places (:data:`SAME_PLACE_PX`)."""
     return key in told or any(said_alike(key, other, SAME_PLACE_PX) for other in told)
 
 
@@ -111,8 +109,6 @@ class PictureTooDark:
 
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
 CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
-# Said aloud as well as shown (nobody at the table watches the status bar): these, and a pass the hands prove wrong.
-SAID_ALOUD = CAMERA_UNFIT + (ActedWhileAble,)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
 
@@ -180,15 +176,15 @@ class OrderTaken:
 
 @dataclass(frozen=True)
 class OrderRevised:
-    """The order taken for new tiles (unanswered) leaves a tile laid since unplayable as seen: another one the rules
-    allowed then is taken."""
+    """The order taken for new tiles (unanswered) leaves a tile laid since unplayable as seen: another the rules allowed is taken."""
 
     tile: Tile
     played: tuple[Event, ...]
+    scores: str = ""  # the scores then
 
     def text(self) -> Words:
-        return _open(Words("the order taken for the new tiles does not let {tile} be played as seen: taken as {played} "
-                           "instead, the moves since scored again", tile=self.tile, played=played_as(self.played)))
+        return _open(Words("the order taken for the new tiles does not let {tile} be played as seen: another order the rules "
+                           "allowed is taken, the moves since scored again -- scores: {scores}", tile=self.tile, scores=self.scores))
 
 
 @dataclass(frozen=True)
@@ -396,15 +392,15 @@ class OrderPicked:
 
     played: tuple[Event, ...]
     kept: bool = False
-    gone: bool = False  # (the moves taken so were withdrawn or answered since)
+    gone: bool = False  # (the moves taken so were withdrawn, or the next round has begun)
+    scores: str = ""  # the scores then
 
     def text(self) -> Words:
         if self.gone:
-            return Words("no other order can be picked for those tiles now: their moves were withdrawn or answered since")
+            return Words("no other order can be picked for those tiles now: their moves were withdrawn, or the next round has begun")
         if self.kept:
-            return Words("the moves played since do not fit {played}: the order taken stays (undo the moves to enter them by "
-                         "hand)", played=played_as(self.played))
-        return Words("the new tiles are taken as {played}, as picked: the moves since scored again", played=played_as(self.played))
+            return Words("the moves played since do not fit {played}: the order taken stays (undo the moves to enter them by hand)", played=played_as(self.played))
+        return Words("the new tiles are taken in the order picked, the moves since scored again -- scores: {scores}", scores=self.scores)
 
 
 @dataclass(frozen=True)
@@ -418,3 +414,7 @@ class NotFollowed:
 def _when(words: Words, t: float | None) -> Words:
     """A change with the time it was made at, where known."""
     return words if t is None else Words("{change} (at {seconds} s)", change=words, seconds=round(float(t), 1))
+
+
+# Said aloud as well as shown (nobody at the table watches the bar): what keeps the camera from reading, a pass the hands prove wrong, a round written again.
+SAID_ALOUD = CAMERA_UNFIT + (ActedWhileAble, PlayWentOn, GuessRevised, OrderRevised, OrderPicked)

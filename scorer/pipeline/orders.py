@@ -9,9 +9,9 @@ from typing import Callable, Protocol, Sequence
 from scorer.pipeline.events import PipelineEvent, told
 from scorer.pipeline.notices import OrderPicked, OrderRevised, Said
 from scorer.pipeline.rewrite import OrderGuess, OrderToPick, Rewritten, order_standing, with_order_revised
-from scorer.pipeline.sequences import one_way_each
+from scorer.pipeline.sequences import allows, one_way_each, state_after
 from scorer.rules import Event, Match, Tile
-from scorer.rules.transcript import Step
+from scorer.rules.transcript import Step, scores_text
 
 
 class Rewritable(Protocol):
@@ -34,6 +34,8 @@ class Orders:
     def __init__(self, table: Rewritable) -> None:
         self.table = table
         self.taken: list[OrderGuess] = []
+        # The ways last offered, and what they were worked out for (the order, the moves since): asked after every change.
+        self._offered: tuple[tuple[OrderGuess, tuple[Event, ...]], OrderToPick | None] | None = None
 
     def take(self, steps: Sequence[Step], events: tuple[Event, ...], ways: tuple[tuple[Event, ...], ...]) -> None:
         """``events`` just applied, unanswered, of the ``ways`` the rules allowed (``steps``: the log after them)."""
@@ -48,35 +50,52 @@ class Orders:
         self.taken = [g for g in self.taken if g.round_no == self.table.match.round_no]
         for guess in reversed(self.taken):
             if (way := with_order_revised(self.table.steps, guess, fits)) is not None:
-                return self._rewritten(t, guess, way, lambda played: OrderRevised(tile, played))
+                played = tuple(e for e, _ in way.events[:len(way.changed)])
+                return self._rewritten(t, guess, way, played, lambda scores: OrderRevised(tile, played, scores))
         return []
 
-    def to_pick(self) -> OrderToPick | None:
-        """The order last taken unanswered this round, while the log holds it as taken: the players may pick another."""
-        steps = self.table.steps
+    def _standing(self) -> tuple[OrderGuess, int] | None:
+        """The order last taken unanswered this round that the log holds as taken, and where its events begin."""
         for guess in reversed(self.taken):
-            if guess.round_no == self.table.match.round_no and (first := order_standing(steps, guess)) is not None:
-                before = steps[first].before
-                return OrderToPick(guess, before, one_way_each(before, [guess.taken, *guess.ways]))
+            if guess.round_no == self.table.match.round_no and (first := order_standing(self.table.steps, guess)) is not None:
+                return guess, first
         return None
 
-    def pick(self, t: float, way: tuple[Event, ...]) -> list[PipelineEvent]:
-        """The players picked ``way`` for the tiles of the order last taken unanswered: the round written so, the
-        moves since scored again -- or told why not (they do not fit it; the order is no longer open)."""
-        open_order = self.to_pick()
-        if open_order is None or way not in open_order.ways:
-            return [told(t, OrderPicked(way, gone=True))]
-        if way == open_order.guess.taken:
-            return []
-        if (rewritten := with_order_revised(self.table.steps, open_order.guess, lambda _: True, (way,))) is None:
-            return [told(t, OrderPicked(way, kept=True))]
-        return self._rewritten(t, open_order.guess, rewritten, OrderPicked)
+    def to_pick(self) -> OrderToPick | None:
+        """The order last taken unanswered this round, with the other ways the moves since still fit (one for each state
+        of the game they leave): None where it is gone or no other way fits."""
+        if (standing := self._standing()) is None:
+            return None
+        guess, first = standing
+        steps = self.table.steps
+        since = tuple(s.event for s in steps[first + len(guess.taken):])
+        if self._offered is None or self._offered[0] != (guess, since):
+            before = steps[first].before
+            ways = [way for way in one_way_each(before, [guess.taken, *guess.ways])
+                    if way == guess.taken or allows(before, [*way, *since])]
+            self._offered = ((guess, since), OrderToPick(guess, before, tuple(ways)) if len(ways) > 1 else None)
+        return self._offered[1]
 
-    def _rewritten(self, t: float, guess: OrderGuess, way: Rewritten,
-                   said: Callable[[tuple[Event, ...]], Said]) -> list[PipelineEvent]:
-        """The round written again with another way an order's tiles were played in, said, the table read again; the
-        order stays open to another pick, as now taken."""
-        played = tuple(e for e, _ in way.events[:len(way.changed)])
-        out = self.table.rewrite(t, way, said(played))
+    def pick(self, t: float, way: tuple[Event, ...]) -> list[PipelineEvent]:
+        """The players picked ``way`` for the tiles of the order last taken unanswered: the round written so, the moves
+        since scored again (said once, with the scores then, not move by move: the players are looking at the screen)
+        -- or told why not (they do not fit it; the order is gone)."""
+        if (standing := self._standing()) is None:
+            return [told(t, OrderPicked(way, gone=True))]
+        guess, first = standing
+        if way == guess.taken:
+            return []
+        rewritten = with_order_revised(self.table.steps, guess, lambda _: True, (way,)) if way in guess.ways else None
+        if rewritten is None:
+            return [told(t, OrderPicked(way, kept=True))]
+        return self._rewritten(t, guess, rewritten, way, lambda scores: OrderPicked(way, scores=scores))
+
+    def _rewritten(self, t: float, guess: OrderGuess, way: Rewritten, played: tuple[Event, ...],
+                   said: Callable[[str], Said]) -> list[PipelineEvent]:
+        """The round written again with the order's tiles ``played`` another way, said once with the scores then (not
+        move by move: a long way said again over the table drowned what mattered), the table read again; the order
+        stays open to another pick, as now taken."""
+        after = state_after(self.table.steps[way.keep].before, [e for e, _ in way.events])
+        out = self.table.rewrite(t, replace(way, changed=()), said(scores_text(after)))
         self.taken[self.taken.index(guess)] = replace(guess, taken=played, line=self.table.steps[way.keep].line)
         return out + self.table.look_again(t)

@@ -230,6 +230,8 @@ def test_the_players_pick_another_order_for_tiles_the_camera_took_in_one_unanswe
     pipeline.apply(2.0, ways[0])
     pipeline.turns.orders.take(pipeline.history.steps, ways[0], ways)
     assert not window.order_action.isEnabled()
+    said: list[str] = []
+    window.speaker.say = said.append  # type: ignore[method-assign]
     window.show()
     window.start()
     qtbot.waitUntil(window.order_action.isEnabled, timeout=10_000)
@@ -240,7 +242,10 @@ def test_the_players_pick_another_order_for_tiles_the_camera_took_in_one_unanswe
     assert any("Keep it as taken" == b.text() for b in dialog.findChildren(QPushButton))
     buttons[1].click()
     qtbot.waitUntil(lambda: tuple(window.match.history[-2:]) == ways[1], timeout=10_000)
-    qtbot.waitUntil(lambda: "as picked" in window.statusBar().currentMessage(), timeout=10_000)
+    qtbot.waitUntil(lambda: "in the order picked" in window.statusBar().currentMessage(), timeout=10_000)
+    # Said once, with the scores then -- not the moves scored again one by one.
+    assert [text for text in said if "order picked" in text] == [window.statusBar().currentMessage()]
+    assert "scores: Ann 4, Ben 0" in said[-1] and not any("plays" in text or "[3|" in text for text in said)
     assert window.order_button is not None and window.order_button.isVisible()
     assert window.snapshot.order is not None and window.snapshot.order.guess.taken == ways[1]
     # Offered again, the one taken now first; an undo of the moves taken so leaves nothing to pick: the offer closes.

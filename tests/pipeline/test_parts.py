@@ -403,64 +403,68 @@ def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() ->
 
 
 def _taken_in_a_wrong_order() -> tuple[TablePipeline, tuple[Play, ...], tuple[tuple[Play, ...], ...], Match]:
-    """The six tiles of the drop taken, unanswered, with Ben's [4|5] before his double [3|3]; the truth's way among
-    the ways offered; the match as the truth leaves it."""
+    """The six tiles of the drop taken, unanswered, with Ben's [4|5] before his double [3|3]; the ways the rules
+    allowed; the match before them."""
     from scorer.pipeline.sequences import sequence_for, ways_laid
 
     match, truth = _before_the_drop()
-    placements, after = _laid_as(match, truth)
+    placements, _ = _laid_as(match, truth)
     ways = tuple(tuple(way) for way in ways_laid(placements, {}, lambda order: sequence_for(match, [], order)))
     taken = next(way for way in ways if [e.tile for e in way if isinstance(e, Play)][-2:] == [Tile(4, 5), Tile(3, 3)])
     pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
     pipeline.apply(30.1, taken)
     pipeline.turns.orders.take(pipeline.history.steps, taken, ways)
-    return pipeline, taken, ways, after
+    return pipeline, taken, ways, match
 
 
 def test_the_players_pick_another_order_for_tiles_taken_in_one_unanswered() -> None:
     from scorer.pipeline.notices import OrderPicked
+    from scorer.pipeline.sequences import state_after
 
-    pipeline, taken, ways, after = _taken_in_a_wrong_order()
-    truth = next(way for way in ways if state_after_(pipeline, way) == (after.raw_scores, after.next_player))
+    pipeline, taken, ways, before = _taken_in_a_wrong_order()
+    from scorer.rules.transcript import scores_text
+
+    _, truth_after = _laid_as(*_before_the_drop())
+    truth = next(way for way in ways if (m := state_after(before, way)).raw_scores == truth_after.raw_scores and m.next_player == "Ann")
     open_order = pipeline.order_to_pick()
-    assert open_order is not None and open_order.guess.taken == taken and truth in open_order.guess.ways
-    assert open_order.before.history == pipeline.match.history[:-len(taken)]
+    assert open_order is not None and open_order.guess.taken == taken == open_order.ways[0] and open_order.before == before
+    # One way for each state of the game they leave, the truth's among them.
+    states = [state_after(before, way) for way in open_order.ways]
+    assert len(ways) >= len(open_order.ways) == len({(m.raw_scores, m.turn, m.hand_counts) for m in states}) > 1
+    left = [(m.raw_scores, m.next_player, m.hand_counts) for m in states]
+    assert (truth_after.raw_scores, truth_after.next_player, truth_after.hand_counts) in left
+    # Picked: the round written so, said once with the scores then (not move by move: the players are at the screen).
     events = pipeline.pick_order(truth, 40.0)
-    assert [e.said for e in events if isinstance(e, Notice)] == [OrderPicked(truth)]
-    assert sum(isinstance(e, MoveEvent) and e.rewritten for e in events) == len(truth)
-    assert pipeline.match.raw_scores == after.raw_scores and pipeline.match.next_player == "Ann"
+    assert [e.said for e in events if isinstance(e, Notice)] == [OrderPicked(truth, scores=scores_text(truth_after))]
+    assert not any(isinstance(e, MoveEvent) for e in events)
+    assert pipeline.match.raw_scores == truth_after.raw_scores and pipeline.match.next_player == "Ann"
     # Picked, it is open to another pick, as now taken; picking the one taken changes nothing.
-    assert (again := pipeline.order_to_pick()) is not None and again.guess.taken == truth
+    assert (again := pipeline.order_to_pick()) is not None and again.guess.taken == truth == again.ways[0]
     assert pipeline.pick_order(truth, 41.0) == []
     # Back to the first order: the round written so again.
     pipeline.pick_order(taken, 42.0)
     assert pipeline.match.next_player == "Ben" and tuple(pipeline.match.history[-len(taken):]) == taken
 
 
-def test_an_order_picked_that_the_moves_since_do_not_fit_is_refused_and_one_withdrawn_is_gone() -> None:
+def test_only_the_orders_the_moves_since_fit_are_offered_and_one_withdrawn_is_gone() -> None:
     from scorer.pipeline.notices import OrderPicked
+    from scorer.pipeline.sequences import state_after
 
-    pipeline, taken, ways, _ = _taken_in_a_wrong_order()
-    # Ben, left on turn by the order taken, plays on: a way leaving Ann on turn no longer fits the moves since.
+    pipeline, taken, ways, before = _taken_in_a_wrong_order()
+    ann_next = next(way for way in ways if state_after(before, way).next_player == "Ann")
+    assert (open_order := pipeline.order_to_pick()) is not None and any(state_after(before, w).next_player == "Ann" for w in open_order.ways)
+    # Ben, left on turn by the order taken, plays on: no way leaving Ann on turn fits the moves since -- none offered,
+    # and one picked all the same is refused, told why.
     pipeline.apply(45.0, [Draw("Ben", 1)])
     history = pipeline.match.history
-    ann_next = next(way for way in ways if state_after_(pipeline, way)[1] == "Ann")
+    open_order = pipeline.order_to_pick()
+    assert open_order is None or all(state_after(before, w).next_player == "Ben" for w in open_order.ways)
     assert [e.said for e in pipeline.pick_order(ann_next, 46.0) if isinstance(e, Notice)] == [OrderPicked(ann_next, kept=True)]
     assert pipeline.match.history == history
     # The moves taken withdrawn (undo): no order is open to a pick now, and one picked is told so.
     pipeline.rewind(len(pipeline.history.steps) - len(taken) - 1)
     assert pipeline.order_to_pick() is None
     assert [e.said for e in pipeline.pick_order(ann_next, 47.0) if isinstance(e, Notice)] == [OrderPicked(ann_next, gone=True)]
-
-
-def state_after_(pipeline: TablePipeline, way: tuple[Play, ...]) -> tuple[tuple[int, ...], str | None]:
-    """The scores and the player on turn after ``way`` in place of the order taken (the match it starts from)."""
-    from scorer.pipeline.sequences import state_after
-
-    open_order = pipeline.order_to_pick()
-    assert open_order is not None
-    state = state_after(open_order.before, way)
-    return state.raw_scores, state.next_player
 
 def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherwise() -> None:
     # The six tiles of the drop asked about, unanswered, and taken in the order read: Ben's [4|5] before his double

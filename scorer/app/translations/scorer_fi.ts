@@ -675,7 +675,7 @@
 
 Seats: players are given clockwise from the seat nearest the camera.
 When the camera is unsure it asks: pick the right reading, or fix it by hand. A question put off (&quot;Not now&quot;) opens again with Q, or a click on the red &quot;needs your confirmation&quot;; a recording waits meanwhile.
-Tiles laid while the camera saw nothing, their order unanswered, are taken in the likeliest order: the orange &quot;Order taken unanswered&quot; button (O) offers the other orders again, each with the scores it leaves.
+Tiles laid while the camera saw nothing, their order unanswered, are taken in the likeliest order: the orange &quot;Order taken unanswered&quot; button (O) offers the other orders the moves since fit, each with the scores it leaves, until the next round begins.
 A tile read wrong: click it in the picture and type its pips (e.g. 3 4); the moves since are scored again with it.
 With no camera the picture draws the round&apos;s layout as the moves are entered: the tiles at the scoring ends outlined red, each spinner with a dot at its centre.
 
@@ -691,7 +691,7 @@ Every move is saved at once in the match&apos;s session file; after a crash the 
 
 Paikat: pelaajat annetaan myötäpäivään kameraa lähimmästä paikasta alkaen.
 Kun kamera on epävarma, se kysyy: valitse oikea tulkinta tai korjaa siirto käsin. Myöhemmäksi siirretty kysymys (&quot;Ei nyt&quot;) avautuu uudelleen Q-näppäimellä tai napsauttamalla punaista &quot;odottaa vahvistustasi&quot;; tallenne odottaa sillä välin.
-Laatat, jotka pelattiin kameran näkemättä ja joiden järjestykseen ei vastattu, tulkitaan todennäköisimmässä järjestyksessä: oranssi &quot;Järjestys tulkittu ilman vastausta&quot; -painike (O) tarjoaa muut järjestykset uudelleen, kunkin jättämine pisteineen.
+Laatat, jotka pelattiin kameran näkemättä ja joiden järjestykseen ei vastattu, tulkitaan todennäköisimmässä järjestyksessä: oranssi &quot;Järjestys tulkittu ilman vastausta&quot; -painike (O) tarjoaa ne muut järjestykset, joihin sen jälkeen pelatut siirrot sopivat, kunkin jättämine pisteineen, seuraavan kierroksen alkuun asti.
 Väärin luettu laatta: napsauta sitä kuvassa ja kirjoita sen silmäluvut (esim. 3 4); sen jälkeiset siirrot pisteytetään uudelleen korjatulla laatalla.
 Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syötetään: pisteisiin laskettavien päiden laatat punaisin reunuksin, jokaisen spinnerin keskellä nasta.
 
@@ -714,10 +714,6 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>The question is put off: Play ▸ The camera&apos;s question… (Q), or a click on “needs your confirmation”, opens it again while the match has not moved on.</source>
         <translation>Kysymys on siirretty myöhemmäksi: Siirrot ▸ Kameran kysymys… (Q) tai napsautus kohtaan ”odottaa vahvistustasi” avaa sen uudelleen, kunnes ottelu etenee.</translation>
-    </message>
-    <message>
-        <source>The camera did not see in which order these tiles were laid and took the order marked “Taken now”. If they were played in another, pick it: the moves since are scored again.</source>
-        <translation>Kamera ei nähnyt, missä järjestyksessä nämä laatat pelattiin, ja tulkitsi ne kohdan ”Nyt tulkittu” järjestyksessä. Jos ne pelattiin toisin, valitse oikea: siirrot siitä lähtien pisteytetään uudelleen.</translation>
     </message>
     <message>
         <source>Not possible</source>
@@ -758,6 +754,14 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     <message>
         <source>With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that so?</source>
         <translation>Tämän ohituksen jälkeen kukaan ei voi pelata: kierros {round} on tukossa, ja jäljellä olevat kädet lasketaan. Pitääkö paikkansa?</translation>
+    </message>
+    <message>
+        <source>The camera did not see in which order these tiles were laid and took the order marked “Taken now”. If they were played in another, pick it (until the next round begins): the moves since are scored again.</source>
+        <translation>Kamera ei nähnyt, missä järjestyksessä nämä laatat pelattiin, ja tulkitsi ne kohdan ”Nyt tulkittu” järjestyksessä. Jos ne pelattiin toisin, valitse oikea (seuraavan kierroksen alkuun asti): siirrot siitä lähtien pisteytetään uudelleen.</translation>
+    </message>
+    <message>
+        <source>No other order of those tiles fits the match now: the order taken stays.</source>
+        <translation>Mikään muu noiden laattojen järjestys ei enää sovi otteluun: tulkittu järjestys pysyy.</translation>
     </message>
     <message>
         <source>Order taken unanswered: change it… (O)</source>
@@ -1209,20 +1213,8 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>uusien laattojen pelijärjestykseen ei vastattu: tulkittu {taken}</translation>
     </message>
     <message>
-        <source>the order taken for the new tiles does not let {tile} be played as seen: taken as {played} instead, the moves since scored again</source>
-        <translation>uusille laatoille tulkittu järjestys ei salli laatan {tile} pelaamista niin kuin se nähtiin: tulkittu sen sijaan {played}, siirrot siitä lähtien pisteytetty uudelleen</translation>
-    </message>
-    <message>
-        <source>the new tiles are taken as {played}, as picked: the moves since scored again</source>
-        <translation>uudet laatat tulkittu valinnan mukaan {played}: siirrot siitä lähtien pisteytetty uudelleen</translation>
-    </message>
-    <message>
         <source>the moves played since do not fit {played}: the order taken stays (undo the moves to enter them by hand)</source>
         <translation>siitä lähtien pelatut siirrot eivät sovi järjestykseen {played}: tulkittu järjestys pysyy (kumoa siirrot ja syötä ne käsin)</translation>
-    </message>
-    <message>
-        <source>no other order can be picked for those tiles now: their moves were withdrawn or answered since</source>
-        <translation>niille laatoille ei voi enää valita toista järjestystä: niiden siirrot on sittemmin peruttu tai niihin on vastattu</translation>
     </message>
     <message>
         <source>no answer about who laid {tile}: the hands laid out tell -- taken as {taken}</source>
@@ -1667,6 +1659,18 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>the picture is too dark: no tile in it could be read surely -- if tiles lie there, more light on the table, please</source>
         <translation>kuva on liian tumma: yhtään laattaa ei voitu lukea siitä varmasti -- jos pöydällä on laattoja, lisää valoa pöydälle, kiitos</translation>
+    </message>
+    <message>
+        <source>the order taken for the new tiles does not let {tile} be played as seen: another order the rules allowed is taken, the moves since scored again -- scores: {scores}</source>
+        <translation>uusille laatoille tulkittu järjestys ei salli laatan {tile} pelaamista niin kuin se nähtiin: tulkittu toinen sääntöjen sallima järjestys, siirrot siitä lähtien pisteytetty uudelleen -- pisteet: {scores}</translation>
+    </message>
+    <message>
+        <source>the new tiles are taken in the order picked, the moves since scored again -- scores: {scores}</source>
+        <translation>uudet laatat tulkittu valittuun järjestykseen, siirrot siitä lähtien pisteytetty uudelleen -- pisteet: {scores}</translation>
+    </message>
+    <message>
+        <source>no other order can be picked for those tiles now: their moves were withdrawn, or the next round has begun</source>
+        <translation>niille laatoille ei voi enää valita toista järjestystä: niiden siirrot on peruttu tai seuraava kierros on alkanut</translation>
     </message>
     <message>
         <source>{tile} is not a spinner: its branch sides cannot be used</source>
