@@ -18,7 +18,7 @@ from scorer.app.question_picture import asked_boxes, question_picture
 from scorer.app.wording import question_text, refusal_text
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
-from scorer.pipeline.recount import with_missed_draws
+from scorer.pipeline.recount import with_draws_undone, with_missed_draws
 from scorer.pipeline.rewrite import OrderGuess
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
 from scorer.words import words_of
@@ -340,9 +340,10 @@ class MatchCorrections:
             dialog.deleteLater()
 
     def _hands_entered(self, hands: Reveal) -> bool:
-        """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed
-        (the round is written again with them); any other the rules refuse is refused with its reason (False)."""
-        if with_missed_draws(self.snapshot.steps, hands) is not None:
+        """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed, fewer of draws it
+        counted too many (the round is written again so); any other the rules refuse is refused with its reason (False)."""
+        steps = self.snapshot.steps
+        if with_missed_draws(steps, hands) is not None or with_draws_undone(steps, hands) is not None:
             self._send([hands])
             return True
         return self._correct([hands])

@@ -201,6 +201,7 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "hands read unsurely, taken as the one likely reading the rules allow: {hands}"),
     QT_TRANSLATE_NOOP("Sentences", "no answer to '{question}' before the recording ended: taken as {taken}"),
     QT_TRANSLATE_NOOP("Sentences", "the hands laid out hold more tiles than the camera saw drawn: taken as {changes}"),
+    QT_TRANSLATE_NOOP("Sentences", "the hands laid out hold fewer tiles than the camera saw drawn: taken as {changes}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} was counted out, yet play goes on: the camera missed a draw -- taken as {changes}"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- "
                                    "{changes}, the moves since scored again"),

@@ -41,13 +41,12 @@ from scorer.pipeline.gating import Gate
 from scorer.pipeline.hovering import HoverWatch
 from scorer.pipeline.memory import LayoutMemory
 from scorer.pipeline.notices import (
-    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, camera_unfit, tiles_laid,
-    told_before,
+    CameraMoved, Corrected, DrawsPutIn, NewView, NotFollowed, ReadingChanged, Said, SettledAtTheEnd, told_before,
 )
 from scorer.pipeline.questions import (
     Asked, LaidAtOnce, Question, Refused, StarterContradicted, WhichOrder, WhichReading, WhoseArm, needs_confirmation,
 )
-from scorer.pipeline.recount import with_missed_draws
+from scorer.pipeline.recount import with_draws_undone, with_missed_draws
 from scorer.pipeline.rewrite import Guess, OrderToPick, Rewritten, played_this_round, with_guess_revised
 from scorer.pipeline.sequences import in_order_put_down
 from scorer.pipeline.rounds import Rounds
@@ -56,6 +55,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
+from scorer.pipeline.unfit import camera_unfit, tiles_laid
 from scorer.rules import Draw, Event, Match, Phase, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.irregular import acts_while_able
@@ -291,17 +291,17 @@ class TablePipeline:
         out: list[PipelineEvent] = [told(t, w) for w in wrong]
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
 
-    def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
-        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them: the round's events written
-        again with the draws the camera missed (:meth:`rewrite`), said; nothing where none fits (``unseen``: also unseen)."""
-        redrawn = with_missed_draws(self.history.steps, reveal, unseen)
-        if redrawn is None:
-            return []
-        return self.rewrite(t, redrawn, DrawsPutIn(redrawn.changes)) + self.apply(t, [reveal])
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False) -> list[PipelineEvent]:
+        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them -- or, where that tells of
+        draws counted too many, fewer -- the round's events written again with the draws so counted, said; else nothing."""
+        if (redrawn := with_missed_draws(self.history.steps, reveal, unseen)) is not None:
+            return self.rewrite(t, redrawn, DrawsPutIn(redrawn.changes)) + self.apply(t, [reveal])
+        if fewer and (undone := with_draws_undone(self.history.steps, reveal)) is not None:
+            return self.rewrite(t, undone, DrawsPutIn(undone.changes, fewer=True)) + self.apply(t, [reveal])
+        return []
 
     def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
-        """The round written again (one undo line, then its lines from the first one changed on, each at its time), said;
-        each event changed announced (a play: its score as it is now)."""
+        """The round written again (one undo line, then its lines from the first one changed on, each at its time), said; each changed announced."""
         self.history.rewind(rewritten.keep, t)
         out: list[PipelineEvent] = [told(t, said)]
         for i, (event, at) in enumerate(rewritten.events):
@@ -407,7 +407,7 @@ class TablePipeline:
                     self.tracker.correct(asked.place, e.tile, e.at)
             self.asked.reading = None
         # Hands entered that hold more tiles than the log gives them tell of draws the camera missed.
-        recounted = self.recount(t, events[0]) if len(events) == 1 and isinstance(events[0], Reveal) else []
+        recounted = self.recount(t, events[0], fewer=True) if len(events) == 1 and isinstance(events[0], Reveal) else []
         out = recounted or self.apply(t, events)
         self.draws.told |= any(isinstance(e, Draw) for e in events)
         if not between_rounds and self.match.phase is Phase.BEFORE_ROUND and self.rounds.seen_now is not None:

@@ -9,14 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Collection, Hashable, Literal, Protocol, Sequence
 
-import numpy as np
-
 from scorer.pipeline.sequences import played_as
-from scorer.rules import Event, Match, Phase, Reveal, Tile
+from scorer.rules import Event, Reveal, Tile
 from scorer.rules.irregular import ActedWhileAble
-from scorer.vision.darkness import too_dark, too_dark_to_trust_words
-from scorer.vision.grain import too_grainy, too_grainy_words
-from scorer.vision.tile_detection import TileDetection, small_tiles, too_small_words
+from scorer.vision.darkness import too_dark_to_trust_words
+from scorer.vision.grain import too_grainy_words
+from scorer.vision.tile_detection import too_small_words
 from scorer.words import Listed, Words, at, said_alike
 
 Place = tuple[float, float]  # image pixels
@@ -110,32 +108,6 @@ class PictureTooDark:
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
 CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
-
-
-def camera_unfit(image: np.ndarray, up: Sequence[TileDetection], minimum: float, told: Collection[type], *,
-                 tiles_laid: bool) -> list[CameraUnfit]:
-    """What keeps the camera from reading a still table well, of what was not ``told`` yet (not measured
-    again): its face-up tiles ``up`` shorter than ``minimum`` px in the image; a picture too grainy; or,
-    where tiles lie on the table (``tiles_laid``: :func:`tiles_laid`), a picture whose brightest spot is
-    under :data:`~scorer.vision.darkness.TOO_DARK` (a bare dark cloth is no matter)."""
-    unfit: list[CameraUnfit] = []
-    if TilesTooSmall not in told and (length := small_tiles(list(up), minimum)) is not None:
-        unfit.append(TilesTooSmall(length, minimum))
-    if PictureTooGrainy not in told and too_grainy(image):
-        unfit.append(PictureTooGrainy())
-    if PictureTooDark not in told and tiles_laid and too_dark(image):
-        unfit.append(PictureTooDark())
-    return unfit
-
-
-def tiles_laid(match: Match, seen_any: bool) -> bool:
-    """Whether tiles lie on the table for the players to be told that the picture is too dark: mid-round,
-    once some are played (read or not, the lights out); while the round's hands are counted, where
-    anything is seen (``seen_any``: the table may already be cleared).  Not between rounds: a cleared
-    table, the last layout still lying there or not."""
-    if match.phase is Phase.IN_ROUND:
-        return bool(match.current_board().tiles)
-    return match.phase is Phase.ROUND_OVER and seen_any
 
 
 @dataclass(frozen=True)
@@ -270,7 +242,7 @@ class SettledAtTheEnd:
 
 @dataclass(frozen=True)
 class DrewMore:
-    """A draw the camera saw, made larger."""
+    """A draw the camera saw, counted otherwise (made larger; made smaller, where hands typed in hold fewer tiles)."""
 
     player: str
     count: int
@@ -328,11 +300,16 @@ def changes_told(changes: Sequence[Change]) -> Listed:
 
 @dataclass(frozen=True)
 class DrawsPutIn:
-    """The hands laid out at a round's end hold more tiles than the camera saw drawn: written again with the draws missed."""
+    """The hands laid out at a round's end hold more tiles than the camera saw drawn (or ``fewer``): the round written again
+    with the draws so counted."""
 
     changes: tuple[Change, ...]
+    fewer: bool = False
 
     def text(self) -> Words:
+        if self.fewer:
+            return _open(Words("the hands laid out hold fewer tiles than the camera saw drawn: taken as {changes}",
+                               changes=changes_told(self.changes)))
         return _open(Words("the hands laid out hold more tiles than the camera saw drawn: taken as {changes}",
                            changes=changes_told(self.changes)))
 

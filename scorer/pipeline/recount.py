@@ -4,8 +4,11 @@ A player who lays out more tiles than the log gives them drew more than the came
 two seen as one, a draw it never saw).  The round's events are written again with that player's draw
 made larger -- their last draw of the round, else (``unseen``) a draw put before their last play or
 pass -- where the rules then allow every event and the hands as laid out.  Fewer tiles than the log
-gives a player are not explained so: a tile of a hand missed by the camera is likelier than a draw that
-never was.  Play going on after the log had a player out tells of a draw missed the same way.
+gives a player are not explained so by the camera's reading of them alone: a tile of a hand missed by the camera is
+likelier than a draw that never was.  Hands typed in by a person are the hands, though, and so are hands read surely
+beside a boneyard holding as many backs more than the log says: fewer tiles there tell of a draw counted too many --
+a back seen gone that no one drew, or a draw put to the wrong player while the camera saw nothing
+(:func:`with_draws_undone`).  Play going on after the log had a player out tells of a draw missed the same way.
 """
 
 from __future__ import annotations
@@ -53,6 +56,41 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
         return None
     changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
     return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
+
+
+def with_draws_undone(steps: Sequence[Step], reveal: Reveal) -> Rewritten | None:
+    """The round's events with the draws counted too many taken back, where the hands hold fewer tiles than the log
+    gives (and none more): each such player's draw made smaller, or dropped (the last first), where the rules then
+    allow every event and the hands; None where none does.  (For hands that are the hands: see the module.)"""
+    if not steps or not steps[-1].after.rules.has_boneyard or (start := round_start(steps)) is None:
+        return None
+    match = steps[-1].after
+    extra = {player: count - len(reveal.hand_of(player) or ()) for player, count in zip(match.players, match.hand_counts)}
+    if any(k < 0 for k in extra.values()) or not any(extra.values()):
+        return None
+    before = steps[start].before
+    events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
+    first_changed, said = len(events), list[Change]()
+    for player, more in extra.items():
+        if more:
+            way = next((w for w in _fewer(events, player, more) if allows(before, [e for e, _ in w[0]])), None)
+            if way is None:
+                return None
+            events, first_changed = way[0], min(first_changed, way[1])
+            said.append(way[2])
+    if not allows(before, [*(e for e, _ in events), reveal]):
+        return None
+    return Rewritten(start + first_changed, tuple(events[first_changed:]), (), tuple(said))
+
+
+def _fewer(events: list[Timed], player: str, more: int) -> Iterator[tuple[list[Timed], int, Change]]:
+    """Each way ``player`` can have drawn ``more`` tiles fewer than counted, the last draw first: made smaller, or
+    dropped where it was of ``more``.  Yields the events, the index of the one changed, and the change as told."""
+    for i in reversed(range(len(events))):
+        e, t = events[i]
+        if isinstance(e, Draw) and e.player == player and e.count >= more:
+            kept = [(Draw(player, e.count - more), t)] if e.count > more else []
+            yield events[:i] + kept + events[i + 1:], i, DrewMore(player, e.count - more, e.count, t)
 
 
 def with_draw_before_play_went_on(steps: Sequence[Step], player: str, goes_on: Callable[[Match], bool]) -> Rewritten | None:

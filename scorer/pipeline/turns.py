@@ -59,9 +59,9 @@ class Table(Protocol):
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at`` (the players' clock), even if nothing moved."""
 
-    def recount(self, t: float, reveal: Reveal, unseen: bool = True) -> list[PipelineEvent]:
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False) -> list[PipelineEvent]:
         """The round-end count, with the draws the camera missed that its hands show (nothing where none
-        fit; ``unseen``: also a draw where the camera saw none)."""
+        fit; ``unseen``: also a draw where the camera saw none; ``fewer``: also draws counted too many)."""
 
     def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
         """The round written again as ``rewritten`` says, said."""

@@ -4,7 +4,7 @@ them or none -- without a word, unless the picture is judged as well as read.  D
 make a picture unreadable (white tiles on a black cloth read well): a still picture is told too dark only
 where no tile, face or back, was read surely in it (:func:`scorer.layout.reading.picture_problems`); live
 play, whose tiles are read again and again over a game, tells the players once that tiles may be misread
-where the picture is this dark while tiles lie on the table (:func:`scorer.pipeline.notices.camera_unfit`).
+where the picture is this dark while tiles lie on the table (:func:`scorer.pipeline.unfit.camera_unfit`).
 """
 
 from __future__ import annotations

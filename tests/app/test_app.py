@@ -542,7 +542,9 @@ def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path)
     window.stop()
 
 
-def test_hands_entered_with_more_tiles_than_the_camera_saw_drawn_write_the_missed_draw_in(qtbot, tmp_path: Path) -> None:
+@pytest.mark.parametrize("seen", [2, 4])
+def test_hands_entered_with_more_or_fewer_tiles_than_the_camera_saw_drawn_write_the_draw_as_it_was(qtbot, tmp_path: Path, seen: int) -> None:
+    # (Fewer: a draw counted too many -- a back the camera saw go while it saw nothing else, put to the wrong player.)
     from scorer.rules import Draw, Reveal
     from scorer.rules.simulate import simulate_match
 
@@ -551,7 +553,7 @@ def test_hands_entered_with_more_tiles_than_the_camera_saw_drawn_write_the_misse
     k = next(k for k, e in enumerate(events) if isinstance(e, Reveal))
     d = next(d for d, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
     session = Session.create(MatchHeader("horse-race", sim.events[0].after.players, False), tmp_path)
-    for n, e in enumerate(events[:d] + [Draw(events[d].player, 2)] + events[d + 1 : k]):  # seen as a draw of two
+    for n, e in enumerate(events[:d] + [Draw(events[d].player, seen)] + events[d + 1 : k]):  # a draw of three seen so
         session.apply(e, float(n))
     pipeline = TablePipeline(session, NoDetector(), PipelineConfig(), fps=30)
     speaker = Speaker("en")

@@ -65,6 +65,7 @@ NOTICES = [
     notices.DrawsPutIn((notices.DrewMore("Ben", 3, 2, 12.0), notices.DrewBefore("Cid", 1, None, None),
                         notices.DrewBefore("Cid", 1, Tile(2, 3), 4.5))),
     notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)),
+    notices.DrawsPutIn((notices.DrewMore("Ann", 0, 1, 70.8),), fewer=True),
     notices.GuessRevised((1.0, 2.0), Tile(1, 4), Tile(1, 6), (3.0, 4.0), (notices.PlayedInstead("Ann", Tile(1, 6), Tile(1, 4)),)),
     notices.OrderRevised(Tile(1, 5), PLAY), notices.OrderPicked(PLAY), notices.OrderPicked(PLAY, kept=True),
     notices.OrderPicked(PLAY, gone=True),

@@ -420,10 +420,9 @@ def _taken_in_a_wrong_order() -> tuple[TablePipeline, tuple[Play, ...], tuple[tu
 def test_the_players_pick_another_order_for_tiles_taken_in_one_unanswered() -> None:
     from scorer.pipeline.notices import OrderPicked
     from scorer.pipeline.sequences import state_after
-
-    pipeline, taken, ways, before = _taken_in_a_wrong_order()
     from scorer.rules.transcript import scores_text
 
+    pipeline, taken, ways, before = _taken_in_a_wrong_order()
     _, truth_after = _laid_as(*_before_the_drop())
     truth = next(way for way in ways if (m := state_after(before, way)).raw_scores == truth_after.raw_scores and m.next_player == "Ann")
     open_order = pipeline.order_to_pick()

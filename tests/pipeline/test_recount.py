@@ -82,6 +82,35 @@ def test_hands_that_fit_the_log_or_hold_fewer_tiles_or_a_game_without_draws_are_
     assert with_missed_draws(_history(header, events).steps, reveal) is None
 
 
+
+@pytest.mark.parametrize("counted", ["a draw of three as four", "a draw that never was"])
+def test_hands_typed_in_with_fewer_tiles_take_back_the_draw_counted_too_many(counted: str) -> None:
+    # (A camera that saw nothing for a while put the player on turn first to draw the backs gone meanwhile, one of
+    # them the next player's -- or took a back moved aside for one drawn.)  The hands a person types in are the hands.
+    from scorer.pipeline.notices import DrawsPutIn
+    from scorer.pipeline.recount import with_draws_undone
+
+    header, events, reveal = _first_round("horse-race", 4, seed=7)
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+    player = events[k].player
+    if counted == "a draw of three as four":
+        seen, told = events[:k] + [Draw(player, 4)] + events[k + 1:], f"{player} drew 3, not 4 (at {k:.1f} s)"
+    else:
+        seen, told = events[:k + 1] + [Draw(player, 1)] + events[k + 1:], f"{player} drew 0, not 1 (at {k + 1:.1f} s)"
+    history = _history(header, seen)
+    assert with_missed_draws(history.steps, reveal) is None  # (the camera's own reading of fewer: a tile it missed)
+    undone = with_draws_undone(history.steps, reveal)
+    assert undone is not None and [e for e, _ in undone.events] == events[undone.keep:] and told in undone.said
+    pipeline = TablePipeline(history, _NoCamera(), PipelineConfig())
+    said = [e.said for e in pipeline.confirm([reveal], 99.0) if isinstance(e, Notice)]
+    assert said == [DrawsPutIn(undone.changes, fewer=True)] and said[0].text().startswith("the hands laid out hold fewer")
+    truth = _history(header, [*events, reveal])
+    assert pipeline.match.scores() == truth.match.scores() and pipeline.match.phase is truth.match.phase
+    # Hands with a tile more for one and fewer for another are no such count: refused by the rules, as before.
+    (a, hand_a), (b, hand_b) = [(p, h) for p, h in reveal.hands if h][:2]
+    mixed = Reveal(tuple((p, h + hand_b[:1] if p == a else h[1:] if p == b else h) for p, h in reveal.hands))
+    assert with_draws_undone(_history(header, seen).steps, mixed) is None
+
 def laid_out_hands(reveal: Reveal, sure: float = 0.99) -> dict[int, list[TileDetection]]:
     """Each hand laid out face up in front of its seat, read with ``sure``."""
     out = {}
@@ -126,6 +155,22 @@ def test_a_missed_draw_is_written_into_the_session_where_the_boneyard_shows_it_e
     assert [e.step.event for e in out if isinstance(e, MoveEvent)] == [Draw(events[k].player, 3), reveal]
     assert _as_logged(pipe.history) == [*events, reveal]
 
+
+
+def test_a_draw_counted_that_never_was_is_taken_back_where_the_boneyard_shows_the_back_still_there() -> None:
+    # (camera_dropout, dropped twice: a back the next player drew right after a gap was put to the player on turn,
+    # and another counted gone that was not -- the round's end waited for a reveal the log refused.)
+    header, events, reveal = _first_round("horse-race", 4, seed=7)
+    k = next(k for k, e in enumerate(events) if isinstance(e, Draw) and e.count == 3)
+    seen = events[:k] + [Draw(events[k].player, 4)] + events[k + 1:]
+    pipe = TablePipeline(_history(header, seen), _NoCamera(), PipelineConfig(), fps=10)
+    logged = pipe.match.boneyard
+    # The backs seen are as many as the log says: a tile of the hand missed is likelier -- nothing taken.
+    assert pipe.rounds.reveal(30.0, laid_out_hands(reveal), backs=logged) == []
+    # One back more than the log says, the hands read surely with one tile fewer: the draw was of three.
+    out = pipe.rounds.reveal(31.0, laid_out_hands(reveal), backs=logged + 1)
+    assert any(isinstance(e, Notice) and f"{events[k].player} drew 3, not 4" in e.message for e in out)
+    assert _as_logged(pipe.history) == [*events, reveal] and pipe.match.phase is Phase.BEFORE_ROUND
 
 def test_a_tile_more_in_a_hand_of_a_player_never_seen_drawing_is_asked_about_not_taken(tmp_path: Path) -> None:
     # A boneyard tile turned face up in a seat's strip shows as one tile more in that hand and one back

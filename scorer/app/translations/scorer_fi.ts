@@ -1673,6 +1673,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>niille laatoille ei voi enää valita toista järjestystä: niiden siirrot on peruttu tai seuraava kierros on alkanut</translation>
     </message>
     <message>
+        <source>the hands laid out hold fewer tiles than the camera saw drawn: taken as {changes}</source>
+        <translation>esille pannuissa käsissä on vähemmän laattoja kuin kamera näki nostettavan: tulkittu {changes}</translation>
+    </message>
+    <message>
         <source>{tile} is not a spinner: its branch sides cannot be used</source>
         <translation>{tile} ei ole spinneri: sen haaroja ei voi käyttää</translation>
     </message>
