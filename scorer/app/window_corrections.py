@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
 from scorer.app.question_picture import asked_boxes, question_picture
-from scorer.app.wording import question_text, refusal_text
+from scorer.app.wording import question_text, refusal_text, said_again
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
 from scorer.pipeline.recount import with_draws_undone, with_missed_draws
-from scorer.pipeline.rewrite import OrderGuess
+from scorer.pipeline.rewrite import OrderToPick
 from scorer.rules import Draw, Event, Pass, Phase, Reveal, RoundStart, Tile
 from scorer.words import words_of
 
@@ -123,7 +123,7 @@ class MatchCorrections:
             self._ask(self.open_question)
 
     # The ways offered again for an order taken unanswered, while the dialog is open, and the order they are of.
-    order_dialog: tuple[ConfirmDialog, OrderGuess] | None = None
+    order_dialog: tuple[ConfirmDialog, OrderToPick] | None = None
 
     def pick_order(self) -> None:
         """New tiles the camera took in an order unanswered (laid at once, or while it saw nothing): the ways the rules
@@ -139,7 +139,7 @@ class MatchCorrections:
                         "now”. If they were played in another, pick it (until the next round begins): the moves since are "
                         "scored again.")
         dialog = ConfirmDialog(self, "", open_order.ways, match=open_order.before, intro=intro, taken=guess.taken)
-        self.order_dialog = (dialog, guess)
+        self.order_dialog = (dialog, open_order)
         dialog.finished.connect(lambda _r, d=dialog: self._order_picked(d))
         dialog.setWindowModality(Qt.WindowModality.NonModal)  # (as a question: the table goes on meanwhile)
         dialog.show()
@@ -157,13 +157,13 @@ class MatchCorrections:
         """The ways offered again, where the order they are of has changed since: offered as it is now (revised, or
         another way picked), or closed, told why, where none is open to a pick any more (the next round begun, the
         moves withdrawn, no other way fitting the moves played since)."""
-        if self.order_dialog is None or (self.snapshot.order is not None and self.snapshot.order.guess == self.order_dialog[1]):
+        if self.order_dialog is None or self.snapshot.order == self.order_dialog[1]:
             return
         self.order_dialog[0].reject()
         if self.snapshot.order is not None:
             self.pick_order()
         else:
-            self.statusBar().showMessage(self.tr("No other order of those tiles fits the match now: the order taken stays."), 15000)
+            self.statusBar().showMessage(self.tr("The order of those tiles can no longer be changed."), 15000)
 
     # Shown in the status bar while an order taken unanswered may be changed: the notice that told of it passes.
     order_button: QPushButton | None = None
@@ -343,7 +343,13 @@ class MatchCorrections:
         """The hands typed in: hands with more tiles than the camera saw drawn tell of draws it missed, fewer of draws it
         counted too many (the round is written again so); any other the rules refuse is refused with its reason (False)."""
         steps = self.snapshot.steps
-        if with_missed_draws(steps, hands) is not None or with_draws_undone(steps, hands) is not None:
+        if (undone := with_draws_undone(steps, hands)) is not None:
+            # (A tile forgotten in the typing looks the same: asked, not taken.)
+            asked = self.tr("These hands hold fewer tiles than the camera counted drawn: {changes}. Take it so? (No: check "
+                            "the hands.)").format(changes=said_again(undone.said))
+            if QMessageBox.question(self, self.tr("Fewer tiles"), asked) != QMessageBox.StandardButton.Yes:
+                return False
+        if undone is not None or with_missed_draws(steps, hands) is not None:
             self._send([hands])
             return True
         return self._correct([hands])

@@ -26,7 +26,7 @@ on, or the recording ends (:meth:`TablePipeline.finish`), said in a notice open 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Sequence
+from typing import Collection, Hashable, Sequence
 
 import numpy as np
 
@@ -291,12 +291,12 @@ class TablePipeline:
         out: list[PipelineEvent] = [told(t, w) for w in wrong]
         return out + ([self._set_status("over", t)] if self.match.is_over else [])
 
-    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False) -> list[PipelineEvent]:
-        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them -- or, where that tells of
-        draws counted too many, fewer -- the round's events written again with the draws so counted, said; else nothing."""
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False, counted_at: Collection[float] | None = None) -> list[PipelineEvent]:
+        """The round-end count ``reveal``, where its hands hold more tiles than the log gives them -- or (``fewer``) fewer: draws
+        counted too many (at ``counted_at``) -- the round's events written again with the draws so counted, said; else nothing."""
         if (redrawn := with_missed_draws(self.history.steps, reveal, unseen)) is not None:
             return self.rewrite(t, redrawn, DrawsPutIn(redrawn.changes)) + self.apply(t, [reveal])
-        if fewer and (undone := with_draws_undone(self.history.steps, reveal)) is not None:
+        if fewer and (undone := with_draws_undone(self.history.steps, reveal, counted_at)) is not None:
             return self.rewrite(t, undone, DrawsPutIn(undone.changes, fewer=True)) + self.apply(t, [reveal])
         return []
 

@@ -22,6 +22,8 @@ class Draws:
         # The table as last seen with no layout and no tile face up: the round's boneyard as dealt,
         # where the opening tile is read only after tiles were drawn.
         self.before_opening: StillTable | None = None
+        # When draws were counted at the first look after the camera saw nothing (who drew them, the camera did not see).
+        self.counted_blind: set[float] = set()
 
     def since(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none

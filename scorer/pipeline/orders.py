@@ -36,6 +36,7 @@ class Orders:
         self.taken: list[OrderGuess] = []
         # The ways last offered, and what they were worked out for (the order, the moves since): asked after every change.
         self._offered: tuple[tuple[OrderGuess, tuple[Event, ...]], OrderToPick | None] | None = None
+        self._each: tuple[OrderGuess, tuple[tuple[Event, ...], ...]] | None = None
 
     def take(self, steps: Sequence[Step], events: tuple[Event, ...], ways: tuple[tuple[Event, ...], ...]) -> None:
         """``events`` just applied, unanswered, of the ``ways`` the rules allowed (``steps``: the log after them)."""
@@ -49,9 +50,9 @@ class Orders:
         played as seen) -- said, open to correction, and the table read again.  Nothing where no way does."""
         self.taken = [g for g in self.taken if g.round_no == self.table.match.round_no]
         for guess in reversed(self.taken):
-            if (way := with_order_revised(self.table.steps, guess, fits)) is not None:
+            if not guess.picked and (way := with_order_revised(self.table.steps, guess, fits)) is not None:
                 played = tuple(e for e, _ in way.events[:len(way.changed)])
-                return self._rewritten(t, guess, way, played, lambda scores: OrderRevised(tile, played, scores))
+                return self._rewritten(t, guess, way, played, lambda scores: OrderRevised(tile, played, scores), picked=False)
         return []
 
     def _standing(self) -> tuple[OrderGuess, int] | None:
@@ -64,15 +65,16 @@ class Orders:
     def to_pick(self) -> OrderToPick | None:
         """The order last taken unanswered this round, with the other ways the moves since still fit (one for each state
         of the game they leave): None where it is gone or no other way fits."""
-        if (standing := self._standing()) is None:
-            return None
+        if self.table.match.is_over or (standing := self._standing()) is None:
+            return None  # (over: a pick would bring the match back to life after it was told over)
         guess, first = standing
         steps = self.table.steps
         since = tuple(s.event for s in steps[first + len(guess.taken):])
         if self._offered is None or self._offered[0] != (guess, since):
             before = steps[first].before
-            ways = [way for way in one_way_each(before, [guess.taken, *guess.ways])
-                    if way == guess.taken or allows(before, [*way, *since])]
+            if self._each is None or self._each[0] != guess:  # (up to hundreds of ways: worked out once an order)
+                self._each = (guess, one_way_each(before, [guess.taken, *guess.ways]))
+            ways = [way for way in self._each[1] if way == guess.taken or allows(before, [*way, *since])]
             self._offered = ((guess, since), OrderToPick(guess, before, tuple(ways)) if len(ways) > 1 else None)
         return self._offered[1]
 
@@ -88,14 +90,14 @@ class Orders:
         rewritten = with_order_revised(self.table.steps, guess, lambda _: True, (way,)) if way in guess.ways else None
         if rewritten is None:
             return [told(t, OrderPicked(way, kept=True))]
-        return self._rewritten(t, guess, rewritten, way, lambda scores: OrderPicked(way, scores=scores))
+        return self._rewritten(t, guess, rewritten, way, lambda scores: OrderPicked(way, scores=scores), picked=True)
 
     def _rewritten(self, t: float, guess: OrderGuess, way: Rewritten, played: tuple[Event, ...],
-                   said: Callable[[str], Said]) -> list[PipelineEvent]:
+                   said: Callable[[str], Said], picked: bool) -> list[PipelineEvent]:
         """The round written again with the order's tiles ``played`` another way, said once with the scores then (not
         move by move: a long way said again over the table drowned what mattered), the table read again; the order
         stays open to another pick, as now taken."""
         after = state_after(self.table.steps[way.keep].before, [e for e, _ in way.events])
         out = self.table.rewrite(t, replace(way, changed=()), said(scores_text(after)))
-        self.taken[self.taken.index(guess)] = replace(guess, taken=played, line=self.table.steps[way.keep].line)
+        self.taken[self.taken.index(guess)] = replace(guess, taken=played, line=self.table.steps[way.keep].line, picked=picked)
         return out + self.table.look_again(t)

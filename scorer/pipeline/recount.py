@@ -5,15 +5,15 @@ two seen as one, a draw it never saw).  The round's events are written again wit
 made larger -- their last draw of the round, else (``unseen``) a draw put before their last play or
 pass -- where the rules then allow every event and the hands as laid out.  Fewer tiles than the log
 gives a player are not explained so by the camera's reading of them alone: a tile of a hand missed by the camera is
-likelier than a draw that never was.  Hands typed in by a person are the hands, though, and so are hands read surely
-beside a boneyard holding as many backs more than the log says: fewer tiles there tell of a draw counted too many --
-a back seen gone that no one drew, or a draw put to the wrong player while the camera saw nothing
-(:func:`with_draws_undone`).  Play going on after the log had a player out tells of a draw missed the same way.
+likelier than a draw that never was.  Hands typed in by a person are the hands, though: fewer tiles there tell of a
+draw counted too many (:func:`with_draws_undone`).  So do hands read surely beside a boneyard holding as many backs
+more than the log says -- for a draw counted just after the camera saw nothing (a back another player drew, put to
+the player on turn; elsewhere a hand's tile lying face down is likelier).  Play going on after the log had a player out tells of a draw missed the same way.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Collection, Iterator, Sequence
 
 from scorer.errors import ScorerError
 from scorer.pipeline.notices import Change, DrewBefore, DrewMore
@@ -58,10 +58,11 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
 
 
-def with_draws_undone(steps: Sequence[Step], reveal: Reveal) -> Rewritten | None:
+def with_draws_undone(steps: Sequence[Step], reveal: Reveal, counted_at: Collection[float] | None = None) -> Rewritten | None:
     """The round's events with the draws counted too many taken back, where the hands hold fewer tiles than the log
-    gives (and none more): each such player's draw made smaller, or dropped (the last first), where the rules then
-    allow every event and the hands; None where none does.  (For hands that are the hands: see the module.)"""
+    gives (and none more): each such player's draw made smaller, or dropped (the last first; of those counted at the
+    times ``counted_at``, where given), where the rules then allow every event and the hands; None where none does.
+    (For hands that are the hands: see the module.)"""
     if not steps or not steps[-1].after.rules.has_boneyard or (start := round_start(steps)) is None:
         return None
     match = steps[-1].after
@@ -73,7 +74,7 @@ def with_draws_undone(steps: Sequence[Step], reveal: Reveal) -> Rewritten | None
     first_changed, said = len(events), list[Change]()
     for player, more in extra.items():
         if more:
-            way = next((w for w in _fewer(events, player, more) if allows(before, [e for e, _ in w[0]])), None)
+            way = next((w for w in _fewer(events, player, more, counted_at) if allows(before, [e for e, _ in w[0]])), None)
             if way is None:
                 return None
             events, first_changed = way[0], min(first_changed, way[1])
@@ -83,12 +84,13 @@ def with_draws_undone(steps: Sequence[Step], reveal: Reveal) -> Rewritten | None
     return Rewritten(start + first_changed, tuple(events[first_changed:]), (), tuple(said))
 
 
-def _fewer(events: list[Timed], player: str, more: int) -> Iterator[tuple[list[Timed], int, Change]]:
-    """Each way ``player`` can have drawn ``more`` tiles fewer than counted, the last draw first: made smaller, or
-    dropped where it was of ``more``.  Yields the events, the index of the one changed, and the change as told."""
+def _fewer(events: list[Timed], player: str, more: int, counted_at: Collection[float] | None) -> Iterator[tuple[list[Timed], int, Change]]:
+    """Each way ``player`` can have drawn ``more`` tiles fewer than counted, the last draw first (of those counted at
+    ``counted_at``, where given): made smaller, or dropped where it was of ``more``.  Yields the events, the index of
+    the one changed, and the change as told."""
     for i in reversed(range(len(events))):
         e, t = events[i]
-        if isinstance(e, Draw) and e.player == player and e.count >= more:
+        if isinstance(e, Draw) and e.player == player and e.count >= more and (counted_at is None or t in counted_at):
             kept = [(Draw(player, e.count - more), t)] if e.count > more else []
             yield events[:i] + kept + events[i + 1:], i, DrewMore(player, e.count - more, e.count, t)
 

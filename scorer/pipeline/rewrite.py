@@ -109,6 +109,7 @@ class OrderGuess:
     ways: tuple[tuple[Event, ...], ...]  # every way the rules allowed then, the one taken among them
     round_no: int
     line: int  # the log line of the first event taken
+    picked: bool = False  # taken so by the players' pick: their answer, never revised by the camera
 
 
 @dataclass(frozen=True)

@@ -199,7 +199,8 @@ class Rounds:
         tiles than the log gives them tell of draws the camera missed: taken so where each such player
         was seen drawing this round (a draw counted short) and the boneyard's ``backs`` seen now are as
         many fewer than the log says; else offered when the players are asked.  Hands surely read that hold fewer, beside
-        a boneyard with as many backs more than the log says, tell of draws counted that never were: taken so."""
+        a boneyard with as many backs more than the log says, tell of a draw counted just after the camera saw nothing
+        that was not the player's: taken so."""
         match = self.table.match
         boxes = self._laid_out(seats)
         more = [len(seen) - count for seen, count in zip(boxes, match.hand_counts)]  # tiles beyond the log's count
@@ -215,9 +216,9 @@ class Rounds:
             self.reveal_guess = None
             return [told(t, HandsLikely(settled))] + self.table.apply(t, [settled])
         if sure and any(boxes) and max(more) <= 0 and sum(more) < 0 and backs == match.boneyard - sum(more) and (
-                recounted := self.table.recount(t, as_read, unseen=False, fewer=True)):
-            # As many backs more in the boneyard than the log says as the hands hold tiles fewer: draws counted that
-            # never were (a back moved aside, a draw put to the wrong player while the camera saw nothing).
+                recounted := self.table.recount(t, as_read, unseen=False, fewer=True, counted_at=self.draws.counted_blind)):
+            # As many backs more in the boneyard than the log says as the hands hold tiles fewer, and a draw counted just
+            # after the camera saw nothing: put to the wrong player (elsewhere, a hand's tile face down is likelier).
             self.reveal_guess = None
             return recounted
         if sure and min(more) >= 0 and sum(more) > 0:

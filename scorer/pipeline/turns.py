@@ -9,7 +9,7 @@ them); :class:`Turns` reads a still table of a round in play, settles its readin
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Collection, Protocol, Sequence
 
 import numpy as np
 
@@ -59,9 +59,10 @@ class Table(Protocol):
     def look_again(self, at: float) -> list[PipelineEvent]:
         """Read the table again at ``at`` (the players' clock), even if nothing moved."""
 
-    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False) -> list[PipelineEvent]:
-        """The round-end count, with the draws the camera missed that its hands show (nothing where none
-        fit; ``unseen``: also a draw where the camera saw none; ``fewer``: also draws counted too many)."""
+    def recount(self, t: float, reveal: Reveal, unseen: bool = True, fewer: bool = False,
+                counted_at: Collection[float] | None = None) -> list[PipelineEvent]:
+        """The round-end count, with the draws the camera missed that its hands show (nothing where none fit;
+        ``unseen``: also a draw where the camera saw none; ``fewer``: also draws counted too many, at ``counted_at``)."""
 
     def rewrite(self, t: float, rewritten: Rewritten, said: Said) -> list[PipelineEvent]:
         """The round written again as ``rewritten`` says, said."""
@@ -230,6 +231,8 @@ class Turns:
             # A plain box read as the double blank may as well be a back (the camera cannot tell): said.
             events += [told(t, BlankDoubleTaken(d.center)) for d in tiles if d.maybe_back and d.pips == (0, 0)]
         draws = self.draws.since(match, still, tiles, layout)
+        if draws and still.at in self.arms.reads_after_blind:
+            self.draws.counted_blind.add(t)  # (drawn while the camera saw nothing: by whom, not known)
         if change.placements:
             self.arms.note_places(tiles, layout)  # (the boxes as finally read)
         laid_first = self.laid_then_drawn(t, change.placements, draws) if self._drawn_after(change.placements, draws) else None

@@ -543,8 +543,13 @@ def test_the_hands_at_a_rounds_end_can_be_entered_by_hand(qtbot, tmp_path: Path)
 
 
 @pytest.mark.parametrize("seen", [2, 4])
-def test_hands_entered_with_more_or_fewer_tiles_than_the_camera_saw_drawn_write_the_draw_as_it_was(qtbot, tmp_path: Path, seen: int) -> None:
-    # (Fewer: a draw counted too many -- a back the camera saw go while it saw nothing else, put to the wrong player.)
+def test_hands_entered_with_more_or_fewer_tiles_than_the_camera_saw_drawn_write_the_draw_as_it_was(
+        qtbot, tmp_path: Path, seen: int, monkeypatch) -> None:
+    # (Fewer: a draw counted too many -- a back the camera saw go while it saw nothing else, put to the wrong player.
+    # A tile forgotten in the typing looks the same: the players are asked first.)
+    from PySide6.QtWidgets import QMessageBox
+
+    from scorer.app import window_corrections
     from scorer.rules import Draw, Reveal
     from scorer.rules.simulate import simulate_match
 
@@ -561,7 +566,14 @@ def test_hands_entered_with_more_or_fewer_tiles_than_the_camera_saw_drawn_write_
     window = MainWindow(session, pipeline, StillCamera(), realtime=False, speaker=speaker)
     qtbot.addWidget(window)
     window.start()
-    window._hands_entered(events[k])
+    asked: list[str] = []
+    answer = [QMessageBox.StandardButton.No]
+    monkeypatch.setattr(window_corrections.QMessageBox, "question", lambda _parent, _title, text: asked.append(text) or answer[0])
+    if seen > 3:
+        assert not window._hands_entered(events[k]) and asked[0].startswith("These hands hold fewer tiles than the camera counted")
+        assert f"{events[d].player} drew 3, not 4" in asked[0]
+        answer[0] = QMessageBox.StandardButton.Yes
+    assert window._hands_entered(events[k]) and len(asked) == (2 if seen > 3 else 0)
     qtbot.waitUntil(lambda: bool(window.snapshot.steps) and isinstance(window.snapshot.steps[-1].event, Reveal), timeout=10_000)
     assert [s.event for s in window.snapshot.steps] == events[: k + 1]
     assert window.match.scores() == sim.events[k].after.scores()

@@ -440,6 +440,9 @@ def test_the_players_pick_another_order_for_tiles_taken_in_one_unanswered() -> N
     # Picked, it is open to another pick, as now taken; picking the one taken changes nothing.
     assert (again := pipeline.order_to_pick()) is not None and again.guess.taken == truth == again.ways[0]
     assert pipeline.pick_order(truth, 41.0) == []
+    # The players' pick is their answer: a later tile the camera cannot fit to it does not make it revised away.
+    assert pipeline.turns.orders.revised(41.5, Tile(1, 5), lambda m: m.next_player == "Ben") == []
+    assert pipeline.match.next_player == "Ann"
     # Back to the first order: the round written so again.
     pipeline.pick_order(taken, 42.0)
     assert pipeline.match.next_player == "Ben" and tuple(pipeline.match.history[-len(taken):]) == taken

@@ -167,7 +167,10 @@ def test_a_draw_counted_that_never_was_is_taken_back_where_the_boneyard_shows_th
     logged = pipe.match.boneyard
     # The backs seen are as many as the log says: a tile of the hand missed is likelier -- nothing taken.
     assert pipe.rounds.reveal(30.0, laid_out_hands(reveal), backs=logged) == []
-    # One back more than the log says, the hands read surely with one tile fewer: the draw was of three.
+    # One back more than the log says too, but the draw was seen drawn: a hand's tile lying face down is likelier.
+    assert pipe.rounds.reveal(30.5, laid_out_hands(reveal), backs=logged + 1) == [] and pipe.match.phase is Phase.ROUND_OVER
+    # The draw counted at the first look after the camera saw nothing (by whom, it did not see): it was of three.
+    pipe.draws.counted_blind.add(float(k))
     out = pipe.rounds.reveal(31.0, laid_out_hands(reveal), backs=logged + 1)
     assert any(isinstance(e, Notice) and f"{events[k].player} drew 3, not 4" in e.message for e in out)
     assert _as_logged(pipe.history) == [*events, reveal] and pipe.match.phase is Phase.BEFORE_ROUND

@@ -716,6 +716,10 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Kysymys on siirretty myöhemmäksi: Siirrot ▸ Kameran kysymys… (Q) tai napsautus kohtaan ”odottaa vahvistustasi” avaa sen uudelleen, kunnes ottelu etenee.</translation>
     </message>
     <message>
+        <source>The order of those tiles can no longer be changed.</source>
+        <translation>Noiden laattojen järjestystä ei voi enää muuttaa.</translation>
+    </message>
+    <message>
         <source>Not possible</source>
         <translation>Ei mahdollista</translation>
     </message>
@@ -752,16 +756,20 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
         <translation>Kierros tukossa?</translation>
     </message>
     <message>
+        <source>These hands hold fewer tiles than the camera counted drawn: {changes}. Take it so? (No: check the hands.)</source>
+        <translation>Näissä käsissä on vähemmän laattoja kuin kamera laski nostetun: {changes}. Tulkitaanko niin? (Ei: tarkista kädet.)</translation>
+    </message>
+    <message>
+        <source>Fewer tiles</source>
+        <translation>Vähemmän laattoja</translation>
+    </message>
+    <message>
         <source>With this pass nobody can play: round {round} is blocked, and the hands left are counted. Is that so?</source>
         <translation>Tämän ohituksen jälkeen kukaan ei voi pelata: kierros {round} on tukossa, ja jäljellä olevat kädet lasketaan. Pitääkö paikkansa?</translation>
     </message>
     <message>
         <source>The camera did not see in which order these tiles were laid and took the order marked “Taken now”. If they were played in another, pick it (until the next round begins): the moves since are scored again.</source>
         <translation>Kamera ei nähnyt, missä järjestyksessä nämä laatat pelattiin, ja tulkitsi ne kohdan ”Nyt tulkittu” järjestyksessä. Jos ne pelattiin toisin, valitse oikea (seuraavan kierroksen alkuun asti): siirrot siitä lähtien pisteytetään uudelleen.</translation>
-    </message>
-    <message>
-        <source>No other order of those tiles fits the match now: the order taken stays.</source>
-        <translation>Mikään muu noiden laattojen järjestys ei enää sovi otteluun: tulkittu järjestys pysyy.</translation>
     </message>
     <message>
         <source>Order taken unanswered: change it… (O)</source>
