@@ -90,7 +90,9 @@ def _fewer(events: list[Timed], player: str, more: int, counted_at: Collection[f
     the one changed, and the change as told."""
     for i in reversed(range(len(events))):
         e, t = events[i]
-        if isinstance(e, Draw) and e.player == player and e.count >= more and (counted_at is None or t in counted_at):
+        # (The match's history keeps its times to the hundredth of a second.)
+        if isinstance(e, Draw) and e.player == player and e.count >= more and (
+                counted_at is None or t in {round(at, 2) for at in counted_at}):
             kept = [(Draw(player, e.count - more), t)] if e.count > more else []
             yield events[:i] + kept + events[i + 1:], i, DrewMore(player, e.count - more, e.count, t)
 
