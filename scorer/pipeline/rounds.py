@@ -215,16 +215,14 @@ class Rounds:
             # exactly the tiles not played).
             self.reveal_guess = None
             return [told(t, HandsLikely(settled))] + self.table.apply(t, [settled])
-        if sure and any(boxes) and max(more) <= 0 and sum(more) < 0 and backs == match.boneyard - sum(more) and (
+        if sure and sum(more) != 0 and (min(more) >= 0 or (max(more) <= 0 and any(boxes))) and backs == match.boneyard - sum(more) and (
                 recounted := self.table.recount(t, as_read, unseen=False, fewer=True, counted_at=self.draws.counted_blind)):
-            # As many backs more in the boneyard than the log says as the hands hold tiles fewer, and a draw counted just
-            # after the camera saw nothing: put to the wrong player (elsewhere, a hand's tile face down is likelier).
+            # As many backs fewer (more) in the boneyard than the log says as the hands hold tiles more (fewer): draws the
+            # camera counted short -- or, counted at the first look after it saw nothing, put to the wrong player
+            # (elsewhere a hand's tile lying face down is likelier than a draw that never was).
             self.reveal_guess = None
             return recounted
         if sure and min(more) >= 0 and sum(more) > 0:
-            if backs == match.boneyard - sum(more) and (recounted := self.table.recount(t, as_read, unseen=False)):
-                self.reveal_guess = None
-                return recounted
             self.reveal_guess = as_read
         elif complete:
             self.reveal_guess = as_read  # wait for a better look
