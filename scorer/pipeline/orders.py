@@ -38,8 +38,9 @@ class Orders:
         self._offered: tuple[tuple[OrderGuess, tuple[Event, ...]], OrderToPick | None] | None = None
         self._each: tuple[OrderGuess, tuple[tuple[Event, ...], ...]] | None = None
 
-    def take(self, steps: Sequence[Step], events: tuple[Event, ...], ways: tuple[tuple[Event, ...], ...]) -> None:
-        """``events`` just applied, unanswered, of the ``ways`` the rules allowed (``steps``: the log after them)."""
+    def take(self, events: tuple[Event, ...], ways: tuple[tuple[Event, ...], ...]) -> None:
+        """``events`` just applied, unanswered, of the ``ways`` the rules allowed."""
+        steps = self.table.steps
         written = steps[len(steps) - len(events):]
         if tuple(s.event for s in written) == events:
             self.taken.append(OrderGuess(events, ways, self.table.match.round_no, written[0].line))

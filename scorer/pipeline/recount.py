@@ -13,6 +13,7 @@ the player on turn; elsewhere a hand's tile lying face down is likelier).  Play 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Collection, Iterator, Sequence
 
 from scorer.errors import ScorerError
@@ -27,72 +28,59 @@ def with_missed_draws(steps: Sequence[Step], reveal: Reveal, unseen: bool = True
     """The round's events with the draws the hands show were missed, or None: where every hand laid
     out holds as many tiles as the log says, where one holds fewer, or where no draw made larger fits
     (``unseen``: nor a draw put in where the camera saw none)."""
-    if not steps or not steps[-1].after.rules.has_boneyard:
-        return None
-    match = steps[-1].after
-    short = {player: len(reveal.hand_of(player) or ()) - count for player, count in zip(match.players, match.hand_counts)}
-    if any(k < 0 for k in short.values()) or not any(short.values()):
-        return None
-    start = round_start(steps)
-    if start is None:
-        return None
-    before = steps[start].before
-    events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
-    first_changed = len(events)
-    drawn: list[Timed] = []
-    said: list[Change] = []
-    for player, missed in short.items():
-        if not missed:
-            continue
-        for way, at, words in _ways(events, player, missed, unseen):
-            if allows(before, [e for e, _ in way]):
-                events, first_changed = way, min(first_changed, at)
-                drawn.append(way[at])
-                said.append(words)
-                break
-        else:
-            return None
-    if not allows(before, [*(e for e, _ in events), reveal]):
-        return None
-    changed = tuple(i - first_changed for i, timed in enumerate(events) if any(timed is d for d in drawn))
-    return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
+    return _recounted(steps, reveal, 1, lambda events, player, missed: _ways(events, player, missed, unseen))
 
 
 def with_draws_undone(steps: Sequence[Step], reveal: Reveal, counted_at: Collection[float] | None = None) -> Rewritten | None:
     """The round's events with the draws counted too many taken back, where the hands hold fewer tiles than the log
     gives (and none more): each such player's draw made smaller, or dropped (the last first; of those counted at the
     times ``counted_at``, where given), where the rules then allow every event and the hands; None where none does.
-    (For hands that are the hands: see the module.)"""
+    (For hands that are the hands: see the module.)  No draw is announced again: none changed is a move to tell."""
+    # (The match's history keeps its times to the hundredth of a second.)
+    times = None if counted_at is None else {round(at, 2) for at in counted_at}
+    undone = _recounted(steps, reveal, -1, lambda events, player, more: _fewer(events, player, more, times))
+    return None if undone is None else replace(undone, changed=())
+
+
+Ways = Callable[[list[Timed], str, int], Iterator[tuple[list[Timed], int, Change]]]
+
+
+def _recounted(steps: Sequence[Step], reveal: Reveal, sign: int, ways: Ways) -> Rewritten | None:
+    """The round's events with draws counted again, where the hands hold more tiles than the log gives (``sign`` 1) or
+    fewer (-1), and none the other way: for each such player the first of ``ways`` after which the rules allow the
+    round, and the hands then (the draws written anew marked changed); None where a game has no boneyard, the hands
+    hold as many tiles as the log gives, or no way fits."""
     if not steps or not steps[-1].after.rules.has_boneyard or (start := round_start(steps)) is None:
         return None
     match = steps[-1].after
-    extra = {player: count - len(reveal.hand_of(player) or ()) for player, count in zip(match.players, match.hand_counts)}
-    if any(k < 0 for k in extra.values()) or not any(extra.values()):
+    off = {player: sign * (len(reveal.hand_of(player) or ()) - count) for player, count in zip(match.players, match.hand_counts)}
+    if any(k < 0 for k in off.values()) or not any(off.values()):
         return None
     before = steps[start].before
-    events: list[Timed] = [(s.event, s.t) for s in steps[start:]]
-    first_changed, said = len(events), list[Change]()
-    for player, more in extra.items():
-        if more:
-            way = next((w for w in _fewer(events, player, more, counted_at) if allows(before, [e for e, _ in w[0]])), None)
-            if way is None:
-                return None
-            events, first_changed = way[0], min(first_changed, way[1])
-            said.append(way[2])
+    logged: list[Timed] = [(s.event, s.t) for s in steps[start:]]
+    events, first_changed, said = logged, len(logged), list[Change]()
+    for player, count in off.items():
+        if not count:
+            continue
+        way = next((w for w in ways(events, player, count) if allows(before, [e for e, _ in w[0]])), None)
+        if way is None:
+            return None
+        events, first_changed = way[0], min(first_changed, way[1])
+        said.append(way[2])
     if not allows(before, [*(e for e, _ in events), reveal]):
         return None
-    return Rewritten(start + first_changed, tuple(events[first_changed:]), (), tuple(said))
+    # (Each way writes anew only the draw it changes; the events kept are the logged ones themselves.)
+    changed = tuple(i - first_changed for i, timed in enumerate(events) if not any(timed is kept for kept in logged))
+    return Rewritten(start + first_changed, tuple(events[first_changed:]), changed, tuple(said))
 
 
-def _fewer(events: list[Timed], player: str, more: int, counted_at: Collection[float] | None) -> Iterator[tuple[list[Timed], int, Change]]:
+def _fewer(events: list[Timed], player: str, more: int, times: set[float] | None) -> Iterator[tuple[list[Timed], int, Change]]:
     """Each way ``player`` can have drawn ``more`` tiles fewer than counted, the last draw first (of those counted at
-    ``counted_at``, where given): made smaller, or dropped where it was of ``more``.  Yields the events, the index of
-    the one changed, and the change as told."""
+    ``times``, where given): made smaller, or dropped where it was of ``more``.  Yields the events, the index of the
+    one changed, and the change as told."""
     for i in reversed(range(len(events))):
         e, t = events[i]
-        # (The match's history keeps its times to the hundredth of a second.)
-        if isinstance(e, Draw) and e.player == player and e.count >= more and (
-                counted_at is None or t in {round(at, 2) for at in counted_at}):
+        if isinstance(e, Draw) and e.player == player and e.count >= more and (times is None or t in times):
             kept = [(Draw(player, e.count - more), t)] if e.count > more else []
             yield events[:i] + kept + events[i + 1:], i, DrewMore(player, e.count - more, e.count, t)
 

@@ -360,7 +360,7 @@ class Turns:
         self.asked.order = self.asked.who_laid = None
         out = [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)
         if turn.ways:
-            self.orders.take(self.table.steps, turn.events, turn.ways)
+            self.orders.take(turn.events, turn.ways)
         return out
 
     def _order_revised(self, t: float, placements: list[Placement], draws: int) -> list[PipelineEvent]:

@@ -228,7 +228,7 @@ def test_the_players_pick_another_order_for_tiles_the_camera_took_in_one_unanswe
     ways = ((Play("Ann", Tile(3, 6), Tile(3, 3)), Play("Ben", Tile(3, 4), Tile(3, 3))),
             (Play("Ann", Tile(3, 4), Tile(3, 3)), Play("Ann", Tile(3, 6), Tile(3, 3))))
     pipeline.apply(2.0, ways[0])
-    pipeline.turns.orders.take(pipeline.history.steps, ways[0], ways)
+    pipeline.turns.orders.take(ways[0], ways)
     assert not window.order_action.isEnabled()
     said: list[str] = []
     window.speaker.say = said.append  # type: ignore[method-assign]

@@ -413,7 +413,7 @@ def _taken_in_a_wrong_order() -> tuple[TablePipeline, tuple[Play, ...], tuple[tu
     taken = next(way for way in ways if [e.tile for e in way if isinstance(e, Play)][-2:] == [Tile(4, 5), Tile(3, 3)])
     pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
     pipeline.apply(30.1, taken)
-    pipeline.turns.orders.take(pipeline.history.steps, taken, ways)
+    pipeline.turns.orders.take(taken, ways)
     return pipeline, taken, ways, match
 
 
@@ -485,7 +485,7 @@ def test_an_order_taken_unanswered_that_a_later_arm_contradicts_is_played_otherw
         pipeline = TablePipeline(MatchHistory.of(match), _Detector(), PipelineConfig())
         pipeline.apply(30.1, taken)
         assert pipeline.match.next_player == "Ben"
-        pipeline.turns.orders.take(pipeline.history.steps, taken, ways_offered)
+        pipeline.turns.orders.take(taken, ways_offered)
         pipeline.turns._laying = lambda t, placements: Laying({laid.tile: "Ann"}, {}, False)  # type: ignore[method-assign]
         return pipeline
 
