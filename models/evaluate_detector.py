@@ -47,7 +47,8 @@ IN_VIEW = 0.9  # of a tile uncovered and inside the frame, for it to count as wh
 def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_look: bool = False,
                    wrong: list | None = None) -> dict:
     """The counts; with ``wrong`` a list, each tile of issue 40's figure not found or not read exactly is added to
-    it as (found, caption, the picture around it, its true corners there) for :func:`write_sheets`."""
+    it as (kind, caption, the picture around it, its corners there) for :func:`write_sheets` -- kind "missed" or
+    "misread" with the tile's true corners; and each false tile of a still frame, "false", with its box's."""
     lines = (DATA / f"{split}.jsonl").read_text().splitlines()[:limit]
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for line in lines:
@@ -138,6 +139,8 @@ def evaluate_split(detector: TileDetector, split: str, limit: int | None, by_loo
                 continue  # a tile cut by the edge or mostly covered: neither to find nor false
             counts["all"]["false"] += 1
             counts["all"]["false and sure"] += d.certain
+            if wrong is not None and blur == NO_MOTION_BLUR:
+                wrong.append(_false_tile(image, d))
             if blur:
                 counts[blur]["false"] += 1
         counts["all"]["images"] += 1
@@ -226,8 +229,6 @@ def print_counts(split: str, counts: dict) -> None:
 
 def _wrong_tile(image: np.ndarray, tile: dict, corners: np.ndarray, found: bool, d) -> tuple:
     side = long_side(corners)
-    low = np.maximum(corners.min(0) - side / 2, 0).astype(int)
-    high = (corners.max(0) + side / 2).astype(int)
     if not found:
         said = "not found"
     elif d.face == "down":
@@ -235,16 +236,32 @@ def _wrong_tile(image: np.ndarray, tile: dict, corners: np.ndarray, found: bool,
     else:
         said = f"read {list(d.pips)}" + ("" if d.certain else ", asked")
     caption = f"{tile['values'] or 'back'} {side:.0f}px seen {tile['visible']:.2f}: {said}"
-    return found, caption, image[low[1]:high[1], low[0]:high[0]].copy(), corners - low
+    return ("misread" if found else "missed"), caption, *_around(image, corners)
+
+
+def _false_tile(image: np.ndarray, d) -> tuple:
+    corners = np.array(d.corners, float)
+    said = "a back" if d.face == "down" else f"{list(d.pips)}" if d.pips else "a face"
+    caption = f"no tile, {long_side(corners):.0f}px: read {said}" + ("" if d.certain else ", asked")
+    return "false", caption, *_around(image, corners)
+
+
+def _around(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The picture round a tile's corners, half its length each way, and the corners there."""
+    side = long_side(corners)
+    low = np.maximum(corners.min(0) - side / 2, 0).astype(int)
+    high = (corners.max(0) + side / 2).astype(int)
+    return image[low[1]:high[1], low[0]:high[0]].copy(), corners - low
 
 
 def write_sheets(folder: Path, split: str, wrong: list) -> None:
     """Contact sheets of the tiles missed and misread (issue 40's figure), each at 200x200 px with its true outline
-    in red: ``<split>-missed.png`` and ``<split>-misread.png`` -- whether a person could tell them either."""
+    in red, and of the false tiles of still frames with their boxes: ``<split>-missed.png``, ``<split>-misread.png``
+    and ``<split>-false.png`` -- whether a person could tell them either."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name, which in (("missed", False), ("misread", True)):
+    for name in ("missed", "misread", "false"):
         cells = []
-        for found, caption, crop, corners in (w for w in wrong if w[0] is which):
+        for _, caption, crop, corners in (w for w in wrong if w[0] == name):
             scale = 200 / max(crop.shape[:2])
             cell = np.zeros((200, 200, 3), np.uint8)
             small = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))))
@@ -256,7 +273,7 @@ def write_sheets(folder: Path, split: str, wrong: list) -> None:
             cells += [np.zeros_like(cells[0])] * (-len(cells) % 5)
             sheet = np.vstack([np.hstack(cells[k : k + 5]) for k in range(0, len(cells), 5)])
             cv2.imwrite(str(folder / f"{split}-{name}.png"), sheet)
-            print(f"  {len([w for w in wrong if w[0] is which])} tiles {name}: {folder / f'{split}-{name}.png'}")
+            print(f"  {sum(w[0] == name for w in wrong)} tiles {name}: {folder / f'{split}-{name}.png'}")
 
 
 def speed(detector: TileDetector, frames: int) -> None:
