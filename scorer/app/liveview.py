@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -70,12 +70,16 @@ class LiveView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def mark(self, places: list[tuple[float, float]]) -> None:
-        """Ring ``places`` (frame pixels) on the picture for a while: the players are told places in pixels, which
-        nobody can find by eye."""
+        """Ring ``places`` (frame pixels) on the picture for a while: the players are told only the third of the
+        picture a place lies in (:func:`scorer.app.wording.region`)."""
         self.marked = list(places)
         if self.marked:
             self._unmark.start()
         self.update()
+
+    def picture_size(self) -> QSize | None:
+        """The camera's frame's size (its pixels are the places the players are told of), None before one."""
+        return None if self.image is None else self.image.size()
 
     def show_frame(self, image: QImage) -> None:
         self.image = image

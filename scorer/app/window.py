@@ -33,7 +33,7 @@ from scorer.app.window_corrections import MatchCorrections
 from scorer.app.window_menus import WindowMenus
 from scorer.app.window_recording import RecordingControls
 from scorer.app.worker import PipelineWorker, Snapshot
-from scorer.app.wording import notice_text, refusal_text
+from scorer.app.wording import notice_spoken, notice_text, refusal_text
 from scorer.errors import SourceError
 from scorer.pipeline import MoveEvent, NeedsConfirmation, Notice, StatusChange, TablePipeline
 from scorer.pipeline.announce import Announcement
@@ -386,10 +386,10 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
                 # (What keeps the camera from reading is shown till the next message; it and a pass the hands prove
                 # wrong are said aloud too: nobody at the table watches the bar.)
                 unfit = isinstance(e.said, CAMERA_UNFIT)
-                self.statusBar().showMessage(notice_text(e), 0 if unfit else 8000)
-                self.live.mark(places(e.message))  # (the places it names in pixels, ringed on the picture)
+                self.statusBar().showMessage(notice_text(e, self.live.picture_size()), 0 if unfit else 8000)
+                self.live.mark(places(e.message))  # (the places it names, ringed on the picture)
                 if isinstance(e.said, SAID_ALOUD) and not (guessed and isinstance(e.said, ActedWhileAble)):
-                    self.speaker.say(notice_text(e))
+                    self.speaker.say(notice_spoken(e, self.live.picture_size()))
             elif isinstance(e, StatusChange):
                 self.show_camera_status(e.status)
                 if e.status == "over" and self.import_to_club:

@@ -49,7 +49,7 @@ class MatchCorrections:
         self._close_question()  # (one question at a time: the newest)
         self.open_question = e
         asked, picture = self._question_picture(e)
-        dialog = ConfirmDialog(self, question_text(e), e.alternatives, picture, ringed=bool(asked), match=self.match)
+        dialog = ConfirmDialog(self, question_text(e, self.live.picture_size()), e.alternatives, picture, ringed=bool(asked), match=self.match)
         self.pending_dialog = dialog
         dialog.finished.connect(lambda _r, d=dialog: self._confirmed(d))
         # Not modal, and the keys left with the window: the table goes on while it waits (a recording waits

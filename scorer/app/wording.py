@@ -14,22 +14,29 @@ import functools
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, QTranslator
 
 from scorer.app.i18n import decimal, language, load_ours, translate
 from scorer.pipeline import NeedsConfirmation, Notice
 from scorer.pipeline.announce import genitive_fi
-from scorer.words import Figure, Listed, Words, words_of
+from scorer.words import At, Figure, Listed, Words, words_of
 
 
-def question_text(asked: NeedsConfirmation) -> str:
-    """What the players are asked, in the app's language."""
-    return said_again(asked.reason)
+def question_text(asked: NeedsConfirmation, picture: QSize | None = None) -> str:
+    """What the players are asked, in the app's language; with ``picture`` (the camera's frame) the places it
+    names told by where in the picture they lie."""
+    return said_again(asked.reason, picture)
 
 
-def notice_text(notice: Notice) -> str:
-    """What the players are told, in the app's language."""
-    return said_again(notice.message)
+def notice_text(notice: Notice, picture: QSize | None = None) -> str:
+    """What the players are told, in the app's language (``picture``: as :func:`question_text`)."""
+    return said_again(notice.message, picture)
+
+
+def notice_spoken(notice: Notice, picture: QSize | None = None) -> str:
+    """What the players are told, for the ear: as :func:`notice_text`, without the moments of the video a
+    change was made at (nobody at the table counts the seconds)."""
+    return _said(notice.message, _Tongue(translate, language(), _where(picture), ear=True))
 
 
 def refusal_text(exc: BaseException, lang: str | None = None) -> str:
@@ -39,9 +46,36 @@ def refusal_text(exc: BaseException, lang: str | None = None) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
 
-def said_again(text: str) -> str:
-    """A sentence made of :class:`~scorer.words.Words` in the app's language; other text as it is."""
-    return _said(text, _Tongue(translate, language()))
+def said_again(text: str, picture: QSize | None = None) -> str:
+    """A sentence made of :class:`~scorer.words.Words` in the app's language; other text as it is.  With
+    ``picture``, the size of the camera's frame, a place in it (:class:`~scorer.words.At`) is told as the
+    part of the picture it lies in, "(top left)", not in pixels."""
+    return _said(text, _Tongue(translate, language(), _where(picture)))
+
+
+# The thirds of the camera's picture, as a place in it is told (the live view rings the place too).
+_REGIONS = (
+    (QT_TRANSLATE_NOOP("Places", "top left"), QT_TRANSLATE_NOOP("Places", "top"), QT_TRANSLATE_NOOP("Places", "top right")),
+    (QT_TRANSLATE_NOOP("Places", "left"), QT_TRANSLATE_NOOP("Places", "middle"), QT_TRANSLATE_NOOP("Places", "right")),
+    (QT_TRANSLATE_NOOP("Places", "bottom left"), QT_TRANSLATE_NOOP("Places", "bottom"),
+     QT_TRANSLATE_NOOP("Places", "bottom right")),
+)
+
+
+def region(place: tuple[float, float], width: int, height: int) -> str:
+    """The third of a ``width`` x ``height`` picture across and down that ``place`` lies in, in English
+    ("top left", "middle"; a place outside it: the nearest)."""
+    def third(value: float, side: int) -> int:
+        return min(2, max(0, int(3 * value / max(side, 1))))
+
+    return _REGIONS[third(place[1], height)][third(place[0], width)]
+
+
+def _where(picture: QSize | None) -> Callable[[At], str] | None:
+    if picture is None or picture.isEmpty():
+        return None
+    width, height = picture.width(), picture.height()
+    return lambda at: translate("Places", region(at.place, width, height))
 
 
 @functools.lru_cache(maxsize=None)
@@ -62,11 +96,15 @@ class _Tongue:
 
     translate: Callable[[str, str], str]
     lang: str
+    where: Callable[[At], str] | None = None  # a place in the picture told in words (else in pixels)
+    ear: bool = False  # said aloud: without the moments of the video
 
 
 def _said(text: str, tongue: _Tongue) -> str:
     if isinstance(text, Listed):
         return tongue.translate("Sentences", text.separator).join(_said(item, tongue) for item in text.items)
+    if isinstance(text, Words) and tongue.ear and text.template == _AT_SECONDS:
+        return _said(text.values["change"], tongue)  # type: ignore[arg-type]
     if isinstance(text, Words):
         return tongue.translate("Sentences", text.template).format_map(_Values(text.values, tongue))
     return text
@@ -85,6 +123,8 @@ class _Values(dict[str, str]):
 
 
 def _value(value: object, tongue: _Tongue) -> str:
+    if isinstance(value, At) and tongue.where is not None:
+        return f"({tongue.where(value)})"
     if isinstance(value, Figure):
         return decimal(value.value, value.digits, lang=tongue.lang)
     if isinstance(value, str):
@@ -101,6 +141,9 @@ _QT_GAPS = (
     QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
     QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Folder"),
 )
+
+# A change with the moment of the video it was made at (scorer.pipeline.notices): not said aloud.
+_AT_SECONDS = QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)")
 
 # The layout's sentences and the rules' refusals (scorer.words.Words): their templates, for the translations.
 _SENTENCES = (
@@ -222,7 +265,7 @@ _SENTENCES = (
                                    "must -- the scores stand as the moves were played"),
     QT_TRANSLATE_NOOP("Sentences", "{player} played {tile}, not {instead_of}"),
     QT_TRANSLATE_NOOP("Sentences", "played as {played}"),
-    QT_TRANSLATE_NOOP("Sentences", "{change} (at {seconds} s)"),
+    _AT_SECONDS,
     # the board's refusals
     QT_TRANSLATE_NOOP("Sentences", "{tile} is already on the board"),
     QT_TRANSLATE_NOOP("Sentences", "the board is empty: {tile} opens the round and attaches to nothing"),

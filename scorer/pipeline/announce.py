@@ -115,6 +115,8 @@ _TILE_RE = re.compile(r"\[\s*(\d)\s*\|\s*(\d)\s*\]")
 _ARROW_RE = re.compile(r"\s*(?:->|=>|[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f])\s*")
 _SIGNED_RE = re.compile(r"(?<![\w])([+\-\u2212])(\d+)")
 _NUMBER_RE = re.compile(r"(?<![^\W\d_])\d+(?![^\W\d_])")  # digits not glued to letters (Player2 stays)
+_DECIMAL_RE = {"en": re.compile(r"(?<![^\W\d_])(\d+)\.(\d+)(?![^\W\d_])"),  # 45.8
+               "fi": re.compile(r"(?<![^\W\d_])(\d+),(\d+)(?![^\W\d_])")}  # 45,8 (a list has a space after its comma)
 _MARKS_RE = re.compile(r"[\[\]{}()<>|_*#~^`\\]")
 
 
@@ -126,6 +128,8 @@ def speakable(text: str, lang: str) -> str:
     s = _ARROW_RE.sub(", pyöristettynä " if fi else ", rounded to ", s)
     s = s.replace("&", " ja " if fi else " and ")
     s = _SIGNED_RE.sub(lambda m: ("plus " if m[1] == "+" else "miinus " if fi else "minus ") + m[2], s)
+    s = _DECIMAL_RE["fi" if fi else "en"].sub(
+        lambda m: f"{m[1]} {'pilkku' if fi else 'point'} " + " ".join(m[2]), s)  # (its decimals digit by digit)
     s = _NUMBER_RE.sub(lambda m: number(int(m[0])), s)
     s = _MARKS_RE.sub(" ", s)
     s = re.sub(r"\s+", " ", s)

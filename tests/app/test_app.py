@@ -154,6 +154,27 @@ def test_what_keeps_the_camera_from_reading_is_said_aloud(qtbot, tmp_path: Path)
     window.stop()
 
 
+def test_a_place_is_told_by_where_in_the_picture_it_lies_and_said_without_the_videos_moments(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtGui import QImage
+
+    from scorer.pipeline.events import told
+    from scorer.pipeline.notices import DrewBefore, GuessRevised, PlayWentOn
+
+    window = make_window(tmp_path, MatchHeader("horse-race", ("Ann", "Ben"), False), StillCamera(), NoDetector())
+    qtbot.addWidget(window)
+    said: list[str] = []
+    window.speaker.say = said.append  # type: ignore[method-assign]
+    window.live.show_frame(QImage(640, 480, QImage.Format.Format_RGB888))
+    window._on_events([told(9.0, GuessRevised((600.0, 20.0), Tile(1, 4), Tile(1, 6), (10.0, 470.0), ()))])
+    assert window.statusBar().currentMessage().startswith("the tile at (top right) taken as [1|4] is [1|6]: [1|4] is read "
+                                                          "surely at (bottom left)")
+    assert said == [window.statusBar().currentMessage()] and window.live.marked == [(600.0, 20.0), (10.0, 470.0)]
+    window._on_events([told(81.0, PlayWentOn("Ann", (DrewBefore("Ann", 1, Tile(0, 3), 80.6),)))])
+    assert "before laying [0|3] (at 80.6 s)" in window.statusBar().currentMessage()
+    assert "80.6" not in said[-1] and "before laying [0|3] -- correct it" in said[-1]
+    window.stop()
+
+
 def test_a_way_of_many_moves_offered_is_shown_whole_one_move_a_line(qtbot, tmp_path: Path) -> None:
     from PySide6.QtWidgets import QPushButton
 

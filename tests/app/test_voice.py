@@ -252,6 +252,9 @@ def test_tiles_as_people_say_them() -> None:
     assert speakable("Ann, [0|6]: 6", "fi") == "Ann, nolla–kuusi: kuusi"
     assert speakable("Ben & Dee -10, Ann +3", "en") == "Ben and Dee minus ten, Ann plus three"
     assert speakable("Player2 (x) | y", "en") == "Player2 x y"
+    # (a decimal said as one, its decimals digit by digit; a Finnish list's comma has a space after it)
+    assert speakable("too small: 24.6 px", "en") == "too small: twenty-four point six px"
+    assert speakable("liian pieni: 24,6 px; Ann 5, Ben 6", "fi") == "liian pieni: kaksikymmentäneljä pilkku kuusi px; Ann viisi, Ben kuusi"
 
 
 def _announcements(game: str, players: int, partnership: bool, seed: int):

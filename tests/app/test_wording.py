@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from scorer.app import i18n
-from scorer.app.wording import notice_text, question_text, refusal_text, said_again, sentence_templates
+from PySide6.QtCore import QSize
+
+from scorer.app.wording import notice_spoken, notice_text, question_text, refusal_text, region, said_again, sentence_templates
+from scorer.pipeline.announce import speakable
 from scorer.words import Listed, Words, words_of
 from scorer.pipeline import Notice, notices
 from scorer.pipeline.events import told
@@ -72,6 +75,36 @@ NOTICES = [
     notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.StarterTaken("Ann", "Ben"), notices.NotFollowed(), notices.PictureTooGrainy(),
     notices.PictureTooDark(),
 ]
+
+
+def test_places_are_told_by_the_part_of_the_camera_picture_they_lie_in(qapp) -> None:
+    # (Pixel places mean nothing at the table: the app tells the third of the picture, and rings the place.)
+    picture = QSize(1280, 720)
+    i18n.set_language("en")
+    revised = told(3.0, notices.GuessRevised((100.0, 650.0), Tile(1, 4), Tile(1, 6), (640.0, 300.0), ()))
+    assert notice_text(revised, picture).startswith("the tile at (bottom left) taken as [1|4] is [1|6]: [1|4] is read "
+                                                    "surely at (middle)")
+    assert notice_text(revised).startswith("the tile at (100, 650) taken")  # (no picture: as the pipeline says it)
+    asked = needs_confirmation(1.0, QUESTIONS[2])
+    assert question_text(asked, picture) == "the new tile at (top left) is read unsurely: [1|6] or [0|1]"
+    i18n.set_language("fi")
+    try:
+        assert notice_text(told(1.0, NOTICES[0]), picture) == "kohdan (ylhäällä vasemmalla) laatta luetaan nyt [3|5], ei [3|6]"
+    finally:
+        i18n.set_language("en")
+    assert [region((x, y), 90, 60) for x, y in ((0, 0), (45, 30), (89.9, 59.9), (-5, 70), (60, 10))] == \
+        ["top left", "middle", "bottom right", "bottom left", "top right"]
+
+
+def test_said_aloud_a_notice_has_no_pixel_places_nor_moments_of_the_video(qapp) -> None:
+    i18n.set_language("en")
+    went_on = told(81.0, notices.PlayWentOn("Cid", (notices.DrewBefore("Cid", 1, Tile(0, 3), 80.6),)))
+    assert "(at 80.6 s)" in notice_text(went_on)  # (shown: a recording can be looked at there)
+    assert notice_spoken(went_on, QSize(640, 480)) == ("Cid was counted out, yet play goes on: the camera missed a draw -- "
+                                                       "taken as Cid drew 1 before laying [0|3] -- correct it if it is not")
+    revised = told(3.0, notices.GuessRevised((600.0, 20.0), Tile(1, 4), Tile(1, 6), (10.0, 470.0), ()))
+    spoken = speakable(notice_spoken(revised, QSize(640, 480)), "en")
+    assert spoken.startswith("the tile at top right taken as one–four is one–six: one–four is read surely at bottom left")
 
 
 def test_every_kind_of_notice_is_worded() -> None:

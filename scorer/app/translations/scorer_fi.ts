@@ -796,6 +796,45 @@ Jokainen siirto tallennetaan heti ottelun istuntotiedostoon; kaatumisen jälkeen
     </message>
 </context>
 <context>
+    <name>Places</name>
+    <message>
+        <source>top left</source>
+        <translation>ylhäällä vasemmalla</translation>
+    </message>
+    <message>
+        <source>top</source>
+        <translation>ylhäällä</translation>
+    </message>
+    <message>
+        <source>top right</source>
+        <translation>ylhäällä oikealla</translation>
+    </message>
+    <message>
+        <source>left</source>
+        <translation>vasemmalla</translation>
+    </message>
+    <message>
+        <source>middle</source>
+        <translation>keskellä</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>oikealla</translation>
+    </message>
+    <message>
+        <source>bottom left</source>
+        <translation>alhaalla vasemmalla</translation>
+    </message>
+    <message>
+        <source>bottom</source>
+        <translation>alhaalla</translation>
+    </message>
+    <message>
+        <source>bottom right</source>
+        <translation>alhaalla oikealla</translation>
+    </message>
+</context>
+<context>
     <name>QAbstractFileIconProvider</name>
     <message>
         <source>Folder</source>
