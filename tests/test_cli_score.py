@@ -228,5 +228,5 @@ def test_the_board_commands_say_problems_and_notes_in_finnish() -> None:
     note = Words("{tile} lies lengthwise in the line: read as a double laid crosswise",
                  tile=Words("{tile} at {place}", tile="[2|2]", place=at((225, 137))))
     _write_problems([problem], [note], out, "fi")
-    assert out.getvalue() == ("ongelma: kohdan (3, 4) laatta luetaan epävarmasti [4, 2] (0,88): tarkista se\n"
-                              "huomio: [2|2] kohdassa (225, 137) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi\n")
+    assert out.getvalue() == ("ongelma: laatta (3, 4) luetaan epävarmasti [4, 2] (0,88): tarkista se\n"
+                              "huomio: [2|2] (225, 137) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi\n")

@@ -115,7 +115,9 @@ class MatchCorrections:
         (a click on it opens the question again)."""
         self.camera_status = status
         kept = self.open_question is not None and status in ("waiting", "reading")
-        self.live.set_status("confirm" if kept else status)
+        # (A camera paused stays "paused" on the badge while the table's state changes under it -- a move entered by hand.)
+        paused = self.pause_action.isChecked() and not self.worker.seekable and status in ("waiting", "reading")
+        self.live.set_status("confirm" if kept else "paused" if paused else status)
 
     def reopen_question(self) -> None:
         """The question put off, asked again (as the table is now: the match has not moved on since)."""

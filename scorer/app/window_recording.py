@@ -22,6 +22,7 @@ from scorer.words import words_of
 
 
 NO_PICTURE_S = 3.0  # a camera giving no picture this long is told (it is opened again by itself for 30 s)
+FIRST_PICTURE_S = 8.0  # ... or no first picture this long: a camera's first opening, a phone's stream, takes a while
 
 
 class RecordingControls:
@@ -225,7 +226,8 @@ class RecordingControls:
         self.camera_action.setVisible(camera)
         if not camera:
             return
-        self.last_picture: float | None = None  # (none yet: a camera's first opening may take a while)
+        self.last_picture: float | None = None  # (none yet)
+        self.first_awaited: float | None = None  # (since the window first waited for a picture, shown and playing)
         self.worker.frame.connect(self._picture_came)
         self.live.status_changed.connect(self._camera_state_across_the_room)
         self._picture_timer = QTimer(self)
@@ -243,10 +245,16 @@ class RecordingControls:
             self.speaker.say(self.tr("The camera's picture is back."))  # (the players waited for it: play on)
 
     def _no_picture_yet(self) -> None:
-        if self.finished or not self.isVisible() or self.pause_action.isChecked() or self.last_picture is None \
+        if self.finished or not self.isVisible() or self.pause_action.isChecked() \
                 or self.live.status in ("no picture", "over"):
             return  # (a window closed, at the start screen, has no camera to tell of)
-        if time.monotonic() - self.last_picture > NO_PICTURE_S:
+        now = time.monotonic()
+        if self.last_picture is None:
+            self.first_awaited = self.first_awaited or now
+            waited, allowed = now - self.first_awaited, FIRST_PICTURE_S
+        else:
+            waited, allowed = now - self.last_picture, NO_PICTURE_S
+        if waited > allowed:
             self.live.set_status("no picture")
             self.speaker.say(self.tr("No picture from the camera: wait, it is being opened again."))
 

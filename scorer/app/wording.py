@@ -250,8 +250,8 @@ _SENTENCES = (
                                    "{changes}, the moves since scored again"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected"),
     QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again"),
-    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the "
-                                   "rules do not allow {tile} there (undo the move to enter another)"),
+    QT_TRANSLATE_NOOP("Sentences", "the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} "
+                                   "was laid -- it stays {kept} (undo the move to enter another)"),
     QT_TRANSLATE_NOOP("Sentences", "no tile is being followed there"),
     QT_TRANSLATE_NOOP("Sentences", "{player} {tile}"),
     QT_TRANSLATE_NOOP("Sentences", "{player} passed"),

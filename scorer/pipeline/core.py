@@ -384,6 +384,7 @@ class TablePipeline:
             return [told(t, Corrected(center, tile))]
         played = with_guess_revised(self.history.steps, Guess(before, (), self.match.round_no), tile)
         if played is None:
+            self.tracker.correct(center, before)  # (the picture as the match has it: the tile left as played)
             return [told(t, Corrected(center, tile, kept=before))]
         return self.rewrite(t, played, Corrected(center, tile, played.changes))
 

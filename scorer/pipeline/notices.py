@@ -355,8 +355,8 @@ class Corrected:
 
     def text(self) -> Words:
         if self.kept is not None:
-            return Words("the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the rules do "
-                         "not allow {tile} there (undo the move to enter another)", place=at(self.place), tile=self.tile, kept=self.kept)
+            return Words("the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it "
+                         "stays {kept} (undo the move to enter another)", place=at(self.place), tile=self.tile, kept=self.kept)
         if self.changes:
             return Words("the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again",
                          place=at(self.place), tile=self.tile, changes=changes_told(self.changes))

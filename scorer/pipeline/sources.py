@@ -284,8 +284,9 @@ class Camera:
             self._cap = None
 
     def frames(self) -> Iterator[Frame]:
-        self.connect()
-        cap, self._cap = self._cap, None
+        # (A camera that will not open at first -- a phone not streaming yet as a match is resumed -- is waited for as
+        # one that drops out is; a command that must not wait checks it with connect() first.)
+        cap, self._cap = self._cap or self._open(), None
         start = time.monotonic()
         index = 0
         lost_since: float | None = None
@@ -300,6 +301,8 @@ class Camera:
                 # The camera dropped out: keep the match, try to reopen it.
                 now = time.monotonic()
                 lost_since = lost_since or now
+                if now - lost_since > self.give_up_s and index == 0:
+                    raise SourceError(Words("camera {camera}: not found or cannot be opened", camera=self.index))
                 if now - lost_since > self.give_up_s:
                     raise SourceError(Words("camera {camera}: no picture for {seconds} s; it stopped or was unplugged",
                                             camera=self.index, seconds=f"{self.give_up_s:.0f}"))

@@ -15,7 +15,7 @@ from scorer.app import i18n
 from scorer.app.corrections import ConfirmDialog, event_text
 from scorer.app.speech import Speaker
 from scorer.app.window import MainWindow
-from scorer.pipeline import NeedsConfirmation, PipelineConfig, TablePipeline, VideoFile
+from scorer.pipeline import NeedsConfirmation, PipelineConfig, StatusChange, TablePipeline, VideoFile
 from scorer.pipeline.sources import Frame
 from scorer.rules.transcript import scores_text
 from scorer.rules import Play, RoundStart, Tile
@@ -303,6 +303,11 @@ def test_a_camera_paused_keeps_its_picture_coming_and_reads_no_move_till_played_
     fed_when_paused, taken_when_paused = len(fed), CountingCamera.taken
     qtbot.wait(300)
     assert len(fed) <= fed_when_paused + 1 and CountingCamera.taken > taken_when_paused + 10
+    # A move entered by hand while paused (the camera's "waiting" after the answer to its question): still paused.
+    window._send([RoundStart("Ann"), Play("Ann", Tile(3, 3))])
+    qtbot.waitUntil(lambda: len(window.snapshot.steps) == 2, timeout=5_000)
+    window._on_events([StatusChange(9.0, "waiting")])
+    assert window.live.status == "paused" and window.pause_action.isChecked()
     window.pause_action.trigger()
     qtbot.waitUntil(lambda: len(fed) > fed_when_paused + 10, timeout=10_000)
     assert window.live.status != "paused"

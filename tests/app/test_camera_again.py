@@ -202,3 +202,39 @@ def test_a_slow_first_opening_is_no_lost_picture_and_a_stop_not_the_cameras_is_n
     window.live.status_clicked.emit()  # (the saving stopped it, not the camera: nothing to try again)
     assert window.finished
     window.stop()
+
+
+class LateCamera(BlinkingCamera):
+    """A phone not streaming yet as the match opens: its first picture comes after ``gap`` seconds."""
+
+    def frames(self):
+        import time
+
+        import numpy as np
+
+        time.sleep(self.gap)
+        image = np.full((360, 640, 3), 60, np.uint8)
+        for i in range(10):
+            yield Frame(i, i / self.fps, image)
+            time.sleep(0.02)
+
+
+def test_a_first_picture_long_in_coming_is_told_and_play_goes_on_once_it_comes(qtbot, tmp_path: Path, monkeypatch) -> None:
+    import scorer.app.window_recording as recording
+    from scorer.pipeline import PipelineConfig
+
+    monkeypatch.setattr(recording, "FIRST_PICTURE_S", 1.0)
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path)
+    speaker = Speaker("en")
+    said: list[str] = []
+    speaker.say = said.append  # type: ignore[method-assign]
+    window = MainWindow(session, TablePipeline(session, NoDetector(), PipelineConfig(), fps=30.0), LateCamera(gap=3.5),
+                        realtime=False, speaker=speaker)
+    qtbot.addWidget(window)
+    window.show()
+    window.start()
+    qtbot.waitUntil(lambda: window.live.status == "no picture", timeout=5_000)
+    assert said[-1] == "No picture from the camera: wait, it is being opened again."
+    qtbot.waitUntil(lambda: window.live.status != "no picture", timeout=10_000)
+    assert said[-1] == "The camera's picture is back." and window.live.image is not None
+    window.stop()

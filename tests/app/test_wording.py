@@ -52,7 +52,7 @@ def test_in_finnish_the_questions_are_finnish(finnish) -> None:
     assert question_text(needs_confirmation(1.0, QUESTIONS[1])) == \
         "[2|3]: käsi tuli Cidin puolelta, mutta on Annin vuoro: oliko se Annin?"
     assert question_text(needs_confirmation(1.0, QUESTIONS[2])) == \
-        "uusi laatta kohdassa (412, 201) luetaan epävarmasti: [1|6] tai [0|1]"
+        "uusi laatta (412, 201) luetaan epävarmasti: [1|6] tai [0|1]"
 
 
 # -- notices: each kind the pipeline tells, and the layout's sentences ---------------------------------
@@ -89,7 +89,7 @@ def test_places_are_told_by_the_part_of_the_camera_picture_they_lie_in(qapp) -> 
     assert question_text(asked, picture) == "the new tile at (top left) is read unsurely: [1|6] or [0|1]"
     i18n.set_language("fi")
     try:
-        assert notice_text(told(1.0, NOTICES[0]), picture) == "kohdan (ylhäällä vasemmalla) laatta luetaan nyt [3|5], ei [3|6]"
+        assert notice_text(told(1.0, NOTICES[0]), picture) == "laatta (ylhäällä vasemmalla) luetaan nyt [3|5], ei [3|6]"
     finally:
         i18n.set_language("en")
     assert [region((x, y), 90, 60) for x, y in ((0, 0), (45, 30), (89.9, 59.9), (-5, 70), (60, 10))] == \
@@ -121,7 +121,7 @@ def test_in_english_the_app_tells_what_the_pipeline_tells(qapp, said) -> None:
 
 
 def test_in_finnish_the_notices_are_finnish(finnish) -> None:
-    assert notice_text(told(1.0, NOTICES[0])) == "kohdan (212, 132) laatta luetaan nyt [3|5], ei [3|6]"
+    assert notice_text(told(1.0, NOTICES[0])) == "laatta (212, 132) luetaan nyt [3|5], ei [3|6]"
     assert notice_text(told(1.0, NOTICES[6])) == ("uusien laattojen pelijärjestykseen ei vastattu: tulkittu Ann ohitti vuoronsa, "
                                                  "sitten Ben [3|6] -- korjaa, jos se ei pidä paikkaansa")
     assert notice_text(told(1.0, NOTICES[13])).startswith("kysymykseen ”kuka pelasi laatan [5|5]? kamera ei nähnyt kättä")
@@ -165,19 +165,19 @@ def test_the_layouts_notes_and_problems_are_finnish(finnish) -> None:
     problem = Words("pips do not match at a join: {tile} shows {value} where {other} shows {other_value}",
                     tile=where, value=2, other=Words("{tile} at {place}", tile=Tile(1, 3), place="(164, 132)"), other_value=3)
     assert problem == "pips do not match at a join: [2|6] at (212, 132) shows 2 where [1|3] at (164, 132) shows 3"
-    assert said_again(problem) == ("silmäluvut eivät täsmää liitoksessa: [2|6] kohdassa (212, 132) näyttää 2, mutta "
-                                   "[1|3] kohdassa (164, 132) näyttää 3")
+    assert said_again(problem) == ("silmäluvut eivät täsmää liitoksessa: [2|6] (212, 132) näyttää 2, mutta "
+                                   "[1|3] (164, 132) näyttää 3")
     edge = Words("only the round's first double spins, but {tiles} both have branches", tiles=Listed([where, where], " and "))
-    assert said_again(edge).endswith("[2|6] kohdassa (212, 132) ja [2|6] kohdassa (212, 132) on molemmilla haaroja")
+    assert said_again(edge).endswith("[2|6] (212, 132) ja [2|6] (212, 132) on molemmilla haaroja")
     asked = needs_confirmation(1.0, TableUnfit((problem,)))
     assert question_text(asked).startswith("pöytä ei vastaa peliä: silmäluvut eivät täsmää")
     assert notice_text(Notice(1.0, Words("{tile} lies lengthwise in the line: read as a double laid crosswise", tile=where))) == \
-        "[2|6] kohdassa (212, 132) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi"
+        "[2|6] (212, 132) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi"
 
 
 def test_a_played_tile_seen_again_is_asked_about_in_finnish(finnish) -> None:
     asked = needs_confirmation(1.0, PlayedTileAgain((((212.0, 132.0), Tile(3, 6)),)))
-    assert question_text(asked) == ("pöytä ei vastaa peliä: kohdan (212, 132) laatta pelikuvion vieressä luetaan [3|6], joka on jo "
+    assert question_text(asked) == ("pöytä ei vastaa peliä: laatta (212, 132) pelikuvion vieressä luetaan [3|6], joka on jo "
                                     "pelattu: mikä laatta se on?")
 
 

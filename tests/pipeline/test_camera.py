@@ -61,7 +61,9 @@ def test_a_camera_that_drops_out_is_reopened_and_the_frames_go_on(capture) -> No
 def test_a_missing_camera_and_one_gone_for_good_are_clear_errors(capture) -> None:
     capture.script = [(False, 0)]
     with pytest.raises(SourceError, match="camera 3: not found"):
-        next(Camera(3).frames())
+        Camera(3).connect()  # (a command checks its camera before it makes anything)
+    with pytest.raises(SourceError, match="camera 3: not found or cannot be opened"):
+        next(Camera(3, give_up_s=0.0).frames())  # (never opened: tried as long as a camera dropping out)
     capture.opened = 0
     capture.script = [(True, 2), (False, 0)]
     camera = Camera(1, give_up_s=0.0)
@@ -70,3 +72,15 @@ def test_a_missing_camera_and_one_gone_for_good_are_clear_errors(capture) -> Non
         for frame in camera.frames():
             seen.append(frame)
     assert len(seen) == 2
+
+
+def test_a_camera_not_streaming_yet_is_waited_for_as_one_that_dropped_out(capture) -> None:
+    # (A phone's stream down as a match is resumed: the match goes on once it streams, not stopped at once.)
+    capture.script = [(False, 0), (False, 0), (True, 3)]
+    camera = Camera("http://phone/video", give_up_s=30)
+    frames = []
+    for frame in camera.frames():
+        frames.append(frame)
+        if len(frames) == 3:
+            camera.stop()
+    assert [f.index for f in frames] == [0, 1, 2] and capture.opened == 3

@@ -185,12 +185,16 @@ def test_a_played_tile_corrected_by_a_person_rewrites_its_move_and_rescores_the_
     session.close()
     _, steps = score_log(session.path.read_text().splitlines())  # the file alone: the undo line, the round again
     assert [s.event for s in steps] == truth
-    # A tile corrected to what the rules refuse there: the reading is corrected, the match left as it is.
+    # A tile corrected to what the rules refuse there: the match left as it is, and the picture as the match has it
+    # (a label the log contradicts would stay on the table all round).
     again = TablePipeline(_history(session.header, truth), _NoCamera(), PipelineConfig(), fps=10)
     again.tracker.tracks = [Track(0, box, Counter({played.tile: 9}), settled=played.tile)]
     kept = [s.event for s in again.history.steps]
-    (said,) = again.correct_reading(box.center, Tile(6, 6) if played.tile != Tile(6, 6) else Tile(0, 0), 60.0)
-    assert "as corrected; the move that laid" in said.message and [s.event for s in again.history.steps] == kept
+    refused = Tile(6, 6) if played.tile != Tile(6, 6) else Tile(0, 0)
+    (said,) = again.correct_reading(box.center, refused, 60.0)
+    assert said.message == (f"the tile at (124, 112) is not taken as {refused}: the rules do not allow {refused} where "
+                            f"{played.tile} was laid -- it stays {played.tile} (undo the move to enter another)")
+    assert [s.event for s in again.history.steps] == kept and again.tracker.reading_at(box.center) == played.tile
 
 
 def test_a_box_corrected_beside_the_played_tile_read_the_same_leaves_the_move(tmp_path: Path) -> None:

@@ -1029,7 +1029,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <name>Sentences</name>
     <message>
         <source>{tile} at {place}</source>
-        <translation>{tile} kohdassa {place}</translation>
+        <translation>{tile} {place}</translation>
     </message>
     <message>
         <source>pips do not match at a join: {tile} shows {value} where {other} shows {other_value}</source>
@@ -1053,23 +1053,23 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the tile at {place} read as {read} is taken as {taken}: so the table fits the board before</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pöytä sopii edelliseen tilanteeseen</translation>
+        <translation>laatta {place}, luettu {read}, tulkitaan {taken}: näin pöytä sopii edelliseen tilanteeseen</translation>
     </message>
     <message>
         <source>the box at {place} read as {read} is left out: it overlaps another, and only without it does the layout fit together</source>
-        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: se on toisen päällä, ja vain ilman sitä pelikuvio sopii yhteen</translation>
+        <translation>laatikko {place}, luettu {read}, jätetään pois: se on toisen päällä, ja vain ilman sitä pelikuvio sopii yhteen</translation>
     </message>
     <message>
         <source>the tile at {place} read as {read} is taken as {taken}: so the layout fits together</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: näin pelikuvio sopii yhteen</translation>
+        <translation>laatta {place}, luettu {read}, tulkitaan {taken}: näin pelikuvio sopii yhteen</translation>
     </message>
     <message>
         <source>the tile at {place} looks face down, yet lies in the layout as the double blank would: taken as [0|0] -- please check it</source>
-        <translation>kohdan {place} laatta näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
+        <translation>laatta {place} näyttää olevan selkäpuoli ylöspäin, mutta on pelikuviossa kuten tyhjä tupla olisi: tulkittu [0|0] -- tarkista se</translation>
     </message>
     <message>
         <source>no face in the picture is read surely, and the tiles taken for backs at {places} look like the faces: any of them may be a face whose pips do not show -- please check them</source>
-        <translation>kuvasta ei voitu lukea varmasti yhdenkään laatan silmiä, ja kohtien {places} selkäpuoli ylöspäin tulkitut laatat näyttävät samalta kuin silmäpuolet: mikä tahansa niistä voi olla silmäpuoli ylöspäin oleva laatta, jonka silmät eivät näy -- tarkista ne</translation>
+        <translation>kuvasta ei voitu lukea varmasti yhdenkään laatan silmiä, ja selkäpuoli ylöspäin tulkitut laatat {places} näyttävät samalta kuin silmäpuolet: mikä tahansa niistä voi olla silmäpuoli ylöspäin oleva laatta, jonka silmät eivät näy -- tarkista ne</translation>
     </message>
     <message>
         <source>the layout reaches the edge of the picture ({tiles}): it may go on beyond it, unseen -- frame the whole layout</source>
@@ -1077,15 +1077,15 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the open end of {tile} at {place} is not bare table (something covers it): a tile may lie there unseen -- please check it</source>
-        <translation>laatan {tile} avoin pää kohdassa {place} ei ole paljasta pöytää (jokin peittää sen): siinä voi olla näkymätön laatta -- tarkista se</translation>
+        <translation>laatan {tile} avoin pää {place} ei ole paljasta pöytää (jokin peittää sen): siinä voi olla näkymätön laatta -- tarkista se</translation>
     </message>
     <message>
         <source>the tile at {place} is read uncertainly as {read} ({confidence}): please check it</source>
-        <translation>kohdan {place} laatta luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
+        <translation>laatta {place} luetaan epävarmasti {read} ({confidence}): tarkista se</translation>
     </message>
     <message>
         <source>the pips of the tile at {place} cannot be read (they do not show): please check it</source>
-        <translation>kohdan {place} laatan silmiä ei voi lukea (ne eivät näy): tarkista se</translation>
+        <translation>laatan {place} silmiä ei voi lukea (ne eivät näy): tarkista se</translation>
     </message>
     <message>
         <source>tiles joined to one another lie beside the layout but are not joined to it ({tiles}): a tile between them may be unseen or misread</source>
@@ -1125,11 +1125,11 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits the game</source>
-        <translation>kohdan {place} laatikko, luettu {read}, jätetään pois: sama laatta näkyy muualla, jossa se sopii peliin</translation>
+        <translation>laatikko {place}, luettu {read}, jätetään pois: sama laatta näkyy muualla, jossa se sopii peliin</translation>
     </message>
     <message>
         <source>the tile at {place} read as {read} is taken as {taken}: {why}</source>
-        <translation>kohdan {place} laatta, luettu {read}, tulkitaan {taken}: {why}</translation>
+        <translation>laatta {place}, luettu {read}, tulkitaan {taken}: {why}</translation>
     </message>
     <message>
         <source>a played tile seen nowhere else</source>
@@ -1149,7 +1149,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the tile at {place} against the layout reads {tile}, which is already played: which tile is it?</source>
-        <translation>kohdan {place} laatta pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
+        <translation>laatta {place} pelikuvion vieressä luetaan {tile}, joka on jo pelattu: mikä laatta se on?</translation>
     </message>
     <message>
         <source>who started the round? (drawn by lot; the camera did not see the arm)</source>
@@ -1181,7 +1181,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the new tile at {place} is read unsurely: {readings}</source>
-        <translation>uusi laatta kohdassa {place} luetaan epävarmasti: {readings}</translation>
+        <translation>uusi laatta {place} luetaan epävarmasti: {readings}</translation>
     </message>
     <message>
         <source> or </source>
@@ -1213,7 +1213,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the tile at {place} now reads {after}, not {before}</source>
-        <translation>kohdan {place} laatta luetaan nyt {after}, ei {before}</translation>
+        <translation>laatta {place} luetaan nyt {after}, ei {before}</translation>
     </message>
     <message>
         <source>the camera moved by {pixels} px (its stand knocked?): the whole table shifted alike, and the places kept follow it</source>
@@ -1241,7 +1241,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the tile at {place}, seen as a back, is taken as [0|0]: it lies where a double is laid on a 0</source>
-        <translation>kohdan {place} laatta, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
+        <translation>laatta {place}, joka näkyy selkäpuoli ylöspäin, tulkitaan laataksi [0|0]: se on kohdassa, johon tupla pelataan nollaan</translation>
     </message>
     <message>
         <source>{taken} -- correct it if it is not</source>
@@ -1277,7 +1277,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>no answer about the tile at {place}: taken as read, {tiles}</source>
-        <translation>kohdan {place} laatasta ei vastattu: tulkittu luetuksi, {tiles}</translation>
+        <translation>laatasta {place} ei vastattu: tulkittu luetuksi, {tiles}</translation>
     </message>
     <message>
         <source>no answer about the hands left at the round&apos;s end: taken as read -- {hands}</source>
@@ -1301,19 +1301,15 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the tile at {place} taken as {taken} is {tile}: {taken} is read surely at {seen_at} -- {changes}, the moves since scored again</source>
-        <translation>kohdan {place} laatta, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti kohdassa {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
+        <translation>laatta {place}, joka tulkittiin laataksi {taken}, onkin {tile}: {taken} luetaan varmasti {seen_at} -- {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
     </message>
     <message>
         <source>the tile at {place} is {tile}, as corrected</source>
-        <translation>kohdan {place} laatta on {tile}, korjattu</translation>
+        <translation>laatta {place} on {tile}, korjattu</translation>
     </message>
     <message>
         <source>the tile at {place} is {tile}, as corrected: {changes}, the moves since scored again</source>
-        <translation>kohdan {place} laatta on {tile}, korjattu: {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
-    </message>
-    <message>
-        <source>the tile at {place} is {tile}, as corrected; the move that laid {kept} stays as it is: the rules do not allow {tile} there (undo the move to enter another)</source>
-        <translation>kohdan {place} laatta on {tile}, korjattu; siirto, jossa pelattiin {kept}, pysyy ennallaan: säännöt eivät salli laattaa {tile} siihen (kumoa siirto syöttääksesi toisen)</translation>
+        <translation>laatta {place} on {tile}, korjattu: {changes}, siitä lähtien tehdyt siirrot pisteytetty uudelleen</translation>
     </message>
     <message>
         <source>no tile is being followed there</source>
@@ -1362,6 +1358,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>{change} (at {seconds} s)</source>
         <translation>{change} (kohdassa {seconds} s)</translation>
+    </message>
+    <message>
+        <source>the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it stays {kept} (undo the move to enter another)</source>
+        <translation>laattaa {place} ei tulkita laataksi {tile}: säännöt eivät salli laattaa {tile} siihen, mihin {kept} pelattiin -- se pysyy laattana {kept} (kumoa siirto syöttääksesi toisen)</translation>
     </message>
     <message>
         <source>{tile} is already on the board</source>
