@@ -167,7 +167,7 @@ With no camera the picture draws the round's layout as the moves are entered: th
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round's end, undo and redo.
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); "Score again from here" withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
-A camera unplugged is opened again by itself within 30 s; after that Play ▸ Try the camera again (meanwhile enter the moves by hand).
+A camera unplugged, or one not streaming yet as a match starts or is resumed, is opened again by itself for 30 s; after that Play ▸ Try the camera again (meanwhile enter the moves by hand).
 F11: table mode, the scores large for the whole table.
 
 Scoring: after each tile the open ends of the layout are added up (a double at an end counts both halves); a multiple of 5 scores -- Horse Race a point for each 5, to 61; Seven Rocks the sum itself, to 250. A player who cannot place a tile draws (Horse Race), else passes (Seven Rocks: knocks). When a hand is emptied, or nobody can play, Round end… takes the hands left: Horse Race credits the winner with the others' pips rounded to 5; Seven Rocks takes each hand, rounded to 5, off its pair.

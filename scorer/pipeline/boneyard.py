@@ -36,6 +36,11 @@ class Boneyard:
     def __len__(self) -> int:
         return len(self.slots)
 
+    @property
+    def seen(self) -> bool:
+        """Whether a still table was looked at yet (else the next update only takes the boneyard as it lies)."""
+        return self._grey is not None
+
     def reset(self, tiles: Sequence[np.ndarray], grey: np.ndarray, colour: np.ndarray | None = None) -> None:
         """A new round: the boneyard as dealt (its heap, or heaps: a back lying alone, away from
         them all, is something else -- a glare spot on a glossy table, a reflection)."""

@@ -24,6 +24,27 @@ class Draws:
         self.before_opening: StillTable | None = None
         # When draws were counted at the first look after the camera saw nothing (who drew them, the camera did not see).
         self.counted_blind: set[float] = set()
+        # Whether the last count was the first look's at a round already in play (drawn unseen, by whom not known).
+        self.counted_unseen = False
+        # Draws counted in a look that asked the players instead of writing them (count, the log's boneyard then, round,
+        # when): the boneyard followed from there shows only what is drawn since, so they are counted again next look.
+        self._asked_with: tuple[int, int, int, float] | None = None
+
+    def asked_with(self, draws: int, match: Match, t: float) -> None:
+        """A look counted ``draws`` and asked a question instead of writing them."""
+        self._asked_with = (draws, match.boneyard, match.round_no, t) if draws else None
+
+    def still_unwritten(self, match: Match, t: float) -> int:
+        """The draws the last look that asked counted, less those the log has taken since (the answer, a draw entered
+        by hand): counted again in the look at ``t`` (blind as they were counted, where they were).  Once."""
+        asked, self._asked_with = self._asked_with, None
+        if asked is None or asked[2] != match.round_no:
+            return 0
+        count, boneyard, _, when = asked
+        left = max(0, count - (boneyard - match.boneyard))
+        if left and when in self.counted_blind:
+            self.counted_blind.add(t)
+        return left
 
     def since(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none
@@ -35,6 +56,13 @@ class Draws:
             self.boneyard.reset(*still.boneyard)
             return 0
         played = [np.asarray(tiles[i].corners) for i in layout.component]
+        if not self.boneyard.seen and match.current_board().tiles:
+            # The first look of a round already in play (a match resumed, a camera opened again): the backs the log
+            # gives the boneyard and not seen in its heap were drawn meanwhile, unseen -- by whom, not known.
+            self.boneyard.reset(*still.boneyard)
+            self.counted_unseen = len(self.boneyard) < match.boneyard
+            return match.boneyard - len(self.boneyard) if self.counted_unseen else 0
+        self.counted_unseen = False
         return min(self.boneyard.update(*still.boneyard, played), match.boneyard)
 
     def cleared(self, still: StillTable, match: Match, arm_over: bool = False) -> None:

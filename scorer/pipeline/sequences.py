@@ -104,6 +104,41 @@ def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placemen
     return events
 
 
+class PlayedOn:
+    """:func:`sequence_for` of ``match`` and ``prefix`` for the orders :func:`ways_laid` tries, each played on from
+    the state its beginning left (kept) instead of from the start: the orders of a long gap's tiles number
+    thousands, their beginnings tens of thousands."""
+
+    def __init__(self, match: Match, prefix: Sequence[Event]) -> None:
+        self.match, self.prefix = match, list(prefix)
+        self._after: dict[tuple[Tile, ...], tuple[Match, list[Event]] | None] = {}
+
+    def __call__(self, order: Sequence[Placement]) -> list[Event] | None:
+        played = self._played(tuple(order))
+        return None if played is None else list(played[1])
+
+    def _played(self, order: tuple[Placement, ...]) -> tuple[Match, list[Event]] | None:
+        key = tuple(p.tile for p in order)
+        if key in self._after:
+            return self._after[key]
+        if not order:
+            try:
+                found: tuple[Match, list[Event]] | None = (state_after(self.match, self.prefix), list(self.prefix))
+            except IllegalMove:
+                found = None
+        elif (before := self._played(order[:-1])) is None or (player := before[0].next_player) is None:
+            found = None
+        else:
+            p = order[-1]
+            event = Play(player, p.tile, None if p.at is None else p.at.tile, None if p.at is None else p.at.side)
+            try:
+                found = (before[0].apply(event)[0], [*before[1], event])
+            except IllegalMove:
+                found = None
+        self._after[key] = found
+        return found
+
+
 def sequence_by_arms(match: Match, order: Sequence[Placement], laid_by: dict[Tile, str | None]) -> list[Event] | None:
     """The placements played in ``order``, each by the player ``laid_by`` names (None: the player then on
     turn), the players between passing -- or None where the rules allow no such sequence, or where every

@@ -30,7 +30,7 @@ from scorer.pipeline.questions import (
 from scorer.pipeline.orders import Orders
 from scorer.pipeline.rewrite import Guess, Rewritten, guessed, played_line, with_guess_revised
 from scorer.pipeline.sequences import (
-    allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, one_way_each, passes_until,
+    PlayedOn, allows, drawn_on_turn, in_order_put_down, laid_after_passes, on_turn, one_way_each, passes_until,
     passed_round, put_down_apart, score_of, sequence_by_arms, sequence_for, state_after, ways_laid,
 )
 from scorer.pipeline.still import Sight, StillTable, ToTable
@@ -118,11 +118,11 @@ def turn_for(match: Match, placements: Sequence[Placement], draws: int, seen: La
         # (No order plays them as first read: a tile misread in an earlier look -- the layout alone orders them.)
         return ways_laid(placements, seen.first_read, play) or (ways_laid(placements, {}, play) if seen.first_read else [])
 
-    candidates = laid_ways(lambda order: sequence_for(match, prefix, order))
+    candidates = laid_ways(PlayedOn(match, prefix))
     if not candidates and prefix:
         # The arm came from a player who cannot have played now (the players between may not pass):
         # someone reached across for the player on turn -- or the camera missed moves.  Asked.
-        on_turn_plays = laid_ways(lambda order: sequence_for(match, [], order))
+        on_turn_plays = laid_ways(PlayedOn(match, []))
         if on_turn_plays:
             return WhoseArm(tiles, arm, on, tuple(tuple(seq) for seq in on_turn_plays))
     if not candidates:
@@ -193,6 +193,9 @@ class Turns:
         self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
         self.guesses: list[Guess] = []  # tiles of this round taken as read unanswered
         self.orders = Orders(table)  # new tiles of this round taken in an order unanswered
+        # The order asked about, with the log's length and the draws it was asked at: the same tiles on the same game
+        # are not searched again each look (a long gap's tiles take seconds).
+        self.order_asked_at: tuple[int, int] | None = None
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -231,8 +234,9 @@ class Turns:
             # A plain box read as the double blank may as well be a back (the camera cannot tell): said.
             events += [told(t, BlankDoubleTaken(d.center)) for d in tiles if d.maybe_back and d.pips == (0, 0)]
         draws = self.draws.since(match, still, tiles, layout)
-        if draws and still.at in self.arms.reads_after_blind:
+        if draws and (still.at in self.arms.reads_after_blind or self.draws.counted_unseen):
             self.draws.counted_blind.add(t)  # (drawn while the camera saw nothing: by whom, not known)
+        draws = min(draws + self.draws.still_unwritten(match, t), match.boneyard)
         if change.placements:
             self.arms.note_places(tiles, layout)  # (the boxes as finally read)
         laid_first = self.laid_then_drawn(t, change.placements, draws) if self._drawn_after(change.placements, draws) else None
@@ -352,10 +356,17 @@ class Turns:
             # Asked who laid a tile, and play went on unanswered: it was laid first, the likeliest way.
             return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
+        asked_order = self.asked.order
+        if asked_order is not None and asked_order.tiles == {p.tile for p in placements} and \
+                self.order_asked_at == (len(self.table.steps), draws):
+            self.draws.asked_with(draws, match, t)
+            return self.table.put(t, asked_order)
         turn = turn_for(match, placements, draws, self._laying(t, placements), self.asked)
+        self.order_asked_at = (len(self.table.steps), draws) if isinstance(turn, WhichOrder) else None
         if isinstance(turn, (WhoseArm, NotPlayable)) and len(placements) == 1 and (revised := self._order_revised(t, placements, draws)):
             return revised
         if not isinstance(turn, Move):
+            self.draws.asked_with(draws, match, t)
             return self.table.put(t, turn)
         self.asked.order = self.asked.who_laid = None
         out = [told(t, said) for said in turn.said] + self.table.apply(t, turn.events)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from scorer.pipeline.boneyard import Boneyard
@@ -232,3 +234,53 @@ def test_the_last_back_of_a_boneyard_beside_a_seat_read_as_the_double_blank_is_s
     lone, hand_tile = plain(38.0, True), plain(80.0, False)
     found = boneyard_tiles([lone, hand_tile], [lone, hand_tile], zones, 4, None, ())
     assert [c.tolist() for c in found] == [_box(38.0, 193.0).tolist()]
+
+
+def test_draws_counted_by_a_look_that_asked_are_counted_again_till_the_log_takes_them() -> None:
+    # (A phone's stream down 25 s: the first look after it counted 5 draws and asked the order of 14 tiles; the next
+    # look, the boneyard followed from the first, counted none -- and with the hands short of 5 tiles no order of
+    # the 14 was playable: "cannot be played here by Ben", a question nobody could answer.)
+    from scorer.pipeline.draws import Draws
+    from scorer.rules import Draw, Play, RoundStart, Tile
+    from scorer.rules.log import MatchHeader
+
+    match = MatchHeader("horse-race", ("Ann", "Ben"), False).new_match()
+    for event in (RoundStart("Ann"), Play("Ann", Tile(2, 6)), Play("Ben", Tile(4, 6), Tile(2, 6))):
+        match, _ = match.apply(event)
+    draws = Draws()
+    draws.counted_blind.add(45.7)
+    draws.asked_with(5, match, 45.7)
+    assert draws.still_unwritten(match, 47.1) == 5 and 47.1 in draws.counted_blind  # (blind, as counted)
+    assert draws.still_unwritten(match, 48.0) == 0  # (once: a look that asks again says so again)
+    draws.asked_with(5, match, 45.7)
+    answered, _ = match.apply(Draw("Ann", 2))  # (two of them entered by hand meanwhile)
+    assert draws.still_unwritten(answered, 47.1) == 3
+    draws.asked_with(5, match, 45.7)
+    later = answered.apply(Play("Ann", Tile(4, 4), Tile(4, 6)))[0]
+    over = replace(later, round_no=later.round_no + 1)
+    assert draws.still_unwritten(over, 60.0) == 0  # (a new round: its boneyard is dealt anew)
+
+
+def test_the_first_look_at_a_round_in_play_counts_the_backs_the_log_gives_and_the_heap_lacks() -> None:
+    # (A match resumed, or a camera opened again, after tiles were drawn unseen: the boneyard had no picture before,
+    # and the draws were taken as none -- the hands then ran out before the tiles laid meanwhile did.)
+    from types import SimpleNamespace
+
+    from scorer.pipeline.draws import Draws
+    from scorer.pipeline.still import StillTable
+    from scorer.rules import Play, RoundStart, Tile
+    from scorer.rules.log import MatchHeader
+
+    match = MatchHeader("horse-race", ("Ann", "Ben"), False).new_match()
+    for event in (RoundStart("Ann"), Play("Ann", Tile(2, 6))):
+        match, _ = match.apply(event)
+    backs = [_box(20.0 + 26 * k, 20.0) for k in range(match.boneyard - 5)]
+    image = np.dstack([_table(backs)] * 3)
+    still = StillTable(1.0, 1.0, image, table_grey(image), None, (), (), tuple(backs))
+    draws, layout = Draws(), SimpleNamespace(component=[])
+    assert draws.since(match, still, [], layout) == 5 and draws.counted_unseen  # (by whom, not known)
+    assert draws.since(match, still, [], layout) == 0 and not draws.counted_unseen  # (followed from there on)
+    whole = [_box(20.0 + 26 * k, 20.0) for k in range(match.boneyard)]
+    image = np.dstack([_table(whole)] * 3)
+    fresh = Draws()
+    assert fresh.since(match, StillTable(1.0, 1.0, image, table_grey(image), None, (), (), tuple(whole)), [], layout) == 0

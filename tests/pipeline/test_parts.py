@@ -385,6 +385,18 @@ def test_the_ways_tiles_can_have_been_laid_follow_the_layout_and_the_first_looks
         [Tile(1, 3), Tile(3, 5), Tile(5, 5)]]
 
 
+def test_the_orders_played_on_from_their_beginnings_are_those_played_from_the_start() -> None:
+    from scorer.pipeline.sequences import PlayedOn, sequence_for, ways_laid
+
+    match, truth = _before_the_drop()
+    placements, _ = _laid_as(match, truth)
+    for prefix in ([], [Draw("Ben", 2)], [Draw("Ann", 1)]):  # (the last refused: it is Ben's turn)
+        kept = PlayedOn(match, prefix)
+        assert ways_laid(placements, {}, kept) == ways_laid(placements, {}, lambda order: sequence_for(match, prefix, order))
+        assert ways_laid(placements, {}, kept) == ways_laid(placements, {}, lambda order: sequence_for(match, prefix, order))
+    assert ways_laid(placements, {}, PlayedOn(match, [])) and not ways_laid(placements, {}, PlayedOn(match, [Draw("Ann", 1)]))
+
+
 def test_frames_that_stop_coming_for_a_while_leave_the_moves_between_unseen() -> None:
     from scorer.pipeline.arms import BLIND_SECONDS
     from scorer.pipeline.sources import Frame

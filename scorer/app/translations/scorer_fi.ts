@@ -681,7 +681,7 @@ With no camera the picture draws the round&apos;s layout as the moves are entere
 
 Play menu (or the buttons): a pass or a draw for any player, a tile played by hand (pick the tile, then the end it goes on), the hands at a round&apos;s end, undo and redo.
 Space pauses a recording; a click on its timeline shows that moment (the match is not changed); &quot;Score again from here&quot; withdraws the later moves (Redo brings them back). An undo while a recording plays pauses it till you enter the move, correct a tile or press Play.
-A camera unplugged is opened again by itself within 30 s; after that Play ▸ Try the camera again (meanwhile enter the moves by hand).
+A camera unplugged, or one not streaming yet as a match starts or is resumed, is opened again by itself for 30 s; after that Play ▸ Try the camera again (meanwhile enter the moves by hand).
 F11: table mode, the scores large for the whole table.
 
 Scoring: after each tile the open ends of the layout are added up (a double at an end counts both halves); a multiple of 5 scores -- Horse Race a point for each 5, to 61; Seven Rocks the sum itself, to 250. A player who cannot place a tile draws (Horse Race), else passes (Seven Rocks: knocks). When a hand is emptied, or nobody can play, Round end… takes the hands left: Horse Race credits the winner with the others&apos; pips rounded to 5; Seven Rocks takes each hand, rounded to 5, off its pair.
@@ -697,7 +697,7 @@ Ilman kameraa kuva piirtää kierroksen pöydän sitä mukaa kuin siirrot syöte
 
 Siirrot-valikko (tai painikkeet): vuoron ohitus tai nosto kenelle tahansa pelaajalle, käsin syötetty laatta (valitse laatta ja sitten pää, johon se pelataan), kädet kierroksen lopussa, kumoaminen ja uudelleen tekeminen.
 Välilyönti pysäyttää tallenteen; napsautus aikajanalla näyttää sen hetken (ottelu ei muutu); &quot;Pisteytä uudelleen tästä&quot; kumoaa myöhemmät siirrot (Tee uudelleen palauttaa ne). Kumoaminen tallenteen toistuessa pysäyttää sen, kunnes syötät siirron, korjaat laatan tai painat Toista.
-Irrotettu kamera avataan itsestään uudelleen 30 sekunnin kuluessa; sen jälkeen Siirrot ▸ Yritä kameraa uudelleen (syötä siirrot sillä välin käsin).
+Irrotettua kameraa, tai kameraa, joka ei vielä lähetä kuvaa ottelun alkaessa tai jatkuessa, yritetään avata itsestään 30 sekunnin ajan; sen jälkeen Siirrot ▸ Yritä kameraa uudelleen (syötä siirrot sillä välin käsin).
 F11: pöytätila, pisteet isoina koko pöydän nähtäviksi.
 
 Pisteet: jokaisen laatan jälkeen pelikuvion avoimet päät lasketaan yhteen (päässä oleva tupla lasketaan kummankin puoliskonsa mukaan); viidellä jaollinen summa tuo pisteitä -- Horse Racessa piste jokaisesta viidestä, 61:een asti; Seven Rocksissa summa sellaisenaan, 250:een asti. Pelaaja, joka ei voi pelata laattaa, nostaa (Horse Race), muuten ohittaa vuoronsa (Seven Rocks: koputtaa). Kun käsi tyhjenee tai kukaan ei voi pelata, Kierroksen loppu… kysyy jäljelle jääneet kädet: Horse Racessa voittaja saa muiden silmät viiteen pyöristettyinä; Seven Rocksissa kunkin käsi viiteen pyöristettynä vähennetään sen parin pisteistä.
