@@ -376,15 +376,14 @@ class TablePipeline:
         alone = before is not None and self.tracker.read_as(before) == 1
         if not self.tracker.correct(center, tile):
             return [told(t, NotFollowed())]
-        self.asked.boxes = ()
+        self.asked.boxes, self._pending = (), _Pending(0)
         self.asked.moved_on()
         self.gate.force_reread()
-        self._pending = _Pending(0)
         if before is None or before == tile or not alone or not played_this_round(self.history.steps, before):
             return [told(t, Corrected(center, tile))]
         played = with_guess_revised(self.history.steps, Guess(before, (), self.match.round_no), tile)
         if played is None:
-            self.tracker.correct(center, before)  # (the picture as the match has it: the tile left as played)
+            self.tracker.correct(center, before)  # (refused: the picture as the match has it, the tile as played)
             return [told(t, Corrected(center, tile, kept=before))]
         return self.rewrite(t, played, Corrected(center, tile, played.changes))
 
