@@ -64,6 +64,7 @@ class RecordingControls:
     def _toggle_pause_action(self) -> None:
         if getattr(self, "last_picture", None) is not None:
             self.last_picture = time.monotonic()  # (a pause is no camera without a picture)
+        self.first_awaited = None  # (nor a first picture long in coming)
         if hasattr(self, "play_button"):
             self.play_button.setChecked(self.pause_action.isChecked())
             return
@@ -272,7 +273,7 @@ class RecordingControls:
         self.finished, self.ended_with, self.broke_off = False, None, None
         self.camera_action.setEnabled(False)
         self._playable(True)
-        self.last_picture = None
+        self.last_picture = self.first_awaited = None
         self.live.set_status("waiting")
         self.statusBar().showMessage(self.tr("Opening the camera again…"), 5000)
         self.worker.connect_again()

@@ -324,7 +324,7 @@ class TablePipeline:
         moment left, and the next still table is taken as it is (kept, a back of a later deal gone from an earlier table
         was counted as a draw).  In the same round (``same_round``) the kept tiles' places and readings are kept."""
         self.draws.boneyard = Boneyard()  # (Draws is shared with turns and rounds: its boneyard replaced)
-        self.draws.told, self.draws.before_opening = False, None
+        self.draws.forget(table_too=True)
         kept = set(self.match.current_board().tiles)
         if same_round:
             self.tracker.keep_only(kept)

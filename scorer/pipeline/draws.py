@@ -24,11 +24,12 @@ class Draws:
         self.before_opening: StillTable | None = None
         # When draws were counted at the first look after the camera saw nothing (who drew them, the camera did not see).
         self.counted_blind: set[float] = set()
-        # Whether the last count was the first look's at a round already in play (drawn unseen, by whom not known).
-        self.counted_unseen = False
         # Draws counted in a look that asked the players instead of writing them (count, the log's boneyard then, round,
         # when): the boneyard followed from there shows only what is drawn since, so they are counted again next look.
         self._asked_with: tuple[int, int, int, float] | None = None
+        # The first look at a round already in play (a match resumed, a camera opened again): the backs the log gives
+        # the boneyard and its heap lacks (count, the log's boneyard then, round) -- drawn unseen, or missed in one look.
+        self._lacking: tuple[int, int, int] | None = None
 
     def asked_with(self, draws: int, match: Match, t: float) -> None:
         """A look counted ``draws`` and asked a question instead of writing them."""
@@ -36,15 +37,31 @@ class Draws:
 
     def still_unwritten(self, match: Match, t: float) -> int:
         """The draws the last look that asked counted, less those the log has taken since (the answer, a draw entered
-        by hand): counted again in the look at ``t`` (blind as they were counted, where they were).  Once."""
+        by hand): counted again in the look at ``t`` (blind as they were counted, where they were).  Once; none where
+        the log's boneyard grew since (draws withdrawn: undo, score again) or a round began."""
         asked, self._asked_with = self._asked_with, None
-        if asked is None or asked[2] != match.round_no:
+        if asked is None or asked[2] != match.round_no or match.boneyard > asked[1]:
             return 0
         count, boneyard, _, when = asked
         left = max(0, count - (boneyard - match.boneyard))
         if left and when in self.counted_blind:
             self.counted_blind.add(t)
         return left
+
+    def lacking(self, match: Match) -> int:
+        """The backs the first look at this round in play found lacking from the log's boneyard, the log unchanged
+        since; once (the draws to try where no order of the tiles laid meanwhile is playable without them)."""
+        lacking, self._lacking = self._lacking, None
+        if lacking is None or (lacking[1], lacking[2]) != (match.boneyard, match.round_no):
+            return 0
+        return lacking[0]
+
+    def forget(self, table_too: bool = False) -> None:
+        """The log rewound: the counts kept for the next looks go -- and (``table_too``: the frames go on from another
+        moment) what was seen of the table: a draw entered by hand since, the table seen cleared."""
+        self._asked_with = self._lacking = None
+        if table_too:
+            self.told, self.before_opening = False, None
 
     def since(self, match: Match, still: StillTable, tiles: list[TileDetection], layout: Layout) -> int:
         """Tiles drawn since the last accepted state: face-down tiles taken from where they lay (none
@@ -57,12 +74,10 @@ class Draws:
             return 0
         played = [np.asarray(tiles[i].corners) for i in layout.component]
         if not self.boneyard.seen and match.current_board().tiles:
-            # The first look of a round already in play (a match resumed, a camera opened again): the backs the log
-            # gives the boneyard and not seen in its heap were drawn meanwhile, unseen -- by whom, not known.
             self.boneyard.reset(*still.boneyard)
-            self.counted_unseen = len(self.boneyard) < match.boneyard
-            return match.boneyard - len(self.boneyard) if self.counted_unseen else 0
-        self.counted_unseen = False
+            lacking = match.boneyard - len(self.boneyard)
+            self._lacking = (lacking, match.boneyard, match.round_no) if lacking > 0 else None
+            return 0
         return min(self.boneyard.update(*still.boneyard, played), match.boneyard)
 
     def cleared(self, still: StillTable, match: Match, arm_over: bool = False) -> None:

@@ -235,6 +235,7 @@ class Rounds:
         """Moves were withdrawn (undo, score again): what was asked, the hands as best read and where tiles
         no longer on the board lay are forgotten -- they were of the table as it was."""
         self.asked.forget()
+        self.draws.forget()
         self.memory.forget_all_but(set(self.table.match.current_board().tiles))
         self.reveal_guess, self.hands_asked, self.starter_asked = None, False, None
 

@@ -195,7 +195,7 @@ class Turns:
         self.orders = Orders(table)  # new tiles of this round taken in an order unanswered
         # The order asked about, with the log's length and the draws it was asked at: the same tiles on the same game
         # are not searched again each look (a long gap's tiles take seconds).
-        self.order_asked_at: tuple[int, int] | None = None
+        self.order_asked_at: tuple[Match, int] | None = None
 
     def fit(self) -> Fit:
         """What a reading of the table is checked against now."""
@@ -234,7 +234,7 @@ class Turns:
             # A plain box read as the double blank may as well be a back (the camera cannot tell): said.
             events += [told(t, BlankDoubleTaken(d.center)) for d in tiles if d.maybe_back and d.pips == (0, 0)]
         draws = self.draws.since(match, still, tiles, layout)
-        if draws and (still.at in self.arms.reads_after_blind or self.draws.counted_unseen):
+        if draws and still.at in self.arms.reads_after_blind:
             self.draws.counted_blind.add(t)  # (drawn while the camera saw nothing: by whom, not known)
         draws = min(draws + self.draws.still_unwritten(match, t), match.boneyard)
         if change.placements:
@@ -288,7 +288,8 @@ class Turns:
         if asked is None or np.hypot(asked.place[0] - x, asked.place[1] - y) > long_side(d.corners) / 2:
             # (Tiles drawn by now were drawn before it was laid; those drawn while the question is
             # open come after it.)
-            drawn_first = self.draws.since(self.table.match, still, reading.tiles, reading.layout)
+            drawn_first = self.draws.since(self.table.match, still, reading.tiles, reading.layout) + \
+                self.draws.still_unwritten(self.table.match, t)
             return self.table.put(t, WhichReading(d.center, readings, drawn_first, alternatives(self.table.match, outcomes, drawn_first)))
         self.asked.reading = None
         said = told(t, ReadingTaken(d.center, readings[0]))
@@ -357,12 +358,17 @@ class Turns:
             return self.settle_who_laid(t) + self.drawn_then_laid(t, draws, [p for p in placements if p.tile != asked.tile])
         match = self.table.match
         asked_order = self.asked.order
-        if asked_order is not None and asked_order.tiles == {p.tile for p in placements} and \
-                self.order_asked_at == (len(self.table.steps), draws):
+        if asked_order is not None and asked_order.tiles == {p.tile for p in placements} and self.order_asked_at == (match, draws):
             self.draws.asked_with(draws, match, t)
             return self.table.put(t, asked_order)
         turn = turn_for(match, placements, draws, self._laying(t, placements), self.asked)
-        self.order_asked_at = (len(self.table.steps), draws) if isinstance(turn, WhichOrder) else None
+        if isinstance(turn, NotPlayable) and not draws and (lacking := self.draws.lacking(match)):
+            # The first look at a round in play lacked backs the log gives the boneyard, and no order of the new tiles
+            # is playable without them: drawn meanwhile, unseen (by whom, not known).
+            draws = lacking
+            self.draws.counted_blind.add(t)
+            turn = turn_for(match, placements, draws, self._laying(t, placements), self.asked)
+        self.order_asked_at = (match, draws) if isinstance(turn, WhichOrder) else None
         if isinstance(turn, (WhoseArm, NotPlayable)) and len(placements) == 1 and (revised := self._order_revised(t, placements, draws)):
             return revised
         if not isinstance(turn, Move):
