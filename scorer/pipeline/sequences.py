@@ -89,19 +89,7 @@ def ways_laid(placements: Sequence[Placement], first_seen: dict[Tile, float],
 def sequence_for(match: Match, prefix: Sequence[Event], order: Sequence[Placement]) -> list[Event] | None:
     """``prefix``, then the placements played in ``order`` by the players on turn, one after another
     -- or None where the rules allow no such sequence."""
-    events = list(prefix)
-    try:
-        state = state_after(match, prefix)
-        for p in order:
-            player = state.next_player
-            if player is None:
-                return None
-            event = Play(player, p.tile, None if p.at is None else p.at.tile, None if p.at is None else p.at.side)
-            state, _ = state.apply(event)
-            events.append(event)
-    except IllegalMove:
-        return None
-    return events
+    return PlayedOn(match, prefix)(order)
 
 
 class PlayedOn:
