@@ -193,8 +193,8 @@ class Turns:
         self.hidden_since: tuple[frozenset[Tile], float] | None = None  # board tiles unseen, and since when
         self.guesses: list[Guess] = []  # tiles of this round taken as read unanswered
         self.orders = Orders(table)  # new tiles of this round taken in an order unanswered
-        # The order asked about, with the log's length and the draws it was asked at: the same tiles on the same game
-        # are not searched again each look (a long gap's tiles take seconds).
+        # The game state and the draws the order was asked at: the same tiles on the same game are not searched again
+        # each look (a long gap's tiles take seconds).
         self.order_asked_at: tuple[Match, int] | None = None
 
     def fit(self) -> Fit:
