@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from scorer.app.i18n import language, translate
 from scorer.app.layout_picture import PIPS
+from scorer.app.screens import wide_enough_for_title
 from scorer.app.wording import refusal_text
 from scorer.errors import ScorerError
 from scorer.pipeline.sequences import state_after
@@ -107,6 +108,7 @@ def _ok_cancel(dialog: QDialog, form: QFormLayout) -> None:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     form.addRow(buttons)
+    wide_enough_for_title(dialog)
 
 
 class ConfirmDialog(QDialog):
@@ -223,6 +225,14 @@ class HandsDialog(QDialog):
                                "its two numbers of pips. A hand played out stays empty.").format(round=match.round_no))
         intro.setWordWrap(True)
         form.addRow(intro)
+        if match.phase is Phase.IN_ROUND and match.rules.has_boneyard and match.boneyard > 0:
+            # (the rules take the hands then only where they hold the draws nobody entered: told before the typing)
+            early = QLabel(self.tr("The round is still in play: the boneyard holds {count} tiles by the moves entered. "
+                                   "It ends here only if the hands hold draws that were not entered.").format(
+                                       count=match.boneyard))
+            early.setWordWrap(True)
+            early.setStyleSheet("color:#a05000")
+            form.addRow(early)
         self.fields: list[tuple[str, QLineEdit]] = []
         for player, count in zip(match.players, match.hand_counts):
             field = QLineEdit()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 from scorer.app.cribbage_texts import TEXTS, log_lines, phrase, prompt, scores_text
 from scorer.app.cribbage_widgets import ERROR_STYLE, NEUTRAL_STYLE, CribbageWidgets
 from scorer.app.pegboard import Track
+from scorer.app.screens import show_fitted
 from scorer.app.speech import CHOOSING, TEXT_ONLY, Speaker
 from scorer.app.wording import refusal_text, said_in
 from scorer.cribbage import parse_card
@@ -385,7 +386,7 @@ def run_cribbage_app(players: list[str], target: int = 121, muggins: bool = Fals
     app = QApplication.instance() or QApplication([])
     lang = set_language(lang or Settings.load().lang)  # Qt's own texts too (the Yes and No of the resume question)
     window = open_cribbage(players, target, muggins, lang=lang, ask_resume=ask_with_a_box(lang))
-    window.show()
+    show_fitted(window)
     code = app.exec()
     if window.next_action != "start":
         return code

@@ -15,7 +15,7 @@ TEXTS = {
     "en": {
         "title": "Cribbage to {target}: {players}", "board": "Cribbage: first to {target}",
         "deal_box": "Deal", "dealer": "Dealer", "deal": "Deal",
-        "cut_box": "Cut", "starter": "Starter", "starter_hint": "the starter, e.g. JD", "cut": "Cut",
+        "cut_box": "Cut", "starter": "Starter", "starter_hint": "e.g. JD", "cut": "Cut",
         "peg_box": "Pegging: the card played", "suit": "suit (optional)", "go": "Go",
         "peg_hint": "or type a card, e.g. 5H", "peg": "Peg",
         "show_box": "Show", "show_hint": "four cards, e.g. 5H 5C 5S JD", "crib": "crib", "count_button": "Count",
@@ -42,7 +42,7 @@ TEXTS = {
     "fi": {
         "title": "Cribbage {target} pisteeseen: {players}", "board": "Cribbage: ensin {target} pisteeseen",
         "deal_box": "Jako", "dealer": "Jakaja", "deal": "Jaa",
-        "cut_box": "Nosto", "starter": "Nostokortti", "starter_hint": "nostokortti, esim. JD", "cut": "Nosta",
+        "cut_box": "Nosto", "starter": "Nostokortti", "starter_hint": "esim. JD", "cut": "Nosta",
         "peg_box": "Pelaus: pelattu kortti", "suit": "maa (valinnainen)", "go": "Go",
         "peg_hint": "tai kirjoita kortti, esim. 5H", "peg": "Pelaa",
         "show_box": "Käsien laskenta", "show_hint": "neljä korttia, esim. 5H 5C 5S JD", "crib": "seimi",

@@ -22,6 +22,7 @@ a LanguageChange event, on which the app's widgets set their texts again.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typing import Callable
@@ -138,8 +139,9 @@ def decimal(value: float, digits: int | None = 1, signed: bool = False, lang: st
 
 def unbroken(text: str) -> str:
     """``text`` with a score's sign and an arrow kept with what they belong to where its lines wrap: "Ann +3",
-    "13 → 15" never split; nor a tile, "[3|6]" (a line may break after a bar: a word joiner holds it)."""
-    return text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0").replace("|", "|\u2060")
+    "Ben & Dee -50", "13 → 15" never split; nor a tile, "[3|6]" (a line may break after a bar: a word joiner holds it)."""
+    text = text.replace(" +", "\u00a0+").replace(" →", "\u00a0→").replace("→ ", "→\u00a0").replace("|", "|\u2060")
+    return re.sub(r" (?=-\d)", "\u00a0", text.replace(" & ", "\u00a0&\u00a0"))
 
 
 class Retranslated:

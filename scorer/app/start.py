@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from scorer.app import i18n
 from scorer.app.i18n import translate
+from scorer.app.screens import show_fitted
 from scorer.app.settings import Settings
 from scorer.app.cribbage import CribbageWindow, ask_with_a_box, open_cribbage
 from scorer.app.start_screen import CribbageChoice, DemoMatch, NewMatch, Resume, StartDialog
@@ -97,7 +98,7 @@ def run_app(argv: list[str] | None = None, lang: str | None = None, demo: bool =
         first = None
         if window is None:
             return 0
-        window.show()
+        show_fitted(window)
         if not isinstance(window, CribbageWindow):  # (cribbage has no camera nor worker to start)
             window.start()
         code = app.exec()

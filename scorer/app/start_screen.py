@@ -104,7 +104,9 @@ class StartDialog(Retranslated, QDialog):
                 self.others_label.setText(self.tr("Other unfinished matches:"))
         self.new_group.setTitle(self.tr("New match"))
         self.partnership.setText(self.tr("two pairs (partners sit opposite)"))
-        self.starter.setPlaceholderText(self.tr("who starts round 1 (empty: whoever lays the first tile, as your lot drew)"))
+        # (the placeholder short enough to be read whole in the field; the tooltip says it all)
+        self.starter.setPlaceholderText(self.tr("empty: whoever lays the first tile"))
+        self.starter.setToolTip(self.tr("who starts round 1 (empty: whoever lays the first tile, as your lot drew)"))
         for i in range(self.source.count()):
             data = self.source.itemData(i)
             if isinstance(data, int):
@@ -115,7 +117,8 @@ class StartDialog(Retranslated, QDialog):
                 self.source.setItemText(i, self.tr("A network camera (URL)…"))
             elif data == "hand":
                 self.source.setItemText(i, self.tr("No camera: every move entered by hand"))
-        self.location.setPlaceholderText(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
+        self.location.setPlaceholderText(self.tr("a file, a folder, rtsp:// or http://"))
+        self.location.setToolTip(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
         self.browse_button.setText(self.tr("Open video file…"))
         self.browse_folder_button.setText(self.tr("Open recorded session…"))
         self.calibration.setItemText(0, self.tr("(none)", "no calibration"))

@@ -112,7 +112,8 @@ class TableMode(QWidget):
         else:
             self.title.setText(match.rules.title)
         self.turn.setText(turn_text(match))
-        self.announcement.setText(announcement)
+        # (no announcement yet -- a match resumed, a round not begun -- leaves the banner saying whose turn it is)
+        self.announcement.setText("" if announcement == self.turn.text() else announcement)
         self._fit_fonts()
 
     def resizeEvent(self, event) -> None:  # noqa: N802

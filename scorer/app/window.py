@@ -263,8 +263,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
     def follow_latest_move(self) -> None:
         """The move list scrolled to its latest move (once its items' wrapped heights are laid out), unless a past
         moment is reviewed: texts in another language, or moves added while table mode hid the list, left it short."""
-        if self.review_at is None:
-            QTimer.singleShot(0, self.log.scrollToBottom)
+        if self.review_at is None:  # (the wrapped items' heights laid out first: else the last line stays half below)
+            QTimer.singleShot(0, self.log, lambda: (self.log.doItemsLayout(), self.log.scrollToBottom()))
 
     # -- running and closing --------------------------------------------------------------
 
@@ -316,8 +316,8 @@ class MainWindow(WindowMenus, RecordingControls, MatchCorrections, ClubLink, Sco
             self.log.addItem(item)
             if self.review_at is None and self.live.image is not None and step.line not in self.pictures:
                 self.pictures[step.line] = self.live.grab().scaledToWidth(560, Qt.TransformationMode.SmoothTransformation)
-        if len(snapshot.steps) > kept:  # (once the new items' wrapped heights are laid out)
-            QTimer.singleShot(0, self.log.scrollToBottom)
+        if len(snapshot.steps) > kept:
+            self.follow_latest_move()
         if hasattr(self, "timeline"):
             self.timeline.set_marks([step.t for step in snapshot.steps if step.t is not None])
         if (self.by_hand or self.finished) and snapshot.match.phase is not before.match.phase:

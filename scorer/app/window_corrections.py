@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
 
 from scorer.app.corrections import ConfirmDialog, HandsDialog, TilePicker, player_menu
 from scorer.app.question_picture import asked_boxes, question_picture
+from scorer.app.screens import ask_text
 from scorer.app.wording import question_text, refusal_text, said_again
 from scorer.errors import ScorerError
 from scorer.pipeline import NeedsConfirmation, pointed_at
@@ -216,12 +217,9 @@ class MatchCorrections:
 
     def _correct_tile(self, detection) -> None:
         """Click a tile to correct its pips; the table is read again with the correction."""
-        from PySide6.QtWidgets import QInputDialog
-
         a, b = detection.pips
-        text, ok = QInputDialog.getText(self, self.tr("Correct the tile"), self.tr("Its pips (two numbers 0-6):"),
-                                        text=f"{a} {b}")
-        if not ok:
+        text = ask_text(self, self.tr("Correct the tile"), self.tr("Its pips (two numbers 0-6):"), f"{a} {b}")
+        if text is None:
             return
         try:
             values = [int(v) for v in text.replace("|", " ").replace(",", " ").split()]

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QToolBar
 
 from scorer.app import i18n
+from scorer.app.screens import show_long_text
 from scorer.app.settings import Settings
 from scorer.pipeline.announce import voice_sample
 
@@ -134,7 +135,7 @@ class WindowMenus:
         self.table_mode.show_state(self.match, self.last_announcement if self.announcement is not None else self.banner.text())
 
     def _show_help(self) -> None:
-        QMessageBox.information(self, self.tr("How to use"), i18n.translate("MainWindow", HELP_TEXT))
+        show_long_text(self, self.tr("How to use"), i18n.translate("MainWindow", HELP_TEXT))
 
     def _show_about(self) -> None:
         path = getattr(self.session, "path", None)

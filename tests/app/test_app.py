@@ -123,13 +123,12 @@ def test_a_question_still_open_when_the_match_moves_on_or_another_comes_is_close
     qtbot.waitUntil(lambda: not isValid(asked), timeout=10_000)  # (closed, and let go: each question its own dialog)
     assert window.pending_dialog is None
     # A tile corrected by hand while a question is open: the person's word on it stands, the question goes.
-    from PySide6.QtWidgets import QInputDialog
-
+    from scorer.app import window_corrections
     from scorer.vision.detector import HalfReading, TileDetection
 
     window._on_events([NeedsConfirmation(5.0, "the new tile at (10, 10) is read unsurely", ((RoundStart("Ben"),),))])
     asked = window.pending_dialog
-    monkeypatch.setattr(QInputDialog, "getText", lambda *args, **kwargs: ("3 4", True))
+    monkeypatch.setattr(window_corrections, "ask_text", lambda *args, **kwargs: "3 4")
     box = TileDetection(((0, 0), (20, 0), (20, 10), (0, 10)), "up", 0.9, (HalfReading(3, (5, 5), 0.6), HalfReading(0, (15, 5), 0.6)))
     window._correct_tile(box)
     assert not asked.isVisible() and window.pending_dialog is None

@@ -97,6 +97,20 @@ def test_a_match_over_offers_no_more_moves(qtbot, tmp_path: Path) -> None:
     window.close()
 
 
+def test_the_hands_asked_for_in_a_round_in_play_say_when_the_round_ends_there(qtbot, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    sim = simulate_match("horse-race", 2, seed=4)
+    first_round = [e.event for e in sim.events if e.after.round_no == 1]
+    window = _window(qtbot, tmp_path, first_round[:3])  # (mid-round: the boneyard holds tiles)
+    texts = [label.text() for label in HandsDialog(window, window.match).findChildren(QLabel)]
+    assert any(text.startswith(f"The round is still in play: the boneyard holds {window.match.boneyard} tiles") for text in texts)
+    ended = _window(qtbot, tmp_path / "ended", first_round[:-1])  # (the round over: nothing to warn of)
+    assert not any("still in play" in label.text() for label in HandsDialog(ended, ended.match).findChildren(QLabel))
+    window.close()
+    ended.close()
+
+
 def test_hands_the_rules_refuse_come_back_as_typed(qtbot, tmp_path: Path, monkeypatch) -> None:
     sim = simulate_match("horse-race", 2, seed=4)
     first_round = [e.event for e in sim.events if e.after.round_no == 1]

@@ -88,7 +88,7 @@ def test_table_mode_shows_the_scores_large_and_who_is_on_turn(qtbot, tmp_path: P
     window = make_window(tmp_path, sim.header, StillCamera(), NoDetector(), session=session)
     qtbot.addWidget(window)
     window.resize(1280, 720)
-    window.last_announcement = "Ben: fifteen, three points"
+    window.banner.setText("Ben: fifteen, three points")  # (what the banner says, table mode says)
     window.toggle_table_mode()
     view = window.table_mode
     assert window.pages.currentWidget() is view and window.table_action.isChecked()
@@ -187,3 +187,16 @@ def test_between_rounds_table_mode_names_who_starts_the_next() -> None:
     between = [s.after for s in sim.events if s.after.phase is Phase.BEFORE_ROUND and s.after.round_no and not s.after.is_over]
     named = [m for m in between if m.next_to_act]
     assert named and all(turn_text(m) == f"{m.next_to_act} starts the next round" for m in named)
+
+
+def test_table_mode_says_whose_turn_it_is_once_where_nothing_was_announced(qtbot) -> None:
+    """A match resumed, or a round not begun, has no announcement: the banner's turn is not shown twice."""
+    from scorer.app.tablemode import TableMode, turn_text
+
+    sim, match, _ = _mid_round(8, "horse-race", 2, k=6)
+    view = TableMode()
+    qtbot.addWidget(view)
+    view.show_state(match, turn_text(match))
+    assert view.turn.text() == turn_text(match) and view.announcement.text() == ""
+    view.show_state(match, "Ben: fifteen, three points")
+    assert view.announcement.text() == "Ben: fifteen, three points"

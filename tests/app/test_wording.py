@@ -216,3 +216,4 @@ def test_the_boards_refusals_met_through_the_camera_are_finnish(finnish) -> None
 def test_a_banner_never_breaks_a_score_from_its_sign_nor_an_arrow_from_its_numbers() -> None:
     assert i18n.unbroken("Round: Ben's hand 13 → 15. Ann +3") == "Round: Ben's hand 13\u00a0→\u00a015. Ann\u00a0+3"
     assert i18n.unbroken("Undone: Ann plays [3|6] on [6|6]") == "Undone: Ann plays [3|\u20606] on [6|\u20606]"
+    assert i18n.unbroken("Ann & Cid -35, Ben & Dee -50 -- over") == "Ann\u00a0&\u00a0Cid\u00a0-35, Ben\u00a0&\u00a0Dee\u00a0-50 -- over"

@@ -353,7 +353,7 @@
     </message>
     <message>
         <source>Cancel</source>
-        <translation>Peruuta</translation>
+        <translation>Peru</translation>
     </message>
 </context>
 <context>
@@ -429,6 +429,10 @@
     <message>
         <source>The hands left in round {round}: type the tiles each player still holds, each tile as its two numbers of pips. A hand played out stays empty.</source>
         <translation>Kierroksen {round} jäljellä olevat kädet: kirjoita laatat, jotka kullakin pelaajalla on vielä kädessään, kukin laatta kahtena silmälukuna. Tyhjäksi pelatun käden kenttä jää tyhjäksi.</translation>
+    </message>
+    <message>
+        <source>The round is still in play: the boneyard holds {count} tiles by the moves entered. It ends here only if the hands hold draws that were not entered.</source>
+        <translation>Kierros on yhä käynnissä: syötettyjen siirtojen mukaan nostokasassa on {count} laattaa. Kierros päättyy tähän vain, jos käsissä on nostoja, joita ei syötetty.</translation>
     </message>
     <message>
         <source>1 tile, e.g. 3 4</source>
@@ -1900,6 +1904,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation> s</translation>
     </message>
     <message>
+        <source>empty: this computer&apos;s club file</source>
+        <translation>tyhjä: tämän tietokoneen kerhotiedosto</translation>
+    </message>
+    <message>
         <source>empty: this computer&apos;s club file; or a file, or postgresql+psycopg://user:password@host/club</source>
         <translation>tyhjä: tämän tietokoneen kerhotiedosto; tai tiedosto, tai postgresql+psycopg://käyttäjä:salasana@palvelin/club</translation>
     </message>
@@ -2110,6 +2118,10 @@ Jatketaanko sitä?</translation>
         <translation>paripeli (parin jäsenet istuvat vastakkain)</translation>
     </message>
     <message>
+        <source>empty: whoever lays the first tile</source>
+        <translation>tyhjä: ensimmäisen laatan pelaaja</translation>
+    </message>
+    <message>
         <source>who starts round 1 (empty: whoever lays the first tile, as your lot drew)</source>
         <translation>kuka aloittaa 1. kierroksen (tyhjä: se, joka pelaa ensimmäisen laatan, kuten arvonta ratkaisi)</translation>
     </message>
@@ -2128,6 +2140,10 @@ Jatketaanko sitä?</translation>
     <message>
         <source>No camera: every move entered by hand</source>
         <translation>Ei kameraa: jokainen siirto syötetään käsin</translation>
+    </message>
+    <message>
+        <source>a file, a folder, rtsp:// or http://</source>
+        <translation>tiedosto, kansio, rtsp:// tai http://</translation>
     </message>
     <message>
         <source>a video file, a record folder, or rtsp:// / http:// for a phone over the table</source>
