@@ -180,6 +180,9 @@ class StartDialog(Retranslated, QDialog):
         box = self.new_group = QGroupBox()
         form = self.form = QFormLayout(box)
         self.game = QComboBox()
+        # (its list drops below it: opened over it, the game chosen before lay under the pointer, and a click where
+        # the box was kept it -- a newcomer started Seven Rocks for two meaning Horse Race)
+        self.game.setStyleSheet("combobox-popup: 0")
         self.game.addItem("Horse Race", "horse-race")
         self.game.addItem("Seven Rocks", "seven-rocks")
         self.game.setCurrentIndex(max(0, self.game.findData(self.settings.game)))
