@@ -166,6 +166,8 @@ class Banner:
         self.standing = text
 
     def _standing_back(self, message: str) -> None:
-        """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it."""
+        """A passing message gone (an undo's, a notice's), what to do next is said again, where the bar says it.  A
+        message is also the bar's tooltip: a long one, cut at the window's edge, is read whole under the pointer."""
+        self.statusBar().setToolTip(message)
         if not message and (self.by_hand or self.finished):
             self._show_finished()

@@ -519,3 +519,12 @@ def test_an_evening_of_moves_by_hand_leaves_no_dialog_behind(qtbot, tmp_path: Pa
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert window.findChildren(TilePicker) == [] and window.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly) == []
     window.close()
+
+
+def test_the_status_bar_message_is_its_tooltip_too(qtbot, tmp_path: Path) -> None:
+    """A long message, cut at the window's edge, is read whole under the pointer."""
+    window = _window(qtbot, tmp_path)
+    long = "the order taken for the new tiles does not let [2|4] be played as seen: another order is taken " * 3
+    window.statusBar().showMessage(long, 8000)
+    assert window.statusBar().toolTip() == long
+    window.close()
