@@ -227,7 +227,9 @@ class HandsDialog(QDialog):
         form.addRow(intro)
         if match.phase is Phase.IN_ROUND and match.rules.has_boneyard and match.boneyard > 0:
             # (the rules take the hands then only where they hold the draws nobody entered: told before the typing)
-            early = QLabel(self.tr("The round is still in play: the boneyard holds {count} tiles by the moves entered. "
+            early = QLabel(self.tr("The round is still in play: the boneyard holds one tile by the moves entered. It ends "
+                                   "here only if the hands hold the draw that was not entered.") if match.boneyard == 1 else
+                           self.tr("The round is still in play: the boneyard holds {count} tiles by the moves entered. "
                                    "It ends here only if the hands hold draws that were not entered.").format(
                                        count=match.boneyard))
             early.setWordWrap(True)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QInputDialog, QPlainTextEdit, QVBoxLayout, QWidget
 
 # What a window manager adds around a window (its title bar, borders): measured on Openbox, a title bar of 20-30 px.
 FRAME = (16, 40)
 
 
-def free_area(widget: QWidget) -> tuple[int, int]:
+def free_area(widget: QWidget | None) -> tuple[int, int]:
     """The width and height a window may take on ``widget``'s screen (the panels left out); large where none is known."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
+    screen = (widget.screen() if widget is not None else None) or QGuiApplication.primaryScreen()
     if screen is None:
         return 10_000, 10_000
     free = screen.availableGeometry()
@@ -19,10 +19,18 @@ def free_area(widget: QWidget) -> tuple[int, int]:
 
 
 def show_fitted(window: QWidget) -> None:
-    """Show a main window at the size it asked for where that fits the screen with its frame, else maximised:
-    the bottom row of buttons and the status bar must not be below the screen's edge."""
+    """Show a main window at the size it asked for where that fits the screen with its frame, else maximised and, once
+    restored, as large as the screen lets it be: the bottom row of buttons and the status bar must not be below the
+    screen's edge.  The screen is the one under the pointer (where the start screen was clicked), not the first."""
+    screen = QGuiApplication.screenAt(QCursor.pos())
+    if screen is not None and screen is not window.screen():
+        window.setScreen(screen)
+        window.move(screen.availableGeometry().topLeft())
     width, height = free_area(window)
     if window.width() + FRAME[0] > width or window.height() + FRAME[1] > height:
+        least = window.minimumSizeHint()
+        window.resize(max(least.width(), min(window.width(), width - FRAME[0])),
+                      max(least.height(), min(window.height(), height - FRAME[1])))
         window.showMaximized()
     else:
         window.show()
@@ -43,7 +51,10 @@ def show_long_text(parent: QWidget, title: str, text: str) -> None:
     line = view.fontMetrics().lineSpacing()
     dialog.resize(min(90 * view.fontMetrics().averageCharWidth(), width - FRAME[0]),
                   min(34 * line, height - FRAME[1] - 20))
-    dialog.exec()
+    try:
+        dialog.exec()
+    finally:
+        dialog.deleteLater()
 
 
 
@@ -55,7 +66,8 @@ def wide_enough_for_title(dialog: QWidget) -> None:
     """A small dialog at least as wide as its title needs: a window manager cuts a title to the dialog's width
     ("Corre… he tile"), and the title says what the dialog is for."""
     title = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
-    dialog.setMinimumWidth(max(dialog.minimumWidth(), int(title * 1.2) + TITLE_BAR_BUTTONS))
+    # (a minimum set by hand replaces the layout's own: the larger of the two kept)
+    dialog.setMinimumWidth(max(dialog.minimumSizeHint().width(), dialog.minimumWidth(), int(title * 1.2) + TITLE_BAR_BUTTONS))
 
 
 def ask_text(parent: QWidget | None, title: str, label: str, text: str = "") -> str | None:
@@ -65,4 +77,7 @@ def ask_text(parent: QWidget | None, title: str, label: str, text: str = "") -> 
     dialog.setLabelText(label)
     dialog.setTextValue(text)
     wide_enough_for_title(dialog)
-    return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    try:
+        return dialog.textValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()

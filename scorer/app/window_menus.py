@@ -125,9 +125,10 @@ class WindowMenus:
         self.statusBar().setVisible(not on)
         if on:
             self._refresh_table_mode()
+            self.was_maximized = self.isMaximized()  # (full screen forgets it: a laptop's window would come back too tall)
             self.showFullScreen()
         else:
-            self.showNormal()
+            self.showMaximized() if getattr(self, "was_maximized", False) else self.showNormal()
             self.follow_latest_move()
 
     def _refresh_table_mode(self) -> None:

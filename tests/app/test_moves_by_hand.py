@@ -528,3 +528,14 @@ def test_the_status_bar_message_is_its_tooltip_too(qtbot, tmp_path: Path) -> Non
     window.statusBar().showMessage(long, 8000)
     assert window.statusBar().toolTip() == long
     window.close()
+
+
+def test_table_mode_gives_a_maximised_window_back_maximised(qtbot, tmp_path: Path) -> None:
+    """Full screen forgets that the window was maximised: on a laptop it came back taller than the screen."""
+    window = _window(qtbot, tmp_path)
+    window.showMaximized()
+    window.toggle_table_mode()
+    assert window.isFullScreen()
+    window.toggle_table_mode()
+    assert window.isMaximized() and not window.isFullScreen()
+    window.close()

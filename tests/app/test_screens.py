@@ -15,6 +15,8 @@ def test_a_window_larger_than_the_screen_opens_maximised(qtbot, monkeypatch) -> 
     monkeypatch.setattr(screens, "free_area", lambda _w: (1366, 768 - 30))  # (a laptop, a panel of 30 px)
     screens.show_fitted(window)
     assert window.isMaximized()
+    window.showNormal()  # (restored: as large as the screen lets it be, not the size asked for)
+    assert window.width() <= 1366 - screens.FRAME[0] and window.height() <= 768 - 30 - screens.FRAME[1]
     roomy = QMainWindow()
     qtbot.addWidget(roomy)
     roomy.resize(1280, 760)
@@ -34,6 +36,7 @@ def test_the_help_scrolls_within_the_screen(qtbot, monkeypatch) -> None:
     assert dialog.windowTitle() == "How to use" and dialog.height() <= 720 - screens.FRAME[1]
     (view,) = dialog.findChildren(QPlainTextEdit)
     assert view.isReadOnly() and view.toPlainText().count("a line of help") == 200
+    qtbot.waitUntil(lambda: not parent.findChildren(QDialog))  # (the help's dialog not kept, once closed)
 
 
 def test_a_small_dialog_is_as_wide_as_its_title(qtbot) -> None:
@@ -45,11 +48,13 @@ def test_a_small_dialog_is_as_wide_as_its_title(qtbot) -> None:
 
 
 def test_a_line_asked_for_comes_back_or_none_when_cancelled(qtbot, monkeypatch) -> None:
-    from PySide6.QtWidgets import QInputDialog
+    from PySide6.QtWidgets import QApplication, QInputDialog
 
     answers = iter([QDialog.DialogCode.Accepted, QDialog.DialogCode.Rejected])
-    asked: list[QInputDialog] = []
-    monkeypatch.setattr(QInputDialog, "exec", lambda dialog: asked.append(dialog) or next(answers))
+    widths: list[tuple[int, int]] = []  # (each dialog's minimum width, its title's)
+    monkeypatch.setattr(QInputDialog, "exec", lambda dialog: widths.append(
+        (dialog.minimumWidth(), dialog.fontMetrics().horizontalAdvance(dialog.windowTitle()))) or next(answers))
     assert screens.ask_text(None, "Correct the tile", "Its pips (two numbers 0-6):", "3 4") == "3 4"
     assert screens.ask_text(None, "Correct the tile", "Its pips (two numbers 0-6):", "3 4") is None
-    assert asked[0].minimumWidth() > asked[0].fontMetrics().horizontalAdvance("Correct the tile")
+    qtbot.waitUntil(lambda: not any(isinstance(w, QInputDialog) for w in QApplication.topLevelWidgets()))  # (none kept)
+    assert all(least > title for least, title in widths)

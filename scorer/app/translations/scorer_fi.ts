@@ -431,6 +431,10 @@
         <translation>Kierroksen {round} jäljellä olevat kädet: kirjoita laatat, jotka kullakin pelaajalla on vielä kädessään, kukin laatta kahtena silmälukuna. Tyhjäksi pelatun käden kenttä jää tyhjäksi.</translation>
     </message>
     <message>
+        <source>The round is still in play: the boneyard holds one tile by the moves entered. It ends here only if the hands hold the draw that was not entered.</source>
+        <translation>Kierros on yhä käynnissä: syötettyjen siirtojen mukaan nostokasassa on yksi laatta. Kierros päättyy tähän vain, jos käsissä on nosto, jota ei syötetty.</translation>
+    </message>
+    <message>
         <source>The round is still in play: the boneyard holds {count} tiles by the moves entered. It ends here only if the hands hold draws that were not entered.</source>
         <translation>Kierros on yhä käynnissä: syötettyjen siirtojen mukaan nostokasassa on {count} laattaa. Kierros päättyy tähän vain, jos käsissä on nostoja, joita ei syötetty.</translation>
     </message>
