@@ -25,6 +25,9 @@ def turn_text(match: Match) -> str:
     if match.next_player:
         #: Whose turn it is; {name_gen}: the name in the Finnish genitive ("Benin vuoro").
         return translate("TableMode", "{name}'s turn").format(**names(match.next_player))
+    if match.phase is Phase.ROUND_OVER and match.finisher is None:
+        return translate("TableMode", "Round {round} is blocked: nobody can play. The hands left to count").format(
+            round=match.round_no)
     if match.phase is Phase.ROUND_OVER:
         return translate("TableMode", "Round {round} is over: the hands left to count").format(round=match.round_no)
     if not match.round_no:

@@ -86,10 +86,7 @@ class Banner:
             self.announcement = None
         if self.announcement is not None or self.review_at is not None:
             return
-        text = turn_text(step.after)  # (the session's snapshot may follow the events)
-        if ended and isinstance(step.event, Pass):
-            text = self.tr("Round {round} is blocked: nobody can play. The hands left to count").format(
-                round=step.after.round_no)
+        text = turn_text(step.after)  # (the session's snapshot may follow the events; a blocked round said so)
         self.banner.setText(text)
         if ended and aloud:
             self.speaker.say(text)

@@ -217,6 +217,9 @@ def test_a_pass_that_blocks_the_round_is_asked_about_and_a_wrong_one_is_told_how
     # Each pass is said (players who listen hear it was taken), then that the round is over, as the banner says.
     over = f"Round {match.round_no} is blocked: nobody can play. The hands left to count"
     assert window.banner.text() == over and said == [f"{player} passes", f"{other} passes", over]
+    window.toggle_table_mode()  # (table mode says it once, as whose turn it is: not twice in other words)
+    assert window.table_mode.turn.text() == over and window.table_mode.announcement.text() == ""
+    window.toggle_table_mode()
     # The true hands are refused (someone could play), and the way out is told.
     refused: list[str] = []
     monkeypatch.setattr(window_corrections.QMessageBox, "warning",

@@ -16,10 +16,6 @@
         <translation>Siirtoa ei tallennettu, eikä se ole ottelussa: {reason}. Syötä se uudelleen, kun sen voi tallentaa.</translation>
     </message>
     <message>
-        <source>Round {round} is blocked: nobody can play. The hands left to count</source>
-        <translation>Kierros {round} on tukossa: kukaan ei voi pelata. Jäljellä olevat kädet lasketaan</translation>
-    </message>
-    <message>
         <source>Redone: {move}</source>
         <translation>Tehty uudelleen: {move}</translation>
     </message>
@@ -2261,6 +2257,10 @@ Jatketaanko sitä?</translation>
         <source>{name}&apos;s turn</source>
         <extracomment>Whose turn it is; {name_gen}: the name in the Finnish genitive (&quot;Benin vuoro&quot;).</extracomment>
         <translation>{name_gen} vuoro</translation>
+    </message>
+    <message>
+        <source>Round {round} is blocked: nobody can play. The hands left to count</source>
+        <translation>Kierros {round} on tukossa: kukaan ei voi pelata. Jäljellä olevat kädet lasketaan</translation>
     </message>
     <message>
         <source>Round {round} is over: the hands left to count</source>
