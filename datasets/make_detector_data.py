@@ -114,12 +114,13 @@ def main() -> None:
         default=0,
         help="first training seed: above 0, new training images are added to those already written",
     )
-    parser.add_argument("--train-style", choices=["main", "engraved", "glossy", "dots", "dim", "motion", "closeup", "stone"], default="main",
+    parser.add_argument("--train-style", choices=["main", "engraved", "glossy", "dots", "dim", "motion", "closeup", "stone", "far"], default="main",
                         help="the training images' style (engraved: dividers only cut into the face; glossy: pips "
                              "with a light spot where they reflect the lamp; dots: pips coloured by value, pale colours too; "
                              "dim: a dim room, the sensor's noise; motion: every frame blurred by motion, a 3-12 px streak; "
                              "closeup: a camera close over the table, tiles 180-800 px long per 1280, few, many cut by the edge, a third dim; "
-                             "stone: busy stone-like tables, marble veins, blotches, granite speckles)")
+                             "stone: busy stone-like tables, marble veins, blotches, granite speckles; "
+                             "far: a camera far over the table, tiles 16-50 px long in the frame, sets of the other training styles)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     out: Path = args.out

@@ -35,15 +35,20 @@ def _random_board(rng: random.Random):
 def make_scene(seed: int, style: str = "main", size: tuple[int, int] | None = None) -> tuple[Scene, SceneInfo]:
     rng = random.Random(seed)
     close = style == "closeup"  # a camera close over the table: big tiles, few in view, cut by the edge, dim at times
+    far = style == "far"  # a camera far over the table: small tiles, of any of the training's sets
     dim = style == "dim" or (close and rng.random() < 0.3)  # only the camera: a dim room
     moving = style == "motion"  # only the camera: every frame blurred by motion
     table = "stone" if style == "stone" else None  # only the table: busy stone-like tops
     tiles_style = "main" if dim or moving or close or table else style
-    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion", "closeup", "stone") else style  # these change only the set, camera or table
+    if far:
+        tiles_style = rng.choice(["main", "main", "engraved", "glossy", "dots"])
+    style = "main" if style in ("engraved", "glossy", "dots", "palette", "dim", "motion", "closeup", "stone", "far") else style  # these change only the set, camera or table
     kind = rng.choices(KINDS, [5, 2, 3] if not close else [2, 5, 1])[0]
     cam = random_camera(rng, style, size)
     if close:
         cam.px_per_mm = rng.uniform(180, 800) * max(cam.w, cam.h) / 1280 / TILE_LONG
+    if far:
+        cam.px_per_mm = rng.uniform(16, 50) / TILE_LONG  # in the frame's own pixels, whatever its size
     view_w, view_h = cam.w / cam.px_per_mm, cam.h / cam.px_per_mm
     center = (view_w / 2, view_h / 2)
     margin = 1.06 if not close else rng.uniform(1.1, 2.5)  # let a few tiles run off the frame (close: many)

@@ -66,7 +66,8 @@ def default_models_dir() -> Path:
 
 
 class TileDetector:
-    """The shipped models: ``detector.onnx`` (oriented boxes) and ``reader.onnx`` (the pips of each box, or no tile)."""
+    """The shipped models: ``detector.onnx`` (oriented boxes), ``reader.onnx`` (the pips of each box, or no tile) and
+    ``reader-small.onnx`` (the pips of tiles under :data:`~scorer.vision.reader.SMALL_TILE` px, read by both readers)."""
 
     def __init__(
         self,
@@ -106,8 +107,9 @@ class TileDetector:
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
         second = models_dir / "reader-second.onnx"  # (a larger reader for the tiles read unsurely, where shipped)
+        small = models_dir / "reader-small.onnx"  # (a reader for tiles under SMALL_TILE px, where shipped)
         self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned,
-                                second=second if second.exists() else None)
+                                second=second if second.exists() else None, small=small if small.exists() else None)
         self.conf = conf
         self.iou = iou
         self.mirrored = mirrored

@@ -109,6 +109,15 @@ def output_size(session, axis: int, probe_shape: tuple[int, ...], output: int = 
 # A tile with a half read under this is read again by the second reader, where there is one.
 SECOND_LOOK = 0.9
 
+# Tiles whose box is shorter than this (px in the frame) are read by the small-tile reader too, where there is one.
+SMALL_TILE = 45.0
+
+
+def box_length(corners: np.ndarray) -> float:
+    """The long side of a tile's box, in the image's pixels."""
+    quad = long_first(np.asarray(corners, np.float64))
+    return float(np.linalg.norm(quad[1] - quad[0]))
+
 
 class PipReader:
     """Reads both halves of face-up tiles with the shipped classifier, of any kind (told apart by its
@@ -116,11 +125,14 @@ class PipReader:
     [N, 1, 32, 64], the tile with its margin (:func:`tile_crop`), both halves read at once; or a colour
     whole-tile reader, [N, 3, 32, 64] (:func:`standardize_colour`)."""
 
-    def __init__(self, path: Path, threads: int = 2, *, turned: bool = False, second: Path | None = None) -> None:
+    def __init__(self, path: Path, threads: int = 2, *, turned: bool = False, second: Path | None = None,
+                 small: Path | None = None) -> None:
         """``turned``: a whole-tile reader also reads each tile turned half round (its halves swapped)
         and the two readings are combined -- a second look for a still image read with care.
         ``second``: a larger whole-tile reader of the same input that reads again the tiles this one reads
-        unsurely (a half under :data:`SECOND_LOOK`), its reading taken for them."""
+        unsurely (a half under :data:`SECOND_LOOK`), its reading taken for them.
+        ``small``: a reader of the same input trained on small tiles, which reads again the tiles whose box is
+        shorter than :data:`SMALL_TILE`: their reading is both readers' geometric mean."""
         self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
         shape = list(inp.shape[1:])
@@ -139,6 +151,10 @@ class PipReader:
         if self.second is not None and (self.second.whole_tile, self.second.colour, self.second.classes) != (
                 self.whole_tile, self.colour, self.classes):
             raise ModelError(f"{second}: a second reader must read as {path} does (input and classes)")
+        self.small = None if small is None else PipReader(small, threads, turned=turned)
+        if self.small is not None and (self.small.whole_tile, self.small.colour, self.small.classes) != (
+                self.whole_tile, self.colour, self.classes):
+            raise ModelError(f"{small}: a small-tile reader must read as {path} does (input and classes)")
 
     def picture(self, image: np.ndarray) -> np.ndarray:
         """The image (BGR or grey) as this reader reads it: grey, or colour (a grey one's three channels
@@ -157,6 +173,17 @@ class PipReader:
         if len(boxes) == 0:
             return np.zeros((0, 2, self.classes), np.float32)
         image = self.picture(image)
+        probs = self._read_own(image, boxes)
+        if self.small is not None:
+            small = np.array([box_length(c) < SMALL_TILE for c in boxes])
+            if small.any():
+                # Two readers' geometric mean: where they disagree the reading is less sure (the players are asked).
+                both = np.sqrt(probs[small] * self.small.read(image, [b for b, s in zip(boxes, small) if s]))
+                probs[small] = both / np.maximum(both.sum(axis=-1, keepdims=True), 1e-12)
+        return probs
+
+    def _read_own(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
+        """:meth:`read` by this reader (and its second), ``image`` already as it reads it."""
         if self.whole_tile:
             crops = np.stack([tile_crop(image, np.asarray(c, np.float64)) for c in boxes])
         else:
