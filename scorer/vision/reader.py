@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import ModelError
-from scorer.vision.geometry import HALF, long_first, rectify
+from scorer.vision.geometry import HALF, long_first, long_side, rectify
 
 N_PIP_CLASSES = 7  # 0..6 pips
 NOT_A_HALF = 7  # background, a box straddling the divider or two tiles
@@ -113,11 +113,6 @@ SECOND_LOOK = 0.9
 SMALL_TILE = 45.0
 
 
-def box_length(corners: np.ndarray) -> float:
-    """The long side of a tile's box, in the image's pixels."""
-    quad = long_first(np.asarray(corners, np.float64))
-    return float(np.linalg.norm(quad[1] - quad[0]))
-
 
 class PipReader:
     """Reads both halves of face-up tiles with the shipped classifier, of any kind (told apart by its
@@ -132,7 +127,7 @@ class PipReader:
         ``second``: a larger whole-tile reader of the same input that reads again the tiles this one reads
         unsurely (a half under :data:`SECOND_LOOK`), its reading taken for them.
         ``small``: a reader of the same input trained on small tiles, which reads again the tiles whose box is
-        shorter than :data:`SMALL_TILE`: their reading is both readers' geometric mean."""
+        shorter than :data:`SMALL_TILE`: their reading is both readers' mean."""
         self.session = onnx_session(path, threads, "pip reader")
         inp = self.session.get_inputs()[0]
         shape = list(inp.shape[1:])
@@ -175,11 +170,12 @@ class PipReader:
         image = self.picture(image)
         probs = self._read_own(image, boxes)
         if self.small is not None:
-            small = np.array([box_length(c) < SMALL_TILE for c in boxes])
+            small = np.array([long_side(c) < SMALL_TILE for c in boxes])
             if small.any():
-                # Two readers' geometric mean: where they disagree the reading is less sure (the players are asked).
-                both = np.sqrt(probs[small] * self.small.read(image, [b for b, s in zip(boxes, small) if s]))
-                probs[small] = both / np.maximum(both.sum(axis=-1, keepdims=True), 1e-12)
+                # The two readers' mean: where they disagree the reading is less sure (the players are asked), and no
+                # class is surer than either reader had it (the thresholds keep their meaning; a geometric mean
+                # shifted a face whose count they disagreed on to "no tile" or "back").
+                probs[small] = (probs[small] + self.small.read(image, [b for b, s in zip(boxes, small) if s])) / 2
         return probs
 
     def _read_own(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
