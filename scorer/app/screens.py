@@ -57,7 +57,6 @@ def show_long_text(parent: QWidget, title: str, text: str) -> None:
         dialog.deleteLater()
 
 
-
 # Room a title bar takes beside its title: the window's icon and its buttons (Openbox: about 100 px).
 TITLE_BAR_BUTTONS = 140
 
