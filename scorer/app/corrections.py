@@ -225,16 +225,13 @@ class HandsDialog(QDialog):
                                "its two numbers of pips. A hand played out stays empty.").format(round=match.round_no))
         intro.setWordWrap(True)
         form.addRow(intro)
-        if match.phase is Phase.IN_ROUND and match.rules.has_boneyard and match.boneyard > 0:
-            # (the rules take the hands then only where they hold the draws nobody entered: told before the typing)
-            early = QLabel(self.tr("The round is still in play: the boneyard holds one tile by the moves entered. It ends "
-                                   "here only if the hands hold the draw that was not entered.") if match.boneyard == 1 else
-                           self.tr("The round is still in play: the boneyard holds {count} tiles by the moves entered. "
-                                   "It ends here only if the hands hold draws that were not entered.").format(
-                                       count=match.boneyard))
-            early.setWordWrap(True)
-            early.setStyleSheet("color:#a05000")
-            form.addRow(early)
+        if match.phase is Phase.IN_ROUND and match.rules.has_boneyard and match.boneyard > 0:  # (told before the typing)
+            form.addRow(QLabel(self.tr(
+                "The round is still in play: the boneyard holds one tile by the moves entered. It ends here only if the "
+                "hands hold the draw that was not entered.") if match.boneyard == 1 else self.tr(
+                "The round is still in play: the boneyard holds {count} tiles by the moves entered. It ends here only if "
+                "the hands hold draws that were not entered.").format(count=match.boneyard),
+                wordWrap=True, styleSheet="color:#a05000"))
         self.fields: list[tuple[str, QLineEdit]] = []
         for player, count in zip(match.players, match.hand_counts):
             field = QLineEdit()
