@@ -22,6 +22,8 @@ from scorer.pipeline.announce import voice_sample
 class WindowMenus:
     """The match bar (undo, redo, club, language), the Match, Play, View and Help menus, their keys."""
 
+    was_maximized = False  # (before table mode's full screen, which forgets it)
+
     def _build_match_bar(self) -> None:
         self.match_bar = QToolBar()
         self.addToolBar(self.match_bar)
@@ -128,7 +130,7 @@ class WindowMenus:
             self.was_maximized = self.isMaximized()  # (full screen forgets it: a laptop's window would come back too tall)
             self.showFullScreen()
         else:
-            self.showMaximized() if getattr(self, "was_maximized", False) else self.showNormal()
+            self.showMaximized() if self.was_maximized else self.showNormal()
             self.follow_latest_move()
 
     def _refresh_table_mode(self) -> None:

@@ -142,14 +142,18 @@ class PipReader:
             raise ModelError(f"{path}: expected {N_CLASSES - 1} or {N_CLASSES} classes per half (0-6 pips, no tile[, back]), found {classes}")
         self.classes = classes
         self.turned = turned and self.whole_tile
-        self.second = None if second is None else PipReader(second, threads, turned=turned)
-        if self.second is not None and (self.second.whole_tile, self.second.colour, self.second.classes) != (
-                self.whole_tile, self.colour, self.classes):
-            raise ModelError(f"{second}: a second reader must read as {path} does (input and classes)")
-        self.small = None if small is None else PipReader(small, threads, turned=turned)
-        if self.small is not None and (self.small.whole_tile, self.small.colour, self.small.classes) != (
-                self.whole_tile, self.colour, self.classes):
-            raise ModelError(f"{small}: a small-tile reader must read as {path} does (input and classes)")
+        self.second = self._alongside(second, threads, turned, "a second reader", path)
+        self.small = self._alongside(small, threads, turned, "a small-tile reader", path)
+
+    def _alongside(self, other: Path | None, threads: int, turned: bool, what: str, path: Path) -> PipReader | None:
+        """A reader that reads some tiles beside this one (None where there is none), refused unless it reads as this
+        one does: the same input and classes."""
+        if other is None:
+            return None
+        reader = PipReader(other, threads, turned=turned)
+        if (reader.whole_tile, reader.colour, reader.classes) != (self.whole_tile, self.colour, self.classes):
+            raise ModelError(f"{other}: {what} must read as {path} does (input and classes)")
+        return reader
 
     def picture(self, image: np.ndarray) -> np.ndarray:
         """The image (BGR or grey) as this reader reads it: grey, or colour (a grey one's three channels
@@ -172,9 +176,9 @@ class PipReader:
         if self.small is not None:
             small = np.array([long_side(c) < SMALL_TILE for c in boxes])
             if small.any():
-                # The two readers' mean: where they disagree the reading is less sure (the players are asked), and no
-                # class is surer than either reader had it (the thresholds keep their meaning; a geometric mean
-                # shifted a face whose count they disagreed on to "no tile" or "back").
+                # The two readers' mean: where they disagree the reading is less sure (the players are asked); no class
+                # comes out surer than either reader had it, so the thresholds keep their meaning, and a face both read
+                # as a face stays one however they count it.
                 probs[small] = (probs[small] + self.small.read(image, [b for b, s in zip(boxes, small) if s])) / 2
         return probs
 
