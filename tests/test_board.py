@@ -182,13 +182,17 @@ def test_opening_descriptions_in_both_languages() -> None:
 def test_the_board_json_record_reads_back_as_the_same_board() -> None:
     import json
 
-    from scorer.rules import Board, Tile
+    from scorer.rules import GAMES, Board, Tile
     from scorer.rules.board_json import board_from_parts, board_parts, board_record
 
     board = Board(True).place(Tile(6, 6))
     for tile in (Tile(3, 6), Tile(5, 6), Tile(3, 3)):
         board = board.place(tile, board.placements(tile)[0])
-    record = json.loads(json.dumps(board_record(board)))
+    record = json.loads(json.dumps(board_record(board, GAMES["horse-race"])))
     again = board_from_parts(*board_parts(record), True)
     assert again.tiles == board.tiles and again.joins == board.joins and again.end_sum() == board.end_sum() == record["sum"]
+    # The raw points and the game's own: Horse Race's a fifth of the raw (the [5|5] alone: 10 raw, 2 points).
+    opened = Board(True).place(Tile(5, 5))
+    assert [board_record(opened, GAMES[g])[k] for g in ("horse-race", "seven-rocks") for k in ("points", "game_points", "game")] \
+        == [10, 2, "horse-race", 10, 10, "seven-rocks"]
     assert board_from_parts(*board_parts({"tiles": [], "joins": []}), False).tiles == ()

@@ -214,8 +214,8 @@ def test_the_board_commands_say_a_note_as_a_note_not_as_a_problem() -> None:
     from scorer.cli import _write_problems
 
     out = io.StringIO()
-    _write_problems(["the tile at (3, 4) is read uncertainly"], ["the tile at (3, 4) is taken as [0, 4]"], out)
-    assert out.getvalue() == "problem: the tile at (3, 4) is read uncertainly\nnote: the tile at (3, 4) is taken as [0, 4]\n"
+    _write_problems(["the tile at (3, 4) is read uncertainly"], ["the tile at (3, 4) is taken as [0|4]"], out)
+    assert out.getvalue() == "problem: the tile at (3, 4) is read uncertainly\nnote: the tile at (3, 4) is taken as [0|4]\n"
 
 
 def test_the_board_commands_say_problems_and_notes_in_finnish() -> None:

@@ -79,14 +79,26 @@ def _where(picture: QSize | None) -> Callable[[At], str] | None:
 
 
 @functools.lru_cache(maxsize=None)
-def said_in(lang: str) -> Callable[[str], str]:
+def said_in(lang: str, picture: tuple[int, int] | None = None) -> Callable[[str], str]:
     """For a front end with no window (the command line): sentences made of Words said in ``lang`` from the
     app's translations, without touching the app's language; other text, and a language with no
-    translations, as it is."""
+    translations, as it is.  With ``picture`` (the width and height of the picture the sentences are about), a
+    place in it is told as the part of the picture it lies in and its pixels: "(top left, 212, 132)"."""
     translator = QTranslator()
-    if lang == "en" or not load_ours(translator, lang):
+    if lang != "en" and load_ours(translator, lang):
+        def translate(context: str, text: str) -> str:
+            return translator.translate(context, text) or text
+    elif picture is None:
         return str
-    tongue = _Tongue(lambda context, text: translator.translate(context, text) or text, lang)
+    else:
+        def translate(context: str, text: str) -> str:
+            return text
+
+    def where(at: At) -> str:
+        assert picture is not None
+        return f"{translate('Places', region(at.place, *picture))}, {at.place[0]:.0f}, {at.place[1]:.0f}"
+
+    tongue = _Tongue(translate, lang, None if picture is None else where)
     return lambda text: _said(text, tongue)
 
 
@@ -152,6 +164,11 @@ _SENTENCES = (
     QT_TRANSLATE_NOOP("Sentences", "{tile} at {place}"),
     QT_TRANSLATE_NOOP("Sentences", "pips do not match at a join: {tile} shows {value} where {other} shows {other_value}"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} was on the table and is not seen in the layout now (moved, covered or taken away)"),
+    QT_TRANSLATE_NOOP("Sentences", "which double spins (the round's first) cannot be told from the picture: {tiles} -- taken "
+                                   "as {spinner}"),
+    QT_TRANSLATE_NOOP("Sentences", "{tile}: joined to {other}, which the rules kept off the board (above)"),
+    QT_TRANSLATE_NOOP("Sentences", "most of the board before is not seen ({seen} of its {count} tiles): is this the same table, "
+                                   "seen whole?"),
     QT_TRANSLATE_NOOP("Sentences", "{count} tiles appeared on an empty table ({tiles}): the opening tile cannot be told"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} cannot be where it lies: {why}"),
     QT_TRANSLATE_NOOP("Sentences", "{tile} is new but not joined to the layout where a tile may go"),

@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     from scorer.cribbage.cli import add_cribbage_parser
 
     add_cribbage_parser(sub, _cribbage_app)
-
+    for command in sub.choices.values():
+        command.set_defaults(command_parser=command)  # (its own usage for arguments it does not take)
     return parser
 
 
@@ -43,7 +44,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "app")  # (the app is the default command: `scorer --lang fi` is `scorer app --lang fi`)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.run(args, out, err))
     except ScorerError as exc:

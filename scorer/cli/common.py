@@ -12,7 +12,11 @@ EXIT_BAD_INPUT = 2
 # The command line's own words in each language it speaks; the sentences it prints are the app's, said in
 # its translations (:func:`sentences_in`).
 CLI_WORDS = {
-    "en": {"sum": "End sum: {terms} = {sum}; scores {raw} raw", "problem": "problem", "note": "note",
+    "en": {"sum": "End sum: {terms} = {sum}; scores {points}",
+           "loose": "Seen, not joined to the layout: {tiles}",
+           "detected": "{name}: {width}x{height}, {up} face up, {down} face down ({ms} ms)", "face-up": "{tile} at {place}",
+           "face-down": "face down at {place}", "uncertain": "uncertain ({confidence}): check it",
+           "maybe-face": "  or a face whose pips do not show (no face here is read surely)", "problem": "problem", "note": "note",
            "no-move": "No new tile is seen joined to the board before.", "new": "New tile:",
            "new-at": "New tile at {tile} ({side}, {value}):", "asked": "needs confirmation", "scores": "Scores",
            "demo": "Domino table scorer: the bundled demo match, scored move by move.",
@@ -22,7 +26,12 @@ CLI_WORDS = {
                          "scoring went on with its own best guess, so the scores may be wrong: open the recording in the app "
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
-    "fi": {"sum": "Päiden summa: {terms} = {sum}; {raw} raakapistettä", "problem": "ongelma", "note": "huomio",
+    "fi": {"sum": "Päiden summa: {terms} = {sum}; {points}",
+           "loose": "Pöydällä, ei kiinni pelikuviossa: {tiles}",
+           "detected": "{name}: {width}x{height}, kuvapuoli ylöspäin {up}, nurinpäin {down} ({ms} ms)",
+           "face-up": "{tile} kohdassa {place}", "face-down": "nurinpäin kohdassa {place}",
+           "uncertain": "epävarma ({confidence}): tarkista", "maybe-face": "  tai kuvapuoli, jonka silmät eivät näy (yhtään "
+                                                                          "kuvapuolta ei lueta tässä varmasti)", "problem": "ongelma", "note": "huomio",
            "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
            "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",
@@ -42,15 +51,16 @@ def counted(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
-def sentences_in(lang: str) -> Callable[[str], str]:
+def sentences_in(lang: str, picture: tuple[int, int] | None = None) -> Callable[[str], str]:
     """The camera's questions and notices, the layout's problems and the rules' refusals (made of
     :class:`~scorer.words.Words`) said in ``lang`` as the app says them, from its translations; in English
-    as they are."""
-    if lang == "en":
+    as they are.  With ``picture`` (its width and height), a place in it is told as the part of the picture
+    it lies in and its pixels, "(top left, 212, 132)", not in pixels alone."""
+    if lang == "en" and picture is None:
         return str
-    from scorer.app.wording import said_in  # (Qt's translations: loaded only where another language is asked for)
+    from scorer.app.wording import said_in  # (Qt's translations: loaded only where they are needed)
 
-    return said_in(lang)
+    return said_in(lang, picture)
 
 
 def add_match_arguments(parser: argparse.ArgumentParser, recorded: bool = False) -> None:

@@ -28,6 +28,7 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.vision import TileDetector, load_image
     from scorer.vision.annotate import annotate
     from scorer.vision.plain_backs import backs_maybe_faces
+    from scorer.vision.tile_detection import too_small_to_read
 
     detector = TileDetector(threads=args.threads)
     failed = 0
@@ -43,31 +44,47 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ms = (time.perf_counter() - start) * 1000
         h, w = image.shape[:2]
         maybe_faces = set(backs_maybe_faces(image, tiles))
+        small = too_small_to_read(tiles)
         if args.json:
             record = {"path": name, "width": w, "height": h, "ms": round(ms, 1),
-                      "tiles": [dict(t.to_json(), **({"maybe_face": True} if k in maybe_faces else {})) for k, t in enumerate(tiles)]}
+                      "tiles": [dict(t.to_json(), **({"maybe_face": True} if k in maybe_faces else {})) for k, t in enumerate(tiles)],
+                      "problems": [] if small is None else [small]}
             out.write(json.dumps(record) + "\n")
         else:
-            up = [t for t in tiles if t.face == "up"]
-            out.write(f"{name}: {w}x{h}, {counted(len(up), 'tile')} face up, {len(tiles) - len(up)} face down ({ms:.0f} ms)\n")
-            for k, t in sorted(enumerate(tiles), key=lambda kt: (kt[1].center[1], kt[1].center[0])):
-                cx, cy = t.center
-                if t.pips is None:
-                    doubt = "  or a face whose pips do not show (no face here is read surely)" if k in maybe_faces else ""
-                    out.write(f"  face down        at ({cx:.0f}, {cy:.0f}){doubt}\n")
-                else:
-                    a, b = t.pips
-                    flag = "" if t.certain else f"  uncertain ({t.read_confidence:.2f})"
-                    out.write(f"  [{min(a, b)}|{max(a, b)}] at ({cx:.0f}, {cy:.0f}){flag}\n")
+            _write_tiles(name, (w, h), ms, tiles, maybe_faces, args.lang, out)
+            if small is not None:
+                out.write(f"{CLI_WORDS[args.lang]['problem']}: {sentences_in(args.lang)(small)}\n")
         if args.annotate:
             target = Path(args.annotate)
             if len(args.images) > 1:
                 target = target.with_name(f"{target.stem}-{index:03d}-{Path(name).stem}{target.suffix or '.png'}")
-            if not cv2.imwrite(str(target), annotate(image, tiles)):
-                err.write(f"{target}: could not write the annotated image\n")
-                failed += 1
+            failed += not _written(target, annotate(image, tiles), err)
         out.flush()
     return 1 if failed else 0
+
+
+def _write_tiles(name: str, size: tuple[int, int], ms: float, tiles: Sequence[TileDetection], maybe_faces: set[int],
+                 lang: Literal["fi", "en"], out: TextIO) -> None:
+    """One picture's tiles, a line each, row by row across the picture (a row a tile's width high), in ``lang``."""
+    import numpy as np
+
+    from scorer.vision.geometry import long_first
+    from scorer.words import decimal
+
+    words = CLI_WORDS[lang]
+    up = sum(t.face == "up" for t in tiles)
+    out.write(words["detected"].format(name=name, width=size[0], height=size[1], up=up, down=len(tiles) - up, ms=f"{ms:.0f}")
+              + "\n")
+    widths = [np.linalg.norm(np.subtract(*long_first(np.asarray(t.corners))[[3, 0]])) for t in tiles]
+    row = max(float(np.median(widths)), 1.0) if tiles else 1.0
+    for k, t in sorted(enumerate(tiles), key=lambda kt: (int(kt[1].center[1] // row), kt[1].center[0])):
+        place = f"({t.center[0]:.0f}, {t.center[1]:.0f})"
+        if t.pips is None:
+            out.write(f"  {words['face-down'].format(place=place)}{words['maybe-face'] if k in maybe_faces else ''}\n")
+        else:
+            a, b = t.pips
+            flag = "" if t.certain else "  " + words["uncertain"].format(confidence=decimal(t.read_confidence, 2, lang=lang))
+            out.write(f"  {words['face-up'].format(tile=f'[{min(a, b)}|{max(a, b)}]', place=place)}{flag}\n")
 
 
 def _for_seconds(frames: Iterable[Frame], seconds: float) -> Iterator[Frame]:
@@ -129,15 +146,18 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.layout import read_board
+    from scorer.layout.reading import spinner_untold
     from scorer.rules.board_json import board_record
     from scorer.rules import GAMES, describe_board
+    from scorer.rules.describe import points_phrase
     from scorer.vision import TileDetector, load_image
     from scorer.vision.calibration import load_profile
 
     rules = GAMES[args.game]
     image = load_image(args.image)
+    picture = (image.shape[1], image.shape[0])
     profile = load_profile(args.calibration) if args.calibration else None
-    before = _board_before(args.before, rules.every_double_spins) if args.before else None
+    before = _board_before(args.before, rules) if args.before else None
     # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
     detections = TileDetector.thorough(threads=args.threads).detect(image)
     if before is not None:
@@ -145,58 +165,103 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
     layout, board = reading.layout, reading.board
+    spinner = spinner_untold(board)
+    notes = reading.notes + ([spinner] if spinner else [])
     if args.json:
-        problems = reading.problems + [f"note: {n}" for n in reading.notes]
-        record = {"path": args.image, **board_record(board), "loose": [list(layout.tiles[i].pips) for i in layout.loose()],
-                  "problems": problems}
+        record = {"path": args.image, **board_record(board, rules), "loose": _loose(layout),
+                  "problems": reading.problems, "notes": notes}
         out.write(json.dumps(record) + "\n")
     else:
         out.write(describe_board(board, args.lang) + "\n")
         terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
-        out.write(CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), raw=board.points()) + "\n")
-        _write_problems(reading.problems, reading.notes, out, args.lang)
-    return _annotated(args, image, detections, layout, board, profile, reading.unseen_ends, err)
+        points = points_phrase(board.points(), rules, args.lang)
+        out.write(CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), points=points) + "\n")
+        _write_loose(layout, picture, out, args.lang)
+        _write_problems(reading.problems, notes, out, args.lang, picture, numbered=bool(args.annotate))
+    return _annotated(args, image, detections, layout, board, rules, profile, reading.unseen_ends, reading.problems, err)
 
 
-def _write_problems(problems: Sequence[str], notes: Sequence[str], out: TextIO, lang: Literal["fi", "en"] = "en") -> None:
-    """Problems, then notes (what the rules settled), one a line, each said as what it is, in ``lang``."""
-    say, words = sentences_in(lang), CLI_WORDS[lang]
-    for label, sentences in ((words["problem"], problems), (words["note"], notes)):
-        for sentence in sentences:
-            out.write(f"{label}: {say(sentence)}\n")
+def _loose(layout: Layout) -> list[list[int]]:
+    """The tiles seen but not joined to the layout, as the JSON gives tiles: low end first."""
+    return [layout.tiles[i].tile.as_list() for i in layout.loose()]
+
+
+def _write_loose(layout: Layout, picture: tuple[int, int], out: TextIO, lang: Literal["fi", "en"]) -> None:
+    """The tiles seen but not joined to the layout, and where they lie, on a line (none: no line)."""
+    from scorer.layout.joins import _where
+    from scorer.words import Listed
+
+    if layout.loose():
+        tiles = Listed([_where(layout.tiles[i]) for i in layout.loose()], ", ")
+        out.write(CLI_WORDS[lang]["loose"].format(tiles=sentences_in(lang, picture)(tiles)) + "\n")
+
+
+def _write_problems(problems: Sequence[str], notes: Sequence[str], out: TextIO, lang: Literal["fi", "en"] = "en",
+                    picture: tuple[int, int] | None = None, numbered: bool = False) -> None:
+    """Problems, then notes (what the rules settled), one a line, each said as what it is, in ``lang`` (``picture``: the
+    size of the picture they are about, its places told in words too; ``numbered``: the problems numbered from 1, as
+    the annotated picture marks them)."""
+    say, words = sentences_in(lang, picture), CLI_WORDS[lang]
+    for number, sentence in enumerate(problems, 1):
+        out.write(f"{words['problem']}{f' {number}' if numbered else ''}: {say(sentence)}\n")
+    for sentence in notes:
+        out.write(f"{words['note']}: {say(sentence)}\n")
 
 
 def _annotated(args: argparse.Namespace, image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
-               profile: Profile | None, unseen_ends: Sequence[tuple[float, float]], err: TextIO) -> int:
-    """With ``--annotate``, the image with what was read drawn on it, written; the exit status."""
-    import cv2
-
+               rules: GameRules, profile: Profile | None, unseen_ends: Sequence[tuple[float, float]], problems: Sequence[str],
+               err: TextIO) -> int:
+    """With ``--annotate``, the image with what was read drawn on it (each problem's places marked with its number),
+    written; the exit status."""
     from scorer.layout.annotate import annotate_board
 
     if args.annotate:
-        drawn = annotate_board(image, detections, layout, board, profile.to_image if profile else None, unseen_ends)
-        if not cv2.imwrite(args.annotate, drawn):
-            err.write(f"{args.annotate}: could not write the annotated image\n")
-            return 1
+        drawn = annotate_board(image, detections, layout, board, rules, profile.to_image if profile else None, unseen_ends,
+                               problems)
+        return 0 if _written(Path(args.annotate), drawn, err) else 1
     return 0
 
 
-def _board_before(path: str, every_double_spins: bool) -> Board:
-    """The board a ``board --json`` record holds (its first line), rebuilt and checked by the rules."""
+def _written(target: Path, picture: np.ndarray, err: TextIO) -> bool:
+    """Whether ``picture`` was written to ``target``; said on ``err`` either way (the output stays the reading's)."""
+    import cv2
+
+    try:
+        written = cv2.imwrite(str(target), picture)
+    except cv2.error:  # (a name with no picture format it knows)
+        written = False
+    err.write(f"annotated picture written to {target}\n" if written else
+              f"{target}: could not write the annotated picture (a folder that exists, and a name ending .png or .jpg?)\n")
+    return written
+
+
+def _board_before(path: str, rules: GameRules) -> Board:
+    """The board a ``board --json`` record holds (its first line), rebuilt and checked by ``rules``."""
     from scorer.errors import IllegalMove, TableError
     from scorer.rules.board_json import board_from_parts, board_parts
 
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TableError(f"{path}: cannot read the board before: {exc}") from exc
+    except FileNotFoundError:
+        raise TableError(f"{path}: no such file (the board before: a file `board --json` wrote)") from None
+    except IsADirectoryError:
+        raise TableError(f"{path}: is a folder, not a board (the board before: a file `board --json` wrote)") from None
+    except UnicodeDecodeError:
+        raise TableError(f"{path}: not a board but a binary file (a picture?): the board before is the file "
+                         "`board --json` wrote for the picture before") from None
+    except OSError as exc:
+        raise TableError(f"{path}: cannot read the board before: {exc.strerror or exc}") from None
     first = next((line for line in text.splitlines() if line.strip()), "")
     try:
-        tiles, joins = board_parts(json.loads(first))
+        record = json.loads(first)
+        tiles, joins = board_parts(record)
     except (ValueError, KeyError, TypeError) as exc:
         raise TableError(f"{path}: expected a board as `board --json` writes it (\"tiles\" and \"joins\"), found {first[:80]!r}") from exc
+    if record.get("game", rules.key) != rules.key:
+        raise TableError(f"{path}: the board before was read for {record['game']}, this picture is read for {rules.key} "
+                         "(the same --game for both)")
     try:
-        return board_from_parts(tiles, joins, every_double_spins)
+        return board_from_parts(tiles, joins, rules.every_double_spins)
     except IllegalMove as exc:
         raise TableError(f"{path}: the board before does not follow the rules of this game: {exc}") from exc
 
@@ -210,19 +275,31 @@ def _move(args: argparse.Namespace, before: Board, detections: list[TileDetectio
     reading = read_move(before, detections, to_table=profile.to_table if profile else None, image=image)
     change = reading.change
     board = change.board if change.board is not None else before
+    picture = (image.shape[1], image.shape[0])
     if args.json:
-        problems = reading.problems + [f"note: {n}" for n in reading.notes]
-        placements = [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value]}
-                      for p in change.placements]
-        record = {"path": args.image, "placements": placements, **board_record(board), "problems": problems}
+        record = {"path": args.image, "placements": _placements(before, change.placements, rules), **board_record(board, rules),
+                  "loose": _loose(reading.layout), "problems": reading.problems, "notes": reading.notes}
         out.write(json.dumps(record) + "\n")
     else:
-        _describe_move(before, change.placements, reading.problems, reading.notes, rules, args.lang, out)
-    return _annotated(args, image, detections, reading.layout, board, profile, [], err)
+        _describe_move(before, change.placements, rules, args.lang, out)
+        _write_loose(reading.layout, picture, out, args.lang)
+        _write_problems(reading.problems, reading.notes, out, args.lang, picture, numbered=bool(args.annotate))
+    return _annotated(args, image, detections, reading.layout, board, rules, profile, [], reading.problems, err)
 
 
-def _describe_move(before: Board, placements: Sequence[Placement], problems: Sequence[str], notes: Sequence[str], rules: GameRules,
-                   lang: Literal["fi", "en"], out: TextIO) -> None:
+def _placements(before: Board, placements: Sequence[Placement], rules: GameRules) -> list[dict[str, object]]:
+    """Each tile laid since ``before``, where (the tile it was put at, that tile's side and the value there) and what the
+    board scored once it lay there (raw, and in the game's points)."""
+    records: list[dict[str, object]] = []
+    step = before
+    for p in placements:
+        step = step.place(p.tile, p.at)
+        records.append({"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value],
+                        "sum": step.end_sum(), "points": step.points(), "game_points": rules.game_points(step.points())})
+    return records
+
+
+def _describe_move(before: Board, placements: Sequence[Placement], rules: GameRules, lang: Literal["fi", "en"], out: TextIO) -> None:
     from scorer.rules import describe_placement
     from scorer.rules.describe import side_name
 
@@ -234,30 +311,47 @@ def _describe_move(before: Board, placements: Sequence[Placement], problems: Seq
         step = step.place(p.tile, p.at)
         head = words["new"] if p.at is None else words["new-at"].format(tile=p.at.tile, side=side_name(p.at.side, lang), value=p.at.value)
         out.write(f"{head}\n{describe_placement(p.tile, step, rules, lang)}\n")
-    _write_problems(problems, notes, out, lang)
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)
 
 
 def add_detect_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    detect = sub.add_parser("detect", help="find every tile and read its pips in images")
-    detect.add_argument("images", nargs="+", metavar="IMAGE", help="pictures of the table (JPEG, PNG, ...)")
-    detect.add_argument("--json", action="store_true", help="one JSON object per image")
-    detect.add_argument("--annotate", metavar="OUT.png", help="draw what was read")
+    detect = sub.add_parser(
+        "detect", help="find every tile and read its pips in images",
+        description="Find every tile in pictures of the table and read its pips. Each tile is listed with where it lies in "
+                    "the picture (x, y in pixels from the top left): [low|high] face up, 'face down' for a back; 'uncertain "
+                    "(0.62)' where the pips are not read surely (the confidence of the half read less surely): check that tile.",
+        epilog="example: detect table.jpg --annotate table-read.png")
+    detect.add_argument("images", nargs="+", metavar="IMAGE", help="pictures of the table from above (JPEG, PNG, BMP, TIFF, WebP)")
+    detect.add_argument("--json", action="store_true",
+                        help="one JSON object per image: its tiles (pips in the order of the box's corners, each half's "
+                             "centre and confidence, the box's corners) and problems")
+    detect.add_argument("--annotate", metavar="OUT.png",
+                        help="draw what was read (with several images: OUT-000-NAME.png, ... one per image)")
+    detect.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the problems said (--json stays in English)")
     add_threads_argument(detect)
     detect.set_defaults(run=_detect)
 
 
 def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    board = sub.add_parser("board", help="rebuild the layout in an image as the game's spinner graph")
-    board.add_argument("image", metavar="IMAGE", help="a picture of the table from above")
+    board = sub.add_parser(
+        "board", help="rebuild the layout in an image as the game's spinner graph",
+        description="Read one picture of the table and rebuild the layout as the game's rules see it: which tile is joined "
+                    "to which (line A/B: a double's long sides, branch A/B: a spinner's short ends), the doubles that "
+                    "spin, the open ends and the end sum with what it scores (raw points; in Horse Race also the game's "
+                    "points, a fifth of them). Problems say what the players should check; with --annotate they are "
+                    "numbered on the picture.",
+        epilog="example: board table.jpg --game horse-race --annotate table-board.png --json > board.json; "
+               "then, after the next move: board next.jpg --game horse-race --before board.json")
+    board.add_argument("image", metavar="IMAGE", help="one picture of the table from above")
     board.add_argument("--game", choices=("horse-race", "seven-rocks"), required=True, help="the game played")
     board.add_argument("--calibration", metavar="NAME", help="a calibration profile (name or .json path)")
     board.add_argument("--json", action="store_true", help="the board as one JSON object (its tiles, joins, sum; --before reads it)")
     board.add_argument("--before", metavar="BOARD.json",
                        help="the board before the move (as `board --json` writes it): name the tile(s) laid since, and where")
-    board.add_argument("--annotate", metavar="OUT.png", help="draw what was read and the layout rebuilt")
+    board.add_argument("--annotate", metavar="OUT.png",
+                       help="draw what was read and the layout rebuilt, with a key (the picture's words in English)")
     board.add_argument("--lang", choices=("fi", "en"), default="en",
                        help="language of the board's description, its sums and problems (--json stays in English)")
     add_threads_argument(board)

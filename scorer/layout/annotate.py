@@ -3,28 +3,37 @@ ends the players are asked to look at."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
 from scorer.layout.joins import Layout, _geom
-from scorer.rules import Board
-from scorer.vision.annotate import annotate
+from scorer.rules import Board, GameRules
+from scorer.vision.annotate import FONT, annotate, picture_scale
 from scorer.vision.tile_detection import TileDetection
+from scorer.words import places
 
 
+JOIN = (255, 200, 0)
+SPINNER = (255, 255, 255)
+SCORING_END = (0, 0, 255)
 UNSEEN_END = (255, 0, 255)
+PROBLEM = (0, 230, 255)
+JOIN_KEY, SPINNER_KEY, END_KEY = (JOIN, "join"), (SPINNER, "ring: spinner"), (SCORING_END, "dot: scoring end")
+UNSEEN_KEY, PROBLEM_KEY = (UNSEEN_END, "?: may go on unseen"), (PROBLEM, "1, 2, ...: the problems listed")
 
 
-def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board,
+def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board, rules: GameRules,
                    table_to_image: Callable[[np.ndarray], np.ndarray] | None = None,
-                   unseen_ends: Iterable[tuple[float, float]] = ()) -> np.ndarray:
-    """``table_to_image``: where the layout was reconstructed in table mm, the profile's mapping back.
-    ``unseen_ends``: image points where the layout may go on unseen (``BoardReading.unseen_ends``),
-    marked with a question mark."""
-    out = annotate(image, detections)
-    scale = max(0.4, min(out.shape[:2]) / 900)
+                   unseen_ends: Sequence[tuple[float, float]] = (), problems: Sequence[str] = ()) -> np.ndarray:
+    """The layout drawn over ``image`` -- its joins, spinners, scoring ends, the sum and what it scores in ``rules``' points --
+    under the tiles as read (their counts on top), with a key.  ``table_to_image``: where the layout was reconstructed
+    in table mm, the profile's mapping back.  ``unseen_ends``: image points where the layout may go on unseen
+    (``BoardReading.unseen_ends``), marked with a question mark.  ``problems``: each place a problem names (in the
+    picture's pixels) marked with the problem's number, counted from 1 as they are listed."""
+    out = image.copy()
+    scale = picture_scale(out)
 
     def to_image(p: np.ndarray) -> tuple[int, int]:
         if table_to_image is not None:
@@ -35,20 +44,57 @@ def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layou
     centres = {t: _geom(layout.tiles[i]).center for t, i in index.items()}
     for j in board.joins:
         if j.tile in centres and j.new_tile in centres:
-            cv2.line(out, to_image(centres[j.tile]), to_image(centres[j.new_tile]), (255, 200, 0), 2, cv2.LINE_AA)
+            cv2.line(out, to_image(centres[j.tile]), to_image(centres[j.new_tile]), JOIN, 2, cv2.LINE_AA)
     for s in board.spinners:
         if s in centres:
-            cv2.circle(out, to_image(centres[s]), 9, (0, 140, 255), 2, cv2.LINE_AA)
+            cv2.circle(out, to_image(centres[s]), 9, SPINNER, 2, cv2.LINE_AA)
     scoring = {e.tile for e in board.scoring_ends()}
     for t in scoring:
         if t in centres:
-            cv2.circle(out, to_image(centres[t]), 5, (0, 0, 255), -1, cv2.LINE_AA)
+            cv2.circle(out, to_image(centres[t]), 5, SCORING_END, -1, cv2.LINE_AA)
     for x, y in unseen_ends:  # image pixels already: found in the image itself
         at = (int(round(x)), int(round(y)))
         cv2.circle(out, at, max(6, int(14 * scale)), UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
-        cv2.putText(out, "?", (at[0] - int(6 * scale), at[1] + int(7 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+        cv2.putText(out, "?", (at[0] - int(6 * scale), at[1] + int(7 * scale)), FONT,
                     0.6 * scale, UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
-    text = f"sum {board.end_sum()}" + (f" = {board.points()} points" if board.points() else "")
-    cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 4, cv2.LINE_AA)
-    cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (255, 255, 255), 2, cv2.LINE_AA)
+    marked = _problem_marks(problems, out.shape[1], out.shape[0])
+    drawn = {JOIN_KEY: bool(board.joins), SPINNER_KEY: bool(board.spinners), END_KEY: bool(scoring),
+             UNSEEN_KEY: bool(unseen_ends), PROBLEM_KEY: bool(marked)}
+    # (The counts drawn over the joins' lines; the key says only what is drawn.)
+    out = annotate(out, detections, [entry for entry, shown in drawn.items() if shown])
+    for number, (x, y) in marked:
+        _mark(out, str(number), (x, y), scale)
+    text = caption(board, rules)
+    cv2.putText(out, text, (10, 30), FONT, 0.9, (0, 0, 0), 4, cv2.LINE_AA)
+    cv2.putText(out, text, (10, 30), FONT, 0.9, (255, 255, 255), 2, cv2.LINE_AA)
     return out
+
+
+def _problem_marks(problems: Sequence[str], width: int, height: int) -> list[tuple[int, tuple[int, int]]]:
+    """Each problem's number (from 1) and the places in the picture it names, once a place."""
+    marks: list[tuple[int, tuple[int, int]]] = []
+    for number, text in enumerate(problems, 1):
+        for x, y in dict.fromkeys((int(round(x)), int(round(y))) for x, y in places(text)):
+            if 0 <= x < width and 0 <= y < height:
+                marks.append((number, (x, y)))
+    return marks
+
+
+def _mark(out: np.ndarray, text: str, place: tuple[int, int], scale: float) -> None:
+    """A problem's number on a label just above and right of ``place`` (the tile's counts left in sight)."""
+    size, thick = 0.6 * scale, max(1, int(2 * scale))
+    (tw, th), _ = cv2.getTextSize(text, FONT, size, thick)
+    x, y = place[0] + int(8 * scale), place[1] - int(8 * scale)
+    cv2.rectangle(out, (x - 3, y - th - 3), (x + tw + 3, y + 3), PROBLEM, -1)
+    cv2.putText(out, text, (x, y), FONT, size, (0, 0, 0), thick, cv2.LINE_AA)
+
+
+def caption(board: Board, rules: GameRules) -> str:
+    """The end sum and what it scores in the game's own points ("sum 10: 2 points (10 raw)" in Horse Race, "sum 10:
+    10 points" in Seven Rocks), as the picture says it (in English: OpenCV's font has no other letters)."""
+    raw = board.points()
+    if not raw:
+        return f"sum {board.end_sum()}: no points"
+    points = rules.game_points(raw)
+    text = f"sum {board.end_sum()}: {points} point" + ("" if points == 1 else "s")
+    return text + (f" ({raw} raw)" if rules.raw_per_point > 1 else "")

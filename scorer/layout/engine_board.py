@@ -106,6 +106,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
         problems.append(Words("no order of play gives this layout (a double seems attached by its short end)"))
         return board, problems
     sides = _SideMap()
+    left_off: set[int] = set()  # tiles the rules kept off the board, and the tiles beyond them
     for index, join in order:
         seen = layout.tiles[index]
         tile = seen.tile
@@ -114,6 +115,12 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
                 board = board.place(tile)
                 continue
             parent, parent_phys, child_phys = (join.a, join.side_a, join.side_b) if join.b == index else (join.b, join.side_b, join.side_a)
+            if parent in left_off:
+                # (Said as what it follows from, not as the engine's "not on the board".)
+                left_off.add(index)
+                problems.append(Words("{tile}: joined to {other}, which the rules kept off the board (above)", tile=_where(seen),
+                                      other=layout.tiles[parent].tile))
+                continue
             pseen = layout.tiles[parent]
             ptile = pseen.tile
             pside = sides.side_for(parent, ptile, parent_phys, board) if ptile.is_double else _phys_value_side(ptile, pseen, parent_phys)
@@ -121,6 +128,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
             if tile.is_double:
                 sides.engine[(index, child_phys)] = Side.LINE_A
         except IllegalMove as exc:
+            left_off.add(index)
             problems.append(Words("{tile}: {why}", tile=_where(seen), why=words_of(exc)))
     return board, problems
 

@@ -129,10 +129,10 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
     for i, pips in reread.items():
         notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the table fits the board before",
-                           place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
+                           place=at(up[i].center), read=Tile.of(*_pips(up[i])), taken=Tile.of(*pips)))
     if not change.placements:
         # No new tile found: the move may be one of the tiles read unsurely, anywhere.
-        return MoveReading(change, layout, reading.problems + change.problems, notes)
+        return MoveReading(change, layout, _other_table(before, change) + reading.problems + change.problems, notes)
     problems = list(layout.problems) + list(change.problems)
     # Only the new tiles must be read surely -- and a tile read as a played one seen elsewhere too.
     counts = Counter(seen.tile for seen in layout.tiles)
@@ -143,8 +143,21 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     if change.board is not None:
         problems += open_end_problems(layout, change.board, up, detections, image)[0]
     # (New tiles were found: the picture showed tiles, though it may be too grainy to trust them.)
-    problems = picture_problems(image, read_any=True) + problems + _beside_problems(layout)
+    problems = _other_table(before, change) + picture_problems(image, read_any=True) + problems + _beside_problems(layout)
     return MoveReading(change, layout, problems, notes)
+
+
+# A board before of this many tiles or more, most of them not seen now, may be another table's.
+OTHER_TABLE_TILES = 3
+
+
+def _other_table(before: Board, change: Change) -> list[str]:
+    """Where most of a board before is not seen, the question whether the picture shows that table at all (first)."""
+    count = len(before.tiles)
+    if count < OTHER_TABLE_TILES or len(change.vanished) <= count / 2:
+        return []
+    return [Words("most of the board before is not seen ({seen} of its {count} tiles): is this the same table, seen whole?",
+                  seen=count - len(change.vanished), count=count)]
 
 
 def _read_again_by_board(before: Board, tiles: Sequence[SeenTile], up: Sequence[TileDetection]) -> tuple[Layout, Change, dict[int, tuple[int, int]]]:

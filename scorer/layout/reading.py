@@ -83,7 +83,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         kept, left_out = settled
         detections = [*kept, *backs]  # (only faces were thinned: the backs are still seen)
         notes += [Words("the box at {place} read as {read} is left out: it overlaps another, and only without it does the "
-                        "layout fit together", place=at(d.center), read=list(d.pips or ()))
+                        "layout fit together", place=at(d.center), read=Tile.of(*_pips(d)))
                   for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
@@ -98,7 +98,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
         for i, pips in reread.items():
             notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
-                               place=at(up[i].center), read=list(_pips(up[i])), taken=list(pips)))
+                               place=at(up[i].center), read=Tile.of(*_pips(up[i])), taken=Tile.of(*pips)))
     # (What in the picture keeps it from being read comes first: the questions after it follow from it.)
     read_any = len(backs) > len(maybe_faces) or any(d.certain or _confirmed_by_joins(layout, up, i) for i, d in enumerate(up))
     problems = picture_problems(image, read_any) + layout.problems + problems
@@ -115,6 +115,18 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     problems += _beside_problems(layout)
     small = too_small_to_read(detections)
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
+
+
+def spinner_untold(board: Board) -> str | None:
+    """Where only the round's first double spins (Seven Rocks) and none has a branch yet, which of the layout's doubles
+    came first, the spinner, is not in the picture: a note naming the one taken, else None."""
+    doubles = [t for t in board.tiles if t.is_double]
+    if board.every_double_spins or len(doubles) < 2 or not board.spinners:
+        return None
+    if any(j.tile in board.spinners and j.side.is_branch for j in board.joins):
+        return None
+    return Words("which double spins (the round's first) cannot be told from the picture: {tiles} -- taken as {spinner}",
+                 tiles=Listed([str(t) for t in doubles], ", "), spinner=board.spinners[0])
 
 
 def picture_problems(image: np.ndarray | None, read_any: bool) -> list[str]:
@@ -158,7 +170,7 @@ def unsure_problem(d: TileDetection) -> str:
     if d.unread:
         return Words("the pips of the tile at {place} cannot be read (they do not show): please check it", place=at(d.center))
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
-                 place=at(d.center), read=list(_pips(d)), confidence=Figure(d.read_confidence, 2))
+                 place=at(d.center), read=Tile.of(*_pips(d)), confidence=Figure(d.read_confidence, 2))
 
 
 def _beside_problems(layout: Layout) -> list[str]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from scorer.rules.board import Board
+from scorer.rules.game_rules import GameRules
 from scorer.rules.tiles import Side, Tile
 
 BoardJoins = list[tuple[Tile, Side, Tile]]
 
 
-def board_record(board: Board) -> dict[str, Any]:
-    """A board as the ``board --json`` record gives it (the tiles and joins also read back by :func:`board_parts`)."""
+def board_record(board: Board, rules: GameRules) -> dict[str, Any]:
+    """A board as the ``board --json`` record gives it (the tiles and joins also read back by :func:`board_parts`):
+    ``points`` the raw points its end sum scores, ``game_points`` those in ``rules``' points (Horse Race: a fifth)."""
     return {
         "tiles": [t.as_list() for t in board.tiles],
         "spinners": [t.as_list() for t in board.spinners],
@@ -20,6 +22,8 @@ def board_record(board: Board) -> dict[str, Any]:
         "ends": [[e.tile.as_list(), e.value] for e in board.scoring_ends()],
         "sum": board.end_sum(),
         "points": board.points(),
+        "game_points": rules.game_points(board.points()),
+        "game": rules.key,
     }
 
 

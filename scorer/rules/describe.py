@@ -86,7 +86,7 @@ def describe_board(board: Board, lang: Lang = "en") -> str:
     )
 
 
-def _points_phrase(raw: int, rules: GameRules, lang: Lang) -> str:
+def points_phrase(raw: int, rules: GameRules, lang: Lang) -> str:
     if lang == "fi":
         text = f"{raw} raakapistettä" if raw != 1 else "1 raakapiste"
         if rules.raw_per_point > 1:
@@ -112,6 +112,6 @@ def describe_placement(tile: Tile, board: Board, rules: GameRules, lang: Lang = 
     points_word = w["placement-points"] if single else w["move-points"]
     return (
         f"{head} {tile}\n"
-        f"{w['values']}: {terms} = {total}. {points_word}: {_points_phrase(raw, rules, lang)}. "
+        f"{w['values']}: {terms} = {total}. {points_word}: {points_phrase(raw, rules, lang)}. "
         f"{describe_board(board, lang)}"
     )

@@ -172,23 +172,31 @@ class PipReader:
         if len(boxes) == 0:
             return np.zeros((0, 2, self.classes), np.float32)
         image = self.picture(image)
-        probs = self._read_own(image, boxes)
+        crops = self._crops(image, boxes)
+        probs = self._read_crops(crops)
         if self.small is not None:
             small = np.array([long_side(c) < SMALL_TILE for c in boxes])
             if small.any():
                 # The two readers' mean: where they disagree the reading is less sure (the players are asked); no class
                 # comes out surer than either reader had it, so the thresholds keep their meaning, and a face both read
                 # as a face stays one however they count it.
-                probs[small] = (probs[small] + self.small.read(image, [b for b, s in zip(boxes, small) if s])) / 2
+                probs[small] = (probs[small] + self.small._read_crops(self._of_tiles(crops, small))) / 2
         return probs
 
-    def _read_own(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
-        """:meth:`read` by this reader (and its second), ``image`` already as it reads it."""
+    def _crops(self, image: np.ndarray, boxes: Sequence[np.ndarray]) -> np.ndarray:
+        """What this reader reads of the tiles in ``boxes``: one whole-tile crop a tile, or two half crops a tile (in
+        turn), ``image`` already as it reads it."""
         if self.whole_tile:
-            crops = np.stack([tile_crop(image, np.asarray(c, np.float64)) for c in boxes])
-        else:
-            upright = [rectify(image, np.asarray(c, np.float64))[0] for c in boxes]
-            crops = np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
+            return np.stack([tile_crop(image, np.asarray(c, np.float64)) for c in boxes])
+        upright = [rectify(image, np.asarray(c, np.float64))[0] for c in boxes]
+        return np.stack([half for crop in upright for half in (crop[:, :HALF], crop[:, HALF:])])
+
+    def _of_tiles(self, crops: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        """The crops (:meth:`_crops`) of the tiles ``chosen`` (a mask over the tiles)."""
+        return crops[chosen] if self.whole_tile else crops[np.repeat(chosen, 2)]
+
+    def _read_crops(self, crops: np.ndarray) -> np.ndarray:
+        """:meth:`read` by this reader (and its second) of tiles already cut (:meth:`_crops`)."""
         probs = self._probabilities(crops)
         if self.turned:
             # Turned half round, the tile's halves swap places: read so, then put back in order.
@@ -200,7 +208,7 @@ class PipReader:
         if self.second is not None:
             unsure = (probs.max(axis=-1) < SECOND_LOOK).any(axis=1)
             if unsure.any():
-                probs[unsure] = self.second.read(image, [b for b, u in zip(boxes, unsure) if u])
+                probs[unsure] = self.second._read_crops(self._of_tiles(crops, unsure))
         return probs
 
     def _probabilities(self, crops: np.ndarray) -> np.ndarray:

@@ -96,9 +96,13 @@ class TileDetection:
         return TileDetection(self.corners, "up", self.confidence, halves)
 
     def to_json(self) -> dict:
+        """``confidence``: the detector's that a tile lies there; ``read_confidence``: the less sure half's reading, and
+        ``certain`` whether the pips are read surely (else the players are asked)."""
         return {
             "pips": None if self.pips is None else list(self.pips),
             "face": self.face,
+            "certain": self.certain,
+            "read_confidence": round(self.read_confidence, 3),
             "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
             "halves": None
             if self.halves is None

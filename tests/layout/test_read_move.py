@@ -46,7 +46,7 @@ def test_a_played_tile_missed_cuts_the_layout_yet_the_move_is_named_and_asked_ab
 def test_the_new_tile_read_unsurely_is_asked_about() -> None:
     move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), tile((2, 3), 144.0, second=0.5)])
     assert [p.tile for p in move.change.placements] == [Tile(2, 3)]
-    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2, 3] (0.50): please check it"]
+    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2|3] (0.50): please check it"]
 
 
 def test_a_played_tile_misread_unsurely_is_read_again_as_the_played_tile_seen_nowhere_else() -> None:
@@ -55,7 +55,7 @@ def test_a_played_tile_misread_unsurely_is_read_again_as_the_played_tile_seen_no
     table = [tile((1, 4), 0.0), tile((4, 5), 48.0, second=0.4), tile((6, 2), 96.0), NEW]
     move = read_move(BEFORE, table)
     assert move.sure and [p.tile for p in move.change.placements] == [Tile(2, 3)]
-    assert any("read as [4, 5] is taken as [4, 6]" in n for n in move.notes)
+    assert any("read as [4|5] is taken as [4|6]" in n for n in move.notes)
     # Read surely as [4|5], it is not explained away: a tile seen where the board holds another is asked about.
     sure = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 5), 48.0), tile((6, 2), 96.0), NEW])
     assert not sure.sure and any("[4|6] was on the table and is not seen" in p for p in sure.problems)
@@ -87,8 +87,8 @@ def test_a_new_tile_read_unsurely_as_a_played_one_is_read_again_and_asked_about(
     new = tile((2, 6), 144.0, second=0.5, others=((), ((3, 0.4),)))
     move = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), new])
     assert [p.tile for p in move.change.placements] == [Tile(2, 3)] and move.change.board.end_sum() == 4
-    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2, 6] (0.50): please check it"]
-    assert any("read as [2, 6] is taken as [2, 3]" in n for n in move.notes)
+    assert move.problems == ["the tile at (168, 112) is read uncertainly as [2|6] (0.50): please check it"]
+    assert any("read as [2|6] is taken as [2|3]" in n for n in move.notes)
 
 
 def test_one_image_alone_takes_the_reading_that_fits_yet_still_asks() -> None:
@@ -97,8 +97,8 @@ def test_one_image_alone_takes_the_reading_that_fits_yet_still_asks() -> None:
     table = [tile((1, 4), 0.0), tile((4, 6), 48.0), tile((6, 2), 96.0), tile((2, 6), 144.0, second=0.5, others=((), ((3, 0.4),)))]
     reading = read_board(table, every_double_spins=True)
     assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(4, 6)] and reading.board.end_sum() == 4
-    assert any("read as [2, 6] is taken as [2, 3]: so the layout fits together" in n for n in reading.notes)
-    assert reading.problems == ["the tile at (168, 112) is read uncertainly as [2, 6] (0.50): please check it"]
+    assert any("read as [2|6] is taken as [2|3]: so the layout fits together" in n for n in reading.notes)
+    assert reading.problems == ["the tile at (168, 112) is read uncertainly as [2|6] (0.50): please check it"]
 
 
 # Tiles a few pixels long come with boxes a few pixels off: the [2|6] opened, [4|6] laid on its 6, and
@@ -118,7 +118,7 @@ def test_on_a_board_of_one_tile_the_tile_read_as_it_is_the_layout_and_the_move_j
     (placed,) = move.change.placements
     assert placed.tile == Tile(4, 6) and placed.at == OPENED.point(Tile(2, 6), Side.HIGH)
     # (The played tile needs no sure reading -- the board holds it; the new one is read surely.)
-    assert move.sure and move.notes == ["the tile at (24, 112) read as [5, 6] is taken as [2, 6]: so the table fits the board before"]
+    assert move.sure and move.notes == ["the tile at (24, 112) read as [5|6] is taken as [2|6]: so the table fits the board before"]
 
 
 def test_of_two_readings_again_that_fit_as_well_the_far_likelier_one_is_taken() -> None:
@@ -144,3 +144,14 @@ def test_a_new_tile_whose_pips_show_on_neither_half_is_asked_about_as_such() -> 
     assert not move.sure
     assert "the pips of the tile at (168, 112) cannot be read (they do not show): please check it" in move.problems
     assert not any("read uncertainly" in p for p in move.problems)  # (no made-up reading named)
+
+
+def test_a_picture_of_another_table_is_asked_about_first() -> None:
+    # The board before held [1|4][4|6][6|2]; the picture shows none of them, only [3|5][5|5] elsewhere.
+    other = [tile((3, 5), 300.0), tile((5, 5), 348.0)]
+    move = read_move(BEFORE, other)
+    assert not move.sure
+    assert move.problems[0] == "most of the board before is not seen (0 of its 3 tiles): is this the same table, seen whole?"
+    # Two of the three seen: a tile taken away or covered is said as before, not as another table.
+    moved = read_move(BEFORE, [tile((1, 4), 0.0), tile((4, 6), 48.0), NEW])
+    assert not any("same table" in p for p in moved.problems)

@@ -296,7 +296,7 @@ def test_read_board_asks_about_a_half_read_unsurely_unless_a_join_settles_it() -
     # The [3|6]'s open 6 read at 0.5: the board is still built, but the players are asked.
     unsure = read_board([tile((1, 3), 100.0), tile((3, 6), 148.0, second=0.5)], every_double_spins=True)
     assert unsure.board == sure.board and not unsure.sure
-    assert any("(172, 112)" in p and "uncertainly as [3, 6]" in p for p in unsure.problems)
+    assert any("(172, 112)" in p and "uncertainly as [3|6]" in p for p in unsure.problems)
     # Its 3 read at 0.5 instead, joined to the [1|3]'s 3 read surely: joined halves match, so the
     # rules settle it -- unless the 3 it meets is unsure too.
     joined = read_board([tile((1, 3), 100.0), tile((3, 6), 148.0, first=0.5)], every_double_spins=True)
@@ -317,7 +317,7 @@ def test_a_blank_open_end_on_a_small_tile_needs_the_higher_bar_but_a_blank_met_a
     # [0|2][2|4] on small tiles, the open blank read at 0.95: a single pale pip may hide there -- asked.
     open_end = read_board([tile((0, 2), 100.0, small, first=0.95), tile((2, 4), 100.0 + small, small)], every_double_spins=True)
     assert not open_end.sure and sorted(open_end.board.tiles) == [Tile(0, 2), Tile(2, 4)]
-    assert any("uncertainly as [0, 2] (0.95)" in p for p in open_end.problems)
+    assert any("uncertainly as [0|2] (0.95)" in p for p in open_end.problems)
     # The same on tiles of 48 px: sure.
     large = read_board([tile((0, 2), 100.0, 48.0, first=0.95), tile((2, 4), 148.0, 48.0)], every_double_spins=True)
     assert large.sure
@@ -446,10 +446,12 @@ def test_read_board_asks_about_an_open_end_under_an_arm_and_not_about_one_on_bar
     assert bare.unseen_ends == [] and np.allclose(covered.unseen_ends, [(244 + 18, 112)], atol=0.5)
     # The annotated image marks the spot for the players, and only that spot.
     from scorer.layout.annotate import UNSEEN_END, annotate_board
+    from scorer.rules import GAMES
 
     def marked(reading) -> np.ndarray:
-        drawn = annotate_board(arm, line, reading.layout, reading.board, unseen_ends=reading.unseen_ends)
-        return np.all(np.abs(drawn.astype(int) - UNSEEN_END) < 60, axis=2)  # drawn smoothed: near its colour
+        drawn = annotate_board(arm, line, reading.layout, reading.board, GAMES["horse-race"], unseen_ends=reading.unseen_ends)
+        # Drawn smoothed: near its colour; above the picture's key (at its bottom), which shows the colour too where it is drawn.
+        return np.all(np.abs(drawn.astype(int) - UNSEEN_END) < 60, axis=2)[: arm.shape[0] // 2]
 
     assert not marked(bare).any()
     ys, xs = np.nonzero(marked(covered))
@@ -546,7 +548,7 @@ def test_read_board_leaves_out_the_one_overlapping_box_without_which_the_layout_
     line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((6, 2), 96.0)]
     reading = read_board([*line, _detected((4, 6), 48.0, 110.0)], every_double_spins=True)
     assert reading.sure and sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 6), Tile(4, 6)]
-    assert any("the box at (72, 122) read as [4, 6] is left out" in n for n in reading.notes)
+    assert any("the box at (72, 122) read as [4|6] is left out" in n for n in reading.notes)
     # At the end of the line, a box 4 px off read [4|3] fits as well as the [4|6] does: which one
     # lies there the image cannot tell, so the players are asked.
     either = read_board([_detected((1, 4), 0.0), _detected((4, 6), 48.0), _detected((4, 3), 52.0)], every_double_spins=True)
@@ -610,7 +612,7 @@ def test_read_board_settles_a_crosswise_double_read_unsurely_by_the_tile_joined_
                                (HalfReading(5, (60.0, 112.0), 0.6), HalfReading(5, (84.0, 112.0), 0.6)))
     asked = read_board([_detected((3, 5), 0.0), lengthwise, _detected((5, 1), 96.0)], every_double_spins=True)
     assert sorted(asked.board.tiles) == [Tile(1, 5), Tile(3, 5), Tile(5, 5)]
-    assert any("read uncertainly as [5, 5]" in p for p in asked.problems)
+    assert any("read uncertainly as [5|5]" in p for p in asked.problems)
 
 
 def test_read_board_reads_a_washed_out_tile_in_a_line_as_its_neighbours_show_it_and_asks() -> None:
@@ -624,7 +626,7 @@ def test_read_board_reads_a_washed_out_tile_in_a_line_as_its_neighbours_show_it_
     line = [_detected((1, 4), 0.0), _detected((4, 6), 48.0), washed, _detected((2, 3), 144.0), _detected((3, 5), 192.0)]
     reading = read_board(line, every_double_spins=True)
     assert sorted(reading.board.tiles) == [Tile(1, 4), Tile(2, 3), Tile(2, 6), Tile(3, 5), Tile(4, 6)]
-    assert any("read as [5, 5] is taken as [6, 2]" in n for n in reading.notes)
+    assert any("read as [5|5] is taken as [2|6]" in n for n in reading.notes)
     # Still the players' to confirm (no count read on either half: no reading to name).
     assert "the pips of the tile at (120, 112) cannot be read (they do not show): please check it" in reading.problems
     # With a 6 and a 2 its halves' runner-ups, [6|5] and [5|2] come to the same table (the other half
@@ -663,3 +665,33 @@ def test_read_board_reads_a_crosswise_double_read_as_no_double_as_the_tiles_at_i
     assert sorted(reading.board.tiles) == [Tile(1, 3), Tile(1, 4), Tile(2, 6), Tile(3, 3), Tile(3, 6)]
     assert reading.board.spinners == (Tile(3, 3),)
     assert not reading.sure  # (the players still confirm it)
+
+
+def test_tiles_beyond_one_the_rules_keep_off_the_board_are_said_to_follow_from_it() -> None:
+    # A branch off [2|2] before its line's other side ([2|6]), and [6|1] beyond it: the [6|1] is not "not on the board"
+    # but joined to a tile the rules kept off.
+    spinner = tile_at(2, 2, 0, 0, 90)
+    left = tile_at(5, 2, -W / 2 - L / 2 - 0.5, 0)
+    up = tile_at(2, 6, 0, -L, -90)
+    beyond = tile_at(6, 1, 0, -2 * L - 0.5, -90)
+    _, problems = board_of([spinner, left, up, beyond])
+    assert any("branch is used before both line sides" in p for p in problems)
+    assert any(p.startswith("[1|6] at") and p.endswith("joined to [2|6], which the rules kept off the board (above)") for p in problems)
+    assert not any("is not on the board" in p for p in problems)
+
+
+def test_which_double_spins_in_seven_rocks_is_a_note_where_the_picture_cannot_tell() -> None:
+    from scorer.layout.reading import spinner_untold
+
+    # [2|2] [2|5] [5|5] in a line: either double may have come first (Seven Rocks: only the first spins).
+    line = Board(False).place(Tile(2, 2))
+    line = line.place(Tile(2, 5), line.point(Tile(2, 2), Side.LINE_A))
+    line = line.place(Tile(5, 5), line.point(Tile(2, 5), Side.HIGH))
+    assert spinner_untold(line) == "which double spins (the round's first) cannot be told from the picture: [2|2], [5|5] -- " \
+                                   "taken as [2|2]"
+    # Horse Race (every double spins), one double, or a spinner with a branch: nothing to tell.
+    assert spinner_untold(Board(True).place(Tile(2, 2))) is None
+    assert spinner_untold(Board(False).place(Tile(2, 2))) is None
+    full = line.place(Tile(2, 3), line.point(Tile(2, 2), Side.LINE_B))
+    full = full.place(Tile(2, 4), full.point(Tile(2, 2), Side.BRANCH_A))
+    assert spinner_untold(full) is None

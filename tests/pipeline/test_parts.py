@@ -93,7 +93,7 @@ def test_a_new_tile_that_fits_is_the_move_and_a_played_tile_misread_is_the_one_s
     tiles = [_box((1, 2), 140)]
     layout = reconstruct(seen_from_detections(tiles), known=match.current_board().tiles)
     notes, reading = explain(_fit(match), match, tiles, layout, ())
-    assert notes == [(None, "the tile at (164, 132) read as [1, 2] is taken as [1, 3]: a played tile seen nowhere else")]
+    assert notes == [(None, "the tile at (164, 132) read as [1|2] is taken as [1|3]: a played tile seen nowhere else")]
     assert isinstance(reading, Explained) and not reading.change.placements
     # [2|6] against the 3 fits nowhere, and no other likely reading makes it fit: asked.
     tiles = [_box((1, 3), 140), _box((2, 6), 188)]

@@ -1054,7 +1054,7 @@ def test_a_new_tile_misread_as_one_already_played_is_taken_as_its_likely_reading
     table, first, misread = _opened_with_1_3_then_3_read_as_3_1(runner_up=6)
     events = table.move(FROM_TOP, [first, misread], paint=[(misread.corners, 210), (_rect(200, 128, 6, 6), 30)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(3, 6)]
-    assert any(isinstance(e, Notice) and "taken as [3, 6]" in e.message for e in table.events)
+    assert any(isinstance(e, Notice) and "taken as [3|6]" in e.message for e in table.events)
 
 
 def _answered(table: ScriptedTable, offered: list, tile) -> NeedsConfirmation:
@@ -1389,7 +1389,7 @@ def test_a_new_tile_read_surely_as_a_played_one_beside_the_layout_is_asked_about
     fourth = _up((4, 5), 44)
     events = table.move(FROM_BOTTOM, [first, second, misread, third, fourth], paint=[(fourth.corners, 170)])
     assert [e.tile for e in events if isinstance(e, Play)] == [Tile(4, 5)] and len(table.asked) == asked
-    assert any(isinstance(e, Notice) and "taken as [5, 1]: a played tile seen nowhere else" in e.message for e in table.events)
+    assert any(isinstance(e, Notice) and "taken as [1|5]: a played tile seen nowhere else" in e.message for e in table.events)
 
 
 def test_a_reading_that_leaves_a_tile_beside_it_unjoined_is_not_taken() -> None:

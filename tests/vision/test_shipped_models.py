@@ -69,7 +69,17 @@ def test_detect_reads_a_clean_table_and_reports_bad_files(tmp_path: Path) -> Non
     assert read == [(1, 4), (1, 6), (3, 4), (4, 4)]
     tile = record["tiles"][0]
     assert len(tile["corners"]) == 4 and len(tile["halves"]) == 2 and 0 < tile["confidence"] <= 1
-    assert (tmp_path / "ann-001-table.png").exists()
+    assert (tmp_path / "ann-001-table.png").exists() and f"annotated picture written to {tmp_path / 'ann-001-table.png'}" in err
+    assert tile["certain"] and tile["read_confidence"] >= 0.9 and record["problems"] == []
+
+
+def test_detect_says_where_tiles_are_too_small_to_read_in_the_language_asked(tmp_path: Path) -> None:
+    image = tmp_path / "far.png"
+    clean_table(image, sample_board(), length=28)
+    code, out, err = run("detect", str(image), "--lang", "fi")
+    assert code == 0, err
+    assert out.splitlines()[-1].startswith("ongelma: laatat ovat kuvassa noin 2")  # (about 28 px: under the 30 px needed)
+    assert "kuvapuoli ylöspäin" in out.splitlines()[0]
 
 
 def test_board_rebuilds_the_graph_and_the_sum(tmp_path: Path) -> None:
@@ -82,6 +92,10 @@ def test_board_rebuilds_the_graph_and_the_sum(tmp_path: Path) -> None:
     assert sorted(map(tuple, record["tiles"])) == sorted((t.a, t.b) for t in truth.tiles)
     assert record["sum"] == truth.end_sum() and record["points"] == truth.points()
     assert record["spinners"] == [[4, 4]] and record["problems"] == []
+    assert record["game_points"] == truth.points() // 5 and record["loose"] == []
+    code, out, _ = run("board", str(image), "--game", "horse-race")
+    raw = truth.points()
+    assert f"; scores {raw} raw points ({raw // 5} display points)" in out
     code, out, _ = run("board", str(image), "--game", "seven-rocks", "--lang", "fi")
     assert "Laatat:" in out and f"= {truth.end_sum()}" in out
 
@@ -97,7 +111,10 @@ def test_board_with_the_board_before_names_the_move(tmp_path: Path) -> None:
     code, out, err = run("board", str(image), "--game", "horse-race", "--before", str(tmp_path / "before.json"), "--json")
     assert code == 0, err
     move = json.loads(out)
-    assert move["placements"] == [{"tile": [3, 4], "at": [[4, 4], truth.joins[-1].side.value, 4]}]
+    # Each tile laid, where, and what the board scored once it lay there (raw, and in the game's points).
+    raw = truth.points()
+    assert move["placements"] == [{"tile": [3, 4], "at": [[4, 4], truth.joins[-1].side.value, 4], "sum": truth.end_sum(),
+                                   "points": raw, "game_points": raw // 5}]
     assert move["sum"] == truth.end_sum() and move["problems"] == []
     # The move's record is the next move's board before: the same table again shows nothing new.
     (tmp_path / "after.json").write_text(out)

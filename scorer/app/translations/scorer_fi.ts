@@ -1364,6 +1364,18 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
         <translation>{change} (kohdassa {seconds} s)</translation>
     </message>
     <message>
+        <source>which double spins (the round&apos;s first) cannot be told from the picture: {tiles} -- taken as {spinner}</source>
+        <translation>kuvasta ei näe, mikä tupla on spinneri (kierroksen ensimmäinen tupla): {tiles} -- oletetaan {spinner}</translation>
+    </message>
+    <message>
+        <source>{tile}: joined to {other}, which the rules kept off the board (above)</source>
+        <translation>{tile}: kiinni laatassa {other}, jota säännöt eivät päästäneet pelikuvioon (yllä)</translation>
+    </message>
+    <message>
+        <source>most of the board before is not seen ({seen} of its {count} tiles): is this the same table, seen whole?</source>
+        <translation>suurin osa edellisen kuvan pelikuviosta ei näy (näkyy {seen}/{count} laattaa): onko tämä sama pöytä kokonaan kuvassa?</translation>
+    </message>
+    <message>
         <source>the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it stays {kept} (undo the move to enter another)</source>
         <translation>laattaa {place} ei tulkita laataksi {tile}: säännöt eivät salli laattaa {tile} siihen, mihin {kept} pelattiin -- se pysyy laattana {kept} (kumoa siirto syöttääksesi toisen)</translation>
     </message>

@@ -1,0 +1,97 @@
+"""What the picture commands (``detect``, ``board``) tell a player, apart from the models: the score in the game's own
+points, the tiles left out of the layout, the problems numbered on the picture, and the mistakes a newcomer makes."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cli import main
+from scorer.layout import SeenTile, reconstruct
+from scorer.layout.annotate import _problem_marks, caption
+from scorer.rules import GAMES, Board, Tile
+from scorer.words import Words, at
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_picture_says_the_score_in_the_games_own_points() -> None:
+    five = Board(True).place(Tile(5, 5))  # (the end sum 10: 10 raw)
+    assert caption(five, GAMES["horse-race"]) == "sum 10: 2 points (10 raw)"  # (5 raw to a point)
+    assert caption(five, GAMES["seven-rocks"]) == "sum 10: 10 points"  # (Seven Rocks keeps the raw points)
+    assert caption(Board(True).place(Tile(3, 4)), GAMES["horse-race"]) == "sum 7: no points"
+
+
+def test_each_problem_is_marked_on_the_picture_by_its_number_at_every_place_it_names() -> None:
+    problems = [Words("the tile at {place} is read uncertainly", place=at((10.2, 20.0))),
+                "a problem naming no place",
+                Words("{a} and {b}", a=at((30, 40)), b=at((900, 40)))]  # (the second place outside a 100 x 100 picture)
+    assert _problem_marks(problems, 100, 100) == [(1, (10, 20)), (3, (30, 40))]
+
+
+def test_the_tiles_left_out_of_the_layout_are_listed_with_where_they_lie(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.cli.images import _loose, _write_loose
+
+    def lying(pips: tuple[int, int], x: float, y: float) -> SeenTile:
+        return SeenTile(((x, y), (x + 48.0, y), (x + 48.0, y + 24.0), (x, y + 24.0)), pips)
+
+    # [2|3][3|6] joined; [4|4] far from them, at the picture's bottom right.
+    layout = reconstruct([lying((2, 3), 10, 10), lying((3, 6), 58.5, 10), lying((4, 4), 250, 170)])
+    out = io.StringIO()
+    _write_loose(layout, (300, 200), out, "en")
+    assert out.getvalue() == "Seen, not joined to the layout: [4|4] at (bottom right, 274, 182)\n"
+    assert _loose(layout) == [[4, 4]]
+    out = io.StringIO()
+    _write_loose(reconstruct([lying((2, 3), 10, 10)]), (300, 200), out, "en")
+    assert out.getvalue() == ""  # (nothing left out: no line)
+
+
+@pytest.fixture
+def picture(tmp_path: Path) -> Path:
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((120, 160, 3), 90, np.uint8))
+    return path
+
+
+def test_a_wrong_board_before_is_refused_saying_what_was_expected(picture: Path, tmp_path: Path) -> None:
+    def refused(before: Path, game: str = "horse-race") -> str:
+        code, out, err = run("board", str(picture), "--game", game, "--before", str(before))
+        assert code == 2 and out == ""
+        return err
+
+    assert "no such file (the board before: a file `board --json` wrote)" in refused(tmp_path / "missing.json")
+    assert "is a folder, not a board" in refused(tmp_path)
+    assert "not a board but a binary file (a picture?)" in refused(picture)
+    horse = tmp_path / "horse.json"
+    horse.write_text(json.dumps({"tiles": [[5, 5]], "joins": [], "game": "horse-race"}) + "\n")
+    assert "the board before was read for horse-race, this picture is read for seven-rocks" in refused(horse, "seven-rocks")
+
+
+def test_an_argument_a_command_does_not_take_is_refused_with_that_commands_usage(
+        picture: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["board", str(picture), str(picture), "--game", "horse-race"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: scorer board") and f"scorer board: error: unrecognized arguments: {picture}" in err
+
+
+def test_an_annotated_picture_that_cannot_be_written_is_said_and_fails(picture: Path, tmp_path: Path) -> None:
+    from scorer.cli.images import _written
+
+    err = io.StringIO()
+    assert _written(tmp_path / "read.png", np.zeros((4, 4, 3), np.uint8), err)
+    assert err.getvalue() == f"annotated picture written to {tmp_path / 'read.png'}\n"
+    err = io.StringIO()
+    assert not _written(tmp_path / "no-such-folder" / "read.png", np.zeros((4, 4, 3), np.uint8), err)
+    assert not _written(tmp_path / "read.nothing", np.zeros((4, 4, 3), np.uint8), err)
+    assert err.getvalue().count("could not write the annotated picture") == 2
