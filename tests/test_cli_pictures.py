@@ -26,9 +26,10 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def test_the_picture_says_the_score_in_the_games_own_points() -> None:
     five = Board(True).place(Tile(5, 5))  # (the end sum 10: 10 raw)
-    assert caption(five, GAMES["horse-race"]) == "sum 10: 2 points (10 raw)"  # (5 raw to a point)
-    assert caption(five, GAMES["seven-rocks"]) == "sum 10: 10 points"  # (Seven Rocks keeps the raw points)
-    assert caption(Board(True).place(Tile(3, 4)), GAMES["horse-race"]) == "sum 7: no points"
+    # As the text says it: Horse Race's display points a fifth of the raw; Seven Rocks keeps the raw points.
+    assert caption(five, GAMES["horse-race"]) == "sum 10: 10 raw points (2 display points)"
+    assert caption(five, GAMES["seven-rocks"]) == "sum 10: 10 raw points"
+    assert caption(Board(True).place(Tile(3, 4)), GAMES["horse-race"]) == "sum 7: 0 raw points (0 display points)"
 
 
 def test_each_problem_is_marked_on_the_picture_by_its_number_at_every_place_it_names() -> None:
@@ -95,3 +96,22 @@ def test_an_annotated_picture_that_cannot_be_written_is_said_and_fails(picture: 
     assert not _written(tmp_path / "no-such-folder" / "read.png", np.zeros((4, 4, 3), np.uint8), err)
     assert not _written(tmp_path / "read.nothing", np.zeros((4, 4, 3), np.uint8), err)
     assert err.getvalue().count("could not write the annotated picture") == 2
+
+
+def test_a_commands_own_command_is_refused_with_its_own_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["club", "players", "--bogus"])
+    assert "scorer club players: error: unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_with_a_calibration_profile_places_are_not_told_as_parts_of_the_picture_nor_numbered_on_it() -> None:
+    import argparse
+
+    from scorer.cli.images import _numbered, _picture
+
+    # (A profile puts the layout's tiles in table millimetres: a place may be either, so neither words nor marks.)
+    image, profile = np.zeros((120, 160, 3), np.uint8), object()
+    assert _picture(image, None) == (160, 120) and _picture(image, profile) is None  # type: ignore[arg-type]
+    annotating = argparse.Namespace(annotate="out.png")
+    assert _numbered(annotating, None) and not _numbered(annotating, profile)  # type: ignore[arg-type]
+    assert not _numbered(argparse.Namespace(annotate=None), None)

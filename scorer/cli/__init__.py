@@ -32,9 +32,18 @@ def build_parser() -> argparse.ArgumentParser:
     from scorer.cribbage.cli import add_cribbage_parser
 
     add_cribbage_parser(sub, _cribbage_app)
-    for command in sub.choices.values():
-        command.set_defaults(command_parser=command)  # (its own usage for arguments it does not take)
+    _own_usage(sub)
     return parser
+
+
+def _own_usage(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Each command (and each of a command's own commands) named as the parser whose usage an argument it does not take
+    is told with (:func:`main`)."""
+    for command in sub.choices.values():
+        command.set_defaults(command_parser=command)
+        for action in command._actions:  # (argparse lists a command's own commands only among its actions)
+            if isinstance(action, argparse._SubParsersAction):
+                _own_usage(action)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:

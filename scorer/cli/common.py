@@ -28,10 +28,11 @@ CLI_WORDS = {
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
     "fi": {"sum": "Päiden summa: {terms} = {sum}; {points}",
            "loose": "Pöydällä, ei kiinni pelikuviossa: {tiles}",
-           "detected": "{name}: {width}x{height}, kuvapuoli ylöspäin {up}, nurinpäin {down} ({ms} ms)",
-           "face-up": "{tile} kohdassa {place}", "face-down": "nurinpäin kohdassa {place}",
-           "uncertain": "epävarma ({confidence}): tarkista", "maybe-face": "  tai kuvapuoli, jonka silmät eivät näy (yhtään "
-                                                                          "kuvapuolta ei lueta tässä varmasti)", "problem": "ongelma", "note": "huomio",
+           "detected": "{name}: {width}x{height}, silmäpuoli ylöspäin {up}, selkäpuoli ylöspäin {down} ({ms} ms)",
+           "face-up": "{tile} kohdassa {place}", "face-down": "selkäpuoli ylöspäin kohdassa {place}",
+           "uncertain": "epävarma ({confidence}): tarkista", "maybe-face": "  tai silmäpuoli ylöspäin oleva laatta, "
+                                                                          "jonka silmät eivät näy (yhtään silmäpuolta ei "
+                                                                          "lueta tässä varmasti)", "problem": "ongelma", "note": "huomio",
            "no-move": "Edelliseen tilanteeseen liitettyä uutta laattaa ei näy.", "new": "Uusi laatta:",
            "new-at": "Uusi laatta kiinni laatassa {tile} ({side}, {value}):", "asked": "vahvistettava", "scores": "Pisteet",
            "demo": "Dominopöydän pistelaskija: mukana tuleva esittelyottelu pisteytettynä siirto siirrolta.",

@@ -76,8 +76,16 @@ def _write_tiles(name: str, size: tuple[int, int], ms: float, tiles: Sequence[Ti
     out.write(words["detected"].format(name=name, width=size[0], height=size[1], up=up, down=len(tiles) - up, ms=f"{ms:.0f}")
               + "\n")
     widths = [np.linalg.norm(np.subtract(*long_first(np.asarray(t.corners))[[3, 0]])) for t in tiles]
-    row = max(float(np.median(widths)), 1.0) if tiles else 1.0
-    for k, t in sorted(enumerate(tiles), key=lambda kt: (int(kt[1].center[1] // row), kt[1].center[0])):
+    row = float(np.median(widths)) if tiles else 0.0
+    # Row by row: a row starts at its highest tile and takes the tiles less than a tile's width below it.
+    rows: list[list[int]] = []
+    for k in sorted(range(len(tiles)), key=lambda k: tiles[k].center[1]):
+        if rows and tiles[k].center[1] - tiles[rows[-1][0]].center[1] < row:
+            rows[-1].append(k)
+        else:
+            rows.append([k])
+    for k in (k for r in rows for k in sorted(r, key=lambda k: tiles[k].center[0])):
+        t = tiles[k]
         place = f"({t.center[0]:.0f}, {t.center[1]:.0f})"
         if t.pips is None:
             out.write(f"  {words['face-down'].format(place=place)}{words['maybe-face'] if k in maybe_faces else ''}\n")
@@ -155,7 +163,6 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     rules = GAMES[args.game]
     image = load_image(args.image)
-    picture = (image.shape[1], image.shape[0])
     profile = load_profile(args.calibration) if args.calibration else None
     before = _board_before(args.before, rules) if args.before else None
     # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
@@ -165,7 +172,7 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     reading = read_board(detections, rules.every_double_spins, profile.to_table if profile else None,
                          image=image)
     layout, board = reading.layout, reading.board
-    spinner = spinner_untold(board)
+    spinner = spinner_untold(board, layout)
     notes = reading.notes + ([spinner] if spinner else [])
     if args.json:
         record = {"path": args.image, **board_record(board, rules), "loose": _loose(layout),
@@ -176,9 +183,20 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         terms = " + ".join(str(e.value) for e in board.scoring_ends()) or "0"
         points = points_phrase(board.points(), rules, args.lang)
         out.write(CLI_WORDS[args.lang]["sum"].format(terms=terms, sum=board.end_sum(), points=points) + "\n")
-        _write_loose(layout, picture, out, args.lang)
-        _write_problems(reading.problems, notes, out, args.lang, picture, numbered=bool(args.annotate))
+        _write_loose(layout, _picture(image, profile), out, args.lang)
+        _write_problems(reading.problems, notes, out, args.lang, _picture(image, profile), _numbered(args, profile))
     return _annotated(args, image, detections, layout, board, rules, profile, reading.unseen_ends, reading.problems, err)
+
+
+def _picture(image: np.ndarray, profile: Profile | None) -> tuple[int, int] | None:
+    """The picture's size, for its places to be told as parts of it too -- none where a calibration profile puts the
+    layout's tiles in table millimetres (a place may then be either)."""
+    return None if profile is not None else (image.shape[1], image.shape[0])
+
+
+def _numbered(args: argparse.Namespace, profile: Profile | None) -> bool:
+    """Whether the problems are numbered, as the annotated picture marks them (not where its places may be millimetres)."""
+    return bool(args.annotate) and profile is None
 
 
 def _loose(layout: Layout) -> list[list[int]]:
@@ -186,7 +204,7 @@ def _loose(layout: Layout) -> list[list[int]]:
     return [layout.tiles[i].tile.as_list() for i in layout.loose()]
 
 
-def _write_loose(layout: Layout, picture: tuple[int, int], out: TextIO, lang: Literal["fi", "en"]) -> None:
+def _write_loose(layout: Layout, picture: tuple[int, int] | None, out: TextIO, lang: Literal["fi", "en"]) -> None:
     """The tiles seen but not joined to the layout, and where they lie, on a line (none: no line)."""
     from scorer.layout.joins import _where
     from scorer.words import Listed
@@ -217,7 +235,7 @@ def _annotated(args: argparse.Namespace, image: np.ndarray, detections: Sequence
 
     if args.annotate:
         drawn = annotate_board(image, detections, layout, board, rules, profile.to_image if profile else None, unseen_ends,
-                               problems)
+                               problems if profile is None else ())
         return 0 if _written(Path(args.annotate), drawn, err) else 1
     return 0
 
@@ -275,15 +293,14 @@ def _move(args: argparse.Namespace, before: Board, detections: list[TileDetectio
     reading = read_move(before, detections, to_table=profile.to_table if profile else None, image=image)
     change = reading.change
     board = change.board if change.board is not None else before
-    picture = (image.shape[1], image.shape[0])
     if args.json:
         record = {"path": args.image, "placements": _placements(before, change.placements, rules), **board_record(board, rules),
                   "loose": _loose(reading.layout), "problems": reading.problems, "notes": reading.notes}
         out.write(json.dumps(record) + "\n")
     else:
         _describe_move(before, change.placements, rules, args.lang, out)
-        _write_loose(reading.layout, picture, out, args.lang)
-        _write_problems(reading.problems, reading.notes, out, args.lang, picture, numbered=bool(args.annotate))
+        _write_loose(reading.layout, _picture(image, profile), out, args.lang)
+        _write_problems(reading.problems, reading.notes, out, args.lang, _picture(image, profile), _numbered(args, profile))
     return _annotated(args, image, detections, reading.layout, board, rules, profile, [], reading.problems, err)
 
 

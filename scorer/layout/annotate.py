@@ -10,6 +10,7 @@ import numpy as np
 
 from scorer.layout.joins import Layout, _geom
 from scorer.rules import Board, GameRules
+from scorer.rules.describe import points_phrase
 from scorer.vision.annotate import FONT, annotate, picture_scale
 from scorer.vision.tile_detection import TileDetection
 from scorer.words import places
@@ -42,24 +43,24 @@ def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layou
 
     index = {layout.tiles[i].tile: i for i in layout.component}
     centres = {t: _geom(layout.tiles[i]).center for t, i in index.items()}
-    for j in board.joins:
-        if j.tile in centres and j.new_tile in centres:
-            cv2.line(out, to_image(centres[j.tile]), to_image(centres[j.new_tile]), JOIN, 2, cv2.LINE_AA)
-    for s in board.spinners:
-        if s in centres:
-            cv2.circle(out, to_image(centres[s]), 9, SPINNER, 2, cv2.LINE_AA)
-    scoring = {e.tile for e in board.scoring_ends()}
-    for t in scoring:
-        if t in centres:
-            cv2.circle(out, to_image(centres[t]), 5, SCORING_END, -1, cv2.LINE_AA)
-    for x, y in unseen_ends:  # image pixels already: found in the image itself
-        at = (int(round(x)), int(round(y)))
+    lines = [(centres[j.tile], centres[j.new_tile]) for j in board.joins if j.tile in centres and j.new_tile in centres]
+    for a, b in lines:
+        cv2.line(out, to_image(a), to_image(b), JOIN, 2, cv2.LINE_AA)
+    rings = [centres[s] for s in board.spinners if s in centres]
+    for c in rings:
+        cv2.circle(out, to_image(c), 9, SPINNER, 2, cv2.LINE_AA)
+    dots = [centres[e.tile] for e in board.scoring_ends() if e.tile in centres]
+    for c in dots:
+        cv2.circle(out, to_image(c), 5, SCORING_END, -1, cv2.LINE_AA)
+    height, width = out.shape[:2]
+    unseen = [(int(round(x)), int(round(y))) for x, y in unseen_ends]  # image pixels already: found in the image itself
+    for at in unseen:
         cv2.circle(out, at, max(6, int(14 * scale)), UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
         cv2.putText(out, "?", (at[0] - int(6 * scale), at[1] + int(7 * scale)), FONT,
                     0.6 * scale, UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
-    marked = _problem_marks(problems, out.shape[1], out.shape[0])
-    drawn = {JOIN_KEY: bool(board.joins), SPINNER_KEY: bool(board.spinners), END_KEY: bool(scoring),
-             UNSEEN_KEY: bool(unseen_ends), PROBLEM_KEY: bool(marked)}
+    marked = _problem_marks(problems, width, height)
+    drawn = {JOIN_KEY: bool(lines), SPINNER_KEY: bool(rings), END_KEY: bool(dots),
+             UNSEEN_KEY: any(0 <= x < width and 0 <= y < height for x, y in unseen), PROBLEM_KEY: bool(marked)}
     # (The counts drawn over the joins' lines; the key says only what is drawn.)
     out = annotate(out, detections, [entry for entry, shown in drawn.items() if shown])
     for number, (x, y) in marked:
@@ -90,11 +91,7 @@ def _mark(out: np.ndarray, text: str, place: tuple[int, int], scale: float) -> N
 
 
 def caption(board: Board, rules: GameRules) -> str:
-    """The end sum and what it scores in the game's own points ("sum 10: 2 points (10 raw)" in Horse Race, "sum 10:
-    10 points" in Seven Rocks), as the picture says it (in English: OpenCV's font has no other letters)."""
-    raw = board.points()
-    if not raw:
-        return f"sum {board.end_sum()}: no points"
-    points = rules.game_points(raw)
-    text = f"sum {board.end_sum()}: {points} point" + ("" if points == 1 else "s")
-    return text + (f" ({raw} raw)" if rules.raw_per_point > 1 else "")
+    """The end sum and what it scores, as the text says it ("sum 10: 10 raw points (2 display points)" in Horse Race,
+    "sum 10: 10 raw points" in Seven Rocks, whose points are the raw ones), in English: OpenCV's font has no other
+    letters."""
+    return f"sum {board.end_sum()}: {points_phrase(board.points(), rules, 'en')}"

@@ -82,6 +82,13 @@ def _by_centrality(layout: Layout) -> list[int]:
     return sorted(layout.component, key=lambda i: (eccentricity[i], i))
 
 
+def branching_doubles(layout: Layout) -> list[int]:
+    """The layout's doubles (their indices) with a tile at a short end: branches, as only a spinner has."""
+    return [i for i in layout.component
+            if layout.tiles[i].pips[0] == layout.tiles[i].pips[1]
+            and any((j.a == i and j.side_a.startswith("short")) or (j.b == i and j.side_b.startswith("short")) for j in layout.joins)]
+
+
 def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]]:
     """The engine's board for the layout, and the problems met on the way (an illegal structure)."""
     problems: list[str] = []
@@ -91,11 +98,7 @@ def to_board(layout: Layout, every_double_spins: bool) -> tuple[Board, list[str]
     roots = _by_centrality(layout)
     if not every_double_spins:
         # Seven Rocks: the spinner is the round's first double; the one with branches, if any.
-        spinning = [
-            i for i in layout.component
-            if layout.tiles[i].pips[0] == layout.tiles[i].pips[1]
-            and any((j.a == i and j.side_a.startswith("short")) or (j.b == i and j.side_b.startswith("short")) for j in layout.joins)
-        ]
+        spinning = branching_doubles(layout)
         if len(spinning) > 1:
             problems.append(Words("only the round's first double spins, but {tiles} both have branches",
                                   tiles=Listed([_where(layout.tiles[i]) for i in spinning], " and ")))

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Sequence, cast
 
 import numpy as np
 
-from scorer.layout.engine_board import to_board
+from scorer.layout.engine_board import branching_doubles, to_board
 from scorer.layout.joins import Layout, SeenTile, _geom, _where, find_joins
 from scorer.layout.open_ends import open_end_problems
 from scorer.layout.reconstruct import CROSSWISE, _joined_groups, reconstruct
@@ -117,13 +117,12 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
     return BoardReading(layout, board, problems, notes + list(layout.notes) + ([small] if small else []), spots, up)
 
 
-def spinner_untold(board: Board) -> str | None:
-    """Where only the round's first double spins (Seven Rocks) and none has a branch yet, which of the layout's doubles
-    came first, the spinner, is not in the picture: a note naming the one taken, else None."""
+def spinner_untold(board: Board, layout: Layout) -> str | None:
+    """Where only the round's first double spins (Seven Rocks) and no double in the layout has a branch yet (even one
+    the rules refused), which of the board's doubles came first, the spinner, is not in the picture: a note naming the
+    one taken, else None."""
     doubles = [t for t in board.tiles if t.is_double]
-    if board.every_double_spins or len(doubles) < 2 or not board.spinners:
-        return None
-    if any(j.tile in board.spinners and j.side.is_branch for j in board.joins):
+    if board.every_double_spins or len(doubles) < 2 or not board.spinners or branching_doubles(layout):
         return None
     return Words("which double spins (the round's first) cannot be told from the picture: {tiles} -- taken as {spinner}",
                  tiles=Listed([str(t) for t in doubles], ", "), spinner=board.spinners[0])

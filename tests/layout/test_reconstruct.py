@@ -683,15 +683,17 @@ def test_tiles_beyond_one_the_rules_keep_off_the_board_are_said_to_follow_from_i
 def test_which_double_spins_in_seven_rocks_is_a_note_where_the_picture_cannot_tell() -> None:
     from scorer.layout.reading import spinner_untold
 
+    def untold(tiles: list[SeenTile]) -> str | None:
+        layout = reconstruct(tiles)
+        return spinner_untold(to_board(layout, False)[0], layout)
+
     # [2|2] [2|5] [5|5] in a line: either double may have come first (Seven Rocks: only the first spins).
-    line = Board(False).place(Tile(2, 2))
-    line = line.place(Tile(2, 5), line.point(Tile(2, 2), Side.LINE_A))
-    line = line.place(Tile(5, 5), line.point(Tile(2, 5), Side.HIGH))
-    assert spinner_untold(line) == "which double spins (the round's first) cannot be told from the picture: [2|2], [5|5] -- " \
-                                   "taken as [2|2]"
-    # Horse Race (every double spins), one double, or a spinner with a branch: nothing to tell.
-    assert spinner_untold(Board(True).place(Tile(2, 2))) is None
-    assert spinner_untold(Board(False).place(Tile(2, 2))) is None
-    full = line.place(Tile(2, 3), line.point(Tile(2, 2), Side.LINE_B))
-    full = full.place(Tile(2, 4), full.point(Tile(2, 2), Side.BRANCH_A))
-    assert spinner_untold(full) is None
+    line = [tile_at(2, 2, 0, 0, 90), tile_at(2, 5, W / 2 + L / 2 + 0.5, 0), tile_at(5, 5, W + L + 1.0, 0, 90)]
+    assert untold(line) == "which double spins (the round's first) cannot be told from the picture: [2|2], [5|5] -- taken as [2|2]"
+    # Horse Race (every double spins), or one double: nothing to tell.
+    layout = reconstruct(line)
+    assert spinner_untold(to_board(layout, True)[0], layout) is None
+    assert untold(line[:2]) is None
+    # A double with a branch is the spinner -- also where the rules refused the branch (its line's other side empty).
+    branched = [*line, tile_at(2, 6, 0, -L, -90)]
+    assert any("both line sides" in p for p in board_of(branched, False)[1]) and untold(branched) is None

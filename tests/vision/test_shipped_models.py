@@ -79,7 +79,7 @@ def test_detect_says_where_tiles_are_too_small_to_read_in_the_language_asked(tmp
     code, out, err = run("detect", str(image), "--lang", "fi")
     assert code == 0, err
     assert out.splitlines()[-1].startswith("ongelma: laatat ovat kuvassa noin 2")  # (about 28 px: under the 30 px needed)
-    assert "kuvapuoli ylöspäin" in out.splitlines()[0]
+    assert "silmäpuoli ylöspäin" in out.splitlines()[0]
 
 
 def test_board_rebuilds_the_graph_and_the_sum(tmp_path: Path) -> None:

@@ -1365,7 +1365,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>which double spins (the round&apos;s first) cannot be told from the picture: {tiles} -- taken as {spinner}</source>
-        <translation>kuvasta ei näe, mikä tupla on spinneri (kierroksen ensimmäinen tupla): {tiles} -- oletetaan {spinner}</translation>
+        <translation>kuvasta ei näe, mikä tupla on spinneri (kierroksen ensimmäinen tupla): {tiles} -- spinneriksi tulkitaan {spinner}</translation>
     </message>
     <message>
         <source>{tile}: joined to {other}, which the rules kept off the board (above)</source>
@@ -1373,7 +1373,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>most of the board before is not seen ({seen} of its {count} tiles): is this the same table, seen whole?</source>
-        <translation>suurin osa edellisen kuvan pelikuviosta ei näy (näkyy {seen}/{count} laattaa): onko tämä sama pöytä kokonaan kuvassa?</translation>
+        <translation>suurin osa edellisen tilanteen laatoista ei näy (näkyvissä {seen}, laattoja oli {count}): onko tämä sama pöytä kokonaan kuvassa?</translation>
     </message>
     <message>
         <source>the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it stays {kept} (undo the move to enter another)</source>
