@@ -144,7 +144,8 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if isinstance(history, Session):  # (a file: folder is not False)
         err.write(words["saving"].format(path=history.path) + "\n")
     pipeline = _pipeline_for(args, history, source)
-    say = str if args.as_json else sentences_in(args.lang)
+    # (Places told as the part of the picture too, "(top left, 602, 399)" -- not where a profile may put them in millimetres.)
+    say = str if args.as_json else sentences_in(args.lang, None if args.calibration else source.size)
     asked = 0
 
     def on_event(event: PipelineEvent) -> None:

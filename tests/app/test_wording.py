@@ -143,6 +143,18 @@ def test_the_command_line_says_the_notices_in_finnish_as_the_app_does_and_leaves
     assert said_in("en") is str and say("a text not made of Words") == "a text not made of Words"
 
 
+def test_the_command_line_tells_a_place_as_the_part_of_the_picture_and_its_pixels() -> None:
+    from scorer.app.wording import said_in
+    from scorer.words import Words, at
+
+    problem = Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
+                    place=at((610.4, 30.0)), read="[2|4]", confidence="0.62")
+    assert said_in("en", (640, 480))(problem) == \
+        "the tile at (top right, 610, 30) is read uncertainly as [2|4] (0.62): please check it"
+    assert said_in("fi", (640, 480))(problem).startswith("laatta (ylhäällä oikealla, 610, 30) ")
+    assert said_in("en")(problem) == "the tile at (610, 30) is read uncertainly as [2|4] (0.62): please check it"
+
+
 def _sentence_templates() -> set[str]:
     """Every sentence template the rules, the layout and the pipeline make Words of, read from their source."""
     found = set()
