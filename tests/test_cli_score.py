@@ -77,7 +77,7 @@ def test_readable_account_and_description(tmp_path: Path) -> None:
     assert code == 0
     assert "Ann pelaa [1|4] avaukseksi: päät 4 + 1 = 5, saa 5 raakapistettä = 1 piste" in out
     assert "Spinnerit: [1|1], [4|4]" in out
-    assert "(yksin)" in out and "Ottelu on kesken; seuraavana: Ann" in out
+    assert "(yksin)" in out and "Ottelu on kesken; vuorossa: Ann" in out
     code, out, _ = run("score", str(GOLDEN / "worked-sequence-horse-race.jsonl"))
     assert "Ann plays [1|4] opens: ends 4 + 1 = 5, scores 5 raw = 1 point" in out
     code, out, _ = run("score", str(GOLDEN / "sim-horse-race-4-pairs.jsonl"))
@@ -230,3 +230,51 @@ def test_the_board_commands_say_problems_and_notes_in_finnish() -> None:
     _write_problems([problem], [note], out, "fi")
     assert out.getvalue() == ("ongelma: laatta (3, 4) luetaan epävarmasti [4, 2] (0,88): tarkista se\n"
                               "huomio: [2|2] (225, 137) on rivissä pitkittäin: luettu poikittain pelatuksi tuplaksi\n")
+
+
+def test_an_unfinished_account_ends_with_whose_turn_or_who_starts_the_next_round(tmp_path: Path) -> None:
+    code, out, _ = run("simulate", "--game", "horse-race", "--seed", "3")
+    lines = out.splitlines()
+    reveal = next(k for k, line in enumerate(lines) if json.loads(line)["type"] == "reveal")
+    finisher = next(p for p, hand in json.loads(lines[reveal])["hands"].items() if not hand)
+
+    def last_line(count: int, *args: str) -> str:
+        log = tmp_path / f"first-{count}.jsonl"
+        log.write_text("\n".join(lines[:count]) + "\n")
+        code, out, err = run("score", str(log), *args)
+        assert code == 0, err
+        return out.splitlines()[-1]
+
+    assert last_line(3).startswith("Match not finished; next to act: ")
+    assert last_line(reveal) == "Match not finished; round 1 is over: the hands are still to be counted"
+    # The player who went out starts the next round (RULES: Horse Race), named in the account.
+    assert last_line(reveal + 1) == f"Match not finished; {finisher} starts round 2"
+    assert last_line(reveal + 1, "--lang", "fi") == f"Ottelu on kesken; kierroksen 2 aloittaa {finisher}"
+
+
+def test_a_video_given_to_score_is_told_apart_from_a_damaged_log(tmp_path: Path) -> None:
+    video = Path(__file__).resolve().parents[1] / "scorer" / "data" / "demo.mp4"
+    code, _, err = run("score", str(video))
+    assert code == 2 and "not a session log but a binary file (a video? `replay VIDEO` scores a recorded game)" in err
+
+
+def test_seven_rocks_is_played_in_pairs_whether_said_or_not() -> None:
+    import argparse
+
+    from scorer.cli.play import _header_for
+    from scorer.rules.log import MatchSource
+
+    args = argparse.Namespace(game="seven-rocks", players="Ann,Ben,Cid,Dee", partnership=False, table=None, calibration=None,
+                              starter=None)
+    assert _header_for(args, MatchSource("video", "game.mp4", 1)).partnership
+    args.game, args.players = "horse-race", "Ann,Ben,Cid"
+    assert not _header_for(args, MatchSource("video", "game.mp4", 1)).partnership
+
+
+def test_a_refusal_is_said_in_the_language_asked(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "wrong-turn.jsonl", [HEADER_HR2, {"type": "round", "starter": "Ann"},
+                                                   {"type": "play", "player": "Ben", "tile": [1, 2]}])
+    code, _, err = run("score", str(log), "--lang", "fi")
+    assert code == 2 and err.endswith(":3: vuorossa on Ann, ei Ben (pelaus)\n")
+    code, _, err = run("replay", str(tmp_path / "nosuch.mp4"), "--game", "horse-race", "--players", "Ann,Ben", "--lang", "fi")
+    assert code == 2 and err.startswith("virhe: ")

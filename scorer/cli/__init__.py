@@ -11,11 +11,12 @@ import sys
 from typing import Sequence, TextIO
 
 from scorer.cli.club import add_club_parser
-from scorer.cli.common import EXIT_BAD_INPUT
+from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT, sentences_in
 from scorer.cli.images import _write_problems, add_board_parser, add_calibrate_parser, add_detect_parser  # noqa: F401 (_write_problems: tests read it here)
 from scorer.cli.logs import add_demo_parser, add_score_parser, add_sessions_parser, add_simulate_parser
 from scorer.cli.play import _app, _cribbage_app, add_app_parser, add_record_parser, add_replay_parser
 from scorer.errors import ScorerError
+from scorer.words import words_of
 
 __all__ = ["EXIT_BAD_INPUT", "build_parser", "main"]
 
@@ -59,7 +60,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     try:
         return int(args.run(args, out, err))
     except ScorerError as exc:
-        err.write(f"error: {exc}\n")
+        # (Said in the command's language where the error is made of Words: the rules' refusals, a table's problems.)
+        lang = getattr(args, "lang", None) or "en"
+        err.write(f"{CLI_WORDS[lang]['error']}: {sentences_in(lang)(words_of(exc))}\n")
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0

@@ -12,7 +12,7 @@ EXIT_BAD_INPUT = 2
 # The command line's own words in each language it speaks; the sentences it prints are the app's, said in
 # its translations (:func:`sentences_in`).
 CLI_WORDS = {
-    "en": {"sum": "End sum: {terms} = {sum}; scores {points}",
+    "en": {"error": "error", "sum": "End sum: {terms} = {sum}; scores {points}",
            "loose": "Seen, not joined to the layout: {tiles}",
            "detected": "{name}: {width}x{height}, {up} face up, {down} face down ({ms} ms)", "face-up": "{tile} at {place}",
            "face-down": "face down at {place}", "uncertain": "uncertain ({confidence}): check it",
@@ -26,7 +26,7 @@ CLI_WORDS = {
                          "scoring went on with its own best guess, so the scores may be wrong: open the recording in the app "
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
-    "fi": {"sum": "Päiden summa: {terms} = {sum}; {points}",
+    "fi": {"error": "virhe", "sum": "Päiden summa: {terms} = {sum}; {points}",
            "loose": "Pöydällä, ei kiinni pelikuviossa: {tiles}",
            "detected": "{name}: {width}x{height}, silmäpuoli ylöspäin {up}, selkäpuoli ylöspäin {down} ({ms} ms)",
            "face-up": "{tile} kohdassa {place}", "face-down": "selkäpuoli ylöspäin kohdassa {place}",
@@ -72,7 +72,8 @@ def add_match_arguments(parser: argparse.ArgumentParser, recorded: bool = False)
     parser.add_argument("--players", required=not recorded,
                         help="names in clockwise order, from the seat nearest the camera: A,B,C" + also)
     parser.add_argument("--partnership", action="store_true", help="four players in two pairs, partners opposite")
-    parser.add_argument("--starter", help="who starts the first round (else the arm that opens it tells)")
+    parser.add_argument("--starter", help="who starts the first round, as the players drew it (where the camera sees another "
+                                          "player open it, it asks; unanswered, as in a replay, the camera's view is taken)")
     parser.add_argument("--calibration", metavar="NAME", help="the table's calibration profile (name or .json path)")
 
 

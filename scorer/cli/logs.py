@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT, counted
+from scorer.cli.common import CLI_WORDS, EXIT_BAD_INPUT, counted, sentences_in
 
 if TYPE_CHECKING:
+    from scorer.rules import Match
     from scorer.sessions import SessionSummary
 
 
@@ -54,15 +55,30 @@ def score_log(log_name: str, out: TextIO, err: TextIO, *, as_json: bool = False,
                 out.write(line + "\n")
     if log.error is not None:
         out.flush()
-        err.write(f"{path}:{log.error.number}: {log.error.message}\n")
+        err.write(f"{path}:{log.error.number}: {sentences_in(lang)(log.error.message)}\n")
         return EXIT_BAD_INPUT
     if not as_json and log.steps and not log.match.is_over:
-        nxt = log.match.next_player
-        if lang == "fi":
-            out.write(f"Ottelu on kesken; seuraavana: {nxt or '(uusi kierros)'}\n")
-        else:
-            out.write(f"Match not finished; next to act: {nxt or '(a new round)'}\n")
+        out.write(_what_comes_next(log.match, lang) + "\n")
     return 0
+
+
+def _what_comes_next(match: Match, lang: str) -> str:
+    """Where an unfinished match stands, for the account's last line: whose turn, or who starts the next round."""
+    from scorer.rules.game import Phase
+
+    fi = lang == "fi"
+    head = "Ottelu on kesken" if fi else "Match not finished"
+    nxt = match.next_to_act
+    if match.phase is Phase.IN_ROUND and nxt is not None:
+        return f"{head}; vuorossa: {nxt}" if fi else f"{head}; next to act: {nxt}"
+    if match.phase is Phase.ROUND_OVER:
+        return (f"{head}; kierros {match.round_no} on päättynyt: kädet laskematta" if fi
+                else f"{head}; round {match.round_no} is over: the hands are still to be counted")
+    if nxt is not None:  # (the player who went out starts the next round)
+        return (f"{head}; kierroksen {match.round_no + 1} aloittaa {nxt}" if fi
+                else f"{head}; {nxt} starts round {match.round_no + 1}")
+    return (f"{head}; kierroksen {match.round_no + 1} aloittaja arvotaan" if fi
+            else f"{head}; the starter of round {match.round_no + 1} is drawn by lot")
 
 
 def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

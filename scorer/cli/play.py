@@ -76,7 +76,9 @@ def _header_for(args: argparse.Namespace | ReplayOptions, source: MatchSource) -
     from scorer.rules.log import MatchHeader
 
     players = [p.strip() for p in args.players.split(",") if p.strip()]
-    header = MatchHeader(args.game, tuple(players), bool(args.partnership), table=getattr(args, "table", None),
+    # (Seven Rocks is only ever played in two partnerships: said or not, it is.)
+    partnership = bool(args.partnership) or args.game == "seven-rocks"
+    header = MatchHeader(args.game, tuple(players), partnership, table=getattr(args, "table", None),
                          source=source, calibration=args.calibration)
     if args.starter and args.starter not in players:
         from scorer.errors import TableError
@@ -119,7 +121,10 @@ def _as_recorded(args: argparse.Namespace) -> None:
 
     summary = recorded_match(Path(args.video)) if Path(args.video).is_dir() else None
     if summary is None or summary.header is None:
-        raise TableError(f"--game and --players are needed: no saved match names {args.video} as its recording")
+        missing = [option for option, given in (("--game", args.game), ("--players", args.players)) if not given]
+        raise TableError(f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} needed for {args.video}: only a folder "
+                         "`record` wrote brings its match's game and players (--players: the names clockwise from the seat "
+                         "nearest the camera, e.g. --players Ann,Ben,Cid)")
     header = summary.header
     args.game, args.players = args.game or header.game, args.players or ",".join(header.players)
     args.partnership = args.partnership or header.partnership
@@ -299,7 +304,7 @@ def add_replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     replay.add_argument("--save", action="store_true", help="keep the match in the user's sessions folder")
     replay.add_argument("--out", metavar="DIR", help="keep the match in a new session file in DIR")
     replay.add_argument("--table", help="which table of a club evening")
-    replay.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account (--json: as without it)")
+    replay.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account (with --json, the events stay in English)")
     replay.set_defaults(run=_replay)
 
 

@@ -105,6 +105,8 @@ def decode(number: int, raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if number == 1 and b"\0" in raw:  # (a text file has no zero bytes: a video, a picture, an archive)
+            raise LineError(number, "not a session log but a binary file (a video? `replay VIDEO` scores a recorded game)") from None
         raise LineError(number, f"not valid UTF-8 (byte {exc.start + 1} of the line: {raw[exc.start:exc.start + 1]!r})") from None
 
 

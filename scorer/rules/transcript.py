@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from scorer.errors import ScorerError
+from scorer.words import words_of
 from scorer.rules.events import Draw, Event, Pass, RoundStart
 from scorer.rules.describe import side_name
 from scorer.rules.game import Match, Phase, PlayOutcome, RoundOutcome, counted_as, credited_hands
@@ -89,7 +90,7 @@ def _header(lines: Iterator[LogLine]) -> MatchHeader:
         header = parse_header(first.data)
         header.new_match()
     except ScorerError as exc:
-        raise LineError(first.number, str(exc)) from None
+        raise LineError(first.number, words_of(exc)) from None
     return header
 
 
@@ -126,7 +127,7 @@ def read_log(text_lines: Iterable[str]) -> LogReading:
                     match = after
                     undone = undone[1:] if undone and undone[0].event == item else []
             except ScorerError as exc:
-                raise LineError(line.number, str(exc)) from None
+                raise LineError(line.number, words_of(exc)) from None
             read = line.number
     except LineError as exc:
         return LogReading(header, tuple(steps), tuple(undone), read, exc)

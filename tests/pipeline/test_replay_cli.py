@@ -76,7 +76,10 @@ def test_replay_of_a_record_folder_takes_the_match_as_recorded(tmp_path: Path) -
     _as_recorded(args)
     assert (args.game, args.players, args.partnership, args.table) == ("seven-rocks", "Ann,Ben,Cid,Dee", True, "Table 2")
     code, _, err = run("replay", str(tmp_path / "elsewhere"), "--quiet")
-    assert code == 2 and "--game and --players are needed" in err
+    assert code == 2 and "--game and --players are needed for" in err
+    # A plain video with its game named: what is missing, and what to give.
+    code, _, err = run("replay", str(tmp_path / "elsewhere"), "--game", "horse-race", "--quiet")
+    assert code == 2 and "--players is needed for" in err and "e.g. --players Ann,Ben,Cid" in err
 
 
 def test_a_record_folder_finds_its_match_kept_elsewhere(tmp_path: Path, monkeypatch) -> None:
