@@ -236,6 +236,12 @@ def test_the_sessions_command_lists_shows_and_finds(tmp_path: Path) -> None:
     assert code == 0 and "Match over" in out
     code, _, err = run("sessions", "show", "nonesuch")
     assert code == 2 and "no saved match" in err
+    # A folder of its own named before the command or after it.
+    elsewhere = played(folder=tmp_path / "elsewhere", seed=6)
+    elsewhere.close()
+    before = run("sessions", "--dir", str(tmp_path / "elsewhere"), "show", "1")
+    after = run("sessions", "show", "1", "--dir", str(tmp_path / "elsewhere"))
+    assert before == after and before[0] == 0 and before[1] != run("sessions", "show", "1")[1]
 
 
 def test_the_sessions_list_marks_the_demo_and_keeps_its_columns_aligned() -> None:

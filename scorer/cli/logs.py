@@ -183,13 +183,16 @@ def add_sessions_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     show.add_argument("id", metavar="ID", help="its number in the list, the start of its file name, or a path")
     show.add_argument("--json", action="store_true", help="one JSON object per event line")
     show.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account")
+    # (Also after the command, where a user adds it once the first try found nothing: `sessions show 1 --dir D`.)
+    show.add_argument("--dir", default=argparse.SUPPRESS, help="a sessions folder (as before the command)")
     rep = ssub.add_parser("repair", help="cut a torn or damaged tail off (kept beside it as FILE.damaged)")
     rep.add_argument("file", metavar="FILE", help="the session file to mend")
 
 
 def add_simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sim = sub.add_parser("simulate", help="write a random legal match as a session log")
-    sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race")
+    sim.add_argument("--game", choices=("horse-race", "seven-rocks"), default="horse-race",
+                     help="the game (default horse-race; seven-rocks is four players in two pairs)")
     sim.add_argument("--players", type=int, default=None, help="number of players (2-4; default 4)")
     sim.add_argument("--names", help="comma-separated player names, clockwise (overrides --players)")
     sim.add_argument("--partnership", action="store_true", help="four players in two pairs, partners opposite")
