@@ -35,10 +35,10 @@ def test_horse_race_worked_log_is_scored_as_computed_by_hand() -> None:
     assert [p["sum"] for p in plays] == [5, 6, 10, 5, 5, 10, 14, 10, 12, 5, 9, 6]
     assert [p["points"] for p in plays] == [5, 0, 10, 5, 5, 10, 0, 10, 0, 5, 0, 0]
     reveal = next(r for r in recs if r["type"] == "reveal")
-    # Ben's 20 pips -> 20 -> 4 points for Ann, who went out.
-    assert reveal["hand_totals"] == {"Ann": 0, "Ben": 20}
+    # Ben's 20 pips -> 20 -> 4 points for Ann, who went out (Horse Race: the other hands together, rounded once).
+    assert reveal["credited"] == {"Ann": {"hands": 20, "raw": 20}} and "hand_totals" not in reveal
     assert reveal["scores"] == {"Ann": 11, "Ben": 0}
-    assert reveal["next"] is None
+    assert reveal["next"] == "Ann"  # (who went out starts the next round)
     assert recs[-1]["scores"] == {"Ann": 13, "Ben": 1}
     assert recs[-1]["next"] == "Ann"
     assert plays[0]["ends"] == [[[1, 4], 4], [[1, 4], 1]]

@@ -54,12 +54,17 @@ def record(step: Step) -> dict[str, Any]:
         out["blocked"] = outcome.blocked
         out["finisher"] = outcome.finisher
         out["hand_pips"] = dict(zip(table.players, outcome.hand_pips))
-        out["hand_totals"] = dict(zip(table.players, outcome.hand_totals))
+        if after.rules.rounds_each_hand:  # (Seven Rocks: each hand rounded on its own)
+            out["hand_totals"] = dict(zip(table.players, outcome.hand_totals))
+        else:  # (Horse Race: each winner credited with the other hands' pips together, rounded once)
+            credited = credited_hands(after, outcome)
+            out["credited"] = {p: {"hands": sum(credited[table.side_of(i)]), "raw": outcome.raw_changes[table.side_of(i)]}
+                               for i, p in enumerate(table.players) if table.side_of(i) in credited}
         out["round_winners"] = [table.players[s] for side in outcome.winning_sides for s in table.seats_of(side)]
         out["changes"] = {
             p: after.rules.game_points(outcome.raw_changes[table.side_of(i)]) for i, p in enumerate(table.players)
         }
-    out["next"] = after.next_player
+    out["next"] = after.next_to_act  # (between rounds: who starts the next one, where the rules name them)
     out["scores"] = after.scores()
     if after.is_over and not step.before.is_over:
         out["winners"] = list(after.winners())

@@ -153,11 +153,12 @@ def test_replay_of_the_bundled_demo(tmp_path: Path) -> None:
     # The round's end: the hands, their totals rounded to 5, the credit, the match's scores after it.
     reveal = events[-1]
     assert reveal["type"] == "reveal" and reveal["scores"] == truth[-1]["scores"]
-    assert reveal["hand_totals"] == truth[-1]["hand_totals"] and reveal["changes"] == truth[-1]["changes"]
+    assert reveal["credited"] == truth[-1]["credited"] and reveal["changes"] == truth[-1]["changes"]
+    (credit,) = reveal["credited"].values()  # (two players: the one hand left, rounded, is the credit)
     for player, pips in reveal["hand_pips"].items():
         if pips:
-            total = reveal["hand_totals"][player]
-            assert f"{player}'s hand {pips} → {total}" in reveal["say"]["en"]
+            total = credit["raw"]
+            assert credit["hands"] == pips and f"{player}'s hand {pips} → {total}" in reveal["say"]["en"]
             assert f"käsi {pips} → {total}" in reveal["say"]["fi"]
     for player, gain in reveal["changes"].items():
         if gain:
