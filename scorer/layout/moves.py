@@ -129,7 +129,7 @@ def read_move(before: Board, detections: Sequence[TileDetection], *, to_table: C
     notes = reading.notes + [n for n in layout.notes if n not in reading.notes]
     for i, pips in reread.items():
         notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the table fits the board before",
-                           place=at(up[i].center), read=Tile.of(*_pips(up[i])), taken=Tile.of(*pips)))
+                           place=at(up[i].center), read=str(Tile.of(*_pips(up[i]))), taken=str(Tile.of(*pips))))
     if not change.placements:
         # No new tile found: the move may be one of the tiles read unsurely, anywhere.
         return MoveReading(change, layout, _other_table(before, change) + reading.problems + change.problems, notes)

@@ -83,7 +83,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         kept, left_out = settled
         detections = [*kept, *backs]  # (only faces were thinned: the backs are still seen)
         notes += [Words("the box at {place} read as {read} is left out: it overlaps another, and only without it does the "
-                        "layout fit together", place=at(d.center), read=Tile.of(*_pips(d)))
+                        "layout fit together", place=at(d.center), read=str(Tile.of(*_pips(d))))
                   for d in left_out]
     layout = reconstruct(seen_from_detections(detections, to_table))
     board, problems = to_board(layout, every_double_spins)
@@ -98,7 +98,7 @@ def read_board(detections: Sequence[TileDetection], every_double_spins: bool,
         layout, board, problems, reread = _read_again_to_fit(layout.tiles, up, every_double_spins)
         for i, pips in reread.items():
             notes.append(Words("the tile at {place} read as {read} is taken as {taken}: so the layout fits together",
-                               place=at(up[i].center), read=Tile.of(*_pips(up[i])), taken=Tile.of(*pips)))
+                               place=at(up[i].center), read=str(Tile.of(*_pips(up[i]))), taken=str(Tile.of(*pips))))
     # (What in the picture keeps it from being read comes first: the questions after it follow from it.)
     read_any = len(backs) > len(maybe_faces) or any(d.certain or _confirmed_by_joins(layout, up, i) for i, d in enumerate(up))
     problems = picture_problems(image, read_any) + layout.problems + problems
@@ -169,7 +169,7 @@ def unsure_problem(d: TileDetection) -> str:
     if d.unread:
         return Words("the pips of the tile at {place} cannot be read (they do not show): please check it", place=at(d.center))
     return Words("the tile at {place} is read uncertainly as {read} ({confidence}): please check it",
-                 place=at(d.center), read=Tile.of(*_pips(d)), confidence=Figure(d.read_confidence, 2))
+                 place=at(d.center), read=str(Tile.of(*_pips(d))), confidence=Figure(d.read_confidence, 2))
 
 
 def _beside_problems(layout: Layout) -> list[str]:

@@ -122,7 +122,7 @@ def _played_again_asked(boxes: Boxes) -> PlayedTileAgain:
 def _left_out(boxes: Boxes) -> list[Note]:
     # (Said once per reading: the box moves a little from frame to frame.)
     return [(("left-out", d.pips), Words("the box at {place} read as {read} is left out: that tile is seen elsewhere, where it fits "
-                                         "the game", place=at(d.center), read=Tile.of(*pips(d))))
+                                         "the game", place=at(d.center), read=str(Tile.of(*pips(d)))))
             for d in boxes]
 
 
@@ -182,7 +182,7 @@ def reread(fit: Fit, tiles: Boxes) -> tuple[Boxes, Layout, Change, str] | None:
     trial, layout, change, d, reading = found[0]
     why = Words("a played tile seen nowhere else") if Tile.of(*reading) in unseen else Words("the only likely reading that fits the game")
     return trial, layout, change, Words("the tile at {place} read as {read} is taken as {taken}: {why}", place=at(d.center),
-                                        read=Tile.of(*pips(d)), taken=Tile.of(*reading), why=why)
+                                        read=str(Tile.of(*pips(d))), taken=str(Tile.of(*reading)), why=why)
 
 
 def duplicates(fit: Fit, tiles: Boxes) -> list[tuple[int, ...]]:
