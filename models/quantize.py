@@ -7,7 +7,7 @@ e.g. the training environment).
 training seeds (``dominosynth.make_scene``, seeds 0..N-1 -- never a held-out image), the detector at its
 run-time input (544 px on the long side), the reader on the crops the shipped detector cuts from them;
 ``dynamic``: int8 weights, activations quantised at run time.  ``none`` copies the float model.  The
-folder then holds ``detector.onnx`` and ``reader.onnx`` (and ``reader-small.onnx``, copied as it is), to measure
+folder then holds ``detector.onnx`` and ``reader.onnx`` (and ``reader-small.onnx``, ``detector-far.onnx``, copied as they are), to measure
 with ``SCORER_MODELS=DIR`` (models/evaluate_detector.py) and ``benchmarks/speed_vs_ultralytics.py --models DIR``.
 """
 
@@ -71,8 +71,9 @@ def main() -> None:
     os.chdir(args.out)  # (onnxruntime's quantisation leaves its temporary files in the working folder)
     images = calibration_images(args.images) if "static" in (args.detector, args.reader) else []
     shipped = TileDetector(HERE, search=False)
-    if (HERE / "reader-small.onnx").exists():  # (kept in float: the folder reads as the shipped one does, small tiles too)
-        shutil.copyfile(HERE / "reader-small.onnx", args.out / "reader-small.onnx")
+    for extra in ("reader-small.onnx", "detector-far.onnx"):  # (kept in float: the folder reads as the shipped one does)
+        if (HERE / extra).exists():
+            shutil.copyfile(HERE / extra, args.out / extra)
     for name, how in (("detector", args.detector), ("reader", args.reader)):
         source, target = HERE / f"{name}.onnx", args.out / f"{name}.onnx"
         if how == "none":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
@@ -106,6 +106,7 @@ class TileDetector:
         self.n_classes = output_size(self.session, 1, (1, 3, side, side), output=1 if cut else 0) - (0 if cut else 5)
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
+        self.far = self._far_detector(models_dir / "detector-far.onnx", threads)
         second = models_dir / "reader-second.onnx"  # (a larger reader for the tiles read unsurely, where shipped)
         small = models_dir / "reader-small.onnx"  # (a reader for tiles under SMALL_TILE px, where shipped)
         self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned,
@@ -120,6 +121,23 @@ class TileDetector:
         self.search = search and self.stride is not None
         self.last_timing: dict[str, float] = {}
 
+    def _far_detector(self, path: Path, threads: int) -> Any:
+        """The detector fine-tuned on a far camera's small tiles, where shipped (else None): it reads the looks at an
+        input size fitted to small tiles -- a still image's second look, a far camera's frames -- and must read as
+        ``detector.onnx`` does (a dynamic input, the head cut, the same classes)."""
+        if not path.exists():
+            return None
+        far = onnx_session(path, threads, "far tile detector", spin=True)
+        if ([o.name for o in far.get_outputs()] != [o.name for o in self.session.get_outputs()]
+                or far.get_inputs()[0].shape != self.session.get_inputs()[0].shape):
+            raise ModelError(f"{path}: a far detector must read as detector.onnx does (input and outputs)")
+        return far
+
+    def _fitted(self) -> Any:
+        """The session a far camera's frames are read with: the far detector where the input size was fitted to small
+        tiles (above INPUT_SIZE), else the usual one (None)."""
+        return self.far if self.follow_tiles and self.size > INPUT_SIZE else None
+
     @classmethod
     def thorough(cls, models_dir: Path | None = None, *, threads: int = 2) -> "TileDetector":
         """The detector as one still image is read with care (the ``board`` command): at
@@ -132,18 +150,19 @@ class TileDetector:
         input size fitted to the tiles of the frames before (:func:`fitted_input_size`)."""
         return cls(models_dir, threads=threads, follow_tiles=True)
 
-    def candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None) -> list[Box]:
+    def candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None, session: Any = None) -> list[Box]:
         """Every box above the score threshold, at every input size (``sizes``, or this detector's), best
-        first (before the NMS)."""
+        first (before the NMS); by ``session`` (the far detector) where given."""
         sizes = self.sizes if sizes is None else sizes
+        model = session or self.session
         found: list[Box] = []
         for size in sizes:
             blob, box = letterbox(frame, size, self.stride)
-            output = self.session.run(None, {self.input_name: blob})
+            output = model.run(None, {self.input_name: blob})
             if not self.mirrored:
                 found += decode(output, self.n_classes, box, self.conf, blob.shape[2:])
                 continue
-            output_mirrored = self.session.run(None, {self.input_name: np.ascontiguousarray(blob[..., ::-1])})
+            output_mirrored = model.run(None, {self.input_name: np.ascontiguousarray(blob[..., ::-1])})
             plain = decode(output, self.n_classes, box, MIRROR_LOW, blob.shape[2:])
             mirrored_rows = mirrored_back(full_rows(output_mirrored, self.n_classes, blob.shape[2:]), self.n_classes, blob.shape[3])
             mirrored = decode(mirrored_rows, self.n_classes, box, MIRROR_LOW)
@@ -161,7 +180,7 @@ class TileDetector:
         # (The frame as the reader reads it, made once: it may be read twice.)
         picture = self.reader.picture(frame)
         picture_ms = (time.perf_counter() - t0) * 1000
-        detections = self._detect_at_size(frame, picture)
+        detections = self._detect_at_size(frame, picture, session=self._fitted())
         self.last_timing["read_ms"] += picture_ms
         if grainy(frame):
             frame, picture, detections = self._smoothed_if_surer(frame, picture, detections)
@@ -175,7 +194,7 @@ class TileDetector:
                 # camera would otherwise be read at one where most of its tiles are missed).
                 self.size, self.sizes = size, (size,)
                 t2 = time.perf_counter()
-                detections = self._detect_at_size(frame, picture)
+                detections = self._detect_at_size(frame, picture, session=self._fitted())
                 timing["again_ms"] = (time.perf_counter() - t2) * 1000
             self.last_timing = timing
         elif self.search and len(self.sizes) == 1:
@@ -191,7 +210,7 @@ class TileDetector:
         if size <= self.size:
             return detections
         timing, t0 = self.last_timing, time.perf_counter()
-        again = self._detect_at_size(frame, picture, (size,))
+        again = self._detect_at_size(frame, picture, (size,), self.far)
         timing["fitted_ms"] = (time.perf_counter() - t0) * 1000
         self.last_timing = timing
         return _with_first_faces(again, detections)
@@ -204,7 +223,7 @@ class TileDetector:
         timing, t0 = self.last_timing, time.perf_counter()
         calm = smoothed(frame)
         calm_picture = self.reader.picture(calm)
-        calm_detections = self._detect_at_size(calm, calm_picture)
+        calm_detections = self._detect_at_size(calm, calm_picture, session=self._fitted())
         timing["grain_ms"] = (time.perf_counter() - t0) * 1000
         self.last_timing = timing
         mine, calm_sure = _sure_faces(detections), _sure_faces(calm_detections)
@@ -213,19 +232,20 @@ class TileDetector:
             return calm, calm_picture, calm_detections
         return frame, picture, detections
 
-    def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray, sizes: Sequence[int] | None = None
-                        ) -> list[TileDetection]:
-        """The tiles found at the current input size (or ``sizes``), and by the close-up search, read."""
+    def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray, sizes: Sequence[int] | None = None,
+                        session: Any = None) -> list[TileDetection]:
+        """The tiles found at the current input size (or ``sizes``), and by the close-up search, read; by ``session``
+        (the far detector) where given."""
         sizes = self.sizes if sizes is None else sizes
         t0 = time.perf_counter()
-        candidates = self.candidates(frame, sizes)
+        candidates = self.candidates(frame, sizes, session)
         t1 = time.perf_counter()
         read = ReadOnce(self.reader.read)
         detections = read_tiles(picture, candidates, read, self.iou)
         t2 = time.perf_counter()
         searched = 0.0
         if self.search and self._looks_close(detections, frame, sizes):
-            close = self.close_candidates(frame, sizes)
+            close = self.close_candidates(frame, sizes, session)
             searched = (time.perf_counter() - t2) * 1000
             if close:
                 both = sorted(candidates + close, key=lambda b: -b.score)
@@ -247,7 +267,7 @@ class TileDetector:
         # across two of them at most.)
         sure = sum(d.certain for d in detections)
         if sure < 2 and not close and self.size < LARGEST_INPUT_SIZE:
-            far = rotated_nms(self._one_look(frame, LARGEST_INPUT_SIZE), self.iou)
+            far = rotated_nms(self._one_look(frame, LARGEST_INPUT_SIZE, self.far), self.iou)
             if len(far) >= FAR_LOOK_TILES:
                 lengths = [long_side(b.corners) for b in far]
         size = fitted_input_size(lengths, frame_side, self.size)
@@ -262,22 +282,22 @@ class TileDetector:
         scale = min(sizes) / max(frame.shape[:2])
         return float(np.median([long_side(d.corners) for d in detections])) * scale >= LARGE_IN_INPUT
 
-    def close_candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None) -> list[Box]:
+    def close_candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None, session: Any = None) -> list[Box]:
         """Boxes too long for the usual input size (the smallest of ``sizes``, or of this detector's) to find,
-        from looks at SEARCH_SIZES smaller than it."""
+        from looks at SEARCH_SIZES smaller than it (by ``session`` where given)."""
         usual = min(self.sizes if sizes is None else sizes)
         floor = SEARCH_FROM_INPUT_PX * max(frame.shape[:2]) / usual  # (px in the frame)
         found: list[Box] = []
         for size in SEARCH_SIZES:
             if size >= usual:
                 continue
-            found += [b for b in self._one_look(frame, size) if long_side(b.corners) >= floor]
+            found += [b for b in self._one_look(frame, size, session) if long_side(b.corners) >= floor]
         return found
 
-    def _one_look(self, frame: np.ndarray, size: int) -> list[Box]:
+    def _one_look(self, frame: np.ndarray, size: int, session: Any = None) -> list[Box]:
         """The boxes above the score threshold at one more input size, unmirrored (before the NMS)."""
         blob, box = letterbox(frame, size, self.stride)
-        output = self.session.run(None, {self.input_name: blob})
+        output = (session or self.session).run(None, {self.input_name: blob})
         return decode(output, self.n_classes, box, self.conf, blob.shape[2:])
 
 

@@ -142,7 +142,7 @@ def test_a_far_cameras_first_frame_is_read_at_the_size_its_tiles_want() -> None:
     live = TileDetector.live()
     looked_at = []
     one_look = live._one_look
-    live._one_look = lambda frame, size: looked_at.append(size) or one_look(frame, size)
+    live._one_look = lambda frame, size, session=None: looked_at.append(size) or one_look(frame, size, session)
     first = live.detect(image)
     assert LARGEST_INPUT_SIZE in looked_at and live.size > INPUT_SIZE
     assert sorted(_read_as(first, t.corners) for t in tiles) == [(1, 4), (1, 6), (3, 4), (4, 4)]
@@ -179,7 +179,7 @@ def test_the_fitted_reading_keeps_what_the_first_read_as_a_face() -> None:
              _small_tile(500, "down", False)]
     sizes_read = []
 
-    def read_at(frame, picture, sizes=None):
+    def read_at(frame, picture, sizes=None, session=None):
         sizes_read.append(sizes)
         detector.last_timing = {"detect_ms": 0.0, "read_ms": 0.0, "search_ms": 0.0}
         return first if sizes is None else again
