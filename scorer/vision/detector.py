@@ -66,7 +66,8 @@ def default_models_dir() -> Path:
 
 
 class TileDetector:
-    """The shipped models: ``detector.onnx`` (oriented boxes), ``reader.onnx`` (the pips of each box, or no tile) and
+    """The shipped models: ``detector.onnx`` (oriented boxes), ``detector-far.onnx`` (the same, fine-tuned on small tiles:
+    the looks at an input size fitted to them), ``reader.onnx`` (the pips of each box, or no tile) and
     ``reader-small.onnx`` (the pips of tiles under :data:`~scorer.vision.reader.SMALL_TILE` px, read by both readers)."""
 
     def __init__(
