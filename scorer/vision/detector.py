@@ -123,20 +123,24 @@ class TileDetector:
         self.last_timing: dict[str, float] = {}
 
     def _far_detector(self, path: Path, threads: int) -> Any:
-        """The detector fine-tuned on a far camera's small tiles, where shipped (else None): it reads the looks at an
-        input size fitted to small tiles -- a still image's second look, a far camera's frames -- and must read as
-        ``detector.onnx`` does (a dynamic input, the head cut, the same classes)."""
-        if not path.exists():
+        """The detector fine-tuned on a far camera's small tiles, where shipped beside a dynamic ``detector.onnx`` (else
+        None): it reads the looks at an input size fitted to small tiles -- a still image's second look, a far camera's
+        frames -- and must read as ``detector.onnx`` does (a dynamic image input, the same outputs, the same classes)."""
+        if not path.exists() or self.stride is None:  # (a fixed-size model is never read at a fitted size)
             return None
         far = onnx_session(path, threads, "far tile detector", spin=True)
+        shape = far.get_inputs()[0].shape
+        cut = len(self.session.get_outputs()) == 3
         if ([o.name for o in far.get_outputs()] != [o.name for o in self.session.get_outputs()]
-                or far.get_inputs()[0].shape != self.session.get_inputs()[0].shape):
-            raise ModelError(f"{path}: a far detector must read as detector.onnx does (input and outputs)")
+                or len(shape) != 4 or shape[1] != 3 or any(isinstance(side, int) for side in shape[2:])
+                or output_size(far, 1, (1, 3, STRIDE, STRIDE), output=1 if cut else 0) - (0 if cut else 5) != self.n_classes):
+            raise ModelError(f"{path}: a far detector must read as detector.onnx does (a dynamic image input, the same "
+                             f"outputs and classes), found input {shape}")
         return far
 
     def _fitted(self) -> Any:
-        """The session a far camera's frames are read with: the far detector where the input size was fitted to small
-        tiles (above INPUT_SIZE), else the usual one (None)."""
+        """The session a live camera's frames (and their smoothed re-reading) are read with: the far detector where the
+        input size was fitted to small tiles (above INPUT_SIZE), else None (the usual one)."""
         return self.far if self.follow_tiles and self.size > INPUT_SIZE else None
 
     @classmethod
@@ -235,8 +239,8 @@ class TileDetector:
 
     def _detect_at_size(self, frame: np.ndarray, picture: np.ndarray, sizes: Sequence[int] | None = None,
                         session: Any = None) -> list[TileDetection]:
-        """The tiles found at the current input size (or ``sizes``), and by the close-up search, read; by ``session``
-        (the far detector) where given."""
+        """The tiles found at the current input size (or ``sizes``), by ``session`` (the far detector) where given, and
+        by the close-up search, read."""
         sizes = self.sizes if sizes is None else sizes
         t0 = time.perf_counter()
         candidates = self.candidates(frame, sizes, session)
@@ -246,7 +250,7 @@ class TileDetector:
         t2 = time.perf_counter()
         searched = 0.0
         if self.search and self._looks_close(detections, frame, sizes):
-            close = self.close_candidates(frame, sizes, session)
+            close = self.close_candidates(frame, sizes)  # (large tiles: the usual detector's, whatever read the rest)
             searched = (time.perf_counter() - t2) * 1000
             if close:
                 both = sorted(candidates + close, key=lambda b: -b.score)
@@ -283,16 +287,16 @@ class TileDetector:
         scale = min(sizes) / max(frame.shape[:2])
         return float(np.median([long_side(d.corners) for d in detections])) * scale >= LARGE_IN_INPUT
 
-    def close_candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None, session: Any = None) -> list[Box]:
+    def close_candidates(self, frame: np.ndarray, sizes: Sequence[int] | None = None) -> list[Box]:
         """Boxes too long for the usual input size (the smallest of ``sizes``, or of this detector's) to find,
-        from looks at SEARCH_SIZES smaller than it (by ``session`` where given)."""
+        from looks at SEARCH_SIZES smaller than it."""
         usual = min(self.sizes if sizes is None else sizes)
         floor = SEARCH_FROM_INPUT_PX * max(frame.shape[:2]) / usual  # (px in the frame)
         found: list[Box] = []
         for size in SEARCH_SIZES:
             if size >= usual:
                 continue
-            found += [b for b in self._one_look(frame, size, session) if long_side(b.corners) >= floor]
+            found += [b for b in self._one_look(frame, size) if long_side(b.corners) >= floor]
         return found
 
     def _one_look(self, frame: np.ndarray, size: int, session: Any = None) -> list[Box]:

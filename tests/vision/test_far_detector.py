@@ -1,5 +1,6 @@
 """The far detector (``detector-far.onnx``, fine-tuned on a far camera's small tiles) reads the looks at an input size
-fitted to small tiles -- a still image's second look, a far camera's frames -- and nothing else."""
+fitted to small tiles -- a still image's second look, a far camera's frames, the live path's look at the largest size
+for tiles too small to see -- and the usual detector everything else, the close-up search for large tiles too."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_a_still_image_of_small_tiles_is_looked_at_again_by_the_far_detector_onl
     usual, far = _counted(detector)
     frame = _small_tiles_frame()
     detector.detect(frame)
-    assert usual.sizes and max(usual.sizes) <= INPUT_SIZE  # (the first look, and any close-up search, the usual one's)
+    assert usual.sizes and max(usual.sizes) <= INPUT_SIZE  # (the first look, the usual one's)
     assert far.sizes and min(far.sizes) > INPUT_SIZE  # (the second look at the fitted size)
     # Large tiles: no second look, the far detector not run.
     detector = TileDetector(MODELS)
@@ -91,3 +92,21 @@ def test_a_far_cameras_frames_are_read_by_the_far_detector_once_the_size_is_fitt
     usual.sizes.clear()
     near.detect(table)
     assert near.size == INPUT_SIZE and far.sizes == [] and usual.sizes
+
+
+def test_a_live_frame_with_too_few_tiles_read_is_looked_at_the_largest_size_by_the_far_detector() -> None:
+    from scorer.vision.detector import LARGEST_INPUT_SIZE
+
+    detector = TileDetector.live(MODELS)
+    usual, far = _counted(detector)
+    detector._size_for(_small_tiles_frame(), [])  # (nothing read at the usual size)
+    assert far.sizes == [LARGEST_INPUT_SIZE] and usual.sizes == []
+
+
+def test_the_close_up_search_is_the_usual_detectors_whatever_read_the_rest() -> None:
+    detector = TileDetector(MODELS)
+    usual, far = _counted(detector)
+    frame = _small_tiles_frame()
+    detector._detect_at_size(frame, detector.reader.picture(frame), (800,), detector.far)  # (a look finding few tiles)
+    detector._detect_at_size(frame[:200, :200], detector.reader.picture(frame[:200, :200]), (800,), detector.far)
+    assert far.sizes == [800, 800] and usual.sizes and all(size < INPUT_SIZE for size in usual.sizes)
