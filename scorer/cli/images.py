@@ -68,15 +68,14 @@ def _write_tiles(name: str, size: tuple[int, int], ms: float, tiles: Sequence[Ti
     """One picture's tiles, a line each, row by row across the picture (a row a tile's width high), in ``lang``."""
     import numpy as np
 
-    from scorer.vision.geometry import long_first
+    from scorer.vision.geometry import short_side
     from scorer.words import decimal
 
     words = CLI_WORDS[lang]
     up = sum(t.face == "up" for t in tiles)
     out.write(words["detected"].format(name=name, width=size[0], height=size[1], up=up, down=len(tiles) - up, ms=f"{ms:.0f}")
               + "\n")
-    widths = [np.linalg.norm(np.subtract(*long_first(np.asarray(t.corners))[[3, 0]])) for t in tiles]
-    row = float(np.median(widths)) if tiles else 0.0
+    row = float(np.median([short_side(t.corners) for t in tiles])) if tiles else 0.0
     # Row by row: a row starts at its highest tile and takes the tiles less than a tile's width below it.
     rows: list[list[int]] = []
     for k in sorted(range(len(tiles)), key=lambda k: tiles[k].center[1]):
@@ -307,13 +306,18 @@ def _move(args: argparse.Namespace, before: Board, detections: list[TileDetectio
 def _placements(before: Board, placements: Sequence[Placement], rules: GameRules) -> list[dict[str, object]]:
     """Each tile laid since ``before``, where (the tile it was put at, that tile's side and the value there) and what the
     board scored once it lay there (raw, and in the game's points)."""
-    records: list[dict[str, object]] = []
-    step = before
+    return [{"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value],
+             "sum": after.end_sum(), "points": after.points(), "game_points": rules.game_points(after.points())}
+            for p, after in _laid(before, placements)]
+
+
+def _laid(before: Board, placements: Sequence[Placement]) -> list[tuple[Placement, Board]]:
+    """Each placement since ``before`` with the board once it was laid, in order."""
+    laid, board = [], before
     for p in placements:
-        step = step.place(p.tile, p.at)
-        records.append({"tile": p.tile.as_list(), "at": None if p.at is None else [p.at.tile.as_list(), p.at.side.value, p.at.value],
-                        "sum": step.end_sum(), "points": step.points(), "game_points": rules.game_points(step.points())})
-    return records
+        board = board.place(p.tile, p.at)
+        laid.append((p, board))
+    return laid
 
 
 def _describe_move(before: Board, placements: Sequence[Placement], rules: GameRules, lang: Literal["fi", "en"], out: TextIO) -> None:
@@ -323,11 +327,9 @@ def _describe_move(before: Board, placements: Sequence[Placement], rules: GameRu
     words = CLI_WORDS[lang]
     if not placements:
         out.write(words["no-move"] + "\n")
-    step = before
-    for p in placements:
-        step = step.place(p.tile, p.at)
+    for p, after in _laid(before, placements):
         head = words["new"] if p.at is None else words["new-at"].format(tile=p.at.tile, side=side_name(p.at.side, lang), value=p.at.value)
-        out.write(f"{head}\n{describe_placement(p.tile, step, rules, lang)}\n")
+        out.write(f"{head}\n{describe_placement(p.tile, after, rules, lang)}\n")
 
 
 # -- the commands' arguments (scorer/cli/__init__.py adds them in the order --help lists them)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.detector import TileDetection
-from scorer.vision.geometry import long_first
+from scorer.vision.geometry import short_side
 
 SURE = (60, 200, 60)
 UNSURE = (0, 160, 255)
@@ -37,8 +37,7 @@ def annotate(image: np.ndarray, tiles: Sequence[TileDetection], more: Sequence[t
         cv2.polylines(out, [poly], True, color, max(1, int(2 * scale)), cv2.LINE_AA)
         if tile.halves is None:
             continue
-        quad = long_first(np.asarray(tile.corners, np.float64))
-        size = max(0.3, min(0.6 * scale, 0.5 * float(np.linalg.norm(quad[3] - quad[0])) / DIGIT_PX))
+        size = max(0.3, min(0.6 * scale, 0.5 * short_side(tile.corners) / DIGIT_PX))
         for half in tile.halves:
             x, y = int(half.center[0]), int(half.center[1])
             text = str(half.pips)

@@ -32,13 +32,23 @@ def obb_corners_many(cx: np.ndarray, cy: np.ndarray, w: np.ndarray, h: np.ndarra
 def long_side(corners) -> float:
     """The longest edge of a box's four corners (a tile's length in the picture).  In plain floats: it is
     asked of every box several times a frame, and numpy's overhead on four points is most of the cost."""
+    return math.sqrt(max(_squared_edges(corners)))
+
+
+def short_side(corners) -> float:
+    """The shortest edge of a box's four corners (a tile's width in the picture)."""
+    return math.sqrt(min(_squared_edges(corners)))
+
+
+def _squared_edges(corners) -> tuple[float, float, float, float]:
     if isinstance(corners, np.ndarray) or len(corners) != 4:
         points = np.asarray(corners, np.float64).reshape(4, 2).tolist()
     else:
         points = [(float(x), float(y)) for x, y in corners]
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = points
     edges = ((bx - ax, by - ay), (cx - bx, cy - by), (dx - cx, dy - cy), (ax - dx, ay - dy))
-    return math.sqrt(max(x * x + y * y for x, y in edges))
+    a, b, c, d = (x * x + y * y for x, y in edges)
+    return a, b, c, d
 
 
 def long_first(corners: np.ndarray) -> np.ndarray:

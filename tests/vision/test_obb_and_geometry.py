@@ -504,3 +504,12 @@ def test_the_live_input_size_follows_the_tiles_length_with_some_slack() -> None:
     assert fitted_input_size([150] * 3, 1280, 704) == 544
     assert fitted_input_size([20] * 3, 1280, 544) == 960
     assert fitted_input_size([], 1280, 704) == fitted_input_size([20], 1280, 704) == 704  # (one box may be a stray one)
+
+
+def test_a_boxs_long_and_short_sides_whichever_way_it_lies_and_whatever_holds_its_corners() -> None:
+    from scorer.vision.geometry import long_side, short_side
+
+    lying = [(10.0, 10.0), (50.0, 10.0), (50.0, 30.0), (10.0, 30.0)]
+    standing = np.array([[10.0, 10.0], [30.0, 10.0], [30.0, 50.0], [10.0, 50.0]])
+    for box in (lying, standing, np.array(lying).reshape(8)):
+        assert long_side(box) == pytest.approx(40) and short_side(box) == pytest.approx(20)
