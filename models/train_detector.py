@@ -120,7 +120,9 @@ def export(weights: Path, out: Path, imgsz: int = IMGSZ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     # The head cut before it decodes every column's box: the scorer decodes only those it keeps (cut_head.py).
     from cut_head import cut
+    from fold_splits import fold_splits
     cut(Path(onnx_path), out / "detector.onnx")
+    fold_splits(out / "detector.onnx", out / "detector.onnx")  # (onnxruntime's blocked layout kept through each block)
     shutil.copy(weights, out / "detector-last.pt")
     strip_optimizer(str(out / "detector-last.pt"))
     print(f"exported {out / 'detector.onnx'} from {weights}", file=sys.stderr)

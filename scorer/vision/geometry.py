@@ -51,12 +51,20 @@ def _squared_edges(corners) -> tuple[float, float, float, float]:
     return a, b, c, d
 
 
+def circles_meeting(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """Which of the circles (centres [N, 2], radii [N]) meet, all pairs at once: [N, N] (squared distances, no
+    square roots -- a frame's few hundred candidate boxes make tens of thousands of pairs)."""
+    dx = centres[:, None, 0] - centres[None, :, 0]
+    dy = centres[:, None, 1] - centres[None, :, 1]
+    reach = radii[:, None] + radii[None]
+    return dx * dx + dy * dy <= reach * reach
+
+
 def long_first(corners: np.ndarray) -> np.ndarray:
     """Roll the corners so that the first edge (c0 -> c1) is a long side of the tile."""
     corners = np.asarray(corners, np.float64).reshape(4, 2)
-    e01 = np.linalg.norm(corners[1] - corners[0])
-    e12 = np.linalg.norm(corners[2] - corners[1])
-    return corners if e01 >= e12 else np.roll(corners, -1, axis=0)
+    (ax, ay), (bx, by), (cx, cy) = corners[:3].tolist()  # (plain floats: asked of every box, several times a frame)
+    return corners if (bx - ax) ** 2 + (by - ay) ** 2 >= (cx - bx) ** 2 + (cy - by) ** 2 else corners[[1, 2, 3, 0]]
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, half: int = HALF) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +73,8 @@ def rectify(image: np.ndarray, corners: np.ndarray, half: int = HALF) -> tuple[n
     The first half (columns ``0..half``) is the end at corners c0/c3 of :func:`long_first`.
     """
     quad = long_first(corners)
-    long_px = float(np.linalg.norm(quad[1] - quad[0]))
+    (ax, ay), (bx, by) = quad[:2].tolist()
+    long_px = math.hypot(bx - ax, by - ay)
     # Warp at about the tile's own resolution, then shrink with area averaging (no aliasing).
     work = max(half, int(round(long_px / 2)))
     dst = np.array([[0, 0], [2 * work, 0], [2 * work, work], [0, work]], np.float32)

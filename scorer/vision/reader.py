@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Sequence
 
@@ -27,12 +28,14 @@ def tile_crop(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     0-31 the end at corners c0/c3 of :func:`~scorer.vision.geometry.long_first` (the same end as
     :func:`~scorer.vision.geometry.rectify`'s first half)."""
     quad = long_first(corners)
-    along = quad[1] - quad[0]
-    across = quad[3] - quad[0]
-    margin = TILE_MARGIN * float(np.linalg.norm(across))
-    along = along / max(float(np.linalg.norm(along)), 1e-9) * margin
-    across = across / max(float(np.linalg.norm(across)), 1e-9) * margin
-    grown = quad + np.array([-along - across, along - across, along + across, -along + across])
+    (ax, ay), (bx, by), _, (dx, dy) = quad.tolist()  # (plain floats: numpy's overhead on four points is most of the cost)
+    width = math.hypot(dx - ax, dy - ay)
+    margin = TILE_MARGIN * width
+    along = margin / max(math.hypot(bx - ax, by - ay), 1e-9)
+    across = margin / max(width, 1e-9)
+    ux, uy = (bx - ax) * along, (by - ay) * along
+    vx, vy = (dx - ax) * across, (dy - ay) * across
+    grown = quad + np.array([[-ux - vx, -uy - vy], [ux - vx, uy - vy], [ux + vx, uy + vy], [-ux + vx, -uy + vy]])
     crop, _ = rectify(image, grown)
     return crop
 

@@ -8,7 +8,7 @@ from typing import Literal, Sequence
 
 import numpy as np
 
-from scorer.vision.geometry import half_centers, long_side, polygon_iou
+from scorer.vision.geometry import circles_meeting, half_centers, long_side, polygon_iou
 from scorer.words import Words
 
 Face = Literal["up", "down"]
@@ -182,7 +182,7 @@ def _drop_straddling(tiles: list[TileDetection]) -> list[TileDetection]:
     centres = np.array([q.mean(0) for q in quads]).reshape(-1, 2)
     radii = np.array([np.linalg.norm(q - q.mean(0), axis=1).max() for q in quads])
     # (Boxes whose circumcircles do not meet do not overlap: the exact test only where they do.)
-    meets = np.linalg.norm(centres[:, None] - centres[None], axis=2) <= radii[:, None] + radii[None]
+    meets = circles_meeting(centres, radii)
     keep = []
     for i, t in enumerate(tiles):
         if t.certain:
