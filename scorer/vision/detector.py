@@ -107,7 +107,6 @@ class TileDetector:
         self.n_classes = output_size(self.session, 1, (1, 3, side, side), output=1 if cut else 0) - (0 if cut else 5)
         if self.n_classes != len(CLASS_FACES):
             raise ModelError(f"{path}: expected {len(CLASS_FACES)} classes (tile, tile-down), found {self.n_classes}")
-        self.far = self._far_detector(models_dir / "detector-far.onnx", threads)
         second = models_dir / "reader-second.onnx"  # (a larger reader for the tiles read unsurely, where shipped)
         small = models_dir / "reader-small.onnx"  # (a reader for tiles under SMALL_TILE px, where shipped)
         self.reader = PipReader(models_dir / "reader.onnx", threads=threads, turned=read_turned,
@@ -120,6 +119,9 @@ class TileDetector:
         self.follow_tiles = follow_tiles
         # Close-ups (SEARCH_SIZES) and small tiles of a still image read again at their size: a dynamic model only.
         self.search = search and self.stride is not None
+        # (Loaded only where a look at a size fitted to small tiles can happen: not for `board`'s two sizes.)
+        fitted_looks = follow_tiles or (self.search and len(self.sizes) == 1)
+        self.far = self._far_detector(models_dir / "detector-far.onnx", threads) if fitted_looks else None
         self.last_timing: dict[str, float] = {}
 
     def _far_detector(self, path: Path, threads: int) -> Any:

@@ -52,7 +52,9 @@ def _small_tiles_frame() -> np.ndarray:
 
 
 def test_the_shipped_far_detector_is_taken_where_it_lies_beside_the_others(tmp_path: Path) -> None:
-    assert TileDetector(MODELS).far is not None
+    assert TileDetector(MODELS).far is not None and TileDetector.live(MODELS).far is not None
+    # (Not loaded where no look is fitted to small tiles: `board`'s two sizes, one size without the search.)
+    assert TileDetector.thorough(MODELS).far is None and TileDetector(MODELS, search=False).far is None
     for name in ("detector.onnx", "reader.onnx"):
         (tmp_path / name).symlink_to(MODELS / name)
     assert TileDetector(tmp_path).far is None
