@@ -257,9 +257,17 @@ def test_the_sessions_list_marks_the_demo_and_keeps_its_columns_aligned() -> Non
     assert code == 0 and len(rows) == 3
     assert "horse-race (the demo)  playing" in rows[1] and "(the demo)" not in rows[0] + rows[2]
     assert "seven-rocks" in rows[2] and "seven-rocks  " in rows[2]
-    # Each column starts where it does in every row: the state, then the count of events.
-    assert len({row.index("finished" if "finished" in row else "playing") for row in rows}) == 1
-    assert len({row.index(" events") for row in rows}) == 1
+    # Each column starts where its head does in every row: the state; the count of events ends where its head does.
+    head = out.split("\n")[0]
+    assert head.split() == ["#", "started", "game", "state", "events", "scores"]
+    assert {row.index("finished" if "finished" in row else "playing") for row in rows} == {head.index("state")}
+    assert {row.index(" Ann") for row in rows} == {head.index("events") + len("events") + 1}
+    code, out, _ = run("sessions", "--lang", "fi")
+    head, *_ = out.split("\n")
+    assert head.split() == ["#", "aloitettu", "peli", "tila", "tapahtumia", "pisteet"]
+    assert "horse-race (esittely)  kesken" in out and "päättynyt" in out and "playing" not in out
+    assert "Kierros 1" in run("sessions", "--lang", "fi", "show", "1")[1]  # (the list's language, for `show` too)
+    assert "Round 1" in run("sessions", "--lang", "fi", "show", "1", "--lang", "en")[1]
     code, out, _ = run("sessions", "--json")
     assert [json.loads(line)["demo"] for line in out.strip().split("\n")] == [False, True, False]
 
@@ -272,6 +280,7 @@ def test_the_sessions_list_says_where_cribbage_games_are_kept() -> None:
     GameFile.create(["Ann", "Ben"], 121, False, "en")
     code, out, _ = run("sessions")
     assert code == 0 and "Cribbage games are kept apart, 1 game in" in out and "cribbage app --players" in out
+    assert "Cribbage-pelit pidetään erikseen, 1 peli kansiossa" in run("sessions", "--lang", "fi")[1]
 
 
 def test_a_move_the_full_disk_refuses_is_cut_off_and_the_next_follows_the_last_saved(tmp_path: Path, monkeypatch) -> None:

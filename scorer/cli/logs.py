@@ -99,33 +99,60 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                   "players": s.header and list(s.header.players), "demo": s.is_demo, "events": s.events,
                                   "scores": s.scores, "state": s.state, "problem": s.problem}, ensure_ascii=False) + "\n")
         return 0
+    words = SESSIONS_WORDS[args.lang]
     if not sessions:
-        out.write("No saved matches yet.\n")
-    games = [_game_label(s) for s in sessions]
-    # Columns as wide as their longest entry, two spaces apart (seven-rocks, a demo's mark, "recovered").
-    game_width, state_width = max(map(len, games), default=0), max((len(s.state) for s in sessions), default=0)
-    for n, (s, game) in enumerate(zip(sessions, games), start=1):
-        who = s.side_scores if s.header else "(no readable match line)"
-        out.write(f"{n:>3}  {s.started[:16].replace('T', ' ')}  {game:<{game_width}}  {s.state:<{state_width}}  "
-                  f"{s.events:>4} events  {who}\n")
-        out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
+        out.write(words["none"] + "\n")
+    else:
+        _session_table(sessions, words, out)
     from scorer.cribbage.store import data_dir as cribbage_dir
 
     cribbage = sorted(cribbage_dir().glob("*.jsonl")) if cribbage_dir().is_dir() else []
     if cribbage:  # (kept apart: a domino match's session log is not a cribbage game's file)
-        out.write(f"Cribbage games are kept apart, {counted(len(cribbage), 'game')} in {cribbage_dir()}: "
-                  "`cribbage app --players A,B` offers those players' unfinished one.\n")
+        games = counted(len(cribbage), "game") if args.lang == "en" else f"{len(cribbage)} peli" + "ä" * (len(cribbage) != 1)
+        out.write(words["cribbage"].format(games=games, folder=cribbage_dir()) + "\n")
     return 0
 
 
-def _game_label(s: SessionSummary) -> str:
-    """The game played; "(the demo)" after a match of the bundled demo, a video's name after a replay of it, as the
-    app's start screen marks them."""
+# The saved matches' list in each language: its columns' heads, a match's state, what is said beside it.
+SESSIONS_WORDS = {
+    "en": {"none": "No saved matches yet.", "heads": ("started", "game", "state", "events", "scores"),
+           "playing": "playing", "finished": "finished", "recovered": "recovered", "damaged": "damaged", "demo": "(the demo)",
+           "unreadable": "(no readable match line)",
+           "cribbage": "Cribbage games are kept apart, {games} in {folder}: `cribbage app --players A,B` offers those "
+                       "players' unfinished one."},
+    "fi": {"none": "Tallennettuja otteluita ei vielä ole.", "heads": ("aloitettu", "peli", "tila", "tapahtumia", "pisteet"),
+           "playing": "kesken", "finished": "päättynyt", "recovered": "korjattu", "damaged": "vaurioitunut",
+           "demo": "(esittely)", "unreadable": "(ottelurivi ei ole luettavissa)",
+           "cribbage": "Cribbage-pelit pidetään erikseen, {games} kansiossa {folder}: `cribbage app --players A,B` "
+                       "tarjoaa niiden pelaajien keskeneräistä peliä."},
+}
+
+
+def _session_table(sessions: list[SessionSummary], words: dict, out: TextIO) -> None:
+    """The saved matches, newest first, under their columns' heads: a row each, its file on the line below."""
+    games = [_game_label(s, words["demo"]) for s in sessions]
+    states = [words.get(s.state, s.state) for s in sessions]
+    started, game, state, events, scores = words["heads"]
+    # Columns as wide as their longest entry or head, two spaces apart (seven-rocks, a demo's mark, "recovered").
+    game_width = max(len(game), *map(len, games))
+    state_width = max(len(state), *map(len, states))
+    events_width = max(len(events), 4)
+    out.write(f"{'#':>3}  {started:<16}  {game:<{game_width}}  {state:<{state_width}}  {events:>{events_width}}  {scores}\n")
+    for n, (s, game_label, state_word) in enumerate(zip(sessions, games, states), start=1):
+        who = s.side_scores if s.header else words["unreadable"]
+        out.write(f"{n:>3}  {s.started[:16].replace('T', ' '):<16}  {game_label:<{game_width}}  {state_word:<{state_width}}  "
+                  f"{s.events:>{events_width}}  {who}\n")
+        out.write(f"     {s.path.name}" + (f"  ({s.problem})" if s.problem else "") + "\n")
+
+
+def _game_label(s: SessionSummary, demo: str) -> str:
+    """The game played; ``demo`` ("(the demo)") after a match of the bundled demo, a video's name after a replay of it,
+    as the app's start screen marks them."""
     if s.header is None:
         return "?"
     source = s.header.source
     video = f" · {Path(source.location).name}" if source is not None and source.kind == "video" and source.location else ""
-    return s.header.game + (" (the demo)" if s.is_demo else "") + video
+    return s.header.game + (f" {demo}" if s.is_demo else "") + video
 
 
 def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -177,12 +204,13 @@ def add_sessions_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     ses = sub.add_parser("sessions", help="the saved matches, newest first; show one; repair a damaged one")
     ses.add_argument("--dir", help="a sessions folder (default: the user's data folder)")
     ses.add_argument("--json", action="store_true", help="one JSON object per match")
+    ses.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the list (and of `show`'s account)")
     ses.set_defaults(run=_sessions, sessions_command="list")
     ssub = ses.add_subparsers(dest="sessions_command", metavar="COMMAND")
     show = ssub.add_parser("show", help="the account of one match, as `score` gives it")
     show.add_argument("id", metavar="ID", help="its number in the list, the start of its file name, or a path")
     show.add_argument("--json", action="store_true", help="one JSON object per event line")
-    show.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the account")
+    show.add_argument("--lang", choices=("fi", "en"), default=argparse.SUPPRESS, help="language of the account")
     # (Also after the command, where a user adds it once the first try found nothing: `sessions show 1 --dir D`.)
     show.add_argument("--dir", default=argparse.SUPPRESS, help="a sessions folder (as before the command)")
     rep = ssub.add_parser("repair", help="cut a torn or damaged tail off (kept beside it as FILE.damaged)")
