@@ -30,6 +30,26 @@ def test_the_picture_says_the_score_in_the_games_own_points() -> None:
     assert caption(five, GAMES["horse-race"]) == "sum 10: 10 raw points (2 display points)"
     assert caption(five, GAMES["seven-rocks"]) == "sum 10: 10 raw points"
     assert caption(Board(True).place(Tile(3, 4)), GAMES["horse-race"]) == "sum 7: 0 raw points (0 display points)"
+    assert caption(five, GAMES["horse-race"], "fi") == "summa 10: 10 raakapistettä (2 näyttöpistettä)"
+
+
+def test_the_pictures_words_are_drawn_with_their_finnish_letters() -> None:
+    from scorer.vision.annotate import FONT, put_text, text_size
+
+    def drawn(text: str) -> np.ndarray:
+        out = np.zeros((60, 200, 3), np.uint8)
+        put_text(out, text, (10, 45), 1.0, (255, 255, 255), 2)
+        return out.max(axis=2) > 0
+
+    # ä is a drawn and two dots above it, clear of it: above the letters' top only the marks, two side by side.
+    plain, marked = drawn("pa"), drawn("pä")
+    top = np.argwhere(plain)[:, 0].min()
+    assert not plain[:top].any() and np.argwhere(marked[:top - 1]).size
+    columns = sorted(set(np.argwhere(marked[:top - 1])[:, 1]))
+    assert any(b - a > 1 for a, b in zip(columns, columns[1:]))  # (two dots, a gap between them)
+    assert min(columns) >= 10 + text_size("p", 1.0, 2)[0]  # (over the a, not the p)
+    assert text_size("selkäpuoli ylöspäin", 0.5, 1) == cv2.getTextSize("selkapuoli ylospain", FONT, 0.5, 1)[0]
+    assert drawn("Å").sum() > drawn("A").sum()
 
 
 def test_each_problem_is_marked_on_the_picture_by_its_number_at_every_place_it_names() -> None:
@@ -90,12 +110,15 @@ def test_an_annotated_picture_that_cannot_be_written_is_said_and_fails(picture: 
     from scorer.cli.images import _written
 
     err = io.StringIO()
-    assert _written(tmp_path / "read.png", np.zeros((4, 4, 3), np.uint8), err)
+    assert _written(tmp_path / "read.png", np.zeros((4, 4, 3), np.uint8), "en", err)
     assert err.getvalue() == f"annotated picture written to {tmp_path / 'read.png'}\n"
     err = io.StringIO()
-    assert not _written(tmp_path / "no-such-folder" / "read.png", np.zeros((4, 4, 3), np.uint8), err)
-    assert not _written(tmp_path / "read.nothing", np.zeros((4, 4, 3), np.uint8), err)
+    assert not _written(tmp_path / "no-such-folder" / "read.png", np.zeros((4, 4, 3), np.uint8), "en", err)
+    assert not _written(tmp_path / "read.nothing", np.zeros((4, 4, 3), np.uint8), "en", err)
     assert err.getvalue().count("could not write the annotated picture") == 2
+    err = io.StringIO()
+    assert _written(tmp_path / "luettu.png", np.zeros((4, 4, 3), np.uint8), "fi", err)
+    assert err.getvalue() == f"merkitty kuva kirjoitettu tiedostoon {tmp_path / 'luettu.png'}\n"
 
 
 def test_a_commands_own_command_is_refused_with_its_own_usage(capsys: pytest.CaptureFixture[str]) -> None:

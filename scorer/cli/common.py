@@ -25,7 +25,10 @@ CLI_WORDS = {
            "unanswered": "Questions asked with no one to answer them: {count}. Where the camera did not settle them the "
                          "scoring went on with its own best guess, so the scores may be wrong: open the recording in the app "
                          "(Source: A video file or recorded session) to answer them.",
-           "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept"},
+           "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept",
+           "annotated": "annotated picture written to {target}",
+           "not-annotated": "{target}: could not write the annotated picture (a folder that exists, and a name ending .png or "
+                            ".jpg?)"},
     "fi": {"error": "virhe", "sum": "Päiden summa: {terms} = {sum}; {points}",
            "loose": "Pöydällä, ei kiinni pelikuviossa: {tiles}",
            "detected": "{name}: {width}x{height}, silmäpuoli ylöspäin {up}, selkäpuoli ylöspäin {down} ({ms} ms)",
@@ -43,7 +46,10 @@ CLI_WORDS = {
            "unanswered": "Kysymyksiä, joihin kukaan ei voinut vastata: {count}. Missä kamera ei ratkaissut niitä, pisteytys jatkui "
                          "parhaan arvauksen mukaan, joten pisteissä voi olla virheitä: avaa tallenne sovelluksessa "
                          "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
-           "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy"},
+           "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy",
+           "annotated": "merkitty kuva kirjoitettu tiedostoon {target}",
+           "not-annotated": "{target}: merkittyä kuvaa ei voitu kirjoittaa (onko kansio olemassa ja päättyykö nimi .png tai "
+                            ".jpg?)"},
 }
 
 

@@ -58,7 +58,7 @@ def _detect(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             target = Path(args.annotate)
             if len(args.images) > 1:
                 target = target.with_name(f"{target.stem}-{index:03d}-{Path(name).stem}{target.suffix or '.png'}")
-            failed += not _written(target, annotate(image, tiles), err)
+            failed += not _written(target, annotate(image, tiles, lang=args.lang), args.lang, err)
         out.flush()
     return 1 if failed else 0
 
@@ -234,12 +234,12 @@ def _annotated(args: argparse.Namespace, image: np.ndarray, detections: Sequence
 
     if args.annotate:
         drawn = annotate_board(image, detections, layout, board, rules, profile.to_image if profile else None, unseen_ends,
-                               problems if profile is None else ())
-        return 0 if _written(Path(args.annotate), drawn, err) else 1
+                               problems if profile is None else (), args.lang)
+        return 0 if _written(Path(args.annotate), drawn, args.lang, err) else 1
     return 0
 
 
-def _written(target: Path, picture: np.ndarray, err: TextIO) -> bool:
+def _written(target: Path, picture: np.ndarray, lang: str, err: TextIO) -> bool:
     """Whether ``picture`` was written to ``target``; said on ``err`` either way (the output stays the reading's)."""
     import cv2
 
@@ -247,8 +247,7 @@ def _written(target: Path, picture: np.ndarray, err: TextIO) -> bool:
         written = cv2.imwrite(str(target), picture)
     except cv2.error:  # (a name with no picture format it knows)
         written = False
-    err.write(f"annotated picture written to {target}\n" if written else
-              f"{target}: could not write the annotated picture (a folder that exists, and a name ending .png or .jpg?)\n")
+    err.write(CLI_WORDS[lang]["annotated" if written else "not-annotated"].format(target=target) + "\n")
     return written
 
 

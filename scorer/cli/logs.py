@@ -103,7 +103,7 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not sessions:
         out.write(words["none"] + "\n")
     else:
-        _session_table(sessions, words, out)
+        _session_table(sessions, words, SESSIONS_HEADS[args.lang], out)
     from scorer.cribbage.store import data_dir as cribbage_dir
 
     cribbage = sorted(cribbage_dir().glob("*.jsonl")) if cribbage_dir().is_dir() else []
@@ -114,25 +114,24 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # The saved matches' list in each language: its columns' heads, a match's state, what is said beside it.
-SESSIONS_WORDS = {
-    "en": {"none": "No saved matches yet.", "heads": ("started", "game", "state", "events", "scores"),
-           "playing": "playing", "finished": "finished", "recovered": "recovered", "damaged": "damaged", "demo": "(the demo)",
+SESSIONS_HEADS = {"en": ("started", "game", "state", "events", "scores"), "fi": ("aloitettu", "peli", "tila", "tapahtumia", "pisteet")}
+SESSIONS_WORDS: dict[str, dict[str, str]] = {
+    "en": {"none": "No saved matches yet.", "playing": "playing", "finished": "finished", "recovered": "recovered", "damaged": "damaged", "demo": "(the demo)",
            "unreadable": "(no readable match line)",
            "cribbage": "Cribbage games are kept apart, {games} in {folder}: `cribbage app --players A,B` offers those "
                        "players' unfinished one."},
-    "fi": {"none": "Tallennettuja otteluita ei vielä ole.", "heads": ("aloitettu", "peli", "tila", "tapahtumia", "pisteet"),
-           "playing": "kesken", "finished": "päättynyt", "recovered": "korjattu", "damaged": "vaurioitunut",
+    "fi": {"none": "Tallennettuja otteluita ei vielä ole.", "playing": "kesken", "finished": "päättynyt", "recovered": "korjattu", "damaged": "vaurioitunut",
            "demo": "(esittely)", "unreadable": "(ottelurivi ei ole luettavissa)",
            "cribbage": "Cribbage-pelit pidetään erikseen, {games} kansiossa {folder}: `cribbage app --players A,B` "
                        "tarjoaa niiden pelaajien keskeneräistä peliä."},
 }
 
 
-def _session_table(sessions: list[SessionSummary], words: dict, out: TextIO) -> None:
+def _session_table(sessions: list[SessionSummary], words: dict[str, str], heads: tuple[str, ...], out: TextIO) -> None:
     """The saved matches, newest first, under their columns' heads: a row each, its file on the line below."""
     games = [_game_label(s, words["demo"]) for s in sessions]
     states = [words.get(s.state, s.state) for s in sessions]
-    started, game, state, events, scores = words["heads"]
+    started, game, state, events, scores = heads
     # Columns as wide as their longest entry or head, two spaces apart (seven-rocks, a demo's mark, "recovered").
     game_width = max(len(game), *map(len, games))
     state_width = max(len(state), *map(len, states))

@@ -3,7 +3,7 @@ ends the players are asked to look at."""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Literal, Sequence
 
 import cv2
 import numpy as np
@@ -11,7 +11,7 @@ import numpy as np
 from scorer.layout.joins import Layout, _geom
 from scorer.rules import Board, GameRules
 from scorer.rules.describe import points_phrase
-from scorer.vision.annotate import FONT, annotate, picture_scale
+from scorer.vision.annotate import FONT, annotate, picture_scale, put_text
 from scorer.vision.tile_detection import TileDetection
 from scorer.words import places
 
@@ -21,18 +21,25 @@ SPINNER = (255, 255, 255)
 SCORING_END = (0, 0, 255)
 UNSEEN_END = (255, 0, 255)
 PROBLEM = (0, 230, 255)
-JOIN_KEY, SPINNER_KEY, END_KEY = (JOIN, "join"), (SPINNER, "ring: spinner"), (SCORING_END, "dot: scoring end")
-UNSEEN_KEY, PROBLEM_KEY = (UNSEEN_END, "?: may go on unseen"), (PROBLEM, "1, 2, ...: the problems listed")
+# What the layout's marks mean, as the picture's key says it, in each language.
+KEY_WORDS = {
+    "en": {JOIN: "join", SPINNER: "ring: spinner", SCORING_END: "dot: scoring end", UNSEEN_END: "?: may go on unseen",
+           PROBLEM: "1, 2, ...: the problems listed"},
+    "fi": {JOIN: "liitos", SPINNER: "rengas: spinneri", SCORING_END: "piste: pisteisiin laskettava pää",
+           UNSEEN_END: "?: voi jatkua näkymättä", PROBLEM: "1, 2, ...: luetellut ongelmat"},
+}
 
 
 def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layout: Layout, board: Board, rules: GameRules,
                    table_to_image: Callable[[np.ndarray], np.ndarray] | None = None,
-                   unseen_ends: Sequence[tuple[float, float]] = (), problems: Sequence[str] = ()) -> np.ndarray:
+                   unseen_ends: Sequence[tuple[float, float]] = (), problems: Sequence[str] = (), lang: Literal["fi", "en"] = "en"
+                   ) -> np.ndarray:
     """The layout drawn over ``image`` -- its joins, spinners, scoring ends, the sum and what it scores in ``rules``' points --
     under the tiles as read (their counts on top), with a key.  ``table_to_image``: where the layout was reconstructed
     in table mm, the profile's mapping back.  ``unseen_ends``: image points where the layout may go on unseen
     (``BoardReading.unseen_ends``), marked with a question mark.  ``problems``: each place a problem names (in the
-    picture's pixels) marked with the problem's number, counted from 1 as they are listed."""
+    picture's pixels) marked with the problem's number, counted from 1 as they are listed.  The key and the sum in
+    ``lang``."""
     out = image.copy()
     scale = picture_scale(out)
 
@@ -59,15 +66,15 @@ def annotate_board(image: np.ndarray, detections: Sequence[TileDetection], layou
         cv2.putText(out, "?", (at[0] - int(6 * scale), at[1] + int(7 * scale)), FONT,
                     0.6 * scale, UNSEEN_END, max(1, int(2 * scale)), cv2.LINE_AA)
     marked = _problem_marks(problems, width, height)
-    drawn = {JOIN_KEY: bool(lines), SPINNER_KEY: bool(rings), END_KEY: bool(dots),
-             UNSEEN_KEY: any(0 <= x < width and 0 <= y < height for x, y in unseen), PROBLEM_KEY: bool(marked)}
+    drawn = {JOIN: bool(lines), SPINNER: bool(rings), SCORING_END: bool(dots),
+             UNSEEN_END: any(0 <= x < width and 0 <= y < height for x, y in unseen), PROBLEM: bool(marked)}
     # (The counts drawn over the joins' lines; the key says only what is drawn.)
-    out = annotate(out, detections, [entry for entry, shown in drawn.items() if shown])
+    out = annotate(out, detections, [(colour, KEY_WORDS[lang][colour]) for colour, shown in drawn.items() if shown], lang)
     for number, (x, y) in marked:
         _mark(out, str(number), (x, y), scale)
-    text = caption(board, rules)
-    cv2.putText(out, text, (10, 30), FONT, 0.9, (0, 0, 0), 4, cv2.LINE_AA)
-    cv2.putText(out, text, (10, 30), FONT, 0.9, (255, 255, 255), 2, cv2.LINE_AA)
+    text = caption(board, rules, lang)
+    put_text(out, text, (10, 30), 0.9, (0, 0, 0), 4)
+    put_text(out, text, (10, 30), 0.9, (255, 255, 255), 2)
     return out
 
 
@@ -90,8 +97,7 @@ def _mark(out: np.ndarray, text: str, place: tuple[int, int], scale: float) -> N
     cv2.putText(out, text, (x, y), FONT, size, (0, 0, 0), thick, cv2.LINE_AA)
 
 
-def caption(board: Board, rules: GameRules) -> str:
+def caption(board: Board, rules: GameRules, lang: Literal["fi", "en"] = "en") -> str:
     """The end sum and what it scores, as the text says it ("sum 10: 10 raw points (2 display points)" in Horse Race,
-    "sum 10: 10 raw points" in Seven Rocks, whose points are the raw ones), in English: OpenCV's font has no other
-    letters."""
-    return f"sum {board.end_sum()}: {points_phrase(board.points(), rules, 'en')}"
+    "sum 10: 10 raw points" in Seven Rocks, whose points are the raw ones)."""
+    return f"{'summa' if lang == 'fi' else 'sum'} {board.end_sum()}: {points_phrase(board.points(), rules, lang)}"

@@ -13,9 +13,12 @@ from scorer.vision.geometry import short_side
 SURE = (60, 200, 60)
 UNSURE = (0, 160, 255)
 DOWN = (200, 120, 40)
-# What the tiles' colours mean, as the picture's key says it (English: OpenCV's font has no other letters).
-TILE_KEY = ((SURE, "read surely"), (UNSURE, "unsure: check it"), (DOWN, "face down"))
+# What the tiles' colours mean, as the picture's key says it, in each language.
+TILE_WORDS = {"en": {SURE: "read surely", UNSURE: "unsure: check it", DOWN: "face down"},
+              "fi": {SURE: "luettu varmasti", UNSURE: "epävarma: tarkista", DOWN: "selkäpuoli ylöspäin"}}
 FONT = cv2.FONT_HERSHEY_SIMPLEX
+# OpenCV's font has ASCII letters only: a Finnish or Swedish letter is drawn as its base letter with its marks above.
+MARKED = {"ä": ("a", "dots"), "ö": ("o", "dots"), "å": ("a", "ring"), "Ä": ("A", "dots"), "Ö": ("O", "dots"), "Å": ("A", "ring")}
 # A digit's height in OpenCV's font at scale 1 (px): a digit is drawn no taller than half its tile's width.
 DIGIT_PX = 22
 
@@ -25,10 +28,48 @@ def picture_scale(image: np.ndarray) -> float:
     return max(0.4, float(min(image.shape[:2])) / 900)
 
 
-def annotate(image: np.ndarray, tiles: Sequence[TileDetection], more: Sequence[tuple[tuple[int, int, int], str]] = ()
-             ) -> np.ndarray:
+def text_size(text: str, size: float, thick: int) -> tuple[int, int]:
+    """The width and height (px) :func:`put_text` draws ``text`` in."""
+    width, height = cv2.getTextSize("".join(MARKED.get(c, (c, ""))[0] for c in text), FONT, size, thick)[0]
+    return width, height
+
+
+def put_text(out: np.ndarray, text: str, origin: tuple[int, int], size: float, colour: tuple[int, int, int], thick: int) -> None:
+    """``text`` drawn into ``out`` with its baseline's left end at ``origin`` (as cv2.putText draws), its ä, ö and å
+    letters too: their base letter, and two dots or a ring above it."""
+    x, y = origin
+    for run, mark in _runs(text):
+        cv2.putText(out, run, (x, y), FONT, size, colour, thick, cv2.LINE_AA)
+        width, height = cv2.getTextSize(run, FONT, size, thick)[0]
+        if mark:
+            # (A small letter's top lies at about 0.7 of the font's height, a capital's at its height.)
+            top = y - int(height * (0.72 if run.islower() else 1.0)) - max(2, int(round(5 * size)))
+            side = max(1, int(round(2.2 * size)))  # (the dots drawn as squares: round ones of a pixel or two blur)
+            if mark == "dots":
+                for share in (0.3, 0.7):
+                    left = x + int(width * share) - side // 2
+                    cv2.rectangle(out, (left, top - side + 1), (left + side - 1, top), colour, -1)
+            else:
+                cv2.circle(out, (x + width // 2, top - side), side + 1, colour, 1, cv2.LINE_AA)
+        x += width
+
+
+def _runs(text: str) -> list[tuple[str, str]]:
+    """``text`` cut into runs of plain letters and single marked ones (as their base letter), with each run's mark."""
+    runs: list[tuple[str, str]] = []
+    for c in text:
+        base, mark = MARKED.get(c, (c, ""))
+        if mark or not runs or runs[-1][1]:
+            runs.append((base, mark))
+        else:
+            runs[-1] = (runs[-1][0] + base, "")
+    return runs
+
+
+def annotate(image: np.ndarray, tiles: Sequence[TileDetection], more: Sequence[tuple[tuple[int, int, int], str]] = (),
+             lang: str = "en") -> np.ndarray:
     """``image`` with each tile's box (its colour: read surely, unsure, face down) and each half's count drawn on it,
-    and a key to the colours drawn (``more``: entries for what else is drawn)."""
+    and a key to the colours drawn in ``lang`` (``more``: entries for what else is drawn, in it already)."""
     out = image.copy()
     scale = picture_scale(out)
     colours = [DOWN if tile.face == "down" else (SURE if tile.certain else UNSURE) for tile in tiles]
@@ -44,7 +85,7 @@ def annotate(image: np.ndarray, tiles: Sequence[TileDetection], more: Sequence[t
             (tw, th), _ = cv2.getTextSize(text, FONT, size, max(1, int(2 * size)))
             cv2.rectangle(out, (x - tw // 2 - 2, y - th // 2 - 2), (x + tw // 2 + 2, y + th // 2 + 2), (0, 0, 0), -1)
             cv2.putText(out, text, (x - tw // 2, y + th // 2), FONT, size, color, max(1, int(2 * size)), cv2.LINE_AA)
-    key = [entry for entry in TILE_KEY if entry[0] in colours] + list(more)
+    key = [(colour, word) for colour, word in TILE_WORDS[lang].items() if colour in colours] + list(more)
     if key:
         draw_key(out, key)
     return out
@@ -55,11 +96,11 @@ def draw_key(out: np.ndarray, key: Sequence[tuple[tuple[int, int, int], str]]) -
     scale = picture_scale(out)
     size, thick = 0.5 * scale, max(1, int(scale))
     line = int(22 * scale)
-    width = max(cv2.getTextSize(text, FONT, size, thick)[0][0] for _, text in key) + int(40 * scale)
+    width = max(text_size(text, size, thick)[0] for _, text in key) + int(40 * scale)
     top = out.shape[0] - line * len(key) - int(8 * scale)
     band = out[max(top, 0):, :min(width, out.shape[1])]
     band[:] = (band * 0.35).astype(out.dtype)
     for k, (color, text) in enumerate(key):
         y = top + line * (k + 1)
         cv2.rectangle(out, (int(8 * scale), y - int(12 * scale)), (int(24 * scale), y - int(2 * scale)), color, -1)
-        cv2.putText(out, text, (int(32 * scale), y), FONT, size, (255, 255, 255), thick, cv2.LINE_AA)
+        put_text(out, text, (int(32 * scale), y), size, (255, 255, 255), thick)
