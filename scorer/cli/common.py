@@ -27,6 +27,9 @@ CLI_WORDS = {
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept",
            "annotated": "annotated picture written to {target}",
+           "other-seat": "{count} of them asked about a tile laid by an arm from another seat than the player on turn's: if "
+                         "that is not what happened at the table, check the players given, their order (clockwise from the "
+                         "seat nearest the camera) and the game.",
            "not-annotated": "{target}: could not write the annotated picture (a folder that exists, and a name ending .png or "
                             ".jpg?)"},
     "fi": {"error": "virhe", "sum": "Päiden summa: {terms} = {sum}; {points}",
@@ -48,6 +51,9 @@ CLI_WORDS = {
                          "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
            "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy",
            "annotated": "merkitty kuva kirjoitettu tiedostoon {target}",
+           "other-seat": "Niistä {count} koski laattaa, jonka laski käsi toiselta paikalta kuin vuorossa olevan pelaajan: "
+                         "jos pöydässä ei käynyt niin, tarkista annetut pelaajat, heidän järjestyksensä (myötäpäivään "
+                         "kameraa lähimmältä paikalta) ja peli.",
            "not-annotated": "{target}: merkittyä kuvaa ei voitu kirjoittaa (onko kansio olemassa ja päättyykö nimi .png tai "
                             ".jpg?)"},
 }

@@ -151,7 +151,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     pipeline = _pipeline_for(args, history, source)
     # (Places told as the part of the picture too, "(top left, 602, 399)" -- not where a profile may put them in millimetres.)
     say = str if args.as_json else sentences_in(args.lang, None if args.calibration else source.size)
-    asked = 0
+    asked = _Unanswered()
 
     def on_event(event: PipelineEvent) -> None:
         if args.as_json:
@@ -161,8 +161,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
             for line in narrate(event.step, args.lang):
                 out.write(f"{event.t:7.1f}s {line}\n")
         elif isinstance(event, NeedsConfirmation):
-            nonlocal asked
-            asked += 1
+            asked.note(event.question)
             out.write(f"{event.t:7.1f}s  ? {words['asked']}: {say(event.reason)}\n")
         elif isinstance(event, Notice):
             out.write(f"{event.t:7.1f}s  ! {say(event.message)}\n")
@@ -180,8 +179,7 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
         err.write(words["early"].format(video=args.video, seconds=decimal(stats.video_seconds, lang=args.lang)) + "\n")
     if not args.as_json:
         out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
-        if asked:  # (no one to ask here: the replay went on with its own guess at each)
-            out.write(words["unanswered"].format(count=asked) + "\n")
+        out.write(asked.said(words))  # (no one to ask here: the replay went on with its own guess at each)
     err.write(words["replayed"].format(seconds=decimal(stats.video_seconds, lang=args.lang), wall=decimal(stats.wall_seconds, lang=args.lang),
                                        speed=decimal(stats.speed, lang=args.lang)) + "\n")
     return 1 if source.ended_early else 0
@@ -217,16 +215,15 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise
     pipeline = open_table(session, camera, profile, starter=args.starter, detector=detector)
     live = _club_table(args, session, err)
-    say, words, asked = sentences_in(args.lang), CLI_WORDS[args.lang], 0
+    say, words, asked = sentences_in(args.lang), CLI_WORDS[args.lang], _Unanswered()
 
     def on_event(event: PipelineEvent) -> None:
-        nonlocal asked
         if isinstance(event, MoveEvent) and event.announcement is not None:
             out.write(f"{event.t:7.1f}s {event.announcement.text(args.lang)}\n")
             if voice is not None:
                 voice(event.announcement.spoken(args.lang))  # (the words for the ear: "neljä–viisi", not "[4|5]")
         elif isinstance(event, NeedsConfirmation):
-            asked += 1
+            asked.note(event.question)
             out.write(f"{event.t:7.1f}s ? {say(event.reason)}\n")
         elif isinstance(event, Notice):  # (a picture too dark, a camera knocked: as the replay prints them)
             out.write(f"{event.t:7.1f}s ! {say(event.message)}\n")
@@ -243,9 +240,35 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if live is not None:
             live.close(timeout=5)
         out.write(f"{words['scores']}: {scores_text(pipeline.match)}\n")
-        if asked:  # (no one to ask here: each was taken on the camera's best guess)
-            out.write(words["unanswered"].format(count=asked) + "\n")
+        out.write(asked.said(words))  # (no one to ask here: each was taken on the camera's best guess)
     return 0
+
+
+# From this many tiles laid by an arm from another seat than the player on turn's, the players given (or their order,
+# or the game) may not be the table's: said after the questions left unanswered.
+OTHER_SEAT_HINT = 2
+
+
+@dataclass
+class _Unanswered:
+    """The questions put with no one to answer them, and how many of them were about a tile laid by an arm from another
+    seat than the player on turn's (:class:`~scorer.pipeline.questions.WhoseArm`)."""
+
+    asked: int = 0
+    other_seat: int = 0
+
+    def note(self, question: object) -> None:
+        from scorer.pipeline.questions import WhoseArm
+
+        self.asked += 1
+        self.other_seat += isinstance(question, WhoseArm)
+
+    def said(self, words: dict[str, str]) -> str:
+        """What is said of them after the scores (nothing where none was asked)."""
+        lines = [words["unanswered"].format(count=self.asked)] if self.asked else []
+        if self.other_seat >= OTHER_SEAT_HINT:
+            lines.append(words["other-seat"].format(count=self.other_seat))
+        return "".join(line + "\n" for line in lines)
 
 
 def _club_table(args: argparse.Namespace, session: Session, err: TextIO) -> LiveTable | None:

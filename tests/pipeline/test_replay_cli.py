@@ -170,3 +170,20 @@ def test_record_keeps_the_score_and_replay_finds_its_match_in_another_folder(tmp
     code, said, err = run("replay", str(out), "--quiet")  # (game and players as recorded, found by the note)
     assert code == 0, err
     assert scores in said
+
+
+def test_tiles_laid_from_other_seats_than_on_turn_make_the_players_given_doubted() -> None:
+    from scorer.cli.common import CLI_WORDS
+    from scorer.cli.play import _Unanswered
+    from scorer.pipeline.questions import WhoseArm
+    from scorer.rules import Tile
+
+    asked = _Unanswered()
+    assert asked.said(CLI_WORDS["en"]) == ""
+    asked.note(WhoseArm((Tile(2, 6),), "Ben", "Ann"))
+    asked.note(None)  # (a question of another kind, or none given: not counted as another seat's)
+    said = asked.said(CLI_WORDS["en"])
+    assert "Questions asked with no one to answer them: 2." in said and "another seat" not in said
+    asked.note(WhoseArm((Tile(0, 6),), "Ann", "Ben"))
+    said = asked.said(CLI_WORDS["fi"]).split("\n")
+    assert said[1].startswith("Niistä 2 koski laattaa") and "tarkista annetut pelaajat" in said[1]
