@@ -37,10 +37,11 @@ def fold_splits(source: Path, target: Path) -> int:
     for node in graph.node:
         if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
             constants[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
-    replacements: dict[str, list] = {}  # (the convolution's name: the nodes that take the place of it, its SiLU and the split)
-    folded: set[str] = set()
+    outputs = {value.name for value in graph.output}
+    replacements: dict[int, list] = {}  # (the convolution, by id: the nodes that take the place of it, its SiLU and the split)
+    folded: set[int] = set()
     for split in graph.node:
-        parts = _silu_conv(split, producers, consumers, constants)
+        parts = _silu_conv(split, producers, consumers, constants, outputs)
         if parts is None:
             continue
         conv, sigmoid, mul = parts
@@ -50,24 +51,24 @@ def fold_splits(source: Path, target: Path) -> int:
         attributes = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
         nodes, start = [], 0
         for k, (size, out) in enumerate(zip(sizes, split.output)):
-            inputs = [conv.input[0], f"{conv.name}/part{k}/W"]
+            pre = f"{conv.output[0]}/part{k}"  # (named by the outputs, which are unique: a node's name may be empty)
+            inputs = [conv.input[0], f"{pre}/W"]
             graph.initializer.append(numpy_helper.from_array(weight[start:start + size], inputs[1]))
             if bias is not None:
-                inputs.append(f"{conv.name}/part{k}/B")
+                inputs.append(f"{pre}/B")
                 graph.initializer.append(numpy_helper.from_array(bias[start:start + size], inputs[2]))
-            pre = f"{conv.output[0]}/part{k}"
             nodes += [
-                helper.make_node("Conv", inputs, [pre], name=f"{conv.name}/part{k}", **attributes),
-                helper.make_node("Sigmoid", [pre], [f"{pre}/sigmoid"], name=f"{sigmoid.name}/part{k}"),
-                helper.make_node("Mul", [pre, f"{pre}/sigmoid"], [out], name=f"{mul.name}/part{k}"),
+                helper.make_node("Conv", inputs, [pre], name=pre, **attributes),
+                helper.make_node("Sigmoid", [pre], [f"{pre}/sigmoid"], name=f"{pre}/sigmoid"),
+                helper.make_node("Mul", [pre, f"{pre}/sigmoid"], [out], name=f"{pre}/silu"),
             ]
             start += size
-        replacements[conv.name] = nodes
-        folded |= {conv.name, sigmoid.name, mul.name, split.name}
+        replacements[id(conv)] = nodes
+        folded |= {id(conv), id(sigmoid), id(mul), id(split)}
     kept = []
     for node in graph.node:
-        kept += replacements.get(node.name, [])
-        if node.name not in folded:
+        kept += replacements.get(id(node), [])
+        if id(node) not in folded:
             kept.append(node)
     used = {name for node in kept for name in node.input} | {out.name for out in graph.output}
     del graph.node[:]
@@ -81,16 +82,16 @@ def fold_splits(source: Path, target: Path) -> int:
     onnx.save(model, str(trial))
     try:
         _check_same_outputs(source, trial)
-    except SystemExit:
+    except BaseException:
         trial.unlink()
         raise
     trial.replace(target)
     return len(replacements)
 
 
-def _silu_conv(split, producers: dict, consumers: dict[str, int], constants: dict) -> tuple | None:
-    """The convolution, sigmoid and product (its SiLU) a channel Split of known sizes takes its input from, where
-    nothing else uses them; else None."""
+def _silu_conv(split, producers: dict, consumers: dict[str, int], constants: dict, outputs: set[str]) -> tuple | None:
+    """The convolution (not grouped), sigmoid and product (its SiLU) a channel Split of known sizes takes its input from,
+    where nothing else uses them; else None."""
     if split.op_type != "Split" or len(split.input) < 2 or split.input[1] not in constants:
         return None
     if next((a.i for a in split.attribute if a.name == "axis"), 0) != 1:
@@ -102,6 +103,9 @@ def _silu_conv(split, producers: dict, consumers: dict[str, int], constants: dic
     if (conv is None or conv.op_type != "Conv" or sigmoid is None or sigmoid.op_type != "Sigmoid"
             or sigmoid.input[0] != conv.output[0] or consumers.get(conv.output[0]) != 2 or conv.input[1] not in constants):
         return None
+    # (A grouped convolution's output channels each read their own group of inputs: not cut by channels alone.)
+    if next((a.i for a in conv.attribute if a.name == "group"), 1) != 1 or {conv.output[0], mul.output[0]} & outputs:
+        return None
     return conv, sigmoid, mul
 
 
@@ -109,10 +113,11 @@ def _check_same_outputs(source: Path, folded: Path) -> None:
     import onnxruntime as ort
 
     sessions = [ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]) for p in (source, folded)]
-    name = sessions[0].get_inputs()[0].name
+    name, shape = sessions[0].get_inputs()[0].name, sessions[0].get_inputs()[0].shape
+    channels = shape[1] if isinstance(shape[1], int) else 3
     rng = np.random.default_rng(0)
     for h, w in ((320, 544), (416, 704)):
-        blob = rng.random((1, 3, h, w), dtype=np.float32)
+        blob = rng.random((1, channels, h, w), dtype=np.float32)
         for k, (expected, got) in enumerate(zip(*(s.run(None, {name: blob}) for s in sessions))):
             # (The same sums in another order: agreement to float32's rounding.)
             if got.shape != expected.shape or not np.allclose(got, expected, atol=1e-4, rtol=1e-5):

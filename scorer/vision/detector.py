@@ -21,7 +21,7 @@ from scorer.vision.input_sizes import (  # (re-exported: the tools and tests imp
     LARGE_IN_INPUT as LARGE_IN_INPUT, LARGEST_INPUT_SIZE as LARGEST_INPUT_SIZE, SMALLEST_INPUT_SIZE as SMALLEST_INPUT_SIZE,
     STRIDE as STRIDE, TILE_INPUT_PX as TILE_INPUT_PX, fitted_input_size as fitted_input_size,
 )
-from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms
+from scorer.vision.obb import Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms, shrunk_once
 from scorer.vision.reader import PipReader, onnx_session, output_size
 from scorer.vision.plain_backs import blank_or_back, laid_backs_as_faces
 from scorer.vision.tile_detection import (  # (re-exported: the pipeline and the tools import the tile's types from here)
@@ -182,8 +182,11 @@ class TileDetector:
         return rotated_nms(self.candidates(frame), self.iou)
 
     def detect(self, frame: np.ndarray) -> list[TileDetection]:
-        frame = check_frame(frame).view()
-        frame.flags.writeable = False  # (read, never written: its shrunk copy is made once, obb.shrunk)
+        frame = check_frame(frame)
+        with shrunk_once(frame):
+            return self._detect(frame)
+
+    def _detect(self, frame: np.ndarray) -> list[TileDetection]:
         t0 = time.perf_counter()
         # (The frame as the reader reads it, made once: it may be read twice.)
         picture = self.reader.picture(frame)

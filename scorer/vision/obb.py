@@ -11,10 +11,11 @@ as distributions ``[1, 4 * DFL_BINS, A]``, the class scores ``[1, nc, A]`` and t
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
-import weakref
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -32,27 +33,34 @@ class Letterbox:
 def shrunk(image: np.ndarray, width: int, height: int) -> np.ndarray:
     """``image`` resized to ``width`` x ``height`` as the detector's input is: halved by area averaging while
     twice the size or more, then linear -- no aliased pips, as with one area average, at a tenth of its time
-    (docs/experiments.md, sessions 30-31).  Read-only, and the last one kept: a frame is shrunk to the usual
-    input size twice (the detector's input, and its grain measured as the detector sees it)."""
-    last = _last_shrunk
-    if last is not None and last[0]() is image and last[1] == (width, height):
-        return last[2]
-    source = image
+    (docs/experiments.md, sessions 30-31).  Inside :func:`shrunk_once` for ``image``, made once a size."""
+    held = _held.get()
+    known = held[1] if held is not None and held[0] is image else None
+    if known is not None and (width, height) in known:
+        return known[width, height]
     while image.shape[1] >= 2 * width and image.shape[0] >= 2 * height:
         image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
     out = cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
-    out.flags.writeable = False
-    if not source.flags.writeable:  # (a frame that cannot change under the copy kept: the detector's are made so)
-        _remember_shrunk(source, (width, height), out)
+    if known is not None:
+        out.flags.writeable = False  # (handed out again)
+        known[width, height] = out
     return out
 
 
-_last_shrunk: tuple[weakref.ref, tuple[int, int], np.ndarray] | None = None
+# The frame being read and its shrunk copies, by size (:func:`shrunk_once`): this thread's own.
+_held: contextvars.ContextVar[tuple[np.ndarray, dict[tuple[int, int], np.ndarray]] | None] = contextvars.ContextVar(
+    "shrunk_frame", default=None)
 
 
-def _remember_shrunk(image: np.ndarray, size: tuple[int, int], out: np.ndarray) -> None:
-    global _last_shrunk
-    _last_shrunk = (weakref.ref(image), size, out)
+@contextlib.contextmanager
+def shrunk_once(frame: np.ndarray) -> Iterator[None]:
+    """While ``frame`` is read (and left as it is), each size of it :func:`shrunk` is made once: the detector's input
+    and its grain, measured as the detector sees it, ask for the same."""
+    token = _held.set((frame, {}))
+    try:
+        yield
+    finally:
+        _held.reset(token)
 
 
 def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
@@ -68,7 +76,7 @@ def letterbox(image: np.ndarray, size: int, stride: int | None = None) -> tuple[
     top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
     canvas = np.full((out_h, out_w, 3), 114, np.uint8)
     canvas[top : top + nh, left : left + nw] = resized
-    # (As OpenCV's blobFromImage with swapRB, to the bit, in a third of its time.)
+    # (As OpenCV's blobFromImage with swapRB -- OpenCV 5's to the bit, 4's a float rounding apart -- in a third of its time.)
     blob = np.multiply(np.stack(cv2.split(canvas)[::-1])[None], _BY_255, dtype=np.float32)
     return blob, Letterbox(scale, left, top)
 

@@ -60,21 +60,43 @@ def test_a_split_after_a_silu_convolution_is_folded_with_the_same_outputs(tmp_pa
     ops = [node.op_type for node in folded.graph.node]
     assert "Split" not in ops and "Constant" not in ops
     assert ops.count("Conv") == 3 and ops.count("Sigmoid") == 2
-    assert {init.name for init in folded.graph.initializer} == {"w2", "conv/part0/W", "conv/part0/B", "conv/part1/W", "conv/part1/B"}
+    assert {init.name for init in folded.graph.initializer} == {"w2", "c/part0/W", "c/part0/B", "c/part1/W", "c/part1/B"}
     blob = np.random.default_rng(2).random((1, 3, 32, 64), dtype=np.float32)
     np.testing.assert_allclose(_run(target, blob), _run(source, blob), rtol=1e-5, atol=1e-5)
 
 
-def test_a_split_of_anything_else_is_left_alone(tmp_path: Path) -> None:
+def test_nodes_without_names_are_folded_too(tmp_path: Path) -> None:
     source, target = tmp_path / "block.onnx", tmp_path / "folded.onnx"
     _block(source, constant_sizes=False)
     model = onnx.load(str(source))
     for node in model.graph.node:
-        if node.op_type == "Mul":
-            node.op_type = "Add"  # (no longer a SiLU: the split's parts are not each a convolution's own)
+        node.name = ""  # (the names are optional in ONNX)
+    onnx.save(model, str(source))
+    assert fold_splits(source, target) == 1
+    blob = np.random.default_rng(2).random((1, 3, 16, 16), dtype=np.float32)
+    np.testing.assert_allclose(_run(target, blob), _run(source, blob), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("change", ["not a SiLU", "grouped"])
+def test_a_split_of_anything_else_is_left_alone(tmp_path: Path, change: str) -> None:
+    source, target = tmp_path / "block.onnx", tmp_path / "folded.onnx"
+    _block(source, constant_sizes=False)
+    model = onnx.load(str(source))
+    for node in model.graph.node:
+        if node.op_type == "Mul" and change == "not a SiLU":
+            node.op_type = "Add"  # (the split's parts are not each a convolution's own)
+        if node.name == "conv" and change == "grouped":  # (each output channel reads its own group of inputs)
+            node.attribute.append(helper.make_attribute("group", 1))
+            node.attribute[-1].i = 2
+    if change == "grouped":
+        model.graph.node[0].input[0] = "wide"
+        model.graph.input[0].CopyFrom(helper.make_tensor_value_info("wide", TensorProto.FLOAT, [1, 6, "h", "w"]))
+        weights = {init.name: init for init in model.graph.initializer}
+        weights["w"].CopyFrom(numpy_helper.from_array(np.ones((8, 3, 3, 3), np.float32), "w"))
     onnx.save(model, str(source))
     assert fold_splits(source, target) == 0
     assert "Split" in [node.op_type for node in onnx.load(str(target)).graph.node]
+    assert not (tmp_path / "folded.onnx.folding").exists()
 
 
 @pytest.mark.parametrize("name", ["detector.onnx", "detector-far.onnx"])

@@ -21,29 +21,34 @@ from scorer.vision.geometry import (
     HALF, circles_meeting, half_centers, long_first, obb_corners, obb_corners_many, polygon_iou, rectify,
 )
 from scorer.vision.box_reading import ReadOnce
-from scorer.vision.obb import DFL_BINS, Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms, shrunk
+from scorer.vision.obb import (
+    DFL_BINS, Box, agreed, decode, full_rows, letterbox, mirrored_back, rotated_nms, shrunk, shrunk_once,
+)
 from scorer.vision.reader import BACK, NOT_A_HALF
 
 
-def test_letterbox_gives_opencvs_blob_to_the_bit() -> None:
+def test_letterbox_gives_opencvs_blob() -> None:
     image = np.random.default_rng(3).integers(0, 256, (300, 500, 3), dtype=np.uint8)
     blob, box = letterbox(image, 256, 32)
     canvas = np.full((160, 256, 3), 114, np.uint8)
     top = int(box.pad_y)
     canvas[top : top + 154] = cv2.resize(image, (256, 154), interpolation=cv2.INTER_LINEAR)
-    assert np.array_equal(blob, cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True))
+    # (OpenCV 5 scales in float32 as letterbox does, to the bit; OpenCV 4 in double: a float32 rounding apart.)
+    np.testing.assert_allclose(blob, cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True), rtol=1e-7, atol=0)
 
 
-def test_a_frame_is_shrunk_once_only_where_it_cannot_change() -> None:
+def test_a_frame_is_shrunk_once_a_size_while_it_is_read() -> None:
     frame = np.random.default_rng(4).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
-    first = shrunk(frame, 544, 306)
-    frame[:] = 0  # (a writable frame may change between two calls: shrunk again)
-    assert shrunk(frame, 544, 306).max() == 0 and first.max() > 0
-    still = frame.view()
-    still.flags.writeable = False
-    kept = shrunk(still, 544, 306)
-    assert shrunk(still, 544, 306) is kept and not kept.flags.writeable
-    assert shrunk(still, 416, 234).shape == (234, 416, 3)  # (another size: shrunk anew)
+    assert shrunk(frame, 544, 306) is not shrunk(frame, 544, 306)  # (not held: made each time)
+    with shrunk_once(frame):
+        kept = shrunk(frame, 544, 306)
+        assert shrunk(frame, 544, 306) is kept and not kept.flags.writeable
+        small = shrunk(frame, 224, 126)  # (another size beside it: both kept)
+        assert shrunk(frame, 544, 306) is kept and shrunk(frame, 224, 126) is small
+        other = frame.copy()
+        assert shrunk(other, 544, 306) is not kept and shrunk(other, 544, 306) is not shrunk(other, 544, 306)
+    frame[:] = 0  # (read and done with: a frame changed after is shrunk anew)
+    assert shrunk(frame, 544, 306).max() == 0 and kept.max() > 0
 
 
 def test_circles_meeting_as_their_distance_says() -> None:
