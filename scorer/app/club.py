@@ -25,13 +25,15 @@ from sqlalchemy.engine import Engine
 from scorer.app.i18n import translate
 from scorer.club import player_names, standings
 from scorer.rules.log import GAMES
+from scorer.club.queries import EVENING_STARTS, evening_start
 from scorer.club.schema import matches, players, seats
 
 
 def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
-    """(table, game, "Ann 61, Ben 40", finished) for each match played on ``day`` (pairs as one side: "Ann & Cid
+    """(table, game, "Ann 61, Ben 40", finished) for each match played on the evening of ``day`` -- from 06:00 to 06:00
+    the day after, as the club's board and ``club standings --since today`` count it (pairs as one side: "Ann & Cid
     61, Ben & Dee 40")."""
-    start = dt.datetime.combine(day, dt.time())
+    start = dt.datetime.combine(day, EVENING_STARTS)
     end = start + dt.timedelta(days=1)
     when = matches.c.played_at
     with engine.connect() as c:
@@ -145,7 +147,7 @@ class ClubWindow(QMainWindow):
         self.setCentralWidget(tabs)
         for keys in (QKeySequence(QKeySequence.StandardKey.Close), QKeySequence(Qt.Key.Key_Escape)):
             QShortcut(keys, self, self.close)
-        self.day = day or dt.date.today()
+        self.day = day or evening_start(dt.datetime.now()).date()  # (past midnight: the evening begun before it)
         self.refresh()
 
     def refresh(self) -> None:

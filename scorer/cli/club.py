@@ -107,7 +107,8 @@ def add_club_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.add_argument("--table", help="which table of the evening the logs come from")
     csub.add_parser("players", parents=[db_anywhere], help="list the club's players")
     st = csub.add_parser("standings", parents=[db_anywhere], help="wins, shared wins, points for and against, points per move (finished matches)")
-    st.add_argument("--since", metavar="DATE", help="today, yesterday or a date (YYYY-MM-DD)")
+    st.add_argument("--since", metavar="DATE", help="today (tonight's evening, from 06:00: past midnight too), yesterday or a "
+                                                    "date (YYYY-MM-DD: from 06:00 that day)")
     st.add_argument("--game", choices=("horse-race", "seven-rocks"))
     ex = csub.add_parser("export", parents=[db_anywhere], help="one CSV row per player per match")
     ex.add_argument("--csv", required=True, metavar="FILE")

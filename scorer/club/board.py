@@ -15,22 +15,17 @@ from typing import Any
 from sqlalchemy import case, func, select
 from sqlalchemy.engine import Engine
 
-from scorer.club.queries import QUIET_MINUTES, being_played, standings, unfinished
+from scorer.club.queries import (  # (evening_start: the evening's start, for callers too)
+    QUIET_MINUTES, being_played, evening_start, standings, unfinished,
+)
 from scorer.club.view import board_scale, view_of  # noqa: F401 (board_scale: the board's scale, for callers)
 from scorer.club.schema import matches
 from scorer.errors import ScorerError
 from scorer.rules.log import GAMES
 from scorer.rules.transcript import read_log
 
-EVENING_STARTS = dt.time(6, 0)  # a club evening runs past midnight: the day turns at 06:00
 # A match with no move for this long is shown as quiet, not playing: its table may have closed the app.
 GAMES_SHOWN = ("horse-race", "seven-rocks")
-
-
-def evening_start(now: dt.datetime) -> dt.datetime:
-    """The start of the club evening ``now`` is in (local time): 06:00 today, or yesterday before 06:00."""
-    day = now.date() if now.time() >= EVENING_STARTS else now.date() - dt.timedelta(days=1)
-    return dt.datetime.combine(day, EVENING_STARTS)
 
 
 def season_start(now: dt.datetime) -> dt.date:
@@ -53,7 +48,7 @@ def match_view(log: str) -> dict[str, Any]:
 class BoardData:
     """Builds the board's data; a match's view is computed once per state (cached by its id and lines)."""
 
-    def __init__(self, engine: Engine, season_since: dt.date | None = None) -> None:
+    def __init__(self, engine: Engine, season_since: dt.date | dt.datetime | None = None) -> None:
         self.engine = engine
         self.season_since = season_since
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}

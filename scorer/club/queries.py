@@ -36,20 +36,31 @@ class Standing:
         return self.move_points / self.moves if self.moves else 0.0
 
 
-def parse_since(value: str, today: dt.date | None = None) -> dt.date:
-    """``today``, ``yesterday`` or an ISO date (2026-03-14); anything else a :class:`ClubError`."""
-    today = today or dt.date.today()
+EVENING_STARTS = dt.time(6, 0)  # a club evening runs past midnight: the day turns at 06:00
+
+
+def evening_start(now: dt.datetime) -> dt.datetime:
+    """The start of the club evening ``now`` is in (local time): 06:00 today, or yesterday before 06:00 -- "tonight"
+    wherever it is said (the board, ``club standings --since today``, the app's club window)."""
+    day = now.date() if now.time() >= EVENING_STARTS else now.date() - dt.timedelta(days=1)
+    return dt.datetime.combine(day, EVENING_STARTS)
+
+
+def parse_since(value: str, now: dt.datetime | None = None) -> dt.datetime:
+    """From when: ``today`` (the evening ``now`` is in, from 06:00, past midnight too), ``yesterday`` (the evening
+    before) or an ISO date (2026-03-14: its evening, from 06:00); anything else a :class:`ClubError`."""
+    tonight = evening_start(now or dt.datetime.now())
     word = value.strip().lower()
     if word == "today":
-        return today
+        return tonight
     if word == "yesterday":
-        return today - dt.timedelta(days=1)
+        return tonight - dt.timedelta(days=1)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
         try:
-            return dt.date.fromisoformat(word)
+            return dt.datetime.combine(dt.date.fromisoformat(word), EVENING_STARTS)
         except ValueError as exc:
             raise ClubError(f"--since {value!r}: not a date ({exc})") from None
-    raise ClubError(f"--since takes today, yesterday or a date like {today.isoformat()}, not {value!r}")
+    raise ClubError(f"--since takes today, yesterday or a date like {tonight.date().isoformat()}, not {value!r}")
 
 
 def _played(since: dt.datetime | dt.date | None):

@@ -20,13 +20,18 @@ def test_the_club_window_shows_the_evening_and_standings(qtbot, tmp_path: Path) 
         import_log(engine, text, played_at=tonight + dt.timedelta(minutes=40 * seed), table_name=table)
     assert len(evening(engine, tonight.date())) == 3
     assert evening(engine, dt.date(2026, 12, 1)) == []
+    # Past midnight is still the evening begun before it (from 06:00 to 06:00, as the club's board counts it).
+    late = simulate_match("horse-race", 2, seed=4)
+    text = "\n".join([dumps(header_to_json(late.header))] + [dumps(event_to_json(s.event)) for s in late.events])
+    import_log(engine, text, played_at=dt.datetime(2026, 12, 1, 1, 30), table_name="table 3")
+    assert len(evening(engine, tonight.date())) == 4 and evening(engine, dt.date(2026, 12, 1)) == []
     window = ClubWindow(engine, tonight.date())
     qtbot.addWidget(window)
-    assert window.evening_list.count() == 3 and "table 2" in window.evening_list.item(1).text()
+    assert window.evening_list.count() == 4 and "table 2" in window.evening_list.item(1).text()
     assert window.table.rowCount() == 2
     window.player.setCurrentText("Ben")
     history = results_over_time(engine, "Ben")
-    assert len(history) == 3 and window.summary.text().startswith("Ben: 3 matches")
+    assert len(history) == 4 and window.summary.text().startswith("Ben: 4 matches")
     assert [h[0] for h in history] == sorted(h[0] for h in history)
 
 

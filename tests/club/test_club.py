@@ -161,13 +161,15 @@ def test_an_import_reports_each_file_and_goes_on_past_a_bad_one(tmp_path: Path) 
 
 
 def test_since_takes_words_and_dates_and_says_what_it_takes(tmp_path: Path) -> None:
-    today = dt.date(2026, 3, 14)
-    assert parse_since("today", today) == today
-    assert parse_since("Yesterday", today) == dt.date(2026, 3, 13)
-    assert parse_since("2026-01-02", today) == dt.date(2026, 1, 2)
+    now = dt.datetime(2026, 3, 14, 21, 30)
+    assert parse_since("today", now) == dt.datetime(2026, 3, 14, 6, 0)  # (the evening: from 06:00)
+    assert parse_since("Yesterday", now) == dt.datetime(2026, 3, 13, 6, 0)
+    assert parse_since("2026-01-02", now) == dt.datetime(2026, 1, 2, 6, 0)
+    # Past midnight "today" is still the evening begun the day before, as the club's board counts it.
+    assert parse_since("today", dt.datetime(2026, 3, 15, 0, 30)) == dt.datetime(2026, 3, 14, 6, 0)
     for bad in ("last week", "2026-13-01", "14.3.2026", ""):
         with pytest.raises(ClubError, match="today, yesterday or a date like|not a date"):
-            parse_since(bad, today)
+            parse_since(bad, now)
     db = str(tmp_path / "c.db")
     engine = open_database(db)
     sim = simulate_match("horse-race", 2, seed=4)
