@@ -272,8 +272,11 @@ class _Unanswered:
 
 
 def _club_table(args: argparse.Namespace, session: Session, err: TextIO) -> LiveTable | None:
-    """The club's database, where one is named, sent the match move by move (the club's board sees it)."""
-    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
+    """The club's database sent the match move by move (the club's board sees it): the one named, else, for a table of
+    a club evening (``--table``), this computer's club file -- the one ``club serve`` shows, as the app does."""
+    from scorer.club.connection import default_url
+
+    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB") or (default_url() if args.table else None)
     if not club_db:
         return None
     from scorer.club import LiveTable
@@ -342,7 +345,8 @@ def add_record_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     rec.add_argument("--sessions", metavar="DIR", help="where the match's session file goes (default: the user's sessions folder)")
     rec.add_argument("--table", help="which table of a club evening")
     rec.add_argument("--club-db", metavar="URL", help="write the match into this club database move by move "
-                     "(default: $SCORER_CLUB_DB where set; else not)")
+                     "(default: $SCORER_CLUB_DB where set; else, with --table, this computer's club file, which `club "
+                     "serve` shows; else none)")
     rec.add_argument("--segment-seconds", type=float, default=10.0, help="the video is written in pieces this long (default 10)")
     rec.add_argument("--lang", choices=("fi", "en"), default="en", help="language of the announcements, questions and notices")
     rec.add_argument("--voice", action="store_true", help="say each announcement aloud with espeak-ng (else only printed); "

@@ -187,3 +187,32 @@ def test_tiles_laid_from_other_seats_than_on_turn_make_the_players_given_doubted
     asked.note(WhoseArm((Tile(0, 6),), "Ann", "Ben"))
     said = asked.said(CLI_WORDS["fi"]).split("\n")
     assert said[1].startswith("Niistä 2 koski laattaa") and "tarkista annetut pelaajat" in said[1]
+
+
+def test_a_recorded_tables_match_goes_to_this_computers_club_file_where_none_is_named(tmp_path: Path, monkeypatch) -> None:
+    """`record --table 9` with no club database named writes into the club file `club serve` shows, as the app does;
+    without --table, nowhere."""
+    import argparse
+
+    from sqlalchemy import select
+
+    from scorer.cli.play import _club_table
+    from scorer.club import open_existing
+    from scorer.club.schema import matches
+    from scorer.rules.log import MatchHeader
+    from scorer.sessions import Session
+
+    monkeypatch.delenv("SCORER_CLUB_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    session = Session.create(MatchHeader("horse-race", ("Ann", "Ben"), False), tmp_path / "sessions")
+    err = io.StringIO()
+    assert _club_table(argparse.Namespace(club_db=None, table=None), session, err) is None
+    live = _club_table(argparse.Namespace(club_db=None, table="9"), session, err)
+    assert live is not None
+    try:
+        assert live.close(timeout=10)
+    finally:
+        session.close()
+    engine = open_existing(str(tmp_path / "data" / "domino-scorer" / "club.db"))
+    with engine.connect() as c:
+        assert [row.table_name for row in c.execute(select(matches.c.table_name))] == ["9"]
