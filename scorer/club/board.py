@@ -96,8 +96,9 @@ class BoardData:
             for ident, table_name, lines, played, updated, started, opened in rows:
                 if ident not in self._views:
                     continue
+                # (live: written move by move by a table; else imported -- an unfinished one is left, not being played)
                 view = dict(self._views[ident][1], id=ident, lines=self._views[ident][0], played_at=_iso(played), updated_at=_iso(updated),
-                            started=started)
+                            started=started, live=opened is not None)
                 # (a match of no table is titled by its players, as they look for it)
                 title = table_name or ", ".join(side["name"] for side in view["sides"]) or ident[:8]
                 entry = tables.setdefault(table_name or ident, {"table": title, "named": table_name is not None, "matches": []})

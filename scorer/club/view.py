@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from scorer.rules.game import Match
+from scorer.rules.game import Match, Phase
 from scorer.rules.game_rules import GameRules
 from scorer.rules.log import MatchHeader
 from scorer.rules.transcript import Step, narrate
@@ -55,7 +55,8 @@ def view_of(header: MatchHeader, steps: Sequence[Step]) -> dict[str, Any]:
         "round": match.round_no,
         "status": "finished" if match.is_over else "playing",
         "winners": list(match.winners()) if match.is_over else [],
-        "next": None if match.is_over else match.next_player,
+        "next": None if match.is_over else match.next_to_act,  # (between rounds: the next round's starter, where fixed)
+        "between_rounds": not match.is_over and match.phase is not Phase.IN_ROUND and match.round_no > 0,
         "sides": sides,
         "last_move": _told(last, "en"),
         "last_move_fi": _told(last, "fi"),  # (the board's page in Finnish)

@@ -133,3 +133,18 @@ def test_matches_of_an_older_scorer_are_not_told_as_two_tables(tmp_path) -> None
         c.execute(update(matches).where(matches.c.id == first).values(updated_at=now - dt.timedelta(minutes=5)))
         c.execute(update(matches).where(matches.c.id == second).values(updated_at=now - dt.timedelta(minutes=1)))
     assert [(table, shared) for table, _, shared, _ in _cards(engine, now)] == [("Table 1", False)]
+
+
+def test_an_imported_unfinished_match_is_told_left_as_the_standings_count_it_and_a_live_one_played(tmp_path) -> None:
+    db = str(tmp_path / "club.db")
+    engine = open_database(db)
+    import_log(engine, _unfinished(3, ("Ann", "Ben"), 6), table_name="Table 1")
+    session, live = played_live(db, simulate_match("horse-race", 2, seed=4, names=("Cid", "Dee")), "Table 2", 6, tmp_path / "s")
+    try:
+        cards = {t["table"]: t["match"] for t in BoardData(engine).tables()["tables"]}
+        assert cards["Table 1"]["live"] is False and cards["Table 2"]["live"] is True
+        # (the board's page tells the first "left unfinished (imported)": the standings' note counts it left, not playing)
+        assert BoardData(engine).standings()["tonight"]["playing"] == 1
+    finally:
+        live.close(timeout=10)
+        session.close()

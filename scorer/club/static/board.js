@@ -16,6 +16,8 @@ const TEXTS = {
     title: "Club evening", locale: "en-GB", loading: "Loading the tables…", connecting: "connecting…", live: "live",
     reconnecting: "reconnecting…", won: (w, n) => `won: ${w}`, unreadable: "log unreadable", playing: "playing",
     round: (n, next) => `playing · round ${n}` + (next ? ` · ${next} to play` : ""),
+    between: (n, next) => `playing · round ${n} over` + (next ? ` · ${next} starts round ${n + 1}` : ""),
+    imported: (n, between) => `left unfinished` + (n ? ` ${between ? "after" : "in"} round ${n}` : "") + ` (imported)`,
     quiet: (n, minutes) => (n ? `round ${n} · ` : "") + `no move for ${minutes} min`,
     goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
     earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: (game, scores) => `${game} left unfinished (${scores})`,
@@ -34,6 +36,8 @@ const TEXTS = {
     title: "Kerhoilta", locale: "fi-FI", loading: "Pöytiä ladataan…", connecting: "yhdistetään…", live: "suorana",
     reconnecting: "yhdistetään uudelleen…", won: (w, n) => `${n > 1 ? "voittivat" : "voitti"}: ${w}`, unreadable: "lokia ei voi lukea", playing: "käynnissä",
     round: (n, next) => `käynnissä · kierros ${n}` + (next ? ` · vuorossa ${next}` : ""),
+    between: (n, next) => `käynnissä · kierros ${n} päättyi` + (next ? ` · kierroksen ${n + 1} aloittaa ${next}` : ""),
+    imported: (n, between) => `jäi kesken` + (n ? (between ? ` kierroksen ${n} jälkeen` : ` kierroksella ${n}`) : "") + ` (tuotu)`,
     quiet: (n, minutes) => (n ? `kierros ${n} · ` : "") + `ei siirtoa ${minutes} minuuttiin`,
     // (A match whose log could not be read has no goal to tell: its own title.)
     goal: (name, m) => m.target === undefined ? m.title
@@ -104,9 +108,11 @@ function quietMinutes(m) {
 function badge(m) {
   if (m.status === "finished") return el("span", { class: "badge finished" }, T.won(m.winners.join(" & "), m.winners.length));
   if (m.status === "unreadable") return el("span", { class: "badge unreadable" }, T.unreadable);
+  if (m.live === false) return el("span", { class: "badge quiet" }, T.imported(m.round, m.between_rounds));  // (as the standings count it: left)
   const quiet = quietMinutes(m);
   if (quiet >= (lastTables.quiet_minutes || 15)) return el("span", { class: "badge quiet" }, T.quiet(m.round, quiet));
-  return el("span", { class: "badge playing" }, m.round ? T.round(m.round, m.next) : T.playing);
+  const said = !m.round ? T.playing : m.between_rounds ? T.between(m.round, m.next) : T.round(m.round, m.next);
+  return el("span", { class: "badge playing" }, said);
 }
 
 function tableCard(t) {
