@@ -169,7 +169,7 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules.log import dumps, event_to_json, header_to_json
     from scorer.rules.simulate import simulate_match
 
-    names = args.names.split(",") if args.names else None
+    names = [name.strip() for name in args.names.split(",")] if args.names else None  # ("Ann, Ben": no name begins with a space)
     if names and args.players is not None and args.players != len(names):
         raise TableError(f"--players {args.players} but --names gives {len(names)}: {', '.join(names)}")
     n = len(names) if names else args.players or 4

@@ -69,10 +69,22 @@ def _insert(connection: Connection, table):
 
 
 def _player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
-    wanted = sorted(set(names))  # one order in every transaction: no deadlock between two tables
+    """Each name's player in the club.  A name that differs from a known player's only in letter case or in spaces
+    (around or between its words) is that player: "ann" or "Ben " typed at one table is not a new player for good."""
+    given = sorted(set(names))
+    known = {_same_player(n): n for n in connection.execute(select(players.c.name)).scalars()}
+    as_known = {n: known.get(_same_player(n), " ".join(n.split())) for n in given}
+    wanted = sorted(set(as_known.values()))  # one order in every transaction: no deadlock between two tables
     connection.execute(_insert(connection, players).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in wanted])
     rows = connection.execute(select(players.c.name, players.c.id).where(players.c.name.in_(wanted)))
-    return {name: int(pid) for name, pid in rows}
+    ids = {name: int(pid) for name, pid in rows}
+    return {n: ids[as_known[n]] for n in given}
+
+
+def _same_player(name: str) -> str:
+    """What two names of one player share: the words, in any letter case (casefold: in Python, not SQL, whose lower()
+    on SQLite leaves Å and Ö as they are)."""
+    return " ".join(name.split()).casefold()
 
 
 def _move_rows(parsed: ParsedLog, lines: set[int] | None = None) -> dict[int, dict]:

@@ -327,3 +327,12 @@ def test_a_database_server_s_password_is_never_told_in_a_message() -> None:
     with pytest.raises(ClubError) as refused:
         open_database("postgresql+psycopg://club:s3cret-pw@127.0.0.1:1/club")
     assert "s3cret-pw" not in str(refused.value) and "club:***@127.0.0.1:1/club" in str(refused.value)
+
+
+def test_a_name_typed_in_another_letter_case_or_with_spaces_is_the_same_player(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=4, names=("Åsa", "Ben"))), source="first")
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=5, names=("åsa", "Ben "))), source="second")
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=6, names=("ÅSA", "Ben  Jr"))), source="third")
+    rows = {r.player: r.matches for r in standings(engine)}
+    assert rows == {"Åsa": 3, "Ben": 2, "Ben Jr": 1}  # (the spelling first kept; "Ben Jr" another player)
