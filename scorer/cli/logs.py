@@ -167,14 +167,14 @@ def _demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.errors import TableError
     from scorer.rules.log import dumps, event_to_json, header_to_json
-    from scorer.rules.simulate import simulate_match
+    from scorer.rules.simulate import DEFAULT_NAMES, simulate_match
 
-    names = [name.strip() for name in args.names.split(",")] if args.names else None  # ("Ann, Ben": no name begins with a space)
+    names: list[str] | None = [str(name).strip() for name in args.names.split(",")] if args.names else None  # ("Ann, Ben": no name begins with a space)
     if names and args.players is not None and args.players != len(names):
         raise TableError(f"--players {args.players} but --names gives {len(names)}: {', '.join(names)}")
     n = len(names) if names else args.players or 4
     partnership = args.partnership or args.game == "seven-rocks"  # Seven Rocks is always played in pairs
-    sim = simulate_match(args.game, n, partnership, seed=args.seed, **({"names": names} if names else {}))
+    sim = simulate_match(args.game, n, partnership, seed=args.seed, names=names or DEFAULT_NAMES)
     out.write(dumps(header_to_json(sim.header)) + "\n")
     for step in sim.events:
         out.write(dumps(event_to_json(step.event)) + "\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import and_, case, func, select
@@ -30,6 +30,7 @@ class Standing:
     points_against: int
     moves: int
     move_points: int
+    place: int = 0  # in the standings: players level on wins, shared wins and points difference share one
 
     @property
     def points_per_move(self) -> float:
@@ -95,7 +96,17 @@ def standings(engine: Engine, since: dt.date | dt.datetime | None = None, game: 
     with engine.connect() as connection:
         rows = [Standing(r[0], int(r[1]), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0), int(r[5] or 0), int(r[6] or 0), int(r[7] or 0))
                 for r in connection.execute(query)]
-    return sorted(rows, key=lambda s: (-s.wins, -s.shared_wins, -(s.points_for - s.points_against), s.player))
+    rows.sort(key=lambda s: (-s.wins, -s.shared_wins, -(s.points_for - s.points_against), s.player))
+    placed: list[Standing] = []
+    for k, row in enumerate(rows):
+        level = placed and _level(placed[-1]) == _level(row)
+        placed.append(replace(row, place=placed[-1].place if level else k + 1))
+    return placed
+
+
+def _level(s: Standing) -> tuple[int, int, int]:
+    """What the standings rank by: wins, shared wins, points difference."""
+    return s.wins, s.shared_wins, s.points_for - s.points_against
 
 
 QUIET_MINUTES = 15  # a table that has not moved for this long is quiet: its match left, not being played

@@ -336,3 +336,10 @@ def test_a_name_typed_in_another_letter_case_or_with_spaces_is_the_same_player(t
     import_log(engine, log_text(simulate_match("horse-race", 2, seed=6, names=("ÅSA", "Ben  Jr"))), source="third")
     rows = {r.player: r.matches for r in standings(engine)}
     assert rows == {"Åsa": 3, "Ben": 2, "Ben Jr": 1}  # (the spelling first kept; "Ben Jr" another player)
+
+
+def test_players_level_in_the_standings_share_a_place(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    for names in (("Ann", "Ben"), ("Cid", "Dee")):  # (one seed, one match: the same results under other names)
+        import_log(engine, log_text(simulate_match("horse-race", 2, seed=4, names=names)), source=names[0])
+    assert [r.place for r in standings(engine)] == [1, 1, 3, 3]

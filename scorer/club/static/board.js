@@ -159,10 +159,10 @@ function renderTables(data) {
 
 function rankTable(game) {
   const th = (text, title, cls) => el("th", Object.assign({ title }, cls ? { class: cls } : {}), text);
-  const wide = [false, false, false, false, true, false, true, true];  // (left out on a phone's narrow screen)
+  const wide = [false, false, false, false, false, false, true, true];  // (left out on a phone's narrow screen; a shared win kept)
   const head = el("tr", {}, ...T.head.map(([text, title], i) => th(text, title, wide[i] ? "wide" : "")));
-  const rows = game.rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.player), el("td", {}, r.matches), el("td", {}, r.wins),
-    el("td", { class: "wide" }, r.shared_wins), el("td", {}, r.points_for), el("td", { class: "wide" }, r.points_against),
+  const rows = game.rows.map((r, i) => el("tr", {}, el("td", {}, r.place || i + 1), el("td", {}, r.player), el("td", {}, r.matches), el("td", {}, r.wins),
+    el("td", {}, r.shared_wins), el("td", {}, r.points_for), el("td", { class: "wide" }, r.points_against),
     el("td", { class: "wide" }, r.points_per_move.toLocaleString(T.locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }))));
   return el("table", { class: "rank" }, el("thead", {}, head), el("tbody", {}, ...rows));
 }
