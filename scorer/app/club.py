@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from scorer.app.i18n import translate
+from scorer.app.i18n import decimal, translate
 from scorer.club import player_names, standings
 from scorer.rules.log import GAMES
 from scorer.club.queries import EVENING_STARTS, evening_start
@@ -163,7 +163,7 @@ class ClubWindow(QMainWindow):
         rows = standings(self.engine, game=self.game.currentData())
         self.table.setRowCount(len(rows))
         for r, s in enumerate(rows):
-            for c, value in enumerate([s.player, s.matches, s.wins, s.shared_wins, s.points_for, s.points_against, f"{s.points_per_move:.2f}"]):
+            for c, value in enumerate([s.player, s.matches, s.wins, s.shared_wins, s.points_for, s.points_against, decimal(s.points_per_move, 2)]):
                 self.table.setItem(r, c, QTableWidgetItem(str(value)))
         current = self.player.currentText()
         self.player.blockSignals(True)
