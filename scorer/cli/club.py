@@ -62,7 +62,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif args.club_command == "serve":
         from scorer.club.serve import serve
 
-        season = club.parse_since(args.season_start) if args.season_start else None
+        season = club.parse_since(args.season_start).date() if args.season_start else None  # (a season: from its first day)
         return serve(engine, args.host, args.port, season_since=season, out=out)
     return 0
 

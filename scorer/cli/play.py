@@ -274,10 +274,8 @@ class _Unanswered:
 def _club_table(args: argparse.Namespace, session: Session, err: TextIO) -> LiveTable | None:
     """The club's database sent the match move by move (the club's board sees it): the one named, else, for a table of
     a club evening (``--table``), this computer's club file -- the one ``club serve`` shows, as the app does."""
-    from scorer.club.connection import default_url
-
-    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB") or (default_url() if args.table else None)
-    if not club_db:
+    club_db = args.club_db or os.environ.get("SCORER_CLUB_DB")
+    if not club_db and not args.table:
         return None
     from scorer.club import LiveTable
 
@@ -285,7 +283,7 @@ def _club_table(args: argparse.Namespace, session: Session, err: TextIO) -> Live
         if status.behind:
             err.write(f"club database not reached ({status.error}); the match is kept and sent when it is back\n")
 
-    live = LiveTable(club_db, args.table, on_status=behind)
+    live = LiveTable(club_db or None, args.table, on_status=behind)  # (None: this computer's file, opened by its worker)
     session.listeners.append(live)
     live(session)
     return live

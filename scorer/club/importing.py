@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import delete, func, literal, or_, select, update
+from sqlalchemy import delete, func, literal, or_, select, text, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
@@ -70,15 +70,25 @@ def _insert(connection: Connection, table):
 
 def _player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
     """Each name's player in the club.  A name that differs from a known player's only in letter case or in spaces
-    (around or between its words) is that player: "ann" or "Ben " typed at one table is not a new player for good."""
+    (around or between its words) is that player, the one kept first: "ann" or "Ben " typed at one table is not a new
+    player for good.  Two names of one match are never made one player: such names are kept as they are."""
     given = sorted(set(names))
-    known = {_same_player(n): n for n in connection.execute(select(players.c.name)).scalars()}
+    if connection.dialect.name == "postgresql":  # (two tables naming "ann" and "Ann" at once: one after the other)
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _NAMES_LOCK})
+    known: dict[str, str] = {}
+    for name in connection.execute(select(players.c.name).order_by(players.c.id)).scalars():
+        known.setdefault(_same_player(name), name)
     as_known = {n: known.get(_same_player(n), " ".join(n.split())) for n in given}
+    if len(set(as_known.values())) < len(given):
+        as_known = {n: n for n in given}
     wanted = sorted(set(as_known.values()))  # one order in every transaction: no deadlock between two tables
     connection.execute(_insert(connection, players).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in wanted])
     rows = connection.execute(select(players.c.name, players.c.id).where(players.c.name.in_(wanted)))
     ids = {name: int(pid) for name, pid in rows}
     return {n: ids[as_known[n]] for n in given}
+
+
+_NAMES_LOCK = 0x5C0_12E_7A3  # pg_advisory_xact_lock key of finding or making the players of a match
 
 
 def _same_player(name: str) -> str:

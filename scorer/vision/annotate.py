@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import cv2
@@ -17,7 +18,8 @@ DOWN = (200, 120, 40)
 TILE_WORDS = {"en": {SURE: "read surely", UNSURE: "unsure: check it", DOWN: "face down"},
               "fi": {SURE: "luettu varmasti", UNSURE: "epävarma: tarkista", DOWN: "selkäpuoli ylöspäin"}}
 FONT = cv2.FONT_HERSHEY_SIMPLEX
-# OpenCV's font has ASCII letters only: a Finnish or Swedish letter is drawn as its base letter with its marks above.
+# OpenCV 4's font has ASCII letters only (OpenCV 5's draws these itself): there a Finnish or Swedish letter is drawn as
+# its base letter with its marks above.
 MARKED = {"ä": ("a", "dots"), "ö": ("o", "dots"), "å": ("a", "ring"), "Ä": ("A", "dots"), "Ö": ("O", "dots"), "Å": ("A", "ring")}
 # A digit's height in OpenCV's font at scale 1 (px): a digit is drawn no taller than half its tile's width.
 DIGIT_PX = 22
@@ -30,40 +32,53 @@ def picture_scale(image: np.ndarray) -> float:
 
 def text_size(text: str, size: float, thick: int) -> tuple[int, int]:
     """The width and height (px) :func:`put_text` draws ``text`` in."""
-    width, height = cv2.getTextSize("".join(MARKED.get(c, (c, ""))[0] for c in text), FONT, size, thick)[0]
+    width, height = cv2.getTextSize(_drawn_as(text), FONT, size, thick)[0]
     return width, height
+
+
+def _drawn_as(text: str) -> str:
+    """``text`` as OpenCV is given it: as it is where OpenCV draws its letters, else with its base letters."""
+    return text if _draws_marked_letters() else "".join(MARKED.get(c, (c, ""))[0] for c in text)
+
+
+@functools.cache
+def _draws_marked_letters() -> bool:
+    """Whether the OpenCV at hand draws ä itself: not as a, nor as question marks for its bytes."""
+    def drawn(text: str) -> np.ndarray:
+        out = np.zeros((40, 80), np.uint8)
+        cv2.putText(out, text, (5, 30), FONT, 0.8, 255, 1, cv2.LINE_AA)
+        return out
+
+    marked = drawn("ä")
+    return not any(np.array_equal(marked, drawn(other)) for other in ("a", "?", "??", ""))
 
 
 def put_text(out: np.ndarray, text: str, origin: tuple[int, int], size: float, colour: tuple[int, int, int], thick: int) -> None:
     """``text`` drawn into ``out`` with its baseline's left end at ``origin`` (as cv2.putText draws), its ä, ö and å
-    letters too: their base letter, and two dots or a ring above it."""
+    letters too: as they are where OpenCV draws them; else the text drawn in one go with their base letters, then two
+    dots or a ring above each."""
+    plain = _drawn_as(text)
+    cv2.putText(out, plain, origin, FONT, size, colour, thick, cv2.LINE_AA)
+    if plain == text:
+        return
     x, y = origin
-    for run, mark in _runs(text):
-        cv2.putText(out, run, (x, y), FONT, size, colour, thick, cv2.LINE_AA)
-        width, height = cv2.getTextSize(run, FONT, size, thick)[0]
-        if mark:
-            # (A small letter's top lies at about 0.7 of the font's height, a capital's at its height.)
-            top = y - int(height * (0.72 if run.islower() else 1.0)) - max(2, int(round(5 * size)))
-            side = max(1, int(round(2.2 * size)))  # (the dots drawn as squares: round ones of a pixel or two blur)
-            if mark == "dots":
-                for share in (0.3, 0.7):
-                    left = x + int(width * share) - side // 2
-                    cv2.rectangle(out, (left, top - side + 1), (left + side - 1, top), colour, -1)
-            else:
-                cv2.circle(out, (x + width // 2, top - side), side + 1, colour, 1, cv2.LINE_AA)
-        x += width
-
-
-def _runs(text: str) -> list[tuple[str, str]]:
-    """``text`` cut into runs of plain letters and single marked ones (as their base letter), with each run's mark."""
-    runs: list[tuple[str, str]] = []
-    for c in text:
+    for k, c in enumerate(text):
         base, mark = MARKED.get(c, (c, ""))
-        if mark or not runs or runs[-1][1]:
-            runs.append((base, mark))
+        if not mark:
+            continue
+        # (A letter's left edge: the text up to and with it, less the letter alone -- whether or not the OpenCV at hand
+        # counts the stroke's thickness in a width, it cancels out.)
+        width, height = cv2.getTextSize(base, FONT, size, thick)[0]
+        left = x + cv2.getTextSize(plain[: k + 1], FONT, size, thick)[0][0] - width
+        # (A small letter's top lies at about 0.7 of the font's height, a capital's at its height.)
+        top = y - int(height * (0.72 if base.islower() else 1.0)) - max(2, int(round(5 * size)))
+        side = max(1, int(round(2.2 * size)))  # (the dots drawn as squares: round ones of a pixel or two blur)
+        if mark == "dots":
+            for share in (0.3, 0.7):
+                dot_left = left + int(width * share) - side // 2
+                cv2.rectangle(out, (dot_left, top - side + 1), (dot_left + side - 1, top), colour, -1)
         else:
-            runs[-1] = (runs[-1][0] + base, "")
-    return runs
+            cv2.circle(out, (left + width // 2, top - side), side + 1, colour, 1, cv2.LINE_AA)
 
 
 def annotate(image: np.ndarray, tiles: Sequence[TileDetection], more: Sequence[tuple[tuple[int, int, int], str]] = (),

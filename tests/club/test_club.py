@@ -343,3 +343,11 @@ def test_players_level_in_the_standings_share_a_place(tmp_path: Path) -> None:
     for names in (("Ann", "Ben"), ("Cid", "Dee")):  # (one seed, one match: the same results under other names)
         import_log(engine, log_text(simulate_match("horse-race", 2, seed=4, names=names)), source=names[0])
     assert [r.place for r in standings(engine)] == [1, 1, 3, 3]
+
+
+def test_two_players_of_one_match_named_alike_stay_two(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=4, names=("Ann", "Ben"))), source="first")
+    import_log(engine, log_text(simulate_match("horse-race", 2, seed=5, names=("ann", "Ann"))), source="second")
+    rows = {r.player: r.matches for r in standings(engine)}
+    assert rows == {"Ann": 2, "ann": 1, "Ben": 1}  # (the match counted once a seat: names kept as typed)
