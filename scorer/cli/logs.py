@@ -114,14 +114,15 @@ def _sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # The saved matches' list in each language: its columns' heads, a match's state, what is said beside it.
-SESSIONS_HEADS = {"en": ("started", "game", "state", "events", "scores"), "fi": ("aloitettu", "peli", "tila", "tapahtumia", "pisteet")}
+SESSIONS_HEADS = {"en": ("started", "game", "state", "events", "scores"),
+                  "fi": ("aloitettu", "peli", "tila", "tapahtumia", "pisteet")}
 SESSIONS_WORDS: dict[str, dict[str, str]] = {
-    "en": {"none": "No saved matches yet.", "playing": "playing", "finished": "finished", "recovered": "recovered", "damaged": "damaged", "demo": "(the demo)",
-           "unreadable": "(no readable match line)",
+    "en": {"none": "No saved matches yet.", "playing": "playing", "finished": "finished", "recovered": "recovered",
+           "damaged": "damaged", "demo": "(the demo)", "unreadable": "(no readable match line)",
            "cribbage": "Cribbage games are kept apart, {games} in {folder}: `cribbage app --players A,B` offers those "
                        "players' unfinished one."},
-    "fi": {"none": "Tallennettuja otteluita ei vielä ole.", "playing": "kesken", "finished": "päättynyt", "recovered": "korjattu", "damaged": "vaurioitunut",
-           "demo": "(esittely)", "unreadable": "(ottelurivi ei ole luettavissa)",
+    "fi": {"none": "Tallennettuja otteluita ei vielä ole.", "playing": "kesken", "finished": "päättynyt", "recovered": "korjattu",
+           "damaged": "vaurioitunut", "demo": "(esittely)", "unreadable": "(ottelurivi ei ole luettavissa)",
            "cribbage": "Cribbage-pelit pidetään erikseen, {games} kansiossa {folder}: `cribbage app --players A,B` "
                        "tarjoaa niiden pelaajien keskeneräistä peliä."},
 }
@@ -169,7 +170,8 @@ def _simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.rules.log import dumps, event_to_json, header_to_json
     from scorer.rules.simulate import DEFAULT_NAMES, simulate_match
 
-    names: list[str] | None = [str(name).strip() for name in args.names.split(",")] if args.names else None  # ("Ann, Ben": no name begins with a space)
+    # ("Ann, Ben": no name begins with a space)
+    names: list[str] | None = [str(name).strip() for name in args.names.split(",")] if args.names else None
     if names and args.players is not None and args.players != len(names):
         raise TableError(f"--players {args.players} but --names gives {len(names)}: {', '.join(names)}")
     n = len(names) if names else args.players or 4

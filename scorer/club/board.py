@@ -48,7 +48,7 @@ def match_view(log: str) -> dict[str, Any]:
 class BoardData:
     """Builds the board's data; a match's view is computed once per state (cached by its id and lines)."""
 
-    def __init__(self, engine: Engine, season_since: dt.date | dt.datetime | None = None) -> None:
+    def __init__(self, engine: Engine, season_since: dt.date | None = None) -> None:
         self.engine = engine
         self.season_since = season_since
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}

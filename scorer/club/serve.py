@@ -105,7 +105,7 @@ class Hub:
         return self.version != seen
 
 
-def create_app(engine: Engine, *, season_since: dt.date | dt.datetime | None = None, poll_seconds: float = 0.25) -> Starlette:
+def create_app(engine: Engine, *, season_since: dt.date | None = None, poll_seconds: float = 0.25) -> Starlette:
     hub = Hub(BoardData(engine, season_since), poll_seconds)
 
     @contextlib.asynccontextmanager
@@ -158,7 +158,7 @@ def create_app(engine: Engine, *, season_since: dt.date | dt.datetime | None = N
     return app
 
 
-def serve(engine: Engine, host: str = "127.0.0.1", port: int = 8000, *, season_since: dt.date | dt.datetime | None = None,
+def serve(engine: Engine, host: str = "127.0.0.1", port: int = 8000, *, season_since: dt.date | None = None,
           poll_seconds: float = 0.25, out: TextIO | None = None) -> int:
     """Run the board until Ctrl+C (or SIGTERM)."""
     import uvicorn
