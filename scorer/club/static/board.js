@@ -20,7 +20,7 @@ const TEXTS = {
     imported: (n, between) => `left unfinished` + (n ? ` ${between ? "after" : "in"} round ${n}` : "") + ` (imported)`,
     quiet: (n, minutes) => (n ? `round ${n} · ` : "") + `no move for ${minutes} min`,
     goal: (name, m) => m.title, last: "Last: ", earlier: (done) => `Earlier here: ${done}`,
-    earlierWon: (w, n, scores) => `${w} won (${scores})`, unfinished: (game, scores) => `${game} left unfinished (${scores})`,
+    earlierWon: (w, n, scores, game) => `${game}: ${w} won (${scores})`, unfinished: (game, scores) => `${game} left unfinished (${scores})`,
     shared: "Two tables use this name: give each its own in the app's settings (This table's name).",
     empty: "No table has played tonight yet: a table appears here as soon as its match begins.",
     since: (day, time) => `${day}, from ${time}`, hole: (name, score, hole, holes) => `${name}: ${score}, hole ${hole} of ${holes}`,
@@ -43,7 +43,7 @@ const TEXTS = {
     goal: (name, m) => m.target === undefined ? m.title
       : `${name}: ensin ${m.target} pisteeseen` + (m.per_hole > 1 ? ` (reikä = ${m.per_hole} pistettä)` : ""),
     last: "Viimeisin siirto: ", earlier: (done) => `Aiemmin tässä pöydässä: ${done}`,
-    earlierWon: (w, n, scores) => `${w} ${n > 1 ? "voittivat" : "voitti"} (${scores})`,
+    earlierWon: (w, n, scores, game) => `${game}: ${w} ${n > 1 ? "voittivat" : "voitti"} (${scores})`,
     unfinished: (game, scores) => `${game} jäi kesken (${scores})`,
     shared: "Kaksi pöytää käyttää tätä nimeä: anna kummallekin oma nimi sovelluksen asetuksissa (Tämän pöydän nimi).",
     empty: "Yksikään pöytä ei ole vielä pelannut tänä iltana: pöytä tulee näkyviin heti, kun sen ottelu alkaa.",
@@ -130,13 +130,14 @@ function tableCard(t) {
   return card;
 }
 
-// A match played earlier at the table: who won and by what (the winners' score first), or what was left unfinished.
+// A match played earlier at the table: the game, who won and by what (the winners' score first), or what was left unfinished.
 function earlierText(e) {
   const entries = Object.entries(e.scores);
   if (e.status !== "finished") return T.unfinished(e.title.split(":")[0], entries.map(([name, score]) => `${name} ${score}`).join(", "));
   const won = (name) => e.winners.some((w) => name.split(" & ").includes(w));
-  const scores = [...entries.filter(([name]) => won(name)), ...entries.filter(([name]) => !won(name))].map(([, score]) => score);
-  return T.earlierWon(e.winners.join(" & "), e.winners.length, scores.join("–"));
+  // (each score with whose it is, and the game: a table plays Horse Race and Seven Rocks in one evening)
+  const scores = [...entries.filter(([name]) => won(name)), ...entries.filter(([name]) => !won(name))].map(([name, score]) => `${name} ${score}`);
+  return T.earlierWon(e.winners.join(" & "), e.winners.length, scores.join(", "), e.title.split(":")[0]);
 }
 
 function renderTables(data) {
