@@ -56,15 +56,16 @@ def evening(engine: Engine, day: dt.date) -> list[tuple[str, str, str, bool]]:
     return out
 
 
-def results_over_time(engine: Engine, player: str) -> list[tuple[dt.datetime, int, int, bool]]:
-    """(when, score, best opposing score, won) for each of the player's finished matches, oldest first (one left
-    unfinished has no result: the standings do not count it either)."""
+def results_over_time(engine: Engine, player: str, game: str | None = None) -> list[tuple[dt.datetime, int, int, bool]]:
+    """(when, score, best opposing score, won) for each of the player's finished matches (of ``game``: one game's
+    points on one scale), oldest first (one left unfinished has no result: the standings do not count it either)."""
     with engine.connect() as c:
-        rows = c.execute(
+        query = (
             select(matches.c.played_at, matches.c.imported_at, seats.c.score, seats.c.against, seats.c.won)
             .select_from(seats.join(players, seats.c.player_id == players.c.id).join(matches, seats.c.match_id == matches.c.id))
             .where(players.c.name == player, matches.c.finished)
         )
+        rows = c.execute(query if game is None else query.where(matches.c.game == game))
         data = [(p or i, s, a, bool(w)) for p, i, s, a, w in rows]
     return sorted(data)
 
@@ -125,15 +126,7 @@ class ClubWindow(QMainWindow):
         self.table = QTableWidget(0, 7)
         self.table.setHorizontalHeaderLabels([self.tr("player"), self.tr("matches"), self.tr("wins"), self.tr("shared"),
                                               self.tr("for"), self.tr("against"), self.tr("per move")])
-        box = QWidget()
-        col = QVBoxLayout(box)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Game")))
-        row.addWidget(self.game)
-        row.addStretch(1)
-        col.addLayout(row)
-        col.addWidget(self.table)
-        tabs.addTab(box, self.tr("Standings"))
+        tabs.addTab(self.table, self.tr("Standings"))
         page = QWidget()
         pcol = QVBoxLayout(page)
         self.player = QComboBox()
@@ -144,11 +137,24 @@ class ClubWindow(QMainWindow):
         pcol.addWidget(self.summary)
         pcol.addWidget(self.chart, 1)
         tabs.addTab(page, self.tr("Player"))
-        self.setCentralWidget(tabs)
+        # (The game over the tabs: the standings and a player's matches are one game's, on its own scale.)
+        central = QWidget()
+        col = QVBoxLayout(central)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Game")))
+        row.addWidget(self.game)
+        row.addStretch(1)
+        col.addLayout(row)
+        col.addWidget(tabs)
+        self.setCentralWidget(central)
         for keys in (QKeySequence(QKeySequence.StandardKey.Close), QKeySequence(Qt.Key.Key_Escape)):
             QShortcut(keys, self, self.close)
-        self.day = day or evening_start(dt.datetime.now()).date()  # (past midnight: the evening begun before it)
+        self.day_given = day  # (None: the evening it is at each refresh -- past midnight, the one begun before it)
         self.refresh()
+
+    @property
+    def day(self) -> dt.date:
+        return self.day_given or evening_start(dt.datetime.now()).date()
 
     def refresh(self) -> None:
         self.evening_list.clear()
@@ -175,12 +181,17 @@ class ClubWindow(QMainWindow):
         self._show_player(self.player.currentText())
 
     def _show_player(self, name: str) -> None:
-        data = results_over_time(self.engine, name) if name else []
+        """The player's matches of the game the standings show (Horse Race's points and Seven Rocks' raw points are not
+        one scale)."""
+        game = self.game.currentData()
+        data = results_over_time(self.engine, name, game) if name else []
         wins = sum(1 for d in data if d[3])
+        title = GAMES[game].title if game in GAMES else ""
         if not name:
             self.summary.setText("")
         elif len(data) == 1:
-            self.summary.setText(self.tr("{name}: 1 match, {wins} won").format(name=name, wins=wins))
+            self.summary.setText(self.tr("{name}: 1 match of {game}, {wins} won").format(name=name, game=title, wins=wins))
         else:
-            self.summary.setText(self.tr("{name}: {count} matches, {wins} won").format(name=name, count=len(data), wins=wins))
+            self.summary.setText(self.tr("{name}: {count} matches of {game}, {wins} won").format(
+                name=name, count=len(data), game=title, wins=wins))
         self.chart.set_data(data)

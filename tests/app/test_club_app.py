@@ -31,7 +31,7 @@ def test_the_club_window_shows_the_evening_and_standings(qtbot, tmp_path: Path) 
     assert window.table.rowCount() == 2
     window.player.setCurrentText("Ben")
     history = results_over_time(engine, "Ben")
-    assert len(history) == 4 and window.summary.text().startswith("Ben: 4 matches")
+    assert len(history) == 4 and window.summary.text().startswith("Ben: 4 matches of Horse Race")
     assert [h[0] for h in history] == sorted(h[0] for h in history)
 
 
@@ -100,7 +100,7 @@ def test_a_players_page_counts_finished_matches_as_the_standings_do(qtbot, tmp_p
     window = ClubWindow(engine, tonight.date())
     qtbot.addWidget(window)
     window.player.setCurrentText("Kim")
-    assert window.summary.text() in ("Kim: 1 match, 1 won", "Kim: 1 match, 0 won")
+    assert window.summary.text() in ("Kim: 1 match of Horse Race, 1 won", "Kim: 1 match of Horse Race, 0 won")
 
 
 def test_a_club_database_named_that_is_not_there_is_asked_about_before_it_is_saved(qtbot, tmp_path: Path, monkeypatch) -> None:
@@ -135,3 +135,19 @@ def test_a_club_database_named_that_is_not_there_is_asked_about_before_it_is_sav
     again.club_db.setText(str(tmp_path / "new.db"))
     again._save()
     assert (tmp_path / "new.db").is_file() and again.settings.club_db == str(tmp_path / "new.db")
+
+
+def test_a_players_page_shows_one_games_matches_on_its_own_scale(qtbot, tmp_path: Path) -> None:
+    """Horse Race's points and Seven Rocks' raw points were one chart: now the game chosen over the tabs'."""
+    engine = open_database(str(tmp_path / "club.db"))
+    for game, seed, names in (("horse-race", 1, ("Ann", "Ben")), ("seven-rocks", 2, ("Ann", "Ben", "Cid", "Dee"))):
+        sim = simulate_match(game, len(names), partnership=len(names) == 4, seed=seed, names=names)
+        text = "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(s.event)) for s in sim.events])
+        import_log(engine, text, played_at=dt.datetime(2026, 11, 30, 19, 0), table_name="T")
+    window = ClubWindow(engine, dt.date(2026, 11, 30))
+    qtbot.addWidget(window)
+    window.player.setCurrentText("Ann")
+    assert window.summary.text().startswith("Ann: 1 match of Horse Race") and len(window.chart.data) == 1
+    window.game.setCurrentIndex(window.game.findData("seven-rocks"))
+    assert window.summary.text().startswith("Ann: 1 match of Seven Rocks") and len(window.chart.data) == 1
+    assert len(results_over_time(engine, "Ann")) == 2  # (every game's, where none is named)

@@ -230,6 +230,14 @@
         <translation>Peli</translation>
     </message>
     <message>
+        <source>{name}: 1 match of {game}, {wins} won</source>
+        <translation>{name}: 1 ottelu ({game}), voittoja {wins}</translation>
+    </message>
+    <message>
+        <source>{name}: {count} matches of {game}, {wins} won</source>
+        <translation>{name}: {count} ottelua ({game}), voittoja {wins}</translation>
+    </message>
+    <message>
         <source>Standings</source>
         <translation>Sarjataulukko</translation>
     </message>
@@ -244,14 +252,6 @@
     <message>
         <source>No match in the club&apos;s history today yet.</source>
         <translation>Kerhon historiassa ei ole vielä tämän päivän otteluita.</translation>
-    </message>
-    <message>
-        <source>{name}: 1 match, {wins} won</source>
-        <translation>{name}: 1 ottelu, voittoja {wins}</translation>
-    </message>
-    <message>
-        <source>{name}: {count} matches, {wins} won</source>
-        <translation>{name}: {count} ottelua, voittoja {wins}</translation>
     </message>
 </context>
 <context>
