@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -23,7 +25,9 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from scorer.app.i18n import decimal, translate
-from scorer.club import player_names, standings
+from scorer.app.screens import show_fitted
+from scorer.app import club_players
+from scorer.club import ClubError, open_database, other_names, player_names, standings
 from scorer.rules.log import GAMES
 from scorer.club.queries import EVENING_STARTS, evening_start
 from scorer.club.schema import matches, players, seats
@@ -110,9 +114,22 @@ class ResultsChart(QWidget):
         p.end()
 
 
+def open_club_window(parent: QWidget, club_db: str) -> "ClubWindow | None":
+    """The club window over ``parent`` (a window of its own, usable beside a modal start screen), on the club
+    database ``club_db`` (empty: this computer's club file); None where it cannot be opened (said in a box)."""
+    try:
+        window = ClubWindow(open_database(club_db or None), parent=parent)
+    except ClubError as exc:
+        QMessageBox.warning(parent, translate("ClubWindow", "Club"), str(exc))
+        return None
+    window.move(parent.screen().availableGeometry().center() - window.rect().center())  # (whole on the screen)
+    show_fitted(window)
+    return window
+
+
 class ClubWindow(QMainWindow):
-    def __init__(self, engine: Engine, day: dt.date | None = None) -> None:
-        super().__init__()
+    def __init__(self, engine: Engine, day: dt.date | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.engine = engine
         self.setWindowTitle(self.tr("Club"))
         self.resize(900, 560)
@@ -133,7 +150,20 @@ class ClubWindow(QMainWindow):
         self.player.currentTextChanged.connect(self._show_player)
         self.summary = QLabel()
         self.chart = ResultsChart()
-        pcol.addWidget(self.player)
+        prow = QHBoxLayout()
+        prow.addWidget(self.player, 1)
+        self.rename_button = QPushButton(self.tr("Rename…"))
+        self.rename_button.setToolTip(self.tr("Name the player otherwise in every match"))
+        self.rename_button.clicked.connect(lambda: self._changed(club_players.rename(self, self.engine, self.player.currentText())))
+        self.merge_button = QPushButton(self.tr("Same person as…"))
+        self.merge_button.setToolTip(self.tr("A name mistyped at a table: its matches are another player's"))
+        self.merge_button.clicked.connect(lambda: self._changed(club_players.merge(self, self.engine, self.player.currentText())))
+        self.separate_button = QPushButton(self.tr("Separate a name…"))
+        self.separate_button.setToolTip(self.tr("One of the player's other names is someone else: the matches typed with it go back to it"))
+        self.separate_button.clicked.connect(lambda: self._changed(club_players.separate(self, self.engine, self.player.currentText())))
+        for button in (self.rename_button, self.merge_button, self.separate_button):
+            prow.addWidget(button)
+        pcol.addLayout(prow)
         pcol.addWidget(self.summary)
         pcol.addWidget(self.chart, 1)
         tabs.addTab(page, self.tr("Player"))
@@ -180,6 +210,15 @@ class ClubWindow(QMainWindow):
         self.player.blockSignals(False)
         self._show_player(self.player.currentText())
 
+    def _changed(self, name: str | None) -> None:
+        """The window again after a player was renamed or merged, showing that player."""
+        if name is not None:
+            self.player.blockSignals(True)
+            self.player.clear()
+            self.player.blockSignals(False)
+            self.refresh()
+            self.player.setCurrentText(name)
+
     def _show_player(self, name: str) -> None:
         """The player's matches of the game the standings show (Horse Race's points and Seven Rocks' raw points are not
         one scale)."""
@@ -187,6 +226,8 @@ class ClubWindow(QMainWindow):
         data = results_over_time(self.engine, name, game) if name else []
         wins = sum(1 for d in data if d[3])
         title = GAMES[game].title if game in GAMES else ""
+        self.rename_button.setEnabled(bool(name))
+        self.merge_button.setEnabled(self.player.count() > 1)
         if not name:
             self.summary.setText("")
         elif len(data) == 1:
@@ -194,4 +235,8 @@ class ClubWindow(QMainWindow):
         else:
             self.summary.setText(self.tr("{name}: {count} matches of {game}, {wins} won").format(
                 name=name, count=len(data), game=title, wins=wins))
+        also = other_names(self.engine).get(name)
+        self.separate_button.setEnabled(bool(also))
+        if also:
+            self.summary.setText(self.summary.text() + self.tr(" · also typed as {names}").format(names=", ".join(also)))
         self.chart.set_data(data)

@@ -27,6 +27,7 @@ from scorer.app.cameras import cameras_found
 from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
 from scorer.app.i18n import Retranslated, translate
 from scorer.app.settings import Settings, SettingsDialog
+from scorer.app.club import open_club_window
 from scorer.app.start_resume import cut_accepted, offered_first, resume_instead, same_table, summary_text
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
     CribbageChoice as CribbageChoice, DemoMatch as DemoMatch, FormError, NewMatch as NewMatch, Resume as Resume, as_player,
@@ -36,6 +37,12 @@ from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
 from scorer.vision.calibration import config_dir
+
+def _button(slot) -> QPushButton:
+    button = QPushButton()
+    button.clicked.connect(slot)
+    return button
+
 
 class StartDialog(Retranslated, QDialog):
     """New match (game, players, pairs, starter, the source, calibration), resume, demo, settings."""
@@ -51,16 +58,13 @@ class StartDialog(Retranslated, QDialog):
         outer.addWidget(self._resume_box())
         outer.addWidget(self._new_match_box(self.cameras))
         row = QHBoxLayout()
-        self.demo_button = QPushButton()
-        self.demo_button.clicked.connect(self._demo)
-        self.cribbage_button = QPushButton()
-        self.cribbage_button.clicked.connect(self._cribbage)
-        self.settings_button = QPushButton()
-        self.settings_button.clicked.connect(self._edit_settings)
+        self.demo_button, self.cribbage_button, self.club_button, self.settings_button = (
+            _button(self._demo), _button(self._cribbage), _button(self._club), _button(self._edit_settings))
         # The language, here too: a first start has none saved (the names need no translating).
         self.lang_box = i18n.language_box(i18n.language(), self._set_lang)
         row.addWidget(self.demo_button)
         row.addWidget(self.cribbage_button)
+        row.addWidget(self.club_button)
         row.addWidget(self.settings_button)
         row.addWidget(self.lang_box)
         row.addStretch(1)
@@ -87,6 +91,8 @@ class StartDialog(Retranslated, QDialog):
         self.cribbage_button.setText(self.tr("Cribbage… ({count} unfinished)").format(count=waiting) if waiting else self.tr("Cribbage…"))
         self.cribbage_button.setToolTip(self.tr("A cribbage game on its own board: an unfinished one resumed, or a new "
                                                 "one to 121 or 61, with muggins or not"))
+        self.club_button.setText(self.tr("Club…"))
+        self.club_button.setToolTip(self.tr("The club's history: tonight's matches, the standings, each player's page"))
         self.settings_button.setText(self.tr("Settings…"))
         self.quit_button.setText(self.tr("Quit"))
         self.resume_group.setTitle(self.tr("Go on with a saved match"))
@@ -365,6 +371,9 @@ class StartDialog(Retranslated, QDialog):
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.choice = dialog.choice
             self.accept()
+
+    def _club(self) -> None:
+        self.club_window = open_club_window(self, self.settings.club_db)
 
     def _demo(self) -> None:
         self.choice = DemoMatch()

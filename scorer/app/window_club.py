@@ -7,7 +7,6 @@ fatal, and the session file keeps the match.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QMessageBox
 
 
 class ClubLink:
@@ -82,12 +81,6 @@ class ClubLink:
             self.statusBar().showMessage(self.tr("Club database: {error}").format(error=exc), 15000)
 
     def open_club(self) -> None:
-        from scorer.app.club import ClubWindow
-        from scorer.club import ClubError, open_database
+        from scorer.app.club import open_club_window
 
-        try:
-            self.club_window = ClubWindow(open_database(self.club_db or None))
-        except ClubError as exc:
-            QMessageBox.warning(self, self.tr("Club"), str(exc))
-            return
-        self.club_window.show()
+        self.club_window = open_club_window(self, self.club_db)

@@ -20,7 +20,8 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.club_command == "merge":  # the source is only read: check it before opening (maybe making) ours
         club.open_readonly(args.other).dispose()
     # (A database named for reading must be there: only an import, a merge or the default one makes it.)
-    reading = args.db is not None and args.club_command in ("players", "standings", "export", "serve")
+    listing = args.club_command == "players" and args.players_command is None
+    reading = args.db is not None and (listing or args.club_command in ("standings", "export", "serve"))
     if reading and args.club_command == "serve" and args.new and club.file_missing(args.db):
         reading = False  # (the evening's board before any table has played: made, and said so)
         out.write(f"a new, empty club database: {args.db}\n")
@@ -44,11 +45,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"error: stopped: {report.stopped} (the files before it were written as listed)\n")
         return EXIT_BAD_INPUT if report.refused or report.stopped else 0
     if args.club_command == "players":
-        names = club.player_names(engine)
-        for name in names:
-            out.write(name + "\n")
-        if not names:
-            err.write("no players yet: `club import LOG...` brings in the matches played\n")  # (not a name on stdout)
+        _players(club, engine, args, out, err)
     elif args.club_command == "standings":
         _standings(club, engine, args, out, err)
     elif args.club_command == "export":
@@ -57,6 +54,8 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif args.club_command == "merge":
         merged = club.merge(engine, args.other, skip_bad=args.skip_bad)
         out.write(f"merged {args.other}: {counted(merged.added, 'new match', 'new matches')}, {merged.updated} updated, {merged.present} already here\n")
+        for name_left in merged.names_left:
+            err.write(f"a name left: {name_left}\n")
         for bad in merged.bad:
             err.write(f"left out: {bad}\n")
     elif args.club_command == "serve":
@@ -65,6 +64,30 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         season = club.parse_since(args.season_start).date() if args.season_start else None  # (a season: from its first day)
         return serve(engine, args.host, args.port, season_since=season, out=out)
     return 0
+
+
+def _players(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    """``club players``: the list (each player's other names beside), a player renamed, two players made one, or
+    one other name made its own player again."""
+    if args.players_command == "rename":
+        new = club.rename_player(engine, args.old, args.new)
+        out.write(f"{args.old!r} is {new!r} now, in every match; a table typing {args.old!r} still scores for {new!r}\n")
+        return
+    if args.players_command == "merge":
+        merged = club.merge_players(engine, args.name, args.into)
+        out.write(f"{merged.name!r} is {merged.into!r} now: {counted(merged.matches, 'match', 'matches')} moved to {merged.into!r}; "
+                  f"a table typing {merged.name!r} scores for {merged.into!r}\n")
+        return
+    if args.players_command == "separate":
+        separated = club.separate_name(engine, args.name)
+        out.write(f"{separated.name!r} is not {separated.into!r}: {counted(separated.matches, 'match', 'matches')} typed "
+                  f"{separated.name!r} moved to a player {separated.name!r} of their own\n")
+        return
+    names, others = club.player_names(engine), club.other_names(engine)
+    for name in names:
+        out.write(name + (f"  (also {', '.join(others[name])})" if name in others else "") + "\n")
+    if not names:
+        err.write("no players yet: `club import LOG...` brings in the matches played\n")  # (not a name on stdout)
 
 
 def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
@@ -105,7 +128,16 @@ def add_club_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp = csub.add_parser("import", parents=[db_anywhere], help="import session logs (a match already there is left alone, a longer log of it updates it)")
     imp.add_argument("logs", nargs="+", metavar="LOG")
     imp.add_argument("--table", help="which table of the evening the logs come from")
-    csub.add_parser("players", parents=[db_anywhere], help="list the club's players")
+    pl = csub.add_parser("players", parents=[db_anywhere], help="list the club's players (each one's other names beside); rename one, or make two one")
+    psub = pl.add_subparsers(dest="players_command", metavar="ACTION")
+    rn = psub.add_parser("rename", parents=[db_anywhere], help="name a player otherwise in every match (the old name stays the player's: a table typing it still scores for them)")
+    rn.add_argument("old", metavar="NAME")
+    rn.add_argument("new", metavar="NEW_NAME")
+    mp = psub.add_parser("merge", parents=[db_anywhere], help="one player under two names (mistyped at a table): NAME's matches become INTO's, and NAME stays INTO's other name")
+    mp.add_argument("name", metavar="NAME")
+    mp.add_argument("into", metavar="INTO")
+    sp = psub.add_parser("separate", parents=[db_anywhere], help="a player's other name that is someone else after all (a merge undone): the matches typed with it are that name's own again")
+    sp.add_argument("name", metavar="NAME")
     st = csub.add_parser("standings", parents=[db_anywhere], help="wins, shared wins, points for and against, points per move (finished matches)")
     st.add_argument("--since", metavar="DATE", help="today (tonight's evening, from 06:00: past midnight too), yesterday or a "
                                                     "date (YYYY-MM-DD: from 06:00 that day)")

@@ -26,7 +26,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DBAPIError, Operational
 from scorer.errors import ClubError, ClubUnavailable
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-HEAD = "0003"
+HEAD = "0004"
 BUSY_TIMEOUT_S = 30.0  # how long a SQLite writer waits for another's transaction
 _RETRIES = 8
 _MIGRATION_LOCK = 0x5C0_12E_C1B  # pg_advisory_xact_lock key of the club's migrations

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from sqlalchemy import delete, func, literal, or_, select, text, update
-from sqlalchemy.dialects import postgresql as pg_dialect
-from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy import delete, func, inspect, literal, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from scorer.club.connection import first_line, in_transaction, open_readonly, unreachable
 from scorer.club.logs import ParsedLog, count_lines, match_id, parse_log
 from scorer.club.names import check_name
-from scorer.club.schema import matches, moves, players, round_results, seats
+from scorer.club.roster import adopt_other_names, insert, player_ids
+from scorer.club.schema import aliases, matches, moves, players, round_results, seats
 from scorer.club.view import view_of
 from scorer.errors import ClubError, ClubUnavailable, ScorerError
 from scorer.rules import PlayOutcome, RoundOutcome
@@ -61,40 +60,6 @@ class Imported:
     @property
     def written(self) -> bool:
         return self.state in ("new", "updated")
-
-
-def _insert(connection: Connection, table):
-    dialect = pg_dialect if connection.dialect.name == "postgresql" else sqlite_dialect
-    return dialect.insert(table)
-
-
-def _player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
-    """Each name's player in the club.  A name that differs from a known player's only in letter case or in spaces
-    (around or between its words) is that player, the one kept first: "ann" or "Ben " typed at one table is not a new
-    player for good.  Two names of one match are never made one player: such names are kept as they are."""
-    given = sorted(set(names))
-    if connection.dialect.name == "postgresql":  # (two tables naming "ann" and "Ann" at once: one after the other)
-        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _NAMES_LOCK})
-    known: dict[str, str] = {}
-    for name in connection.execute(select(players.c.name).order_by(players.c.id)).scalars():
-        known.setdefault(_same_player(name), name)
-    as_known = {n: known.get(_same_player(n), " ".join(n.split())) for n in given}
-    if len(set(as_known.values())) < len(given):
-        as_known = {n: n for n in given}
-    wanted = sorted(set(as_known.values()))  # one order in every transaction: no deadlock between two tables
-    connection.execute(_insert(connection, players).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in wanted])
-    rows = connection.execute(select(players.c.name, players.c.id).where(players.c.name.in_(wanted)))
-    ids = {name: int(pid) for name, pid in rows}
-    return {n: ids[as_known[n]] for n in given}
-
-
-_NAMES_LOCK = 0x5C0_12E_7A3  # pg_advisory_xact_lock key of finding or making the players of a match
-
-
-def _same_player(name: str) -> str:
-    """What two names of one player share: the words, in any letter case (casefold: in Python, not SQL, whose lower()
-    on SQLite leaves Å and Ö as they are)."""
-    return " ".join(name.split()).casefold()
 
 
 def _move_rows(parsed: ParsedLog, lines: set[int] | None = None) -> dict[int, dict]:
@@ -139,7 +104,7 @@ def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool) -> N
         if isinstance(step.outcome, PlayOutcome):
             counts[step.outcome.player][0] += 1
             counts[step.outcome.player][1] += final.rules.game_points(step.outcome.raw_points)
-    ids = _player_ids(connection, table.players)
+    ids = player_ids(connection, table.players)
     scores = final.scores()
     winners = set(final.winners())
     shared = len(final.winning_sides) > 1
@@ -190,7 +155,7 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
                       opened_at=now if touch else earlier.opened_at if earlier else None,
                       table_name=table_name, finished=final.is_over, rounds=final.round_no, log=parsed.text,
                       lines=parsed.lines, started=parsed.header.started, board=_board(parsed))
-        statement = _insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
+        statement = insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
         if connection.execute(statement.returning(matches.c.id)).first() is not None:
             _write_children(connection, parsed, fresh=True)
             return result("new" if earlier is None else "updated")
@@ -374,6 +339,15 @@ class Merged:
     updated: int
     present: int
     bad: list[str]  # the source's matches whose stored logs could not be read (left out, or refused whole)
+    names_left: list[str] = field(default_factory=list)  # the source's players' other names not taken in, and why
+
+
+def _other_names(connection: Connection) -> list[tuple[str, str]]:
+    """A database's players' other names, as (name, player) pairs; none in one made before there were any."""
+    if not inspect(connection).has_table("aliases"):
+        return []
+    return [(a, p) for a, p in connection.execute(select(aliases.c.name, players.c.name)
+                                                   .join(players, aliases.c.player_id == players.c.id).order_by(aliases.c.name))]
 
 
 def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
@@ -386,6 +360,7 @@ def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
         with source.connect() as connection:
             rows = list(connection.execute(select(matches.c.id, matches.c.log, matches.c.played_at, matches.c.table_name)
                                            .order_by(matches.c.imported_at, matches.c.id)))
+            other_names = _other_names(connection)
     except SQLAlchemyError as exc:
         raise ClubError(f"{other}: cannot read its matches: {first_line(exc)}") from None
     finally:
@@ -401,7 +376,7 @@ def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
                         f"(merge with --skip-bad to bring in the other {len(good)}):\n  " + "\n  ".join(bad))
 
     def work(connection: Connection) -> Merged:
-        done = Merged(0, 0, 0, bad)
+        done = Merged(0, 0, 0, bad, adopt_other_names(connection, other_names))  # (first: its matches then seat as there)
         for parsed, played_at, table_name in good:
             state = _store(connection, parsed, source=other, played_at=played_at, table_name=table_name).state
             done.added += state == "new"

@@ -1,4 +1,5 @@
-"""The club database: players, matches, their seats, rounds and every move -- all rebuilt from session logs."""
+"""The club database: players, matches, their seats, rounds and every move -- all rebuilt from session logs
+(but for the players' other names, which the club decides)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ players = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("name", String(100), nullable=False, unique=True),
+)
+
+# 0004: a player's other names (one merged into the player, the name before a rename): a table typing one
+# scores for the player.  The club's own decision, not a match's, so the logs cannot rebuild it.
+aliases = Table(
+    "aliases",
+    metadata,
+    Column("name", String(100), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
 )
 
 matches = Table(

@@ -151,3 +151,53 @@ def test_a_players_page_shows_one_games_matches_on_its_own_scale(qtbot, tmp_path
     window.game.setCurrentIndex(window.game.findData("seven-rocks"))
     assert window.summary.text().startswith("Ann: 1 match of Seven Rocks") and len(window.chart.data) == 1
     assert len(results_over_time(engine, "Ann")) == 2  # (every game's, where none is named)
+
+
+def _import(engine, seed: int, names: tuple[str, ...], when: dt.datetime) -> None:
+    sim = simulate_match("horse-race", len(names), seed=seed, names=names)
+    text = "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(s.event)) for s in sim.events])
+    import_log(engine, text, played_at=when, table_name="table 1")
+
+
+def test_a_player_page_renames_a_player_and_makes_a_mistyped_name_its_player(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    engine = open_database(str(tmp_path / "club.db"))
+    tonight = dt.datetime(2026, 11, 30, 19, 0)
+    for seed, names in ((1, ("Ann", "Ben")), (2, ("Ann", "Bem")), (3, ("Bem", "Cid")), (4, ("Ben", "Cid")),
+                         (5, ("Ann", "Cid"))):
+        _import(engine, seed, names, tonight + dt.timedelta(minutes=40 * seed))
+    window = ClubWindow(engine, tonight.date())
+    qtbot.addWidget(window)
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda _p, _t, text, *a: asked.append(text) or QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text, *a: asked.append(text))
+
+    window.player.setCurrentText("Cid")
+    window.merge_button.click()  # (Cid played with Bem, Bem is Ben: none of the others can be Cid)
+    assert asked.pop() == "Cid has played with every other player of the club: Cid is none of them."
+    window.player.setCurrentText("Bem")
+    offered: list[list[str]] = []
+    monkeypatch.setattr(QInputDialog, "getItem", lambda _p, _t, _l, items, *a: offered.append(items) or ("Ben", True))
+    window.merge_button.click()
+    assert offered == [["Ben"]]  # (Ann and Cid played with Bem: two people)
+    assert asked.pop() == ("Bem's 2 matches go to Ben. A table typing Bem scores for Ben from now on. "
+                           "This cannot be undone here.")
+    assert window.player.currentText() == "Ben" and window.table.rowCount() == 3  # (Ann, Ben, Cid)
+    assert window.summary.text().startswith("Ben: 4 matches of Horse Race, ") and window.summary.text().endswith(" · also typed as Bem")
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("ann", True))
+    window.rename_button.click()  # (another player's name: told to make them one instead)
+    assert asked.pop().startswith("ann is already Ann's name. If Ben and Ann are one person, use “Same person as…”.")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  Benjamin   Ek ", True))
+    window.rename_button.click()
+    assert window.player.currentText() == "Benjamin Ek" and "also typed as Bem, Ben" in window.summary.text()
+    assert [window.player.itemText(i) for i in range(window.player.count())] == ["Ann", "Benjamin Ek", "Cid"]
+
+    offered.clear()
+    monkeypatch.setattr(QInputDialog, "getItem", lambda _p, _t, _l, items, *a: offered.append(items) or ("Bem", True))
+    window.separate_button.click()  # (Bem was someone else after all: the merge undone, as the logs typed it)
+    assert offered == [["Bem", "Ben"]] and window.player.currentText() == "Benjamin Ek"
+    assert "also typed as Ben" in window.summary.text() and window.player.findText("Bem") >= 0
+    window.player.setCurrentText("Bem")
+    assert window.summary.text().startswith("Bem: 2 matches of Horse Race") and not window.separate_button.isEnabled()

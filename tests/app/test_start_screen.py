@@ -176,3 +176,20 @@ def test_the_start_screen_offers_the_clubs_names_and_makes_no_club_file(qtbot, t
     missing = StartDialog(Settings(players="Ann, Ben", club_db=str(tmp_path / "clubb.db")), cameras=[], sessions=[])
     qtbot.addWidget(missing)
     assert missing.players.completer() is None and not (tmp_path / "clubb.db").exists() and not own.exists()
+
+
+def test_the_start_screen_opens_the_club_window_on_the_club_the_settings_name(qtbot, tmp_path: Path) -> None:
+    from scorer.club import import_log, open_database
+    from scorer.rules.log import dumps, event_to_json, header_to_json
+    from scorer.rules.simulate import simulate_match
+
+    shared = tmp_path / "club.db"
+    sim = simulate_match("horse-race", 2, seed=1, names=("Kirsi", "Lauri"))
+    import_log(open_database(str(shared)), "\n".join([dumps(header_to_json(sim.header))] + [dumps(event_to_json(e.event)) for e in sim.events]))
+    dialog = StartDialog(Settings(players="Ann, Ben", club_db=str(shared)), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.club_button.click()
+    window = dialog.club_window
+    assert window is not None and window.isVisible() and window.table.rowCount() == 2
+    assert [window.player.itemText(i) for i in range(window.player.count())] == ["Kirsi", "Lauri"]
+    window.close()

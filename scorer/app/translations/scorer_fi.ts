@@ -178,6 +178,57 @@
         <source>Club database: {error}</source>
         <translation>Kerhon tietokanta: {error}</translation>
     </message>
+</context>
+<context>
+    <name>ClubPlayers</name>
+    <message>
+        <source>Rename a player</source>
+        <translation>Pelaajan nimen muutos</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s new name, in every match (a table typing {name} still scores for the player):</source>
+        <translation>Pelaajan {name} uusi nimi kaikissa otteluissa (pöydässä nimellä {name} kirjatut pisteet menevät edelleen hänelle):</translation>
+    </message>
+    <message>
+        <source>{new} is already {owner}&apos;s name. If {name} and {owner} are one person, use “Same person as…”.</source>
+        <translation>{new} on jo pelaajan {owner} nimi. Jos {name} ja {owner} ovat sama henkilö, valitse ”Sama henkilö kuin…”.</translation>
+    </message>
+    <message>
+        <source>The club cannot keep the name “{new}”.</source>
+        <translation>Kerho ei voi tallentaa nimeä ”{new}”.</translation>
+    </message>
+    <message>
+        <source>Same person</source>
+        <translation>Sama henkilö</translation>
+    </message>
+    <message>
+        <source>{name} has played with every other player of the club: {name} is none of them.</source>
+        <translation>{name} on pelannut samassa ottelussa kaikkien muiden kerhon pelaajien kanssa: {name} ei ole kukaan heistä.</translation>
+    </message>
+    <message>
+        <source>Which player of the club is {name} (a name mistyped at a table, say)?</source>
+        <translation>Kuka kerhon pelaajista on {name} (esimerkiksi pöydässä väärin kirjoitettu nimi)?</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s match goes to {other}.</source>
+        <translation>Pelaajan {name} ottelu siirtyy pelaajalle {other}.</translation>
+    </message>
+    <message>
+        <source>{name}&apos;s {count} matches go to {other}.</source>
+        <translation>Pelaajan {name} {count} ottelua siirtyvät pelaajalle {other}.</translation>
+    </message>
+    <message>
+        <source>A table typing {name} scores for {other} from now on. This cannot be undone here.</source>
+        <translation>Tästä lähtien nimellä {name} kirjatut pisteet menevät pelaajalle {other}. Tätä ei voi perua täällä.</translation>
+    </message>
+    <message>
+        <source>Separate a name</source>
+        <translation>Nimen erottaminen</translation>
+    </message>
+    <message>
+        <source>Which of {name}&apos;s other names is someone else? The matches typed with it become that player&apos;s:</source>
+        <translation>Mikä pelaajan {name} muista nimistä onkin toinen henkilö? Sillä nimellä kirjatut ottelut siirtyvät hänelle:</translation>
+    </message>
     <message>
         <source>Club</source>
         <translation>Kerho</translation>
@@ -226,6 +277,30 @@
         <translation>per siirto</translation>
     </message>
     <message>
+        <source>Rename…</source>
+        <translation>Muuta nimeä…</translation>
+    </message>
+    <message>
+        <source>Name the player otherwise in every match</source>
+        <translation>Anna pelaajalle toinen nimi kaikissa otteluissa</translation>
+    </message>
+    <message>
+        <source>Same person as…</source>
+        <translation>Sama henkilö kuin…</translation>
+    </message>
+    <message>
+        <source>A name mistyped at a table: its matches are another player&apos;s</source>
+        <translation>Pöydässä väärin kirjoitettu nimi: sen ottelut ovat toisen pelaajan</translation>
+    </message>
+    <message>
+        <source>Separate a name…</source>
+        <translation>Erota nimi…</translation>
+    </message>
+    <message>
+        <source>One of the player&apos;s other names is someone else: the matches typed with it go back to it</source>
+        <translation>Yksi pelaajan muista nimistä onkin toinen henkilö: sillä nimellä kirjatut ottelut palaavat sille</translation>
+    </message>
+    <message>
         <source>Game</source>
         <translation>Peli</translation>
     </message>
@@ -236,6 +311,10 @@
     <message>
         <source>{name}: {count} matches of {game}, {wins} won</source>
         <translation>{name}: {count} ottelua ({game}), voittoja {wins}</translation>
+    </message>
+    <message>
+        <source> · also typed as {names}</source>
+        <translation> · myös nimellä {names}</translation>
     </message>
     <message>
         <source>Standings</source>
@@ -2092,6 +2171,14 @@ Jatketaanko sitä?</translation>
     <message>
         <source>A cribbage game on its own board: an unfinished one resumed, or a new one to 121 or 61, with muggins or not</source>
         <translation>Cribbage-peli omalla laudallaan: kesken jäänyt jatkettuna tai uusi 121 tai 61 pisteeseen, mugginsilla tai ilman</translation>
+    </message>
+    <message>
+        <source>Club…</source>
+        <translation>Kerho…</translation>
+    </message>
+    <message>
+        <source>The club&apos;s history: tonight&apos;s matches, the standings, each player&apos;s page</source>
+        <translation>Kerhon historia: illan ottelut, sarjataulukko, pelaajien sivut</translation>
     </message>
     <message>
         <source>Settings…</source>

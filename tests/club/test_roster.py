@@ -1,0 +1,168 @@
+"""The club's players by name: a name mistyped at a table merged into its player, a player renamed -- and a
+table typing the old name later, an import again and another laptop's database all keeping the decision."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+
+import pytest
+from club_helpers import expected_standings, log_text, standings_rows
+
+from scorer.cli import main
+from scorer.club import (
+    ClubError, import_log, merge, merge_players, open_database, other_names, player_names, rename_player, separate_name,
+)
+from scorer.rules.simulate import simulate_match
+
+
+def _match(seed: int, *names: str) -> str:
+    return log_text(simulate_match("horse-race", len(names), seed=seed, names=names))
+
+
+def _as_if(texts: list[str], typed: str, meant: str) -> dict[str, tuple[int, int, int]]:
+    """The standings straight from the logs, had every table typed ``meant`` for ``typed``."""
+    return expected_standings([t.replace(f'"{typed}"', f'"{meant}"') for t in texts])
+
+
+def test_a_mistyped_name_merged_into_its_player_counts_for_the_player_from_then_on(club_url: str) -> None:
+    engine = open_database(club_url)
+    texts = [_match(1, "Ann", "Ben"), _match(2, "Ann", "Bem"), _match(3, "Bem", "Cid")]
+    for i, text in enumerate(texts):
+        import_log(engine, text, source=str(i))
+    merged = merge_players(engine, "bem", "Ben")  # (the name as any letter case has it)
+    assert (merged.name, merged.into, merged.matches) == ("Bem", "Ben", 2)
+    assert standings_rows(engine) == _as_if(texts, "Bem", "Ben")
+    assert player_names(engine) == ["Ann", "Ben", "Cid"] and other_names(engine) == {"Ben": ["Bem"]}
+    texts.append(_match(4, "BEM", "Cid"))  # a table typing the mistake again
+    import_log(engine, texts[-1], source="3")
+    assert standings_rows(engine) == _as_if([t.replace('"BEM"', '"Bem"') for t in texts], "Bem", "Ben")
+    assert player_names(engine) == ["Ann", "Ben", "Cid"]
+    with pytest.raises(ClubError, match="'Bem' is another name of 'Ben' already: nothing to merge"):
+        merge_players(engine, "Bem", "Ben")
+
+
+def test_two_players_of_one_match_are_never_merged_and_an_unknown_name_is_told_with_the_closest(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, _match(1, "Ann", "Ben"))
+    with pytest.raises(ClubError, match=r"'Ann' and 'Ben' played in one match \(1 in all, .*\): they are two people"):
+        merge_players(engine, "Ann", "Ben")
+    with pytest.raises(ClubError, match=r"no player named 'Anne' in the club \(did you mean 'Ann'\?\)"):
+        merge_players(engine, "Anne", "Ben")
+    with pytest.raises(ClubError, match="one player already"):
+        merge_players(engine, "ann", "Ann")
+    assert standings_rows(engine) == expected_standings([_match(1, "Ann", "Ben")])  # (nothing changed)
+
+
+def test_a_renamed_player_keeps_every_match_and_the_old_name_typed_still_scores_for_them(club_url: str) -> None:
+    engine = open_database(club_url)
+    texts = [_match(1, "Ann", "Ben"), _match(2, "Ben", "Cid")]
+    for i, text in enumerate(texts):
+        import_log(engine, text, source=str(i))
+    assert rename_player(engine, "ben", "Benjamin  Ek") == "Benjamin Ek"
+    texts.append(_match(3, "Ben", "Ann"))
+    import_log(engine, texts[-1], source="2")
+    assert standings_rows(engine) == _as_if(texts, "Ben", "Benjamin Ek")
+    assert other_names(engine) == {"Benjamin Ek": ["Ben"]}
+    with pytest.raises(ClubError, match=r"'ann' is another player's name already: if 'Benjamin Ek' and 'Ann' are one person, "
+                                        r"`club players merge 'Benjamin Ek' Ann` makes them one"):
+        rename_player(engine, "Benjamin Ek", "ann")
+    assert rename_player(engine, "Benjamin Ek", "BEN") == "BEN"  # (back to the old name: it is the player's own again)
+    assert other_names(engine) == {"BEN": ["Benjamin Ek"]} and "BEN" in player_names(engine)
+    with pytest.raises(ClubError, match="cannot go into the club database: an empty name"):
+        rename_player(engine, "BEN", "  ")
+
+
+def test_another_laptop_s_merged_names_come_with_its_database(tmp_path: Path) -> None:
+    here, there = open_database(str(tmp_path / "here.db")), open_database(str(tmp_path / "there.db"))
+    texts_here = [_match(1, "Ann", "Bem"), _match(2, "Cid", "Dee")]
+    texts_there = [_match(3, "Ann", "Bem"), _match(4, "Cid", "Dee"), _match(5, "Ben", "Cid")]
+    for i, text in enumerate(texts_here):
+        import_log(here, text, source=str(i))
+    for i, text in enumerate(texts_there):
+        import_log(there, text, source=str(i))
+    merge_players(there, "Bem", "Ben")  # (there, Ben came; Ben is the one they typed Bem for)
+    rename_player(there, "Dee", "Dee Ek")
+    merged = merge(here, str(tmp_path / "there.db"))
+    assert (merged.added, merged.names_left) == (3, [])
+    renamed = [t.replace('"Dee"', '"Dee Ek"') for t in texts_here + texts_there]
+    assert standings_rows(here) == _as_if(renamed, "Bem", "Ben")
+    assert other_names(here) == {"Ben": ["Bem"], "Dee Ek": ["Dee"]}
+
+
+def test_a_merged_name_another_laptop_gives_another_player_is_left_and_said(tmp_path: Path) -> None:
+    here, there = open_database(str(tmp_path / "here.db")), open_database(str(tmp_path / "there.db"))
+    import_log(here, _match(1, "Ann", "Bem"))
+    import_log(here, _match(2, "Ann", "Cid"))
+    merge_players(here, "Bem", "Cid")  # here Bem was Cid mistyped ...
+    import_log(there, _match(3, "Bem", "Dee"))
+    import_log(there, _match(4, "Ben", "Dee"))
+    merge_players(there, "Bem", "Ben")  # ... there Ben
+    merged = merge(here, str(tmp_path / "there.db"))
+    assert merged.names_left == ["'Bem' is 'Ben' there but 'Cid' here: left as it is"]
+    assert other_names(here) == {"Cid": ["Bem"]}
+
+
+def test_a_database_made_before_other_names_is_upgraded_and_merged_from(tmp_path: Path) -> None:
+    old = tmp_path / "old.db"
+    engine = open_database(str(old))
+    import_log(engine, _match(1, "Ann", "Ben"))
+    engine.dispose()
+    with sqlite3.connect(old) as c:  # (as schema 0003 left it)
+        c.execute("DROP TABLE aliases")
+        c.execute("UPDATE alembic_version SET version_num = '0003'")
+    here = open_database(str(tmp_path / "here.db"))
+    assert merge(here, str(old)).added == 1  # (read only: its schema as it is)
+    upgraded = open_database(str(old))
+    rename_player(upgraded, "Ben", "Benjamin")
+    assert other_names(upgraded) == {"Benjamin": ["Ben"]}
+
+
+def _club(db: str, *args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return main(["club", "--db", db, *args], out=out, err=err), out.getvalue(), err.getvalue()
+
+
+def test_club_players_rename_and_merge_on_the_command_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    for i, names in enumerate([("Ann", "Ben"), ("Ann", "Bem")]):
+        (tmp_path / f"{i}.jsonl").write_text(_match(i, *names))
+        _club(db, "import", str(tmp_path / f"{i}.jsonl"))
+    assert _club(db, "players", "merge", "Bem", "Ben") == (
+        0, "'Bem' is 'Ben' now: 1 match moved to 'Ben'; a table typing 'Bem' scores for 'Ben'\n", "")
+    code, out, _ = _club(db, "players", "rename", "Ann", "Ann Ek")
+    assert code == 0 and out == "'Ann' is 'Ann Ek' now, in every match; a table typing 'Ann' still scores for 'Ann Ek'\n"
+    assert _club(db, "players")[1] == "Ann Ek  (also Ann)\nBen  (also Bem)\n"
+    code, _, err = _club(db, "players", "merge", "Ann Ek", "Ben")
+    assert code != 0 and "played in one match" in err
+    assert _club(db, "players", "separate", "bem") == (
+        0, "'Bem' is not 'Ben': 1 match typed 'Bem' moved to a player 'Bem' of their own\n", "")
+    code, _, err = _club(str(tmp_path / "missing.db"), "players", "rename", "A", "B")
+    assert code != 0 and "no player named 'A'" in err  # (a new, empty database: no players in it)
+
+
+def test_a_merge_undone_gives_the_name_its_matches_back_as_the_logs_typed_them(club_url: str) -> None:
+    engine = open_database(club_url)
+    texts = [_match(1, "Ann", "Ben"), _match(2, "Ann", "Bem"), _match(3, "bem", "Cid")]
+    for i, text in enumerate(texts):
+        import_log(engine, text, source=str(i))
+    before = standings_rows(engine)
+    merge_players(engine, "Bem", "Ben")
+    assert standings_rows(engine) != before
+    separated = separate_name(engine, "BEM")
+    assert (separated.name, separated.into, separated.matches) == ("Bem", "Ben", 2)
+    assert standings_rows(engine) == before and other_names(engine) == {}
+    with pytest.raises(ClubError, match="'Ann' is a player's own name, not another name of a player: to change it, rename"):
+        separate_name(engine, "Ann")
+    with pytest.raises(ClubError, match="no player named 'Bob'"):
+        separate_name(engine, "Bob")
+
+
+def test_a_rename_s_old_name_separated_takes_the_matches_typed_with_it(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, _match(1, "Ann", "Ben"), source="1")
+    rename_player(engine, "Ann", "Ann Ek")
+    import_log(engine, _match(2, "Ann Ek", "Ben"), source="2")
+    assert separate_name(engine, "ann").matches == 1  # (the first match typed "Ann": someone else after all)
+    assert {p: r[0] for p, r in standings_rows(engine).items()} == {"Ann": 1, "Ann Ek": 1, "Ben": 2}
