@@ -27,7 +27,8 @@ from sqlalchemy.engine import Engine
 from scorer.app.i18n import decimal, translate
 from scorer.app.screens import show_fitted
 from scorer.app import club_players
-from scorer.club import ClubError, open_database, other_names, player_names, standings
+from scorer.club import ClubError, file_missing, open_database, other_names, player_names, standings
+from scorer.club.connection import default_url
 from scorer.rules.log import GAMES
 from scorer.club.queries import EVENING_STARTS, evening_start
 from scorer.club.schema import matches, players, seats
@@ -117,6 +118,11 @@ class ResultsChart(QWidget):
 def open_club_window(parent: QWidget, club_db: str) -> "ClubWindow | None":
     """The club window over ``parent`` (a window of its own, usable beside a modal start screen), on the club
     database ``club_db`` (empty: this computer's club file); None where it cannot be opened (said in a box)."""
+    if file_missing(club_db or default_url()):  # (a name mistyped in the settings is never made a club)
+        QMessageBox.information(parent, translate("ClubWindow", "Club"), translate(
+            "ClubWindow", "No club file yet: {file}. It is made when the first match is saved into the club.").format(
+            file=club_db or translate("ClubWindow", "this computer's club file")))
+        return None
     try:
         window = ClubWindow(open_database(club_db or None), parent=parent)
     except ClubError as exc:
@@ -211,12 +217,14 @@ class ClubWindow(QMainWindow):
         self._show_player(self.player.currentText())
 
     def _changed(self, name: str | None) -> None:
-        """The window again after a player was renamed or merged, showing that player."""
+        """The window again after a player was renamed, merged or separated (``name``: the player to show), or after
+        the club refused it (another window or table may have changed the players meanwhile)."""
         if name is not None:
             self.player.blockSignals(True)
             self.player.clear()
             self.player.blockSignals(False)
-            self.refresh()
+        self.refresh()
+        if name is not None:
             self.player.setCurrentText(name)
 
     def _show_player(self, name: str) -> None:
@@ -238,5 +246,6 @@ class ClubWindow(QMainWindow):
         also = other_names(self.engine).get(name)
         self.separate_button.setEnabled(bool(also))
         if also:
-            self.summary.setText(self.summary.text() + self.tr(" · also typed as {names}").format(names=", ".join(also)))
+            typed_as = self.tr(" · also typed as {name}") if len(also) == 1 else self.tr(" · also typed as {names}")
+            self.summary.setText(self.summary.text() + typed_as.format(name=also[0], names=", ".join(also)))
         self.chart.set_data(data)

@@ -20,8 +20,7 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.club_command == "merge":  # the source is only read: check it before opening (maybe making) ours
         club.open_readonly(args.other).dispose()
     # (A database named for reading must be there: only an import, a merge or the default one makes it.)
-    listing = args.club_command == "players" and args.players_command is None
-    reading = args.db is not None and (listing or args.club_command in ("standings", "export", "serve"))
+    reading = args.db is not None and args.club_command in ("players", "standings", "export", "serve")
     if reading and args.club_command == "serve" and args.new and club.file_missing(args.db):
         reading = False  # (the evening's board before any table has played: made, and said so)
         out.write(f"a new, empty club database: {args.db}\n")
@@ -54,6 +53,8 @@ def _club(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif args.club_command == "merge":
         merged = club.merge(engine, args.other, skip_bad=args.skip_bad)
         out.write(f"merged {args.other}: {counted(merged.added, 'new match', 'new matches')}, {merged.updated} updated, {merged.present} already here\n")
+        for name_taken in merged.names_taken:
+            out.write(f"a name taken: {name_taken}\n")
         for name_left in merged.names_left:
             err.write(f"a name left: {name_left}\n")
         for bad in merged.bad:
@@ -80,8 +81,10 @@ def _players(club: ModuleType, engine: Engine, args: argparse.Namespace, out: Te
         return
     if args.players_command == "separate":
         separated = club.separate_name(engine, args.name)
-        out.write(f"{separated.name!r} is not {separated.into!r}: {counted(separated.matches, 'match', 'matches')} typed "
-                  f"{separated.name!r} moved to a player {separated.name!r} of their own\n")
+        moved = (f"{counted(separated.matches, 'match', 'matches')} typed {separated.name!r} moved to a player {separated.name!r} "
+                 "of their own" if separated.matches else f"no match of {separated.into!r} typed {separated.name!r} to move")
+        out.write(f"{separated.name!r} is not {separated.into!r} any more: {moved}; a table typing {separated.name!r} plays as "
+                  f"{separated.name!r}\n")
         return
     names, others = club.player_names(engine), club.other_names(engine)
     for name in names:

@@ -241,7 +241,8 @@ def _damaged(url: str, problem: str) -> ClubError:
         f"written to it. The session logs are the source of truth: move the file aside (mv '{where}' '{where}.damaged', "
         f"with its -wal and -shm files) and import the logs again (scorer club --db '{where}' import "
         f"~/.local/share/domino-scorer/sessions/*.jsonl), or merge another table's copy into a new file. "
-        f"`sqlite3 '{where}.damaged' .recover` may save matches whose logs are lost."
+        f"`sqlite3 '{where}.damaged' .recover` may save matches whose logs are lost. The players' renames and merges "
+        f"are the club's own, not in the logs: make them again (`club players`), or merge in a copy that has them."
     )
 
 

@@ -23,7 +23,8 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from scorer.club.connection import first_line, in_transaction, open_readonly, unreachable
 from scorer.club.logs import ParsedLog, count_lines, match_id, parse_log
 from scorer.club.names import check_name
-from scorer.club.roster import adopt_other_names, insert, player_ids
+from scorer.club.roster import insert, player_ids
+from scorer.club.roster_changes import adopt_other_names
 from scorer.club.schema import aliases, matches, moves, players, round_results, seats
 from scorer.club.view import view_of
 from scorer.errors import ClubError, ClubUnavailable, ScorerError
@@ -339,15 +340,18 @@ class Merged:
     updated: int
     present: int
     bad: list[str]  # the source's matches whose stored logs could not be read (left out, or refused whole)
-    names_left: list[str] = field(default_factory=list)  # the source's players' other names not taken in, and why
+    names_taken: list[str] = field(default_factory=list)  # the source's decisions on its players' names taken in
+    names_left: list[str] = field(default_factory=list)  # ... and those left, and why
 
 
-def _other_names(connection: Connection) -> list[tuple[str, str]]:
-    """A database's players' other names, as (name, player) pairs; none in one made before there were any."""
+def _other_names(connection: Connection) -> list[tuple[str, str | None, str, dt.datetime]]:
+    """A database's players' other names, as (name, player or None where separated, kind, since); none in one made
+    before there were any."""
     if not inspect(connection).has_table("aliases"):
         return []
-    return [(a, p) for a, p in connection.execute(select(aliases.c.name, players.c.name)
-                                                   .join(players, aliases.c.player_id == players.c.id).order_by(aliases.c.name))]
+    rows = connection.execute(select(aliases.c.name, players.c.name, aliases.c.kind, aliases.c.since)
+                              .join(players, aliases.c.player_id == players.c.id, isouter=True))
+    return sorted((tuple(r) for r in rows), key=lambda r: r[3])  # type: ignore[misc]
 
 
 def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
@@ -376,7 +380,8 @@ def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
                         f"(merge with --skip-bad to bring in the other {len(good)}):\n  " + "\n  ".join(bad))
 
     def work(connection: Connection) -> Merged:
-        done = Merged(0, 0, 0, bad, adopt_other_names(connection, other_names))  # (first: its matches then seat as there)
+        names = adopt_other_names(connection, other_names)  # (first: its matches then seat as there)
+        done = Merged(0, 0, 0, bad, names.taken, names.left)
         for parsed, played_at, table_name in good:
             state = _store(connection, parsed, source=other, played_at=played_at, table_name=table_name).state
             done.added += state == "new"

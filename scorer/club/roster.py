@@ -1,29 +1,27 @@
-"""The club's players by name: who a name typed at a table is, a player renamed, two players found to be one.
+"""Who a name typed at a table is: a player of the club, by the player's own name or by one of their other names.
 
-A player's other names (a name merged into the player, the name before a rename) are kept in ``aliases``:
-a table typing one again scores for the player, and an import or a merge rebuilds the same standings.
+A player's other names (a name merged into the player, the name before a rename) are the club's own decisions,
+kept in ``aliases`` (roster_changes.py makes them); a name separated again is kept there too, as the player of
+its own it is, so that a merge of another laptop's database does not bring the undone merge back.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import shlex
 from dataclasses import dataclass
 from typing import Iterable
 
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 
-from scorer.club.connection import in_transaction
-from scorer.club.names import check_name
-from scorer.club.schema import aliases, matches, players, seats
+from scorer.club.schema import aliases, players, seats
 from scorer.errors import ClubError
-from scorer.rules.log import parse_header
 
 _NAMES_LOCK = 0x5C0_12E_7A3  # pg_advisory_xact_lock key of finding, making, renaming or merging players
+
+MERGED, RENAMED, SEPARATED = "merged", "renamed", "separated"  # how a name became, or stopped being, another's
 
 
 def insert(connection: Connection, table):
@@ -43,56 +41,100 @@ def tidy(name: str) -> str:
     return " ".join(name.split())
 
 
-def _lock(connection: Connection) -> None:
-    if connection.dialect.name == "postgresql":  # (two tables naming "ann" and "Ann" at once: one after the other)
+def lock(connection: Connection) -> None:
+    """One transaction at a time finds, makes or changes players (two tables naming "ann" and "Ann" at once)."""
+    if connection.dialect.name == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _NAMES_LOCK})
 
 
-def _known(connection: Connection) -> dict[str, int]:
-    """Each known name (as :func:`same_player` has it) and its player: the players' own names, the one kept first,
-    then their other names."""
-    known: dict[str, int] = {}
-    for name, pid in connection.execute(select(players.c.name, players.c.id).order_by(players.c.id)):
-        known.setdefault(same_player(name), int(pid))
-    for name, pid in connection.execute(select(aliases.c.name, aliases.c.player_id).order_by(aliases.c.name)):
-        known.setdefault(same_player(name), int(pid))
-    return known
+@dataclass(frozen=True)
+class Alias:
+    name: str
+    player_id: int | None  # None: separated (the name is its own player's again)
+    kind: str
+
+
+class Known:
+    """The club's names at one moment: its players' own and their other names, exact and as :func:`same_player` has
+    them.  A name is looked up as typed first, then in any case and spacing; at each step the club's decisions (other
+    names) before its players' own names (a name merged into Ben is Ben's even where a table made it a player of its
+    own by typing it beside Ben)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.players = {int(pid): name for pid, name in connection.execute(select(players.c.id, players.c.name))}
+        self.aliases = sorted((Alias(n, None if p is None else int(p), k) for n, p, k in connection.execute(
+            select(aliases.c.name, aliases.c.player_id, aliases.c.kind))), key=lambda a: a.name)  # (one order on every backend)
+        taken = [a for a in self.aliases if a.player_id is not None]
+        self.steps: list[dict[str, int]] = [{a.name: a.player_id for a in taken}, {n: p for p, n in self.players.items()}, {}, {}]  # type: ignore[misc]
+        for alias in taken:
+            self.steps[2].setdefault(same_player(alias.name), alias.player_id)  # type: ignore[arg-type]
+        for pid in sorted(self.players):  # (the player kept first)
+            self.steps[3].setdefault(same_player(self.players[pid]), pid)
+
+    def find(self, name: str) -> tuple[int, int] | None:
+        """The player ``name`` is, and how surely (0: another name as typed, 1: a player's as typed, 2 and 3: the same in
+        another case or spacing); None for a name the club does not know."""
+        for rank, step in enumerate(self.steps):
+            pid = step.get(name if rank < 2 else same_player(name))
+            if pid is not None:
+                return pid, rank
+        return None
+
+    def alias(self, name: str) -> Alias | None:
+        """The alias row of ``name``, as typed or in another case or spacing (separated ones too)."""
+        exact = [a for a in self.aliases if a.name == name]
+        found = exact or [a for a in self.aliases if same_player(a.name) == same_player(name)]
+        return found[0] if found else None
+
+
+_CLASH_ORDER = (1, 0, 2, 3)  # Known.find's ranks, as surely each is the player where two names of one match find them
 
 
 def player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
-    """Each name's player in the club.  A name that differs from a known player's, or from one of the player's
-    other names, only in letter case or in spaces (around or between its words) is that player: "ann" or "Ben "
-    typed at one table is not a new player for good.  Two names of one match are never made one player: such
-    names are kept as they are."""
+    """Each name's player in the club (:class:`Known`); a name it does not know is a new player, kept tidied.  Two names
+    of one match are never made one player: where two find the same player, the one found the more surely is that
+    player and the other is a player of its own name as typed (both, where neither is surer)."""
     given = sorted(set(names))
-    _lock(connection)
-    known = _known(connection)
-    found = {n: known.get(same_player(n)) for n in given}
-    taken = [pid for pid in found.values() if pid is not None]
-    as_typed = len(set(taken)) < len(taken) or len({same_player(n) for n in given}) < len(given)
-    if as_typed:
-        found = {n: None for n in given}
-    new = {n: (n if as_typed else tidy(n)) for n, pid in found.items() if pid is None}
-    if new:
-        wanted = sorted(set(new.values()))  # one order in every transaction: no deadlock between two tables
-        connection.execute(insert(connection, players).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in wanted])
-        rows = connection.execute(select(players.c.name, players.c.id).where(players.c.name.in_(wanted)))
-        made = {name: int(pid) for name, pid in rows}
-        found.update({n: made[name] for n, name in new.items()})
-    return {n: int(pid) for n, pid in found.items() if pid is not None}
+    lock(connection)
+    known = Known(connection)
+    found = {n: known.find(n) for n in given}
+    by_player: dict[int, list[str]] = {}
+    for n, hit in found.items():
+        if hit is not None:
+            by_player.setdefault(hit[0], []).append(n)
+    as_typed: set[str] = set()
+    for group in by_player.values():
+        # (Beside another name of the same player, the player's own name as typed is the player, before an other name.)
+        order = sorted((_CLASH_ORDER[found[n][1]], n) for n in group)  # type: ignore[index]
+        keeps = order[0][1] if len(order) == 1 or order[0][0] < order[1][0] else None
+        as_typed.update(n for n in group if n != keeps)
+    unknown = [n for n in given if found[n] is None]
+    clashing = {same_player(n) for n in unknown if sum(same_player(m) == same_player(n) for m in unknown) > 1}
+    wanted = {n: n for n in as_typed} | {n: n if same_player(n) in clashing else tidy(n) for n in unknown}
+    ids = {n: hit[0] for n, hit in found.items() if hit is not None and n not in as_typed}
+    if wanted:
+        names_wanted = sorted(set(wanted.values()))  # one order in every transaction: no deadlock between two tables
+        connection.execute(insert(connection, players).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in names_wanted])
+        made = {name: int(pid) for name, pid in connection.execute(select(players.c.name, players.c.id).where(players.c.name.in_(names_wanted)))}
+        ids.update({n: made[name] for n, name in wanted.items()})
+    return ids
 
 
-def _player(connection: Connection, name: str) -> tuple[int, str]:
-    """The player called ``name`` (in any letter case and spacing), by id and name as kept; else why not."""
-    rows = list(connection.execute(select(players.c.id, players.c.name).order_by(players.c.id)))
-    for pid, kept in rows:
-        if same_player(kept) == same_player(name):
-            return int(pid), kept
-    for alias, pid in connection.execute(select(aliases.c.name, aliases.c.player_id)):
-        if same_player(alias) == same_player(name):
-            kept = next(k for p, k in rows if p == pid)
-            raise ClubError(f"{name!r} is another name of {kept!r} (merged or renamed): name the player as {kept!r}")
-    close = difflib.get_close_matches(name, [k for _, k in rows], n=3, cutoff=0.6)
+def find_player(connection: Connection, name: str) -> tuple[int, str]:
+    """The player called ``name`` (as typed first, then in any letter case and spacing), by id and name as kept; else
+    why not (one of a player's other names is not the player's name)."""
+    known = Known(connection)
+    if name in known.steps[1]:
+        return known.steps[1][name], name
+    pid = known.steps[3].get(same_player(name))
+    if pid is not None:
+        return pid, known.players[pid]
+    alias = known.alias(name)
+    if alias is not None and alias.player_id is not None:
+        kept = known.players[alias.player_id]
+        raise ClubError(f"{name!r} is another name of {kept!r} (merged or renamed): name the player as {kept!r}")
+    folded = {same_player(n): n for n in sorted(known.players.values())}
+    close = [folded[c] for c in difflib.get_close_matches(same_player(name), list(folded), n=3, cutoff=0.6)]
     hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else " (`club players` lists them)"
     raise ClubError(f"no player named {name!r} in the club{hint}")
 
@@ -100,166 +142,32 @@ def _player(connection: Connection, name: str) -> tuple[int, str]:
 def other_names(engine: Engine) -> dict[str, list[str]]:
     """Each player's other names (merged into the player, or before a rename), by the player's name."""
     with engine.connect() as connection:
-        rows = connection.execute(select(players.c.name, aliases.c.name).join(aliases, aliases.c.player_id == players.c.id)
-                                  .order_by(players.c.name, aliases.c.name))
+        rows = connection.execute(select(players.c.name, aliases.c.name).join(aliases, aliases.c.player_id == players.c.id))
         found: dict[str, list[str]] = {}
-        for name, alias in rows:
+        for name, alias in sorted(rows):
             found.setdefault(name, []).append(alias)
         return found
 
 
 def player_of(engine: Engine, name: str) -> str | None:
-    """The player a table typing ``name`` scores for (its own name or another of theirs), or None for a new one."""
+    """The player a table typing ``name`` scores for, or None for a new one."""
     with engine.connect() as connection:
-        pid = _known(connection).get(same_player(name))
-        return None if pid is None else connection.execute(select(players.c.name).where(players.c.id == pid)).scalar_one()
+        known = Known(connection)
+        hit = known.find(name)
+        return None if hit is None else known.players[hit[0]]
 
 
 def matches_of(engine: Engine, name: str) -> int:
     """How many matches the player ``name`` played in, finished or not."""
     with engine.connect() as connection:
-        pid = _player(connection, name)[0]
+        pid = find_player(connection, name)[0]
         return len(list(connection.execute(select(seats.c.match_id).where(seats.c.player_id == pid))))
 
 
-def matches_together(engine: Engine, name: str, other: str) -> int:
-    """How many matches the players ``name`` and ``other`` both played in (two people, never to be merged)."""
+def never_with(engine: Engine, name: str) -> list[str]:
+    """The club's other players who never played in one match with ``name``: those ``name`` may be (a mistyped name)."""
     with engine.connect() as connection:
-        return len(_shared(connection, _player(connection, name)[0], _player(connection, other)[0]))
-
-
-def _shared(connection: Connection, one: int, other: int) -> list:
-    """The matches players ``one`` and ``other`` both played in: when and at which table, the first first."""
-    both = (select(seats.c.match_id).where(seats.c.player_id == one)
-            .intersect(select(seats.c.match_id).where(seats.c.player_id == other)).subquery())
-    return list(connection.execute(select(matches.c.played_at, matches.c.table_name).where(matches.c.id.in_(select(both)))
-                                   .order_by(matches.c.played_at)))
-
-
-def _keep_alias(connection: Connection, name: str, pid: int) -> None:
-    """``name`` kept as another name of player ``pid`` (taking it over from whoever had it)."""
-    connection.execute(delete(aliases).where(aliases.c.name == name))
-    connection.execute(aliases.insert().values(name=name, player_id=pid))
-
-
-def rename_player(engine: Engine, old: str, new: str) -> str:
-    """The player named ``old`` named ``new`` from now on, in every match; ``old`` stays the player's other name
-    (a table typing it still scores for the player).  Refused where ``new`` is another player's: that is a merge."""
-    new = tidy(check_name(new, "player's name"))
-
-    def work(connection: Connection) -> str:
-        _lock(connection)
-        pid, kept = _player(connection, old)
-        other = _known(connection).get(same_player(new))
-        if other is not None and other != pid:
-            owner = connection.execute(select(players.c.name).where(players.c.id == other)).scalar_one()
-            whose = "another player's name" if same_player(owner) == same_player(new) else f"another name of {owner!r}"
-            raise ClubError(f"{new!r} is {whose} already: if {kept!r} and {owner!r} are one person, "
-                            f"`club players merge {shlex.quote(kept)} {shlex.quote(owner)}` makes them one")
-        if new == kept:
-            return kept
-        connection.execute(update(players).where(players.c.id == pid).values(name=new))
-        for (alias,) in list(connection.execute(select(aliases.c.name).where(aliases.c.player_id == pid))):
-            if same_player(alias) == same_player(new):  # (the name is the player's own again)
-                connection.execute(delete(aliases).where(aliases.c.name == alias))
-        if same_player(kept) != same_player(new):
-            _keep_alias(connection, kept, pid)
-        return new
-
-    return in_transaction(engine, work, f"renaming {old!r}")
-
-
-@dataclass(frozen=True)
-class PlayersMerged:
-    name: str  # the name merged away (now the other player's other name), or separated again
-    into: str  # the player it is, or was, another name of
-    matches: int  # the matches moved
-
-
-def merge_players(engine: Engine, name: str, into: str) -> PlayersMerged:
-    """The player ``name`` found to be ``into`` (a name mistyped at a table, a nickname): every match of the one
-    is the other's, and ``name`` stays ``into``'s other name.  Refused where the two played in one match."""
-
-    def work(connection: Connection) -> PlayersMerged:
-        _lock(connection)
-        target = _player(connection, into)
-        if _known(connection).get(same_player(name)) == target[0] and same_player(name) != same_player(target[1]):
-            raise ClubError(f"{name!r} is another name of {target[1]!r} already: nothing to merge")
-        return _merged(connection, _player(connection, name), target)
-
-    return in_transaction(engine, work, f"merging {name!r} into {into!r}")
-
-
-def _merged(connection: Connection, source: tuple[int, str], target: tuple[int, str]) -> PlayersMerged:
-    (gone, gone_name), (kept, kept_name) = source, target
-    if gone == kept:
-        raise ClubError(f"{gone_name!r} and {kept_name!r} are one player already")
-    shared = _shared(connection, gone, kept)
-    if shared:
-        when, table = shared[0]
-        where = f"{when:%Y-%m-%d %H:%M}" if when else "a match"
-        raise ClubError(f"{gone_name!r} and {kept_name!r} played in one match ({len(shared)} in all, the first {where}"
-                        f"{f' at {table}' if table else ''}): they are two people; to tell them apart, rename one")
-    moved = connection.execute(update(seats).where(seats.c.player_id == gone).values(player_id=kept)).rowcount
-    connection.execute(update(aliases).where(aliases.c.player_id == gone).values(player_id=kept))
-    connection.execute(delete(players).where(players.c.id == gone))
-    _keep_alias(connection, gone_name, kept)
-    return PlayersMerged(gone_name, kept_name, int(moved))
-
-
-def separate_name(engine: Engine, name: str) -> PlayersMerged:
-    """A player's other name ``name`` found not to be the player after all (a merge undone, a rename's old name
-    taken by someone else): the matches a table typed it in are a player ``name``'s again, as the logs have it."""
-
-    def work(connection: Connection) -> PlayersMerged:
-        _lock(connection)
-        alias, pid = _alias(connection, name)
-        connection.execute(delete(aliases).where(aliases.c.name == alias))
-        owner = connection.execute(select(players.c.name).where(players.c.id == pid)).scalar_one()
-        typed = [(mid, seat) for mid, seat, log in connection.execute(
-            select(seats.c.match_id, seats.c.seat, matches.c.log).join(matches, seats.c.match_id == matches.c.id)
-            .where(seats.c.player_id == pid)) if same_player(parse_header(json.loads(log.split("\n", 1)[0])).players[seat]) == same_player(alias)]
-        if typed:
-            separate = player_ids(connection, [alias])[alias]
-            for mid, seat in typed:
-                connection.execute(update(seats).where(seats.c.match_id == mid, seats.c.seat == seat).values(player_id=separate))
-        return PlayersMerged(alias, owner, len(typed))
-
-    return in_transaction(engine, work, f"separating {name!r}")
-
-
-def _alias(connection: Connection, name: str) -> tuple[str, int]:
-    """The other name ``name`` (in any letter case and spacing) as kept, and whose it is; else why not."""
-    for alias, pid in connection.execute(select(aliases.c.name, aliases.c.player_id).order_by(aliases.c.name)):
-        if same_player(alias) == same_player(name):
-            return alias, int(pid)
-    _player(connection, name)  # (no player of that name either: said so)
-    raise ClubError(f"{name!r} is a player's own name, not another name of a player: to change it, rename the player")
-
-
-def adopt_other_names(connection: Connection, names: Iterable[tuple[str, str]]) -> list[str]:
-    """Another database's other names (``(name, player)`` pairs) taken in where they tell something new: a name
-    known here as a player of its own is merged into that player; one here another player's, or one whose two
-    players played together, is left as it is.  What was left, and why, one line each."""
-    _lock(connection)
-    left = []
-    for alias, owner in names:
-        known = _known(connection)
-        here, target = known.get(same_player(alias)), known.get(same_player(owner))
-        if target is None:
-            target = player_ids(connection, [owner])[owner]
-        if here == target:
-            continue
-        if here is None:
-            _keep_alias(connection, alias, target)
-            continue
-        source = connection.execute(select(players.c.id, players.c.name).where(players.c.id == here)).one()
-        target_name = connection.execute(select(players.c.name).where(players.c.id == target)).scalar_one()
-        if same_player(source.name) != same_player(alias):
-            left.append(f"{alias!r} is {target_name!r} there but {source.name!r} here: left as it is")
-            continue
-        try:
-            _merged(connection, (int(source.id), source.name), (target, target_name))
-        except ClubError as exc:
-            left.append(f"{alias!r} is {target_name!r} there, not merged here: {exc}")
-    return left
+        pid = find_player(connection, name)[0]
+        theirs = select(seats.c.match_id).where(seats.c.player_id == pid)
+        met = {int(p) for p, in connection.execute(select(seats.c.player_id).where(seats.c.match_id.in_(theirs)))}
+        return sorted(n for p, n in connection.execute(select(players.c.id, players.c.name)) if int(p) not in met)

@@ -15,12 +15,15 @@ players = Table(
 )
 
 # 0004: a player's other names (one merged into the player, the name before a rename): a table typing one
-# scores for the player.  The club's own decision, not a match's, so the logs cannot rebuild it.
+# scores for the player; and names separated again.  The club's own decisions, not a match's: the logs cannot
+# rebuild them (scorer/club/roster.py).
 aliases = Table(
     "aliases",
     metadata,
     Column("name", String(100), primary_key=True),
-    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=True),  # None: separated, its own player's again
+    Column("kind", String(10), nullable=False),  # merged, renamed, separated
+    Column("since", DateTime, nullable=False),  # when (a rename's old name is the player's in the matches before it)
 )
 
 matches = Table(

@@ -182,13 +182,13 @@ def test_a_player_page_renames_a_player_and_makes_a_mistyped_name_its_player(qtb
     window.merge_button.click()
     assert offered == [["Ben"]]  # (Ann and Cid played with Bem: two people)
     assert asked.pop() == ("Bem's 2 matches go to Ben. A table typing Bem scores for Ben from now on. "
-                           "This cannot be undone here.")
+                           "“Separate a name…” on Ben's page undoes it.")
     assert window.player.currentText() == "Ben" and window.table.rowCount() == 3  # (Ann, Ben, Cid)
     assert window.summary.text().startswith("Ben: 4 matches of Horse Race, ") and window.summary.text().endswith(" · also typed as Bem")
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("ann", True))
-    window.rename_button.click()  # (another player's name: told to make them one instead)
-    assert asked.pop().startswith("ann is already Ann's name. If Ben and Ann are one person, use “Same person as…”.")
+    window.rename_button.click()  # (another player's name, one who played with Ben: another name wanted)
+    assert asked.pop() == "ann is already Ann's name, and Ben and Ann played in one match: choose another name."
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("  Benjamin   Ek ", True))
     window.rename_button.click()
     assert window.player.currentText() == "Benjamin Ek" and "also typed as Bem, Ben" in window.summary.text()
@@ -197,7 +197,19 @@ def test_a_player_page_renames_a_player_and_makes_a_mistyped_name_its_player(qtb
     offered.clear()
     monkeypatch.setattr(QInputDialog, "getItem", lambda _p, _t, _l, items, *a: offered.append(items) or ("Bem", True))
     window.separate_button.click()  # (Bem was someone else after all: the merge undone, as the logs typed it)
-    assert offered == [["Bem", "Ben"]] and window.player.currentText() == "Benjamin Ek"
-    assert "also typed as Ben" in window.summary.text() and window.player.findText("Bem") >= 0
+    assert offered == [["Bem", "Ben"]] and asked.pop() == ("2 matches typed Bem go from Benjamin Ek to a player Bem. "
+                                                          "A table typing Bem plays as Bem from now on.")
+    assert window.player.currentText() == "Bem" and window.summary.text().startswith("Bem: 2 matches of Horse Race")
+    assert not window.separate_button.isEnabled()
+    window.player.setCurrentText("Benjamin Ek")
+    assert window.summary.text().endswith(" · also typed as Ben")
+
+    from scorer.club import merge_players
+
+    merge_players(engine, "Bem", "Benjamin Ek")  # (meanwhile, elsewhere: the page shown is out of date)
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a: warned.append(text))
     window.player.setCurrentText("Bem")
-    assert window.summary.text().startswith("Bem: 2 matches of Horse Race") and not window.separate_button.isEnabled()
+    window.merge_button.click()
+    assert warned == ["'Bem' is another name of 'Benjamin Ek' (merged or renamed): name the player as 'Benjamin Ek'"]
+    assert window.player.findText("Bem") < 0  # (the window refreshed)

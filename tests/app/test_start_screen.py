@@ -193,3 +193,15 @@ def test_the_start_screen_opens_the_club_window_on_the_club_the_settings_name(qt
     assert window is not None and window.isVisible() and window.table.rowCount() == 2
     assert [window.player.itemText(i) for i in range(window.player.count())] == ["Kirsi", "Lauri"]
     window.close()
+
+
+def test_the_start_screen_s_club_makes_no_club_file(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    told: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _p, _t, text, *a: told.append(text))
+    dialog = StartDialog(Settings(players="Ann, Ben", club_db=str(tmp_path / "clubb.db")), cameras=[], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.club_button.click()
+    assert dialog.club_window is None and not (tmp_path / "clubb.db").exists()
+    assert told == [f"No club file yet: {tmp_path / 'clubb.db'}. It is made when the first match is saved into the club."]

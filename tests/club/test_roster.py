@@ -3,16 +3,19 @@ table typing the old name later, an import again and another laptop's database a
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from club_helpers import expected_standings, log_text, standings_rows
 
 from scorer.cli import main
 from scorer.club import (
-    ClubError, import_log, merge, merge_players, open_database, other_names, player_names, rename_player, separate_name,
+    ClubError, import_log, merge, merge_players, open_database, other_names, player_names, rename_player, separable, separate_name,
 )
 from scorer.rules.simulate import simulate_match
 
@@ -65,9 +68,15 @@ def test_a_renamed_player_keeps_every_match_and_the_old_name_typed_still_scores_
     import_log(engine, texts[-1], source="2")
     assert standings_rows(engine) == _as_if(texts, "Ben", "Benjamin Ek")
     assert other_names(engine) == {"Benjamin Ek": ["Ben"]}
-    with pytest.raises(ClubError, match=r"'ann' is another player's name already: if 'Benjamin Ek' and 'Ann' are one person, "
-                                        r"`club players merge 'Benjamin Ek' Ann` makes them one"):
+    with pytest.raises(ClubError, match=r"'ann' is another player's name already, and 'Benjamin Ek' and 'Ann' played in one "
+                                        r"match \(2 in all, the first .*\): choose another name"):
         rename_player(engine, "Benjamin Ek", "ann")
+    import_log(engine, _match(4, "Ann", "Dee"), source="3")
+    with pytest.raises(ClubError, match=r"'dee' is another player's name already: if 'Benjamin Ek' and 'Dee' are one person, "
+                                        r"`club players merge 'Benjamin Ek' Dee` makes them one"):
+        rename_player(engine, "Benjamin Ek", "dee")
+    with pytest.raises(ClubError, match="'Benjamin Ek' is the player's name already: nothing to change"):
+        rename_player(engine, "benjamin ek", " Benjamin Ek")
     assert rename_player(engine, "Benjamin Ek", "BEN") == "BEN"  # (back to the old name: it is the player's own again)
     assert other_names(engine) == {"BEN": ["Benjamin Ek"]} and "BEN" in player_names(engine)
     with pytest.raises(ClubError, match="cannot go into the club database: an empty name"):
@@ -137,9 +146,11 @@ def test_club_players_rename_and_merge_on_the_command_line(tmp_path: Path) -> No
     code, _, err = _club(db, "players", "merge", "Ann Ek", "Ben")
     assert code != 0 and "played in one match" in err
     assert _club(db, "players", "separate", "bem") == (
-        0, "'Bem' is not 'Ben': 1 match typed 'Bem' moved to a player 'Bem' of their own\n", "")
-    code, _, err = _club(str(tmp_path / "missing.db"), "players", "rename", "A", "B")
-    assert code != 0 and "no player named 'A'" in err  # (a new, empty database: no players in it)
+        0, "'Bem' is not 'Ben' any more: 1 match typed 'Bem' moved to a player 'Bem' of their own; a table typing 'Bem' "
+           "plays as 'Bem'\n", "")
+    for action in (["rename", "A", "B"], ["merge", "A", "B"], ["separate", "A"]):  # (a database mistyped is never made)
+        code, _, err = _club(str(tmp_path / "missing.db"), "players", *action)
+        assert code != 0 and "no such database file" in err and not (tmp_path / "missing.db").exists()
 
 
 def test_a_merge_undone_gives_the_name_its_matches_back_as_the_logs_typed_them(club_url: str) -> None:
@@ -159,10 +170,82 @@ def test_a_merge_undone_gives_the_name_its_matches_back_as_the_logs_typed_them(c
         separate_name(engine, "Bob")
 
 
-def test_a_rename_s_old_name_separated_takes_the_matches_typed_with_it(tmp_path: Path) -> None:
+def test_a_rename_s_old_name_separated_takes_only_the_matches_typed_with_it_since(tmp_path: Path) -> None:
+    """Ben renamed Benjamin; a newcomer called Ben came, and a table typing "Ben" scored for Benjamin: separated, the
+    newcomer's match is Ben's, and the matches Benjamin played as Ben before the rename stay his."""
     engine = open_database(str(tmp_path / "c.db"))
-    import_log(engine, _match(1, "Ann", "Ben"), source="1")
-    rename_player(engine, "Ann", "Ann Ek")
-    import_log(engine, _match(2, "Ann Ek", "Ben"), source="2")
-    assert separate_name(engine, "ann").matches == 1  # (the first match typed "Ann": someone else after all)
-    assert {p: r[0] for p, r in standings_rows(engine).items()} == {"Ann": 1, "Ann Ek": 1, "Ben": 2}
+    now = dt.datetime.now()
+    for seed, names in ((1, ("Ben", "Dan")), (2, ("Ben", "Ann"))):
+        import_log(engine, _match(seed, *names), source=str(seed), played_at=now - dt.timedelta(days=7))
+    rename_player(engine, "Ben", "Benjamin")
+    import_log(engine, _match(3, "Ben", "Ann"), source="3", played_at=now + dt.timedelta(hours=1))
+    assert standings_rows(engine)["Benjamin"][0] == 3 and separable(engine, "ben") == 1
+    separated = separate_name(engine, "ben")
+    assert (separated.name, separated.into, separated.matches) == ("Ben", "Benjamin", 1)
+    assert {p: r[0] for p, r in standings_rows(engine).items()} == {"Ann": 2, "Ben": 1, "Benjamin": 2, "Dan": 1}
+    import_log(engine, _match(4, "Ben", "Dan"), source="4")  # (the newcomer again)
+    assert standings_rows(engine)["Ben"][0] == 2 and other_names(engine) == {}
+
+
+def test_a_name_exactly_as_kept_is_that_player_before_one_in_another_letter_case(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, _match(1, "Ann", "ann"), source="1")  # (two people: kept as typed)
+    import_log(engine, _match(2, "ann", "Cat"), source="2")
+    assert rename_player(engine, "ann", "Annikki") == "Annikki"
+    assert {p: r[0] for p, r in standings_rows(engine).items()} == {"Ann": 1, "Annikki": 2, "Cat": 1}
+    import_log(engine, _match(3, "ann", "Cat"), source="3")  # (the old name, as typed: Annikki's)
+    assert standings_rows(engine)["Annikki"][0] == 3 and standings_rows(engine)["Ann"][0] == 1
+
+
+def test_two_names_of_one_match_for_one_player_leave_the_match_s_other_names_alone(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    for seed, names in ((1, ("Ann", "Ben")), (2, ("Ann", "Bem")), (3, ("Kat", "Dan"))):
+        import_log(engine, _match(seed, *names), source=str(seed))
+    merge_players(engine, "Bem", "Ben")
+    rename_player(engine, "Kat", "Cat")
+    import_log(engine, _match(4, "Bem", "Ben", "Kat"), source="4")  # (Bem beside Ben: someone else, this once)
+    rows = {p: r[0] for p, r in standings_rows(engine).items()}
+    assert rows == {"Ann": 2, "Ben": 3, "Bem": 1, "Cat": 2, "Dan": 1}
+    import_log(engine, _match(5, "Bem", "Kat"), source="5")  # (Bem alone again: Ben, as the organiser said)
+    assert standings_rows(engine)["Ben"][0] == 4 and standings_rows(engine)["Cat"][0] == 3
+    assert other_names(engine) == {"Ben": ["Bem"], "Cat": ["Kat"]}
+
+
+def test_a_database_merge_takes_the_other_laptop_s_decisions_but_not_one_undone_here(tmp_path: Path) -> None:
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    here = open_database(a)
+    for seed, names in ((1, ("Ann", "Ben")), (2, ("Ann", "Bem"))):
+        import_log(here, _match(seed, *names), source=str(seed))
+    merge_players(here, "Bem", "Ben")
+    here.dispose()
+    shutil.copy(a, b)
+    separate_name(open_database(a), "Bem")
+    merged = merge(open_database(a), b)
+    assert merged.names_taken == [] and merged.names_left == ["'Bem' is 'Ben' there but was separated here: left as it is"]
+    assert {p: r[0] for p, r in standings_rows(open_database(a)).items()} == {"Ann": 2, "Ben": 1, "Bem": 1}
+
+
+def test_a_database_merge_says_what_it_took_and_makes_no_player_for_a_name_it_leaves(tmp_path: Path) -> None:
+    l1, l2 = open_database(str(tmp_path / "l1.db")), open_database(str(tmp_path / "l2.db"))
+    for engine in (l1, l2):
+        import_log(engine, _match(1, "Ben", "Dan"), source="1")
+        import_log(engine, _match(2, "Bem", "Dan"), source="2")
+    rename_player(l1, "Ben", "Benjamin")
+    rename_player(l2, "Ben", "Benny")
+    merge_players(l2, "Bem", "Benny")
+    merged = merge(l1, str(tmp_path / "l2.db"))
+    assert merged.names_left == ["'Ben' is 'Benny' there but 'Benjamin' here: left as it is"]
+    assert merged.names_taken == ["'Bem' is 'Benny', as there: 1 match moved"]
+    assert player_names(l1) == ["Benjamin", "Benny", "Dan"]  # (Benny: Bem's match; no player made for 'Ben' left)
+
+
+def test_a_merge_cannot_be_undone_from_an_unreadable_stored_log_and_says_which(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, _match(1, "Bem", "Dan"), source="1")
+    import_log(engine, _match(2, "Ben", "Dan"), source="2")
+    merge_players(engine, "Bem", "Ben")
+    with engine.begin() as c:
+        c.execute(text("UPDATE matches SET log = '{not json'"))
+    with pytest.raises(ClubError, match=r"match [0-9a-f]{12}: its stored log cannot be read .*; nothing was separated"):
+        separate_name(engine, "Bem")
+    assert other_names(engine) == {"Ben": ["Bem"]}

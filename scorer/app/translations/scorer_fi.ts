@@ -194,6 +194,10 @@
         <translation>{new} on jo pelaajan {owner} nimi. Jos {name} ja {owner} ovat sama henkilö, valitse ”Sama henkilö kuin…”.</translation>
     </message>
     <message>
+        <source>{new} is already {owner}&apos;s name, and {name} and {owner} played in one match: choose another name.</source>
+        <translation>{new} on jo pelaajan {owner} nimi, ja {name} ja {owner} ovat pelanneet samassa ottelussa: valitse toinen nimi.</translation>
+    </message>
+    <message>
         <source>The club cannot keep the name “{new}”.</source>
         <translation>Kerho ei voi tallentaa nimeä ”{new}”.</translation>
     </message>
@@ -215,11 +219,27 @@
     </message>
     <message>
         <source>{name}&apos;s {count} matches go to {other}.</source>
-        <translation>Pelaajan {name} {count} ottelua siirtyvät pelaajalle {other}.</translation>
+        <translation>Pelaajan {name} {count} ottelua siirtyy pelaajalle {other}.</translation>
     </message>
     <message>
-        <source>A table typing {name} scores for {other} from now on. This cannot be undone here.</source>
-        <translation>Tästä lähtien nimellä {name} kirjatut pisteet menevät pelaajalle {other}. Tätä ei voi perua täällä.</translation>
+        <source>A table typing {name} scores for {other} from now on. “Separate a name…” on {other}&apos;s page undoes it.</source>
+        <translation>Tästä lähtien nimellä {name} kirjatut pisteet menevät pelaajalle {other}. Pelaajan {other} sivun ”Erota nimi…” peruu tämän.</translation>
+    </message>
+    <message>
+        <source>No match of {name} was typed {other} (since the rename).</source>
+        <translation>Yhtään pelaajan {name} ottelua ei ole kirjattu nimellä {other} (nimen muutoksen jälkeen).</translation>
+    </message>
+    <message>
+        <source>1 match typed {other} goes from {name} to a player {other}.</source>
+        <translation>Yksi nimellä {other} kirjattu ottelu siirtyy pelaajalta {name} pelaajalle {other}.</translation>
+    </message>
+    <message>
+        <source>{count} matches typed {other} go from {name} to a player {other}.</source>
+        <translation>{count} nimellä {other} kirjattua ottelua siirtyy pelaajalta {name} pelaajalle {other}.</translation>
+    </message>
+    <message>
+        <source>A table typing {other} plays as {other} from now on.</source>
+        <translation>Tästä lähtien {other} on pöydissä oma pelaajansa.</translation>
     </message>
     <message>
         <source>Separate a name</source>
@@ -243,6 +263,14 @@
     <message>
         <source>Club</source>
         <translation>Kerho</translation>
+    </message>
+    <message>
+        <source>No club file yet: {file}. It is made when the first match is saved into the club.</source>
+        <translation>Kerhotiedostoa ei ole vielä: {file}. Se luodaan, kun ensimmäinen ottelu tallennetaan kerhoon.</translation>
+    </message>
+    <message>
+        <source>this computer&apos;s club file</source>
+        <translation>tämän tietokoneen kerhotiedosto</translation>
     </message>
     <message>
         <source>Tonight</source>
@@ -314,7 +342,11 @@
     </message>
     <message>
         <source> · also typed as {names}</source>
-        <translation> · myös nimellä {names}</translation>
+        <translation> · myös nimillä {names}</translation>
+    </message>
+    <message>
+        <source> · also typed as {name}</source>
+        <translation> · myös nimellä {name}</translation>
     </message>
     <message>
         <source>Standings</source>
