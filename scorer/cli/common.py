@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from scorer.vision.calibration import Profile
 
 # The exit status of input the scorer cannot take (a bad log, a board before that breaks the rules).
 EXIT_BAD_INPUT = 2
@@ -27,6 +30,7 @@ CLI_WORDS = {
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept",
            "annotated": "annotated picture written to {target}",
+           "calibration": "calibration {name} ({created}): made on {size} pictures, a tile about {tile} px, the table's plane fitted to {error} mm",
            "other-seat": "{count} of them asked about a tile laid by an arm from another seat than the player on turn's: if "
                          "that is not what happened at the table, check the players given, their order (clockwise from the "
                          "seat nearest the camera) and the game.",
@@ -51,6 +55,7 @@ CLI_WORDS = {
                          "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
            "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy",
            "annotated": "merkitty kuva kirjoitettu tiedostoon {target}",
+           "calibration": "kalibrointi {name} ({created}): tehty kuvista, joiden koko on {size}, laatta noin {tile} px, pöydän taso sovitettu {error} mm:iin",
            "other-seat": "Niistä {count} koski laattaa, jonka laski käsi toiselta paikalta kuin vuorossa olevan pelaajan: "
                          "jos pöydässä ei käynyt niin, tarkista annetut pelaajat, heidän järjestyksensä (myötäpäivään "
                          "kameraa lähimmältä paikalta) ja peli.",
@@ -91,3 +96,13 @@ def add_match_arguments(parser: argparse.ArgumentParser, recorded: bool = False)
 
 def add_threads_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for the models (default 2)")
+
+
+def calibration_told(profile: Profile, lang: str) -> str:
+    """The calibration a recording is read through, told before it is: which, made when and on what pictures."""
+    from scorer.words import decimal
+
+    w, h = profile.image_size
+    return CLI_WORDS[lang]["calibration"].format(
+        name=profile.name, created=profile.created.replace("T", " ")[:16], size=f"{w}x{h}",
+        tile=f"{profile.tile_px[0]:.0f} x {profile.tile_px[1]:.0f}", error=decimal(profile.error_mm, 1, lang=lang))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Literal, TextIO
 
-from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, sentences_in
+from scorer.cli.common import CLI_WORDS, add_match_arguments, add_threads_argument, calibration_told, sentences_in
 from scorer.words import decimal
 
 if TYPE_CHECKING:
@@ -149,6 +149,8 @@ def replay_video(args: ReplayOptions, out: TextIO, err: TextIO) -> int:
     if isinstance(history, Session):  # (a file: folder is not False)
         err.write(words["saving"].format(path=history.path) + "\n")
     pipeline = _pipeline_for(args, history, source)
+    if pipeline.config.profile is not None:
+        err.write(calibration_told(pipeline.config.profile, args.lang) + "\n")
     # (Places told as the part of the picture too, "(top left, 602, 399)" -- not where a profile may put them in millimetres.)
     say = str if args.as_json else sentences_in(args.lang, None if args.calibration else source.size)
     asked = _Unanswered()
@@ -229,6 +231,8 @@ def _record(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{event.t:7.1f}s ! {say(event.message)}\n")
         out.flush()
 
+    if profile is not None:
+        out.write(calibration_told(profile, args.lang) + "\n")
     out.write(words["recording"].format(folder=folder, path=session.path) + "\n")
     out.flush()
     try:

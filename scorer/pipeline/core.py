@@ -9,15 +9,15 @@ last good state is kept.
 :class:`TablePipeline` is the facade; the rooms behind it:
 
 - :mod:`~scorer.pipeline.still` -- the still table, a value; :mod:`~scorer.pipeline.hovering` -- a hand held over it;
-- :mod:`~scorer.pipeline.arms` -- the arms reaching in, and who laid which tile;
-- :mod:`~scorer.pipeline.explain` -- which readings of a still table fit the board (pure);
+- :mod:`~scorer.pipeline.arms` -- the arms reaching in, and who laid which tile; :mod:`~scorer.pipeline.explain` -- which
+  readings of a still table fit the board (pure);
 - :mod:`~scorer.pipeline.questions` -- the questions to the players, each a value with its key;
 - :mod:`~scorer.pipeline.turns` -- placements made rules events, or a question; :mod:`~scorer.pipeline.orders` -- orders taken unanswered;
-- :mod:`~scorer.pipeline.rounds` -- a round opened, cleared, ended by the hands revealed;
-- :mod:`~scorer.pipeline.draws` -- the boneyard followed for draws;
-- :mod:`~scorer.pipeline.recount` -- draws the camera missed, told by the hands at a round's end;
-- :mod:`~scorer.pipeline.likely` -- how likely each way a tile was laid is, where no arm was seen (pure);
-- :mod:`~scorer.pipeline.steady` -- a knocked camera noticed; :mod:`~scorer.pipeline.gating` -- when the table is still.
+- :mod:`~scorer.pipeline.rounds` -- a round opened, cleared, ended by the hands revealed; :mod:`~scorer.pipeline.draws` --
+  the boneyard followed for draws; :mod:`~scorer.pipeline.recount` -- draws the camera missed, told by the hands at a round's end;
+- :mod:`~scorer.pipeline.likely` -- how likely each way a tile was laid is, where no arm was seen (pure); :mod:`~scorer.pipeline.steady`
+  -- a knocked camera noticed; :mod:`~scorer.pipeline.gating` -- when the table is still; :mod:`~scorer.pipeline.unfit` -- what keeps
+  the camera from reading well (a calibration made on pictures of another shape).
 
 Where the camera is unsure it asks; a question left unanswered is settled on its likeliest answer once play goes
 on, or the recording ends (:meth:`TablePipeline.finish`), said in a notice open to correction.
@@ -55,7 +55,7 @@ from scorer.pipeline.steady import CameraShift
 from scorer.pipeline.still import Known, Sight, StillTable, boneyard_tiles, sight_of
 from scorer.pipeline.tracker import Tracker
 from scorer.pipeline.turns import LOOK_AGAIN_SECONDS, Turns
-from scorer.pipeline.unfit import camera_unfit, tiles_laid
+from scorer.pipeline.unfit import calibration_fitted, camera_unfit, tiles_laid
 from scorer.rules import Draw, Event, Match, Phase, Play, Reveal, Tile
 from scorer.rules.history import MatchHistory
 from scorer.rules.irregular import acts_while_able
@@ -134,7 +134,7 @@ class TablePipeline:
     def feed(self, frame: Frame) -> list[PipelineEvent]:
         events: list[PipelineEvent] = []
         if self.arms.frame_size is None:
-            self._first_frame(frame.image)
+            events += self._first_frame(frame.image, frame.t)
         if self.arms.frame_came(frame.t, self.gate.fps):
             self.gate.force_reread()  # (what was laid meanwhile is read as soon as the table is still, though it looks the same)
         still = self.gate.update(frame.image)
@@ -150,11 +150,15 @@ class TablePipeline:
             events += self._read(frame)
         return events
 
-    def _first_frame(self, image: np.ndarray) -> None:
-        h, w = image.shape[:2]
-        self.arms.frame_size = (w, h)
-        if self.zones is None:
-            self.zones = default_zones(w, h)
+    def _first_frame(self, image: np.ndarray, t: float) -> list[PipelineEvent]:
+        """The camera's pictures: the calibration fitted to their size (or, made on another shape, not used: said)."""
+        w, h = self.arms.frame_size = (image.shape[1], image.shape[0])
+        profile, events = calibration_fitted(self.config.profile, (w, h), t)
+        if profile is not self.config.profile:
+            self.zones = profile.zones if profile else None
+            self.to_table = self.turns.to_table = self.camera.followed(profile.to_table if profile else None)
+        self.zones = self.zones or default_zones(w, h)
+        return events
 
     def _set_status(self, status: str, t: float) -> StatusChange:
         self.status = status
@@ -196,10 +200,9 @@ class TablePipeline:
             return []
         if match.phase is not Phase.BEFORE_ROUND:
             self.asked.opener = None  # (answered)
-        if self.arms.frame_size is None:
-            self._first_frame(still.image)
+        events = self._first_frame(still.image, still.t) if self.arms.frame_size is None else []
         assert self.zones is not None
-        events = self._followed(still)
+        events += self._followed(still)
         if self.hover.arm_over(still, self.camera.offset):
             # A hand still over the table (hovering before it lays a tile) hides what it covers: read once it
             # is gone, or after a while as it is.  (What it shows lies there: a tile laid, a boneyard whole.)
@@ -319,10 +322,9 @@ class TablePipeline:
         return taken
 
     def forget_the_table(self, same_round: bool = False) -> None:
-        """The frames go on from another moment of the recording (score again from here): what was seen of the table --
-        the boneyard's backs, the last frames and still table, the hand over it, whether it was seen cleared -- is of the
-        moment left, and the next still table is taken as it is (kept, a back of a later deal gone from an earlier table
-        was counted as a draw).  In the same round (``same_round``) the kept tiles' places and readings are kept."""
+        """The frames go on from another moment of the recording (score again from here): what was seen of the table (the
+        boneyard, the last frames and still table, the hand over it, a clearing) is forgotten, and the next still table
+        taken as it is.  In the same round (``same_round``) the kept tiles' places and readings are kept."""
         self.draws.boneyard = Boneyard()  # (Draws is shared with turns and rounds: its boneyard replaced)
         self.draws.forget(table_too=True)
         kept = set(self.match.current_board().tiles)
@@ -341,12 +343,10 @@ class TablePipeline:
         self.gate.jumped()
 
     @property
-    def steps(self) -> Sequence[Step]:
-        """The match's history so far (the parts read it; they change it through apply and rewrite)."""
+    def steps(self) -> Sequence[Step]:  # (the match's history so far: the parts read it, and change it through apply and rewrite)
         return self.history.steps
 
-    def look_again(self, at: float) -> list[PipelineEvent]:
-        """Read the table again at ``at``, though nothing moved (a part of it was covered)."""
+    def look_again(self, at: float) -> list[PipelineEvent]:  # (read the table again then, though nothing moved: a part was covered)
         self._look_again_at = at
         return []
 

@@ -71,6 +71,20 @@ class CameraMoved:
 
 
 @dataclass(frozen=True)
+class CalibrationNotUsed:
+    """The calibration chosen was made on pictures of another shape than the camera's: the table is read without it."""
+
+    name: str
+    made: tuple[int, int]
+    size: tuple[int, int]
+
+    def text(self) -> Words:
+        return Words("the calibration {name} was made on {made} pictures, and the camera's are {size}, another shape: it is "
+                     "not used -- calibrate again with the camera set as it plays", name=self.name,
+                     made=f"{self.made[0]}x{self.made[1]}", size=f"{self.size[0]}x{self.size[1]}")
+
+
+@dataclass(frozen=True)
 class NewView:
     """The camera was moved to another view: the table is read afresh."""
 

@@ -1,4 +1,5 @@
-"""What keeps the camera from reading a still table well, told once: tiles too small, a picture too grainy or too dark."""
+"""What keeps the camera from reading a still table well, told once: tiles too small, a picture too grainy or too dark;
+a calibration made on pictures of another shape."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from typing import Collection, Sequence
 
 import numpy as np
 
-from scorer.pipeline.notices import CameraUnfit, PictureTooDark, PictureTooGrainy, TilesTooSmall
+from scorer.pipeline.events import PipelineEvent, told
+from scorer.pipeline.notices import CalibrationNotUsed, CameraUnfit, PictureTooDark, PictureTooGrainy, TilesTooSmall
 from scorer.rules import Match, Phase
+from scorer.vision.calibration import CalibrationError, Profile
 from scorer.vision.darkness import too_dark
 from scorer.vision.grain import too_grainy
 from scorer.vision.tile_detection import TileDetection, small_tiles
@@ -37,3 +40,14 @@ def tiles_laid(match: Match, seen_any: bool) -> bool:
     if match.phase is Phase.IN_ROUND:
         return bool(match.current_board().tiles)
     return match.phase is Phase.ROUND_OVER and seen_any
+
+
+def calibration_fitted(profile: Profile | None, size: tuple[int, int], t: float) -> tuple[Profile | None, list[PipelineEvent]]:
+    """``profile`` fitted to the camera's pictures of ``size`` (:meth:`Profile.fitted`); where it was made on pictures of
+    another shape, none, and that said."""
+    if profile is None:
+        return None, []
+    try:
+        return profile.fitted(*size), []
+    except CalibrationError:
+        return None, [told(t, CalibrationNotUsed(profile.name, profile.image_size, size))]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -124,9 +124,34 @@ def default_zones(width: int, height: int) -> Zones:
     )
 
 
+def _check_zones(zones: Zones) -> None:
+    """Zones edited by hand as the code reads them: the layout and each of the four seats (bottom, left, top, right) a
+    polygon of [x, y] points in image pixels (and the boneyard, where given); else what is wrong."""
+    def polygon(points: object, what: str) -> None:
+        ok = isinstance(points, list) and len(points) >= 3 and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(v, (int, float)) for v in p) for p in points)
+        if not ok:
+            raise CalibrationError(f"the calibration profile's zones are damaged: the {what} should be a polygon of 3 or more "
+                                   f"[x, y] points in image pixels, found {str(points)[:60]}")
+
+    polygon(zones.layout, "layout")
+    if not isinstance(zones.seats, list) or len(zones.seats) != 4:
+        raise CalibrationError("the calibration profile's zones are damaged: the seats should be 4 polygons (bottom, left, "
+                               f"top, right; a table of 2 or 3 players uses some of them), found {str(zones.seats)[:60]}")
+    for where, seat in zip(("bottom", "left", "top", "right"), zones.seats):
+        polygon(seat, f"{where} seat")
+    if zones.boneyard is not None:
+        polygon(zones.boneyard, "boneyard")
+
+
 def seat_order(n_players: int) -> list[int]:
     """Which of the four edge seats (bottom, left, top, right) the players sit at, in the order given."""
     return {2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}.get(n_players, list(range(n_players)))
+
+
+# Pictures whose width over height differs from the calibration's by more than this share show another part of the
+# table (a camera's other mode crops its sensor otherwise); within it, a resolution scaled.
+ASPECT_TOLERANCE = 0.01
 
 
 @dataclass
@@ -163,6 +188,27 @@ class Profile:
         lens = self.lens_model
         return lens.distort(ideal) if lens is not None else ideal
 
+    def fitted(self, width: int, height: int) -> Profile:
+        """This profile for a camera's pictures of ``width`` x ``height`` px: itself at its own size; scaled where the
+        pictures are the same view at another resolution (the same shape); else why not (a webcam set to 640x480 for
+        the calibration and to 1280x720 for play sees another part of the table)."""
+        made_w, made_h = self.image_size
+        if (width, height) == (made_w, made_h):
+            return self
+        if abs(width / height - made_w / made_h) > ASPECT_TOLERANCE * made_w / made_h:
+            raise CalibrationError(f"the calibration {self.name!r} was made on {made_w}x{made_h} pictures; these are "
+                                   f"{width}x{height}, another shape, and show the table otherwise")
+        s = width / made_w
+
+        def polygon(points: list[list[float]]) -> list[list[float]]:
+            return [[p[0] * s, p[1] * s] for p in points]
+
+        zones = Zones(polygon(self.zones.layout), [polygon(p) for p in self.zones.seats],
+                      polygon(self.zones.boneyard) if self.zones.boneyard else None)
+        lens = None if self.lens is None else {**self.lens, "center": [c * s for c in self.lens["center"]], "radius": self.lens["radius"] * s}
+        return replace(self, image_size=(width, height), homography=(self.H @ np.diag([1 / s, 1 / s, 1.0])).tolist(),
+                       px_per_mm=self.px_per_mm * s, tile_px=(self.tile_px[0] * s, self.tile_px[1] * s), zones=zones, lens=lens)
+
     def to_json(self) -> dict:
         return asdict(self)
 
@@ -188,6 +234,7 @@ class Profile:
             raise CalibrationError(f"the calibration profile is damaged: {exc!r}") from None
         if profile.H.shape != (3, 3) or not np.isfinite(profile.H).all():
             raise CalibrationError("the calibration profile is damaged: the homography is not a finite 3x3 matrix")
+        _check_zones(profile.zones)
         return profile
 
 

@@ -13,7 +13,8 @@ import pytest
 from scorer.app import i18n
 from PySide6.QtCore import QSize
 
-from scorer.app.wording import notice_spoken, notice_text, question_text, refusal_text, region, said_again, sentence_templates
+from scorer.app.sentences import sentence_templates
+from scorer.app.wording import notice_spoken, notice_text, question_text, refusal_text, region, said_again
 from scorer.pipeline.announce import speakable
 from scorer.words import Listed, Words, words_of
 from scorer.pipeline import Notice, notices
@@ -73,7 +74,7 @@ NOTICES = [
     notices.OrderRevised(Tile(1, 5), PLAY), notices.OrderPicked(PLAY), notices.OrderPicked(PLAY, kept=True),
     notices.OrderPicked(PLAY, gone=True),
     notices.Corrected((1.0, 2.0), Tile(0, 0)), notices.StarterTaken("Ann", "Ben"), notices.NotFollowed(), notices.PictureTooGrainy(),
-    notices.PictureTooDark(),
+    notices.PictureTooDark(), notices.CalibrationNotUsed("kitchen", (640, 480), (1280, 720)),
 ]
 
 
@@ -126,7 +127,7 @@ def test_in_finnish_the_notices_are_finnish(finnish) -> None:
                                                  "sitten Ben [3|6] -- korjaa, jos se ei pidä paikkaansa")
     assert notice_text(told(1.0, NOTICES[13])).startswith("kysymykseen ”kuka pelasi laatan [5|5]? kamera ei nähnyt kättä")
     assert "Ben nosti 3, ei 2 (kohdassa 12,0 s)" in notice_text(told(1.0, NOTICES[14]))  # (a Finnish decimal comma)
-    assert notice_text(told(1.0, NOTICES[-1])).endswith("lisää valoa pöydälle, kiitos")
+    assert notice_text(told(1.0, NOTICES[-2])).endswith("lisää valoa pöydälle, kiitos")
     for said in NOTICES:
         text = notice_text(told(1.0, said))
         assert text != said.text() and "{" not in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from pathlib import Path
 
 import cv2
@@ -195,3 +196,40 @@ def test_calibrate_command_measures_the_lens_from_a_video(tmp_path: Path) -> Non
     assert code == 0, err.getvalue()
     assert "view 5 taken" in err.getvalue() and "lens distortion corrected: k = -0.2" in out.getvalue()
     assert load_profile("wide", tmp_path).lens_model.k == pytest.approx(-0.2, abs=0.03)
+
+
+def test_a_profile_is_fitted_to_pictures_of_another_resolution_and_refused_for_another_shape() -> None:
+    image, truth = view(1.4, 10, 20)
+    profile = calibrate(image, "kitchen")
+    doubled = profile.fitted(2560, 1440)
+    probe_mm = np.array([[x, y] for x in (-100, 0, 100) for y in (-140, 0, 140)], np.float64)
+    probe_px = cv2.perspectiveTransform(probe_mm[None], truth)[0]
+    assert np.abs(doubled.to_table(probe_px * 2) - profile.to_table(probe_px)).max() < 1e-6
+    assert doubled.px_per_mm == pytest.approx(2 * profile.px_per_mm) and doubled.image_size == (2560, 1440)
+    assert doubled.zones.seats[0][2] == [2 * v for v in profile.zones.seats[0][2]]
+    assert profile.fitted(1280, 720) is profile
+    with pytest.raises(CalibrationError, match=r"'kitchen' was made on 1280x720 pictures; these are 640x480, another shape"):
+        profile.fitted(640, 480)
+
+
+def test_a_lens_is_fitted_with_its_pictures() -> None:
+    image, _ = view(1.4, 0, 0, lens_k=-0.2)
+    profile = calibrate_frames([image], "wide")
+    if profile.lens is None:
+        pytest.skip("one view measured no lens")
+    half = profile.fitted(640, 360)
+    points = np.array([[100.0, 80.0], [1200.0, 650.0], [640.0, 360.0]])
+    assert np.abs(half.to_table(points / 2) - profile.to_table(points)).max() < 0.5
+
+
+@pytest.mark.parametrize("seats, found", [
+    ("[[[0, 0], [1, 0], [1, 1]], [[0, 0], [1, 0], [1, 1]]]", "the seats should be 4 polygons"),
+    ('[[{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1}]] * 4', "the bottom seat should be a polygon of 3 or more [x, y] points"),
+])
+def test_zones_edited_by_hand_wrongly_are_refused_with_what_is_wrong(tmp_path: Path, seats: str, found: str) -> None:
+    image, _ = view(1.4, 10, 20)
+    data = calibrate(image, "kitchen").to_json()
+    data["zones"]["seats"] = eval(seats)  # noqa: S307 -- the test's own literals
+    (tmp_path / "kitchen.json").write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match=re.escape(found)):
+        load_profile("kitchen", tmp_path)

@@ -326,7 +326,7 @@
     </message>
     <message>
         <source>One of the player&apos;s other names is someone else: the matches typed with it go back to it</source>
-        <translation>Yksi pelaajan muista nimistä onkin toinen henkilö: sillä nimellä kirjatut ottelut palaavat sille</translation>
+        <translation>Yksi pelaajan muista nimistä onkin toinen henkilö: sillä nimellä kirjatut ottelut palaavat hänelle</translation>
     </message>
     <message>
         <source>Game</source>
@@ -1485,6 +1485,10 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     <message>
         <source>most of the board before is not seen ({seen} of its {count} tiles): is this the same table, seen whole?</source>
         <translation>suurin osa edellisen tilanteen laatoista ei näy (näkyvissä {seen}, laattoja oli {count}): onko tämä sama pöytä kokonaan kuvassa?</translation>
+    </message>
+    <message>
+        <source>the calibration {name} was made on {made} pictures, and the camera&apos;s are {size}, another shape: it is not used -- calibrate again with the camera set as it plays</source>
+        <translation>kalibrointi {name} tehtiin kuvista, joiden koko on {made}, ja kameran kuvat ovat {size}, eri muotoisia: sitä ei käytetä -- kalibroi uudelleen kamera sellaisena kuin sillä pelataan</translation>
     </message>
     <message>
         <source>the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it stays {kept} (undo the move to enter another)</source>
