@@ -94,8 +94,9 @@ def separate(parent: QWidget, engine: Engine, name: str) -> str | None:
         also, 0, False)
     if not ok:
         return None
-    count = separable(engine, other)
-    moved = (translate("ClubPlayers", "No match of {name} was typed {other} (since the rename).") if count == 0 else
+    count, renamed = separable(engine, other)
+    moved = (translate("ClubPlayers", "No match of {name} since the rename was typed {other}.") if count == 0 and renamed else
+             translate("ClubPlayers", "No match of {name} was typed {other}.") if count == 0 else
              translate("ClubPlayers", "1 match typed {other} goes from {name} to a player {other}.") if count == 1 else
              translate("ClubPlayers", "{count} matches typed {other} go from {name} to a player {other}."))
     answer = QMessageBox.question(parent, title, moved.format(name=name, other=other, count=count) + " " + translate(

@@ -72,12 +72,12 @@ def _players(club: ModuleType, engine: Engine, args: argparse.Namespace, out: Te
     one other name made its own player again."""
     if args.players_command == "rename":
         new = club.rename_player(engine, args.old, args.new)
-        out.write(f"{args.old!r} is {new!r} now, in every match; a table typing {args.old!r} still scores for {new!r}\n")
+        out.write(f"{args.old!r} is {new!r} now, in every match; {_typing(club, engine, args.old)}\n")
         return
     if args.players_command == "merge":
         merged = club.merge_players(engine, args.name, args.into)
         out.write(f"{merged.name!r} is {merged.into!r} now: {counted(merged.matches, 'match', 'matches')} moved to {merged.into!r}; "
-                  f"a table typing {merged.name!r} scores for {merged.into!r}\n")
+                  f"{_typing(club, engine, merged.name)}\n")
         return
     if args.players_command == "separate":
         separated = club.separate_name(engine, args.name)
@@ -91,6 +91,11 @@ def _players(club: ModuleType, engine: Engine, args: argparse.Namespace, out: Te
         out.write(name + (f"  (also {', '.join(others[name])})" if name in others else "") + "\n")
     if not names:
         err.write("no players yet: `club import LOG...` brings in the matches played\n")  # (not a name on stdout)
+
+
+def _typing(club: ModuleType, engine: Engine, name: str) -> str:
+    """Whom a table typing ``name`` scores for now (another player's name merged before stays that player's)."""
+    return f"a table typing {name!r} scores for {club.player_of(engine, name)!r}"
 
 
 def _standings(club: ModuleType, engine: Engine, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:

@@ -24,7 +24,7 @@ from scorer.club.connection import first_line, in_transaction, open_readonly, un
 from scorer.club.logs import ParsedLog, count_lines, match_id, parse_log
 from scorer.club.names import check_name
 from scorer.club.roster import insert, player_ids
-from scorer.club.roster_changes import adopt_other_names
+from scorer.club.roster_changes import Decision, adopt_decisions
 from scorer.club.schema import aliases, matches, moves, players, round_results, seats
 from scorer.club.view import view_of
 from scorer.errors import ClubError, ClubUnavailable, ScorerError
@@ -77,15 +77,23 @@ def _move_rows(parsed: ParsedLog, lines: set[int] | None = None) -> dict[int, di
     return rows
 
 
-def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool) -> None:
+def _seated(connection: Connection, ident: str) -> dict[int, int]:
+    """Each seat's player in a match stored (the names it was stored with, as the club took them then)."""
+    return {int(seat): int(pid) for seat, pid in connection.execute(select(seats.c.seat, seats.c.player_id).where(seats.c.match_id == ident))}
+
+
+def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool, at: dt.datetime | None,
+                    kept: dict[int, int] | None = None) -> None:
     """Seats, rounds and moves of the match: moves only where they changed (a live match grows a line
-    at a time); seats and rounds whole."""
+    at a time); seats and rounds whole, each seat's player as the match was first stored with (``kept``, or
+    as stored): a match growing is no new look at who its names are -- a rename, merge or separation moves them."""
     ident = parsed.ident
     final = parsed.final
     table = final.table
     if fresh:
         wanted = _move_rows(parsed)
     else:
+        kept = _seated(connection, ident)
         connection.execute(delete(seats).where(seats.c.match_id == ident))
         connection.execute(delete(round_results).where(round_results.c.match_id == ident))
         stored = {int(r[0]) for r in connection.execute(select(moves.c.line).where(moves.c.match_id == ident))}
@@ -105,7 +113,8 @@ def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool) -> N
         if isinstance(step.outcome, PlayOutcome):
             counts[step.outcome.player][0] += 1
             counts[step.outcome.player][1] += final.rules.game_points(step.outcome.raw_points)
-    ids = player_ids(connection, table.players)
+    kept = kept or {}
+    ids = player_ids(connection, [n for seat, n in enumerate(table.players) if seat not in kept], at)
     scores = final.scores()
     winners = set(final.winners())
     shared = len(final.winning_sides) > 1
@@ -113,7 +122,7 @@ def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool) -> N
     for seat, name in enumerate(table.players):
         side = table.side_of(seat)
         against = max((scores[p] for p in table.players if table.side_of(table.seat(p)) != side), default=0)
-        rows.append(dict(match_id=ident, seat=seat, player_id=ids[name], side=side, score=scores[name], against=against,
+        rows.append(dict(match_id=ident, seat=seat, player_id=kept.get(seat) or ids[name], side=side, score=scores[name], against=against,
                          won=name in winners, shared=shared and name in winners, moves=counts[name][0],
                          move_points=counts[name][1]))
     connection.execute(seats.insert(), rows)
@@ -140,14 +149,15 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
 
     if replaces is None and parsed.by_content:  # (looked for in this transaction: two imports of it at once find one)
         replaces = _grown_from(connection, parsed, table_name)
-    earlier = None
+    earlier, kept = None, None
     if replaces and replaces != parsed.ident:  # a log without an id, grown by a move: its old hash goes, its table and times stay
         earlier = connection.execute(select(matches.c.table_name, matches.c.played_at, matches.c.imported_at, matches.c.opened_at)
                                      .where(matches.c.id == replaces).with_for_update()).first()
+        kept = _seated(connection, replaces)
         connection.execute(delete(matches).where(matches.c.id == replaces))
         if earlier is not None:
             table_name = table_name or earlier.table_name
-    lookup = select(matches.c.log).where(matches.c.id == parsed.ident).with_for_update()
+    lookup = select(matches.c.log, matches.c.played_at).where(matches.c.id == parsed.ident).with_for_update()
     row = connection.execute(lookup).first()
     if row is None:
         values = dict(id=parsed.ident, game=parsed.header.game, partnership=parsed.header.partnership,
@@ -158,7 +168,7 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
                       lines=parsed.lines, started=parsed.header.started, board=_board(parsed))
         statement = insert(connection, matches).values(**values).on_conflict_do_nothing(index_elements=["id"])
         if connection.execute(statement.returning(matches.c.id)).first() is not None:
-            _write_children(connection, parsed, fresh=True)
+            _write_children(connection, parsed, True, values["played_at"], kept)
             return result("new" if earlier is None else "updated")
         row = connection.execute(lookup).first()  # another writer made it meanwhile (it is locked now)
         if row is None:  # pragma: no cover - made and deleted in between
@@ -178,7 +188,7 @@ def _store(connection: Connection, parsed: ParsedLog, *, source: str, played_at:
         log=parsed.text, lines=parsed.lines, finished=final.is_over, rounds=final.round_no, updated_at=now, board=_board(parsed),
         **({"table_name": table_name} if table_name else {}), **({"opened_at": now} if touch else {}),
     ))
-    _write_children(connection, parsed, fresh=False)
+    _write_children(connection, parsed, False, row.played_at)
     return result("updated")
 
 
@@ -344,14 +354,13 @@ class Merged:
     names_left: list[str] = field(default_factory=list)  # ... and those left, and why
 
 
-def _other_names(connection: Connection) -> list[tuple[str, str | None, str, dt.datetime]]:
-    """A database's players' other names, as (name, player or None where separated, kind, since); none in one made
-    before there were any."""
+def _decisions(connection: Connection) -> list[Decision]:
+    """A database's decisions on its players' names; none in one made before there were any."""
     if not inspect(connection).has_table("aliases"):
         return []
-    rows = connection.execute(select(aliases.c.name, players.c.name, aliases.c.kind, aliases.c.since)
+    rows = connection.execute(select(aliases.c.name, players.c.name, aliases.c.kind, aliases.c.since, aliases.c.decided)
                               .join(players, aliases.c.player_id == players.c.id, isouter=True))
-    return sorted((tuple(r) for r in rows), key=lambda r: r[3])  # type: ignore[misc]
+    return [Decision(*row) for row in rows]
 
 
 def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
@@ -364,7 +373,7 @@ def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
         with source.connect() as connection:
             rows = list(connection.execute(select(matches.c.id, matches.c.log, matches.c.played_at, matches.c.table_name)
                                            .order_by(matches.c.imported_at, matches.c.id)))
-            other_names = _other_names(connection)
+            decisions = _decisions(connection)
     except SQLAlchemyError as exc:
         raise ClubError(f"{other}: cannot read its matches: {first_line(exc)}") from None
     finally:
@@ -380,7 +389,7 @@ def merge(engine: Engine, other: str, *, skip_bad: bool = False) -> Merged:
                         f"(merge with --skip-bad to bring in the other {len(good)}):\n  " + "\n  ".join(bad))
 
     def work(connection: Connection) -> Merged:
-        names = adopt_other_names(connection, other_names)  # (first: its matches then seat as there)
+        names = adopt_decisions(connection, decisions)  # (first: its matches then seat as there)
         done = Merged(0, 0, 0, bad, names.taken, names.left)
         for parsed, played_at, table_name in good:
             state = _store(connection, parsed, source=other, played_at=played_at, table_name=table_name).state

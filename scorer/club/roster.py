@@ -7,6 +7,7 @@ its own it is, so that a merge of another laptop's database does not bring the u
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from dataclasses import dataclass
 from typing import Iterable
@@ -21,7 +22,9 @@ from scorer.errors import ClubError
 
 _NAMES_LOCK = 0x5C0_12E_7A3  # pg_advisory_xact_lock key of finding, making, renaming or merging players
 
-MERGED, RENAMED, SEPARATED = "merged", "renamed", "separated"  # how a name became, or stopped being, another's
+# How a name became another's (merged in, or a player's name before a rename), or stopped being it (a merge undone:
+# separated; a rename's old name separated: released, still the player's in the matches played before the rename).
+MERGED, RENAMED, SEPARATED, RELEASED = "merged", "renamed", "separated", "released"
 
 
 def insert(connection: Connection, table):
@@ -52,19 +55,28 @@ class Alias:
     name: str
     player_id: int | None  # None: separated (the name is its own player's again)
     kind: str
+    since: dt.datetime
+    decided: dt.datetime
+
+    def applies(self, at: dt.datetime | None) -> bool:
+        """Whether a table typing this name in a match played ``at`` (None: now) meant its player."""
+        if self.player_id is None:
+            return False
+        return self.kind != RELEASED or (at is not None and at < self.since)
 
 
 class Known:
-    """The club's names at one moment: its players' own and their other names, exact and as :func:`same_player` has
-    them.  A name is looked up as typed first, then in any case and spacing; at each step the club's decisions (other
-    names) before its players' own names (a name merged into Ben is Ben's even where a table made it a player of its
-    own by typing it beside Ben)."""
+    """The club's names for a match played ``at`` (None: now): its players' own and their other names, exact and as
+    :func:`same_player` has them.  A name is looked up as typed first, then in any case and spacing; at each step the
+    club's decisions (other names) before its players' own names (a name merged into Ben is Ben's even where a table
+    made it a player of its own by typing it beside Ben)."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, at: dt.datetime | None = None) -> None:
         self.players = {int(pid): name for pid, name in connection.execute(select(players.c.id, players.c.name))}
-        self.aliases = sorted((Alias(n, None if p is None else int(p), k) for n, p, k in connection.execute(
-            select(aliases.c.name, aliases.c.player_id, aliases.c.kind))), key=lambda a: a.name)  # (one order on every backend)
-        taken = [a for a in self.aliases if a.player_id is not None]
+        self.aliases = sorted((Alias(n, None if p is None else int(p), k, since, decided) for n, p, k, since, decided in connection.execute(
+            select(aliases.c.name, aliases.c.player_id, aliases.c.kind, aliases.c.since, aliases.c.decided))),
+            key=lambda a: a.name)  # (one order on every backend)
+        taken = [a for a in self.aliases if a.applies(at)]
         self.steps: list[dict[str, int]] = [{a.name: a.player_id for a in taken}, {n: p for p, n in self.players.items()}, {}, {}]  # type: ignore[misc]
         for alias in taken:
             self.steps[2].setdefault(same_player(alias.name), alias.player_id)  # type: ignore[arg-type]
@@ -87,16 +99,18 @@ class Known:
         return found[0] if found else None
 
 
-_CLASH_ORDER = (1, 0, 2, 3)  # Known.find's ranks, as surely each is the player where two names of one match find them
+# Known.find's ranks, as surely each is the player where two names of one match find one: the player's own name as
+# typed, then in another case, before another name of the player ("ben" beside "Bem", merged into Ben: "ben" is Ben).
+_CLASH_ORDER = (2, 0, 3, 1)
 
 
-def player_ids(connection: Connection, names: Iterable[str]) -> dict[str, int]:
-    """Each name's player in the club (:class:`Known`); a name it does not know is a new player, kept tidied.  Two names
-    of one match are never made one player: where two find the same player, the one found the more surely is that
-    player and the other is a player of its own name as typed (both, where neither is surer)."""
+def player_ids(connection: Connection, names: Iterable[str], at: dt.datetime | None = None) -> dict[str, int]:
+    """Each name's player in the club, in a match played ``at`` (:class:`Known`); a name it does not know is a new
+    player, kept tidied.  Two names of one match are never made one player: where two find the same player, the one
+    found the more surely is that player and the other a player of its own name as typed (both, where neither is)."""
     given = sorted(set(names))
     lock(connection)
-    known = Known(connection)
+    known = Known(connection, at)
     found = {n: known.find(n) for n in given}
     by_player: dict[int, list[str]] = {}
     for n, hit in found.items():
@@ -132,7 +146,12 @@ def find_player(connection: Connection, name: str) -> tuple[int, str]:
     alias = known.alias(name)
     if alias is not None and alias.player_id is not None:
         kept = known.players[alias.player_id]
+        if alias.kind == RELEASED:
+            raise ClubError(f"{name!r} was {kept!r}'s name before a rename, and was separated from {kept!r} on "
+                            f"{alias.decided:%Y-%m-%d}; no match since has been typed {name!r}")
         raise ClubError(f"{name!r} is another name of {kept!r} (merged or renamed): name the player as {kept!r}")
+    if alias is not None:
+        raise ClubError(f"{name!r} was separated on {alias.decided:%Y-%m-%d}, and no match has been typed {name!r} since")
     folded = {same_player(n): n for n in sorted(known.players.values())}
     close = [folded[c] for c in difflib.get_close_matches(same_player(name), list(folded), n=3, cutoff=0.6)]
     hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else " (`club players` lists them)"
@@ -142,10 +161,12 @@ def find_player(connection: Connection, name: str) -> tuple[int, str]:
 def other_names(engine: Engine) -> dict[str, list[str]]:
     """Each player's other names (merged into the player, or before a rename), by the player's name."""
     with engine.connect() as connection:
-        rows = connection.execute(select(players.c.name, aliases.c.name).join(aliases, aliases.c.player_id == players.c.id))
+        rows = connection.execute(select(players.c.name, aliases.c.name).join(aliases, aliases.c.player_id == players.c.id)
+                                  .where(aliases.c.kind.in_([MERGED, RENAMED])))
         found: dict[str, list[str]] = {}
         for name, alias in sorted(rows):
-            found.setdefault(name, []).append(alias)
+            if same_player(name) != same_player(alias):  # (a rename of the letter case only: no other name to tell)
+                found.setdefault(name, []).append(alias)
         return found
 
 

@@ -22,8 +22,9 @@ aliases = Table(
     metadata,
     Column("name", String(100), primary_key=True),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=True),  # None: separated, its own player's again
-    Column("kind", String(10), nullable=False),  # merged, renamed, separated
-    Column("since", DateTime, nullable=False),  # when (a rename's old name is the player's in the matches before it)
+    Column("kind", String(10), nullable=False),  # merged, renamed; separated (a merge undone), released (a rename's, since)
+    Column("since", DateTime, nullable=False),  # when it became the player's (a released name is theirs in matches before)
+    Column("decided", DateTime, nullable=False),  # when this was last decided (a database merge takes the newer decision)
 )
 
 matches = Table(

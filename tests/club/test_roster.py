@@ -3,6 +3,7 @@ table typing the old name later, an import again and another laptop's database a
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import shutil
@@ -141,7 +142,7 @@ def test_club_players_rename_and_merge_on_the_command_line(tmp_path: Path) -> No
     assert _club(db, "players", "merge", "Bem", "Ben") == (
         0, "'Bem' is 'Ben' now: 1 match moved to 'Ben'; a table typing 'Bem' scores for 'Ben'\n", "")
     code, out, _ = _club(db, "players", "rename", "Ann", "Ann Ek")
-    assert code == 0 and out == "'Ann' is 'Ann Ek' now, in every match; a table typing 'Ann' still scores for 'Ann Ek'\n"
+    assert code == 0 and out == "'Ann' is 'Ann Ek' now, in every match; a table typing 'Ann' scores for 'Ann Ek'\n"
     assert _club(db, "players")[1] == "Ann Ek  (also Ann)\nBen  (also Bem)\n"
     code, _, err = _club(db, "players", "merge", "Ann Ek", "Ben")
     assert code != 0 and "played in one match" in err
@@ -179,7 +180,7 @@ def test_a_rename_s_old_name_separated_takes_only_the_matches_typed_with_it_sinc
         import_log(engine, _match(seed, *names), source=str(seed), played_at=now - dt.timedelta(days=7))
     rename_player(engine, "Ben", "Benjamin")
     import_log(engine, _match(3, "Ben", "Ann"), source="3", played_at=now + dt.timedelta(hours=1))
-    assert standings_rows(engine)["Benjamin"][0] == 3 and separable(engine, "ben") == 1
+    assert standings_rows(engine)["Benjamin"][0] == 3 and separable(engine, "ben") == (1, True)
     separated = separate_name(engine, "ben")
     assert (separated.name, separated.into, separated.matches) == ("Ben", "Benjamin", 1)
     assert {p: r[0] for p, r in standings_rows(engine).items()} == {"Ann": 2, "Ben": 1, "Benjamin": 2, "Dan": 1}
@@ -221,7 +222,7 @@ def test_a_database_merge_takes_the_other_laptop_s_decisions_but_not_one_undone_
     shutil.copy(a, b)
     separate_name(open_database(a), "Bem")
     merged = merge(open_database(a), b)
-    assert merged.names_taken == [] and merged.names_left == ["'Bem' is 'Ben' there but was separated here: left as it is"]
+    assert (merged.names_taken, merged.names_left) == ([], [])  # (undone here since: this database's decision stands)
     assert {p: r[0] for p, r in standings_rows(open_database(a)).items()} == {"Ann": 2, "Ben": 1, "Bem": 1}
 
 
@@ -249,3 +250,71 @@ def test_a_merge_cannot_be_undone_from_an_unreadable_stored_log_and_says_which(t
     with pytest.raises(ClubError, match=r"match [0-9a-f]{12}: its stored log cannot be read .*; nothing was separated"):
         separate_name(engine, "Bem")
     assert other_names(engine) == {"Ben": ["Bem"]}
+
+
+
+def _grown(seed: int, names: tuple[str, ...], ident: str, lines: int | None = None) -> str:
+    """A simulated match's log with an id (a live table's), its first ``lines`` lines (all: None)."""
+    sim = simulate_match("horse-race", len(names), seed=seed, names=names)
+    header = dataclasses.replace(sim.header, id=ident * 32)
+    text = log_text(sim, header=header)
+    return "".join(text.splitlines(keepends=True)[:lines]) if lines else text
+
+
+def test_a_match_growing_keeps_its_seats_through_a_rename_separated_and_a_name_split(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    import_log(engine, _grown(1, ("Ann", "Ben"), "a", 8), source="m1")  # (a live table: Ann and Ben playing)
+    rename_player(engine, "Ann", "Anna")
+    import_log(engine, _match(2, "Ann", "Cid"), source="m2", played_at=dt.datetime.now() + dt.timedelta(hours=1))  # (a newcomer)
+    assert separate_name(engine, "Ann").matches == 1
+    import_log(engine, _grown(1, ("Ann", "Ben"), "a"), source="m1")  # (m1 goes on: still Anna's)
+    import_log(engine, _grown(3, ("ann", "Dee"), "b", 8), source="m3")
+    import_log(engine, _match(4, "Ann", "ann"), source="m4")  # (two people typed alike, beside each other)
+    import_log(engine, _grown(3, ("ann", "Dee"), "b"), source="m3")  # (m3 goes on: still the player it was stored with)
+    counts = {p: r[0] for p, r in standings_rows(engine).items()}
+    assert counts["Anna"] == 1 and counts["Ann"] == 3 and counts["ann"] == 1
+
+
+def test_a_player_s_own_name_in_another_case_beside_another_name_of_the_player_is_the_player(tmp_path: Path) -> None:
+    engine = open_database(str(tmp_path / "c.db"))
+    for seed, names in ((1, ("Ann", "Ben")), (2, ("Ann", "Bem"))):
+        import_log(engine, _match(seed, *names), source=str(seed))
+    merge_players(engine, "Bem", "Ben")
+    import_log(engine, _match(3, "ben", "Bem"), source="3")  # ("ben" is Ben; "Bem" beside him someone else, this once)
+    import_log(engine, _match(4, "ben", "Ann"), source="4")
+    counts = {p: r[0] for p, r in standings_rows(engine).items()}
+    assert counts == {"Ann": 3, "Ben": 4, "Bem": 1}
+    with pytest.raises(ClubError, match=r"'Bem' is another player's name already, and 'Ben' and 'Bem' played in one match"):
+        rename_player(engine, "Ben", "Bem")  # (a player of that very name: said, not a database error)
+
+
+def test_a_merge_of_a_player_named_as_another_s_other_name_says_whom_a_table_typing_it_scores_for(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    engine = open_database(db)
+    for seed, names in ((1, ("Ann", "Ben")), (2, ("Cid", "Bem")), (3, ("Ben", "Dee"))):
+        import_log(engine, _match(seed, *names), source=str(seed))
+    merge_players(engine, "Bem", "Ben")
+    import_log(engine, _match(4, "Ben", "Bem"), source="4")  # (a Bem beside Ben: a player "Bem" of this match's own)
+    code, out, _ = _club(db, "players", "merge", "Bem", "Cid")
+    assert code == 0 and out.endswith("a table typing 'Bem' scores for 'Ben'\n")
+
+
+def test_a_rename_and_its_undoing_travel_with_a_database_merge_as_renames(tmp_path: Path) -> None:
+    main_db, laptop_db = str(tmp_path / "main.db"), str(tmp_path / "laptop.db")
+    main, laptop = open_database(main_db), open_database(laptop_db)
+    before = dt.datetime.now() - dt.timedelta(days=7)
+    for engine in (main, laptop):
+        import_log(engine, _match(1, "Ann", "Ben"), source="1", played_at=before)
+        import_log(engine, _match(2, "Ann", "Cid"), source="2", played_at=before)
+    rename_player(main, "Ann", "Anna")
+    import_log(main, _match(3, "Ann", "Dee"), source="3", played_at=dt.datetime.now() + dt.timedelta(hours=1))
+    merged = merge(laptop, main_db)
+    assert merged.names_taken == ["'Ann' is 'Anna', as there: 2 matches moved"] and merged.added == 1
+    assert standings_rows(laptop) == standings_rows(main)
+    separate_name(main, "Ann")  # (the newcomer Ann of match 3: the two before the rename stay Anna's)
+    assert merge(laptop, main_db).names_taken == ["'Ann' is not 'Anna' any more, as there: 1 match moved"]
+    assert standings_rows(laptop) == standings_rows(main)
+    assert {p: r[0] for p, r in standings_rows(main).items()} == {"Anna": 2, "Ann": 1, "Ben": 1, "Cid": 1, "Dee": 1}
+    fresh = open_database(str(tmp_path / "fresh.db"))
+    merge(fresh, main_db)  # (a copy made from the club's file keeps the decisions: "merge in a copy that has them")
+    assert standings_rows(fresh) == standings_rows(main)

@@ -226,8 +226,12 @@
         <translation>Tästä lähtien nimellä {name} kirjatut pisteet menevät pelaajalle {other}. Pelaajan {other} sivun ”Erota nimi…” peruu tämän.</translation>
     </message>
     <message>
-        <source>No match of {name} was typed {other} (since the rename).</source>
-        <translation>Yhtään pelaajan {name} ottelua ei ole kirjattu nimellä {other} (nimen muutoksen jälkeen).</translation>
+        <source>No match of {name} since the rename was typed {other}.</source>
+        <translation>Yhtään pelaajan {name} ottelua nimen muutoksen jälkeen ei ole kirjattu nimellä {other}.</translation>
+    </message>
+    <message>
+        <source>No match of {name} was typed {other}.</source>
+        <translation>Yhtään pelaajan {name} ottelua ei ole kirjattu nimellä {other}.</translation>
     </message>
     <message>
         <source>1 match typed {other} goes from {name} to a player {other}.</source>

@@ -19,6 +19,7 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=True),
         sa.Column("kind", sa.String(10), nullable=False),
         sa.Column("since", sa.DateTime, nullable=False),
+        sa.Column("decided", sa.DateTime, nullable=False),
     )
 
 
