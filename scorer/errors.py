@@ -75,3 +75,11 @@ class SourceError(VisionError):
 
 class CalibrationError(VisionError):
     """The target was not found, or a profile is missing or damaged (re-exported by scorer.vision.calibration)."""
+
+
+class TargetNotFound(CalibrationError):
+    """Fewer than two of the printed target's markers were seen in a picture."""
+
+    def __init__(self, message: str, seen: int) -> None:
+        super().__init__(message)
+        self.seen = seen

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import cv2
 import numpy as np
-from PySide6.QtWidgets import QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+)
 
 from scorer.app.i18n import decimal, translate
 from scorer.app.liveview import to_qimage
-from scorer.errors import ScorerError
-from scorer.vision.calibration import PAGE_MM, Profile, View, calibrate_views, find_target, save_profile
+from scorer.errors import ScorerError, TargetNotFound
+from scorer.pipeline.sources import Camera
+from scorer.vision.calibration import (
+    PAGE_MM, Profile, View, calibrate_views, config_dir, find_target, profile_name_problem, profile_path, save_profile,
+)
 
 
 def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
@@ -37,14 +44,55 @@ def draw_profile(image: np.ndarray, profile: Profile) -> np.ndarray:
     return out
 
 
+class CalibrationChooser(QWidget):
+    """The saved calibrations (none first; ``chosen`` where it is saved) and the wizard that makes one, on the camera
+    ``camera()`` gives (its index, and the width and height play sets it to)."""
+
+    def __init__(self, chosen: str, camera: Callable[[], tuple[int, int, int]]) -> None:
+        super().__init__()
+        self.camera = camera
+        self.box = QComboBox()
+        self.box.addItem("")
+        for p in sorted((config_dir() / "calibration").glob("*.json")):
+            self.box.addItem(p.stem)
+        if chosen and self.box.findText(chosen) > 0:
+            self.box.setCurrentText(chosen)
+        self.wizard_button = QPushButton()
+        self.wizard_button.clicked.connect(self._wizard)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.box, 1)
+        row.addWidget(self.wizard_button)
+
+    def retranslate(self) -> None:
+        self.box.setItemText(0, translate("StartDialog", "(none)", "no calibration"))
+        self.wizard_button.setText(translate("StartDialog", "Calibrate the table…"))
+
+    def chosen(self) -> str | None:
+        return None if self.box.currentIndex() == 0 else self.box.currentText()
+
+    def _wizard(self) -> None:
+        wizard = CalibrationWizard(*self.camera())
+        if wizard.exec() == QDialog.DialogCode.Accepted and wizard.profile is not None:
+            if self.box.findText(wizard.profile.name) < 0:
+                self.box.addItem(wizard.profile.name)
+            self.box.setCurrentText(wizard.profile.name)
+
+
+# Tiles shorter than this in the picture are read poorly (live play tells the players so too).
+SMALL_TILE_PX = 40
+
+
 class CalibrationWizard(QDialog):
-    def __init__(self) -> None:
+    def __init__(self, camera: int = 0, width: int = 1280, height: int = 720) -> None:
         super().__init__()
         self.setWindowTitle(self.tr("Calibrate the table"))
         self.profile: Profile | None = None
+        self.resolution = (width, height)  # (the camera's pictures as play takes them: the profile is made for those)
         col = QVBoxLayout(self)
         col.addWidget(QLabel(self.tr(
-            "1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.\n"
+            "1. Print calibration/target.pdf at 100 % (not fitted to the page: the tile outline in its middle measures\n"
+            "   48 x 24 mm) and lay it flat in the middle of the table.\n"
             "2. Take a picture with the camera, or open a photo or a video of it.\n"
             "   For a wide-angle camera, lay the target near each corner too and take a picture each time:\n"
             "   the views measure the lens (the grid then bends with the table's lines).\n"
@@ -54,6 +102,7 @@ class CalibrationWizard(QDialog):
         row = QHBoxLayout()
         self.camera = QSpinBox()
         self.camera.setRange(0, 9)
+        self.camera.setValue(camera)
         grab = QPushButton(self.tr("Take a picture"))
         grab.clicked.connect(self._from_camera)
         open_file = QPushButton(self.tr("Open a photo or video…"))
@@ -72,16 +121,21 @@ class CalibrationWizard(QDialog):
         self.result = QLabel("")
         col.addWidget(self.result)
         row2 = QHBoxLayout()
-        self.name = QLineEdit("kitchen")
+        self.name = QLineEdit(self.tr("kitchen"))
         save = QPushButton(self.tr("Save profile"))
         save.clicked.connect(self._save)
         row2.addWidget(QLabel(self.tr("Name")))
         row2.addWidget(self.name)
         row2.addWidget(save)
         col.addLayout(row2)
+        for button in self.findChildren(QPushButton):  # (Enter in the name saves; it takes no picture)
+            button.setAutoDefault(False)
+        save.setDefault(True)
 
     def _start_over(self) -> None:
         self.views, self.size, self.profile = [], None, None
+        self.view.clear()
+        self.view.setText(self.tr("no picture yet"))
         self.result.setText(self.tr("views cleared"))
 
     def _add_view(self, view: View, size: tuple[int, int]) -> None:
@@ -101,6 +155,11 @@ class CalibrationWizard(QDialog):
             middle = np.array([w / 2, h / 2])
             views = sorted(self.views, key=lambda v: float(np.linalg.norm(v[0].mean(0) - middle)))
             self.profile = calibrate_views(views, (w, h), self.name.text().strip() or "default")
+        except TargetNotFound as exc:
+            self.profile = None
+            self.result.setText(self.tr("The target was not found ({seen} of its 6 markers seen): is the whole page in view, "
+                                        "lying flat, in focus and lit?").format(seen=exc.seen))
+            shown = image
         except ScorerError as exc:
             self.profile = None
             self.result.setText(str(exc))
@@ -114,8 +173,12 @@ class CalibrationWizard(QDialog):
                 "{markers} of 6 markers, fit error {error} mm, {scale} px/mm: a tile will look {w} x {h} px; "
                 "views: {views}, {lens}").format(
                     markers=p.markers, error=decimal(p.error_mm, 2), scale=decimal(p.px_per_mm, 2),
-                    w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens))
+                    w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens)
+                + ("\n" + self.tr("Tiles this small are read poorly: bring the camera closer, or raise its resolution.")
+                   if p.tile_px[0] < SMALL_TILE_PX else ""))
             shown = draw_profile(image, p)
+            for other in self.views[:-1]:  # (the earlier views' places, thinner: the outline is the middle view's)
+                cv2.polylines(shown, [cv2.convexHull(other[0].astype(np.float32)).astype(np.int32)], True, (0, 0, 200), 1, cv2.LINE_AA)
         from PySide6.QtCore import Qt
         from PySide6.QtGui import QPixmap
 
@@ -123,36 +186,72 @@ class CalibrationWizard(QDialog):
         self.view.setPixmap(pixmap.scaled(self.view.width(), self.view.height(), Qt.AspectRatioMode.KeepAspectRatio))
 
     def _from_camera(self) -> None:
-        cap = cv2.VideoCapture(self.camera.value())
-        ok, frame = cap.read() if cap.isOpened() else (False, None)
-        cap.release()
-        if not ok:
+        camera = Camera(self.camera.value(), *self.resolution, give_up_s=2.0)
+        try:
+            camera.connect()
+            pictures = camera.frames()
+            frame = next(pictures).image
+            pictures.close()
+        except (ScorerError, StopIteration):
             self.result.setText(self.tr("camera {number}: no picture (not connected?)").format(number=self.camera.value()))
             return
+        finally:
+            camera.release()
         self.use_image(frame)
 
     def _from_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("A photo or video of the target"), "",
-                                              self.tr("Images and videos (*.jpg *.png *.mp4 *.avi)"))
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("A photo or video of the target"), "", self.tr(
+            "Images and videos (*.jpg *.jpeg *.png *.webp *.bmp *.mp4 *.avi *.mov *.mkv *.JPG *.JPEG *.PNG *.MP4 *.MOV)") + ";;" +
+            self.tr("All files (*)"))
         if not path:
             return
         cap = cv2.VideoCapture(path)
-        ok, frame = cap.read()
+        # A video: a picture every half second, each new place of the target a view (laid near each corner in turn).
+        step = max(1, int(round((cap.get(cv2.CAP_PROP_FPS) or 2.0) / 2)))
+        frames, index, last = 0, 0, None
+        while frames < VIDEO_PICTURES:
+            ok, frame = cap.read()
+            if not ok:
+                break
+            if index % step == 0:
+                frames, last = frames + 1, frame
+                if len(self.views) < VIDEO_VIEWS and _shows_target(frame):
+                    self.use_image(frame)
+            index += 1
         cap.release()
-        if ok:
-            self.use_image(frame)
-        else:
+        if last is None:
             self.result.setText(self.tr("{path}: cannot be read").format(path=path))
+        elif self.profile is None:
+            self.use_image(last)  # (what was not found, said on the last picture)
 
     def _save(self) -> None:
         if self.profile is None:
             self.result.setText(self.tr("find the target first"))
             return
-        self.profile.name = self.name.text().strip() or "default"
+        name = self.name.text().strip()
+        if profile_name_problem(name):
+            self.result.setText(self.tr("A profile's name is letters, digits, spaces, - _ and . (not first), up to 60 characters."))
+            return
+        if profile_path(name).exists() and QMessageBox.question(self, self.tr("Calibrate the table"), self.tr(
+                "A profile named {name} exists already. Replace it? (A saved match that names it is read through the new one.)"
+                ).format(name=name)) != QMessageBox.StandardButton.Yes:
+            return
+        self.profile.name = name
         try:
-            path = save_profile(self.profile)
+            save_profile(self.profile)
         except ScorerError as exc:
             self.result.setText(str(exc))
             return
-        self.result.setText(self.tr("saved {path}").format(path=path))
         self.accept()
+
+
+VIDEO_PICTURES = 600  # pictures of a video looked at (5 minutes at two a second)
+VIDEO_VIEWS = 8
+
+
+def _shows_target(frame: np.ndarray) -> bool:
+    try:
+        find_target(frame)
+    except ScorerError:
+        return False
+    return True

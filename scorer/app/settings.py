@@ -41,6 +41,7 @@ class Settings:
     partnership: bool = False
     source: str = ""  # the last new match's "file" or "url"; empty: a camera (``camera``), or none found
     location: str = ""  # the video file, recorded session's folder or camera URL last given
+    calibration: str = ""  # the calibration profile last chosen for a new match (none: empty)
 
     @classmethod
     def path(cls) -> Path:

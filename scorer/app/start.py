@@ -19,11 +19,12 @@ from scorer.app.start_screen import CribbageChoice, DemoMatch, NewMatch, Resume,
 from scorer.app.window import MainWindow
 from scorer.app.wording import refusal_text
 from scorer.cribbage.store import read_game
-from scorer.errors import ScorerError
+from scorer.errors import CalibrationError, ScorerError
 from scorer.pipeline import open_table
 from scorer.pipeline.sources import Camera, FrameSource, NoCamera, open_video
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import Session, cannot_open
+from scorer.vision.calibration import load_profile
 
 DEMO = {"game": "horse-race", "players": ("Ann", "Ben"), "partnership": False, "starter": "Ben"}
 
@@ -56,7 +57,8 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
     settings = settings or Settings.load()
     header = session.header
     source = source or source_of(header.source, settings)
-    pipeline = open_table(session, source, starter=starter, still_seconds=settings.still_seconds)
+    pipeline = open_table(session, source, starter=starter, still_seconds=settings.still_seconds,
+                          uncalibrated=not _calibration_found(header.calibration))
     recorded = header.source is not None and header.source.kind in ("video", "demo")
     start = max((s.t for s in session.steps if s.t is not None), default=0.0) if recorded else 0.0
     window = MainWindow(session, pipeline, source, lang=lang, realtime=realtime, start_seconds=start)
@@ -64,6 +66,23 @@ def open_window(session: Session, starter: str | None, lang: str, settings: Sett
     window.mute.setChecked(not settings.voice)
     window.use_club(settings)
     return window
+
+
+def _calibration_found(name: str | None) -> bool:
+    """Whether the calibration ``name`` a match is read through is there; where it is lost (renamed, deleted), the
+    players are asked whether to go on without it (else it is refused, as before)."""
+    try:
+        if name:
+            load_profile(name)
+        return True
+    except CalibrationError as exc:
+        answer = QMessageBox.question(None, translate("StartDialog", "The calibration is missing"), translate(
+            "StartDialog", "{problem}\n\nGo on without it? The table is then read uncalibrated (each seat by the edge of the "
+            "picture nearest it); a calibration saved again under the name {name} is used the next time.").format(
+            problem=str(exc), name=name))
+        if answer != QMessageBox.StandardButton.Yes:
+            raise
+        return False
 
 
 def open_demo(lang: str, settings: Settings) -> MainWindow:

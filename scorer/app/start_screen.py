@@ -27,6 +27,7 @@ from scorer.app.cameras import cameras_found
 from scorer.app.cribbage_start import CribbageStartDialog, unfinished_count
 from scorer.app.i18n import Retranslated, translate
 from scorer.app.settings import Settings, SettingsDialog
+from scorer.app.calibrate import CalibrationChooser
 from scorer.app.club import open_club_window
 from scorer.app.start_resume import cut_accepted, offered_first, resume_instead, same_table, summary_text
 from scorer.app.start_form import (  # (the choices re-exported: the app's start and the tests take them from here)
@@ -36,7 +37,6 @@ from scorer.app.start_form import (  # (the choices re-exported: the app's start
 from scorer.errors import ScorerError
 from scorer.rules.log import MatchHeader, MatchSource
 from scorer.sessions import SessionSummary, list_sessions
-from scorer.vision.calibration import config_dir
 
 def _button(slot) -> QPushButton:
     button = QPushButton()
@@ -127,8 +127,7 @@ class StartDialog(Retranslated, QDialog):
         self.location.setToolTip(self.tr("a video file, a record folder, or rtsp:// / http:// for a phone over the table"))
         self.browse_button.setText(self.tr("Open video file…"))
         self.browse_folder_button.setText(self.tr("Open recorded session…"))
-        self.calibration.setItemText(0, self.tr("(none)", "no calibration"))
-        self.wizard_button.setText(self.tr("Calibrate the table…"))
+        self.calibration.retranslate()
         self.game_label.setText(self.tr("Game"))
         self.players_label.setText(self.tr("Players (clockwise from the seat nearest the camera)"))
         self.starter_label.setText(self.tr("Starter"))
@@ -193,20 +192,7 @@ class StartDialog(Retranslated, QDialog):
         self.game.addItem("Seven Rocks", "seven-rocks")
         self.game.setCurrentIndex(max(0, self.game.findData(self.settings.game)))
         self.players = QLineEdit(self.settings.players)
-        try:  # the club's names, offered as one types (new names are simply typed)
-            from PySide6.QtWidgets import QCompleter
-
-            from scorer.club import file_missing, open_readonly, player_names
-            from scorer.club.connection import default_url
-
-            # (Only a club file already there, read: none is made, and a server is not waited for before the screen.)
-            club = self.settings.club_db or default_url()
-            if ("://" not in club or club.startswith("sqlite")) and not file_missing(club):
-                completer = QCompleter(player_names(open_readonly(club)), self)
-                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-                self.players.setCompleter(completer)
-        except ScorerError:
-            pass
+        self._offer_club_names()
         self.partnership = QCheckBox()
         self.partnership.setChecked(self.settings.partnership)
         self.pairs_before = self.settings.partnership and self.game.currentData() != "seven-rocks"
@@ -229,7 +215,10 @@ class StartDialog(Retranslated, QDialog):
         form.addRow(self.source_label, self.source)
         form.addRow("", self.location)
         form.addRow("", self._browse_buttons())
-        form.addRow(self.calibration_label, self._calibration_row())
+        # (The wizard looks through the camera chosen above, at the resolution play takes its pictures at.)
+        self.calibration = CalibrationChooser(self.settings.calibration, lambda: (
+            d if isinstance(d := self.source.currentData(), int) else self.settings.camera, self.settings.width, self.settings.height))
+        form.addRow(self.calibration_label, self.calibration)
         form.addRow(self.problem)
         buttons = QDialogButtonBox()
         # Not the standard OK: Qt would set that button's text back to its own "OK" on a change of language.
@@ -242,6 +231,23 @@ class StartDialog(Retranslated, QDialog):
                         self.starter.textChanged):
             changed.connect(self._recheck)
         return box
+
+    def _offer_club_names(self) -> None:
+        """The club's names, offered as one types the players (new names are simply typed)."""
+        try:
+            from PySide6.QtWidgets import QCompleter
+
+            from scorer.club import file_missing, open_readonly, player_names
+            from scorer.club.connection import default_url
+
+            # (Only a club file already there, read: none is made, and a server is not waited for before the screen.)
+            club = self.settings.club_db or default_url()
+            if ("://" not in club or club.startswith("sqlite")) and not file_missing(club):
+                completer = QCompleter(player_names(open_readonly(club)), self)
+                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+                self.players.setCompleter(completer)
+        except ScorerError:
+            pass
 
     def _game_changed(self) -> None:
         # Seven Rocks is played in two pairs only: chosen, it ticks the pairs box; left, the box is as it was.
@@ -261,24 +267,10 @@ class StartDialog(Retranslated, QDialog):
         row.addWidget(self.browse_folder_button)
         return row
 
-    def _calibration_row(self) -> QWidget:
-        """The saved calibrations (none first) and the wizard that makes one."""
-        self.calibration = QComboBox()
-        self.calibration.addItem("")
-        for p in sorted((config_dir() / "calibration").glob("*.json")):
-            self.calibration.addItem(p.stem)
-        self.wizard_button = QPushButton()
-        self.wizard_button.clicked.connect(self._calibrate)
-        self.calibration_row = QWidget()
-        cal = QHBoxLayout(self.calibration_row)
-        cal.setContentsMargins(0, 0, 0, 0)
-        cal.addWidget(self.calibration, 1)
-        cal.addWidget(self.wizard_button)
-        return self.calibration_row
-
     def _source_changed(self) -> None:
         data = self.source.currentData()
         self.location.setEnabled(not isinstance(data, int) and data != "hand")
+        self.calibration.setEnabled(data != "hand")  # (no camera: nothing to calibrate)
 
     def _source_chosen(self) -> None:
         """A recording picked from the open list opens the file picker (the item promises it) where none is given."""
@@ -343,7 +335,7 @@ class StartDialog(Retranslated, QDialog):
             starter = self._checked_starter(players)
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
                                  table=self.settings.table or None, source=self.source_spec(),
-                                 calibration=None if self.calibration.currentIndex() == 0 else self.calibration.currentText())
+                                 calibration=self.calibration.chosen() if self.calibration.isEnabled() else None)
         except FormError as exc:
             self._show_problem(exc)
             exc.field.setFocus()
@@ -358,7 +350,8 @@ class StartDialog(Retranslated, QDialog):
         data, spec = self.source.currentData(), header.source  # ("No camera" is offered anyway where none is found)
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
                  "source": data if data in ("file", "url") else "", "camera": data if isinstance(data, int) else self.settings.camera,
-                 "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location}
+                 "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location,
+                 "calibration": self.calibration.chosen() or ""}
         self.settings = replace(self.settings, **table)
         try:  # the table offered again next time
             Settings.remember(**table)
@@ -391,15 +384,6 @@ class StartDialog(Retranslated, QDialog):
         if path:
             self.source.setCurrentIndex(self.source.findData("file"))
             self.location.setText(path)
-
-    def _calibrate(self) -> None:
-        from scorer.app.calibrate import CalibrationWizard
-
-        wizard = CalibrationWizard()
-        if wizard.exec() == QDialog.DialogCode.Accepted and wizard.profile is not None:
-            if self.calibration.findText(wizard.profile.name) < 0:
-                self.calibration.addItem(wizard.profile.name)
-            self.calibration.setCurrentText(wizard.profile.name)
 
     def _set_lang(self, lang: str) -> None:
         """This screen and what follows in ``lang`` (Qt's LanguageChange retranslates it), remembered."""

@@ -110,27 +110,37 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from scorer.pipeline.sources import Camera, VideoFile
     from scorer.vision import load_image
-    from scorer.vision.calibration import calibrate, calibrate_frames, save_profile
+    from scorer.vision.calibration import CalibrationError, calibrate, calibrate_frames, profile_path, save_profile
+
+    name = args.name[:-5] if args.name.endswith(".json") else args.name
+    there = profile_path(name, Path(args.dir) if args.dir else None)  # (a name refused before the camera is opened)
+    if there.exists() and not args.replace:
+        raise CalibrationError(f"a profile {name!r} exists already ({there}): give another name, or --replace it "
+                               "(a saved match that names it is read through the new one)")
 
     def taken(n: int) -> None:
         more = args.views - n
         err.write(f"view {n} taken" + (f"; lay the target somewhere else on the table ({more} more)\n" if more else "\n"))
 
     if args.image:
-        profile = calibrate(load_image(args.image), args.name)
+        if args.views > 1:
+            err.write(f"one picture is one view: --views {args.views} counts views in a video or from a camera\n")
+        profile = calibrate(load_image(args.image), name)
     elif args.video:
         frames = islice(VideoFile(args.video).frames(), 300 * args.views)
-        profile = calibrate_frames((f.image for f in frames), args.name, args.views, taken)
+        profile = calibrate_frames((f.image for f in frames), name, args.views, taken)
     else:
         if args.views > 1:
             err.write(f"lay the target on the table and keep it still; then move it {args.views - 1} times, toward the corners\n")
         live = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
-        profile = calibrate_frames((f.image for f in live), args.name, args.views, taken)
+        profile = calibrate_frames((f.image for f in live), name, args.views, taken)
     path = save_profile(profile, Path(args.dir) if args.dir else None)
     out.write(
         f"calibration profile {profile.name!r} saved to {path}\n"
         f"  target markers seen: {profile.markers} of 6, fit error {profile.error_mm:.2f} mm\n"
         f"  scale at the target: {profile.px_per_mm:.2f} px/mm; a tile should look {profile.tile_px[0]:.0f} x {profile.tile_px[1]:.0f} px\n"
+        "  (all of it as printed: check with a ruler that the tile outline in the middle of the page is 48 x 24 mm --\n"
+        "  printed at 100 %, not fitted to the page)\n"
     )
     fit = profile.lens_fit or {}
     if profile.lens is not None:
@@ -376,6 +386,12 @@ def add_board_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     board.set_defaults(run=_board)
 
 
+def _at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of views, 1 or more; found {text!r}")
+    return int(text)
+
+
 def add_calibrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = sub.add_parser("calibrate", help="find the printed target and save a table calibration profile")
     source = cal.add_mutually_exclusive_group(required=True)
@@ -383,7 +399,8 @@ def add_calibrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser
     source.add_argument("--video", metavar="FILE", help="a recording of the target on the table")
     source.add_argument("--image", metavar="FILE", help="a picture of the target on the table")
     cal.add_argument("--name", default="default", help="profile name (default: default)")
-    cal.add_argument("--views", type=int, default=1, metavar="N",
+    cal.add_argument("--views", type=_at_least_one, default=1, metavar="N",
                      help="views of the target in different places (video or camera), to measure the lens (default 1)")
+    cal.add_argument("--replace", action="store_true", help="replace a profile of that name (else refused)")
     cal.add_argument("--dir", help="where to save profiles (default: the user's config folder)")
     cal.set_defaults(run=_calibrate)

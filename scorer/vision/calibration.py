@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import CalibrationError as CalibrationError  # (defined in the one tree; imported from here too)
+from scorer.errors import TargetNotFound as TargetNotFound
 from scorer.vision.lens import Lens, fit_lens
 
 PAGE_MM = (210.0, 297.0)  # A4 portrait
@@ -254,7 +255,8 @@ def find_target(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
                 mm_pts.append(marker_corners_mm(int(marker_id)))
                 n += 1
     if n < 2:
-        raise CalibrationError(f"the calibration target was not found: {n} of its 6 markers seen (need at least 2)")
+        raise TargetNotFound(f"the calibration target was not found: {n} of its 6 markers seen (need at least 2) -- the whole "
+                             "page in view, lying flat, in focus and lit?", n)
     return np.concatenate(img_pts), np.concatenate(mm_pts), n
 
 
@@ -355,9 +357,22 @@ def config_dir() -> Path:
     return Path(base) / "domino-scorer"
 
 
+def profile_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a calibration profile (a file on any system: letters, digits, spaces, - _ and .,
+    not first), or None."""
+    if not name.strip():
+        return "an empty name"
+    if name != name.strip() or "  " in name:
+        return f"{name!r} has spaces at its ends or doubled"
+    if name.startswith(".") or len(name) > 60 or any(not (c.isalnum() or c in " -_.") for c in name):
+        return f"{name!r}: a profile's name is letters, digits, spaces, - _ and . (not first), up to 60 characters"
+    return None
+
+
 def profile_path(name: str, directory: Path | None = None) -> Path:
-    if not name or any(c in name for c in "/\\") or name.startswith("."):
-        raise CalibrationError(f"a profile name is a plain word, found {name!r}")
+    problem = profile_name_problem(name)
+    if problem:
+        raise CalibrationError(f"not a profile name: {problem}")
     return (directory or config_dir() / "calibration") / f"{name}.json"
 
 

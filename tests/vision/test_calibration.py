@@ -233,3 +233,30 @@ def test_zones_edited_by_hand_wrongly_are_refused_with_what_is_wrong(tmp_path: P
     (tmp_path / "kitchen.json").write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match=re.escape(found)):
         load_profile("kitchen", tmp_path)
+
+
+def test_calibrate_command_keeps_a_profile_unless_replaced_and_refuses_odd_names_and_views(tmp_path: Path) -> None:
+    image, _ = view(1.4, 15, 60)
+    path = tmp_path / "view.png"
+    cv2.imwrite(str(path), image)
+
+    def calibrate_with(*args: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["calibrate", "--image", str(path), "--dir", str(tmp_path), *args], out=out, err=err)
+        return code, out.getvalue(), err.getvalue()
+
+    code, out, _ = calibrate_with("--name", "club.json")  # (the file's name typed: the profile's name meant)
+    assert code == 0 and (tmp_path / "club.json").exists() and "48 x 24 mm" in out
+    before = (tmp_path / "club.json").read_text()
+    code, _, err = calibrate_with("--name", "club")
+    assert code == 2 and "a profile 'club' exists already" in err and (tmp_path / "club.json").read_text() == before
+    assert calibrate_with("--name", "club", "--replace")[0] == 0
+    for name in ("a:b*c?", "  spaced  ", ".hidden", "../up"):
+        code, _, err = calibrate_with("--name", name)
+        assert code == 2 and "not a profile name" in err, name
+    code, _, err = calibrate_with("--name", "Kitchen table 2")
+    assert code == 0 and (tmp_path / "Kitchen table 2.json").exists()
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--image", str(path), "--views", "-3"], out=io.StringIO(), err=io.StringIO())
+    code, _, err = calibrate_with("--name", "five", "--views", "5")
+    assert code == 0 and "one picture is one view" in err

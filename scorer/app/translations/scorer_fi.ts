@@ -80,16 +80,18 @@
         <translation>Pöydän kalibrointi</translation>
     </message>
     <message>
-        <source>1. Print calibration/target.pdf at 100 % and lay it flat in the middle of the table.
+        <source>1. Print calibration/target.pdf at 100 % (not fitted to the page: the tile outline in its middle measures
+   48 x 24 mm) and lay it flat in the middle of the table.
 2. Take a picture with the camera, or open a photo or a video of it.
    For a wide-angle camera, lay the target near each corner too and take a picture each time:
    the views measure the lens (the grid then bends with the table&apos;s lines).
 3. Check the red outline and the grid lie on the table, then name the profile.</source>
-        <translation>1. Tulosta calibration/target.pdf 100 %:n koossa ja aseta arkki tasaisesti pöydän keskelle.
-2. Ota arkista kuva kameralla tai avaa siitä valokuva tai video.
-   Laajakulmakameralla aseta arkki myös jokaisen kulman lähelle ja ota joka kerta kuva:
-   kuvista mitataan objektiivi (ruudukko taipuu silloin pöydän viivojen mukana).
-3. Tarkista, että punainen ääriviiva ja ruudukko ovat pöydän pinnassa, ja anna profiilille nimi.</translation>
+        <translation>1. Tulosta calibration/target.pdf 100 %:n koossa (ei sivulle sovitettuna: keskellä olevan laatan ääriviiva on
+   48 × 24 mm) ja aseta se tasaisesti pöydän keskelle.
+2. Ota kuva kameralla tai avaa siitä otettu valokuva tai video.
+   Laajakulmakameralle aseta arkki myös kunkin kulman lähelle ja ota joka kerta kuva:
+   kuvista mitataan objektiivin vääristymä (ruudukko kaartuu silloin pöydän linjojen mukana).
+3. Tarkista, että punainen ääriviiva ja ruudukko ovat pöydän pinnalla, ja nimeä profiili.</translation>
     </message>
     <message>
         <source>Take a picture</source>
@@ -112,6 +114,10 @@
         <translation>ei vielä kuvaa</translation>
     </message>
     <message>
+        <source>kitchen</source>
+        <translation>keittiö</translation>
+    </message>
+    <message>
         <source>Save profile</source>
         <translation>Tallenna profiili</translation>
     </message>
@@ -122,6 +128,10 @@
     <message>
         <source>views cleared</source>
         <translation>kuvat poistettu</translation>
+    </message>
+    <message>
+        <source>The target was not found ({seen} of its 6 markers seen): is the whole page in view, lying flat, in focus and lit?</source>
+        <translation>Kalibrointiarkkia ei löytynyt (sen 6 merkistä näkyi {seen}): onko koko sivu kuvassa, tasaisesti, tarkkana ja valaistuna?</translation>
     </message>
     <message>
         <source>lens corrected (k = {k})</source>
@@ -136,6 +146,10 @@
         <translation>merkkejä {markers}/6, sovitusvirhe {error} mm, {scale} px/mm: laatan koko kuvassa {w} × {h} px; kuvia {views}, {lens}</translation>
     </message>
     <message>
+        <source>Tiles this small are read poorly: bring the camera closer, or raise its resolution.</source>
+        <translation>Näin pienet laatat luetaan huonosti: tuo kamera lähemmäs tai nosta sen tarkkuutta.</translation>
+    </message>
+    <message>
         <source>camera {number}: no picture (not connected?)</source>
         <translation>kamera {number}: ei kuvaa (onko kamera kytketty?)</translation>
     </message>
@@ -144,8 +158,20 @@
         <translation>Valokuva tai video kalibrointiarkista</translation>
     </message>
     <message>
-        <source>Images and videos (*.jpg *.png *.mp4 *.avi)</source>
-        <translation>Kuvat ja videot (*.jpg *.png *.mp4 *.avi)</translation>
+        <source>Images and videos (*.jpg *.jpeg *.png *.webp *.bmp *.mp4 *.avi *.mov *.mkv *.JPG *.JPEG *.PNG *.MP4 *.MOV)</source>
+        <translation>Kuvat ja videot (*.jpg *.jpeg *.png *.webp *.bmp *.mp4 *.avi *.mov *.mkv *.JPG *.JPEG *.PNG *.MP4 *.MOV)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Kaikki tiedostot (*)</translation>
+    </message>
+    <message>
+        <source>A profile&apos;s name is letters, digits, spaces, - _ and . (not first), up to 60 characters.</source>
+        <translation>Profiilin nimessä voi olla kirjaimia, numeroita, välilyöntejä sekä merkit - _ ja . (ei ensimmäisenä), enintään 60 merkkiä.</translation>
+    </message>
+    <message>
+        <source>A profile named {name} exists already. Replace it? (A saved match that names it is read through the new one.)</source>
+        <translation>Profiili {name} on jo olemassa. Korvataanko se? (Tallennettu ottelu, joka käyttää sitä, luetaan uuden kautta.)</translation>
     </message>
     <message>
         <source>{path}: cannot be read</source>
@@ -154,10 +180,6 @@
     <message>
         <source>find the target first</source>
         <translation>ota ensin kuva kalibrointiarkista</translation>
-    </message>
-    <message>
-        <source>saved {path}</source>
-        <translation>tallennettu: {path}</translation>
     </message>
 </context>
 <context>
@@ -2352,6 +2374,18 @@ Jatketaanko sitä?</translation>
     <message>
         <source>Open a recorded session</source>
         <translation>Avaa tallennettu istunto</translation>
+    </message>
+    <message>
+        <source>The calibration is missing</source>
+        <translation>Kalibrointi puuttuu</translation>
+    </message>
+    <message>
+        <source>{problem}
+
+Go on without it? The table is then read uncalibrated (each seat by the edge of the picture nearest it); a calibration saved again under the name {name} is used the next time.</source>
+        <translation>{problem}
+
+Jatketaanko ilman sitä? Pöytä luetaan silloin kalibroimatta (kukin paikka lähimmän kuvan reunan mukaan); nimellä {name} uudelleen tallennettua kalibrointia käytetään seuraavalla kerralla.</translation>
     </message>
     <message>
         <source>The saved match was damaged</source>
