@@ -69,7 +69,11 @@ class CalibrationChooser(QWidget):
         self.wizard_button.setText(translate("StartDialog", "Calibrate the table…"))
 
     def chosen(self) -> str | None:
-        return None if self.box.currentIndex() == 0 else self.box.currentText()
+        return None if self.box.currentIndex() == 0 or not self.box.isEnabled() else self.box.currentText()
+
+    def set_usable(self, usable: bool) -> None:
+        """Whether a calibration is chosen for the match (none without a camera); the wizard stays (a photo will do)."""
+        self.box.setEnabled(usable)
 
     def _wizard(self) -> None:
         wizard = CalibrationWizard(*self.camera())
@@ -119,6 +123,7 @@ class CalibrationWizard(QDialog):
         self.view.setMinimumSize(640, 360)
         col.addWidget(self.view)
         self.result = QLabel("")
+        self.result.setWordWrap(True)  # (a long line wraps, the window stays as wide)
         col.addWidget(self.result)
         row2 = QHBoxLayout()
         self.name = QLineEdit(self.tr("kitchen"))
@@ -177,7 +182,7 @@ class CalibrationWizard(QDialog):
                 + ("\n" + self.tr("Tiles this small are read poorly: bring the camera closer, or raise its resolution.")
                    if p.tile_px[0] < SMALL_TILE_PX else ""))
             shown = draw_profile(image, p)
-            for other in self.views[:-1]:  # (the earlier views' places, thinner: the outline is the middle view's)
+            for other in self.views:  # (each view's place, thinner: the page's outline is the middle view's)
                 cv2.polylines(shown, [cv2.convexHull(other[0].astype(np.float32)).astype(np.int32)], True, (0, 0, 200), 1, cv2.LINE_AA)
         from PySide6.QtCore import Qt
         from PySide6.QtGui import QPixmap

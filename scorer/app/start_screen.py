@@ -270,7 +270,7 @@ class StartDialog(Retranslated, QDialog):
     def _source_changed(self) -> None:
         data = self.source.currentData()
         self.location.setEnabled(not isinstance(data, int) and data != "hand")
-        self.calibration.setEnabled(data != "hand")  # (no camera: nothing to calibrate)
+        self.calibration.set_usable(data != "hand")  # (no camera: no calibration to read it through)
 
     def _source_chosen(self) -> None:
         """A recording picked from the open list opens the file picker (the item promises it) where none is given."""
@@ -335,7 +335,7 @@ class StartDialog(Retranslated, QDialog):
             starter = self._checked_starter(players)
             header = MatchHeader(self.game.currentData(), players, self.partnership.isChecked(),
                                  table=self.settings.table or None, source=self.source_spec(),
-                                 calibration=self.calibration.chosen() if self.calibration.isEnabled() else None)
+                                 calibration=self.calibration.chosen())
         except FormError as exc:
             self._show_problem(exc)
             exc.field.setFocus()
@@ -351,7 +351,7 @@ class StartDialog(Retranslated, QDialog):
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
                  "source": data if data in ("file", "url") else "", "camera": data if isinstance(data, int) else self.settings.camera,
                  "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location,
-                 "calibration": self.calibration.chosen() or ""}
+                 "calibration": self.calibration.chosen() or self.settings.calibration}
         self.settings = replace(self.settings, **table)
         try:  # the table offered again next time
             Settings.remember(**table)

@@ -126,7 +126,7 @@ def speakable(text: str, lang: str) -> str:
     number = number_fi if fi else number_en
     s = _TILE_RE.sub(lambda m: tile_words(int(m[1]), int(m[2]), lang), text)
     s = _ARROW_RE.sub(", pyöristettynä " if fi else ", rounded to ", s)
-    s = s.replace("&", " ja " if fi else " and ")
+    s = s.replace("&", " ja " if fi else " and ").replace("×", " kertaa " if fi else " by ")  # (a picture's 640 × 480)
     s = _SIGNED_RE.sub(lambda m: ("plus " if m[1] == "+" else "miinus " if fi else "minus ") + m[2], s)
     s = _DECIMAL_RE["fi" if fi else "en"].sub(
         lambda m: f"{m[1]} {'pilkku' if fi else 'point'} " + " ".join(m[2]), s)  # (its decimals digit by digit)

@@ -81,7 +81,7 @@ class CalibrationNotUsed:
     def text(self) -> Words:
         return Words("the calibration {name} was made on {made} pictures, and the camera's are {size}, another shape: it is "
                      "not used -- calibrate again with the camera set as it plays", name=self.name,
-                     made=f"{self.made[0]}x{self.made[1]}", size=f"{self.size[0]}x{self.size[1]}")
+                     made=f"{self.made[0]} × {self.made[1]}", size=f"{self.size[0]} × {self.size[1]}")
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class PictureTooDark:
 
 
 # What keeps the camera from reading the table well: a front end says these aloud and lets them stay.
-CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark)
+CAMERA_UNFIT = (TilesTooSmall, PictureTooGrainy, PictureTooDark, CalibrationNotUsed)
 CameraUnfit = TilesTooSmall | PictureTooGrainy | PictureTooDark
 
 

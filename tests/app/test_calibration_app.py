@@ -68,9 +68,9 @@ def test_the_start_screen_offers_the_calibration_chosen_last_and_none_without_a_
         (config_dir() / "calibration" / f"{name}.json").write_text("{}")
     dialog = StartDialog(Settings(players="Ann, Ben", calibration="kitchen"), cameras=[0], sessions=[])
     qtbot.addWidget(dialog)
-    assert dialog.calibration.chosen() == "kitchen" and dialog.calibration.isEnabled()
+    assert dialog.calibration.chosen() == "kitchen" and dialog.calibration.box.isEnabled()
     dialog.source.setCurrentIndex(dialog.source.findData("hand"))
-    assert not dialog.calibration.isEnabled()
+    assert not dialog.calibration.box.isEnabled() and dialog.calibration.wizard_button.isEnabled()
     dialog._start_new()
     assert dialog.choice.header.calibration is None and Settings.load().calibration == "kitchen"
 

@@ -39,7 +39,7 @@ def test_a_calibration_made_at_another_resolution_of_the_same_shape_is_fitted() 
 def test_a_calibration_made_on_pictures_of_another_shape_is_not_used_and_said() -> None:
     pipeline, events = _first(_profile((640, 480)), (1280, 720))
     (notice,) = [e for e in events if isinstance(e, Notice)]
-    assert notice.message == ("the calibration kitchen was made on 640x480 pictures, and the camera's are 1280x720, another "
+    assert notice.message == ("the calibration kitchen was made on 640 × 480 pictures, and the camera's are 1280 × 720, another "
                               "shape: it is not used -- calibrate again with the camera set as it plays")
     assert isinstance(notice.message, str) and pipeline.to_table is None and pipeline.zones == default_zones(1280, 720)
     assert isinstance(CalibrationNotUsed("k", (1, 1), (2, 2)).text(), str)
