@@ -152,3 +152,30 @@ def test_with_a_calibration_profile_places_are_not_told_as_parts_of_the_picture_
     annotating = argparse.Namespace(annotate="out.png")
     assert _numbered(annotating, None) and not _numbered(annotating, profile)  # type: ignore[arg-type]
     assert not _numbered(argparse.Namespace(annotate=None), None)
+
+
+def test_board_fits_a_calibration_to_the_photo_or_refuses_one_of_another_shape(tmp_path: Path) -> None:
+    """A profile made at another resolution of the photo's shape is scaled to it (read alike); one of another shape
+    shows another part of the table: refused, as live play does not use it."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "vision"))
+    from test_calibration import view
+
+    from scorer.vision.calibration import calibrate, save_profile
+
+    image = view(1.4, 10, 20)[0]
+    cv2.imwrite(str(tmp_path / "table.png"), image)
+    whole = calibrate(image, "whole")
+    save_profile(whole, tmp_path)
+    half = whole.fitted(640, 360)
+    half.name = "half"
+    save_profile(half, tmp_path)
+    other = whole.fitted(1280, 720)
+    other.name, other.image_size = "other", (640, 480)
+    save_profile(other, tmp_path)
+    said = [run("board", str(tmp_path / "table.png"), "--game", "horse-race", "--json", "--calibration", str(tmp_path / f"{n}.json"))
+            for n in ("whole", "half")]
+    assert said[0][0] == said[1][0] == 0 and said[0][1] == said[1][1]
+    code, _, err = run("board", str(tmp_path / "table.png"), "--game", "horse-race", "--calibration", str(tmp_path / "other.json"))
+    assert code == 2 and "'other' was made on 640x480 pictures; these are 1280x720, another shape" in err

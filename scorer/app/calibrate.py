@@ -6,8 +6,9 @@ from typing import Callable
 
 import cv2
 import numpy as np
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QApplication, QComboBox, QDialog, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from scorer.app.i18n import decimal, translate
@@ -137,6 +138,13 @@ class CalibrationWizard(QDialog):
             button.setAutoDefault(False)
         save.setDefault(True)
 
+    def _fits_play(self) -> bool:
+        """Whether the profile made is used at play's resolution (the same shape of picture)."""
+        try:
+            return self.profile is None or self.profile.fitted(*self.resolution) is not None
+        except ScorerError:
+            return False
+
     def _start_over(self) -> None:
         self.views, self.size, self.profile = [], None, None
         self.view.clear()
@@ -180,11 +188,10 @@ class CalibrationWizard(QDialog):
                     markers=p.markers, error=decimal(p.error_mm, 2), scale=decimal(p.px_per_mm, 2),
                     w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens)
                 + ("\n" + self.tr("Tiles this small are read poorly: bring the camera closer, or raise its resolution.")
-                   if p.tile_px[0] < SMALL_TILE_PX else ""))
+                   if p.tile_px[0] * self.resolution[0] / p.image_size[0] < SMALL_TILE_PX else ""))
             shown = draw_profile(image, p)
             for other in self.views:  # (each view's place, thinner: the page's outline is the middle view's)
                 cv2.polylines(shown, [cv2.convexHull(other[0].astype(np.float32)).astype(np.int32)], True, (0, 0, 200), 1, cv2.LINE_AA)
-        from PySide6.QtCore import Qt
         from PySide6.QtGui import QPixmap
 
         pixmap = QPixmap.fromImage(to_qimage(shown))
@@ -208,36 +215,56 @@ class CalibrationWizard(QDialog):
         path, _ = QFileDialog.getOpenFileName(self, self.tr("A photo or video of the target"), "", self.tr(
             "Images and videos (*.jpg *.jpeg *.png *.webp *.bmp *.mp4 *.avi *.mov *.mkv *.JPG *.JPEG *.PNG *.MP4 *.MOV)") + ";;" +
             self.tr("All files (*)"))
-        if not path:
-            return
+        if path:
+            QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                self._read_file(path)
+            finally:
+                QApplication.restoreOverrideCursor()
+
+    def _read_file(self, path: str) -> None:
+        """A photo, or a video: a picture every half second, the target taken where it lay still for two of them
+        (laid in the middle, then near each corner in turn: a view each), up to VIDEO_VIEWS."""
         cap = cv2.VideoCapture(path)
-        # A video: a picture every half second, each new place of the target a view (laid near each corner in turn).
         step = max(1, int(round((cap.get(cv2.CAP_PROP_FPS) or 2.0) / 2)))
-        frames, index, last = 0, 0, None
-        while frames < VIDEO_PICTURES:
+        photo = cap.get(cv2.CAP_PROP_FRAME_COUNT) <= 1
+        pictures, index, last, before, taken = 0, 0, None, None, 0
+        while pictures < VIDEO_PICTURES and len(self.views) < VIDEO_VIEWS:
             ok, frame = cap.read()
             if not ok:
                 break
-            if index % step == 0:
-                frames, last = frames + 1, frame
-                if len(self.views) < VIDEO_VIEWS and _shows_target(frame):
-                    self.use_image(frame)
             index += 1
+            if (index - 1) % step:
+                continue
+            pictures, last, seen = pictures + 1, frame, _target_at(frame)
+            still = seen is not None and (photo or (before is not None and float(np.linalg.norm(seen - before)) < STILL_PX))
+            near = float(np.hypot(*frame.shape[:2])) / 8  # (as a view replaces one that near: another place of the target)
+            if still and (photo or not any(float(np.linalg.norm(v[0].mean(0) - seen)) < near for v in self.views)):
+                self.use_image(frame)
+                taken += 1
+            before = seen
         cap.release()
         if last is None:
             self.result.setText(self.tr("{path}: cannot be read").format(path=path))
-        elif self.profile is None:
+        elif not taken and before is not None:
+            self.result.setText(self.tr("The target never lay still in this video: lay it still for a second at each place."))
+        elif not taken:
             self.use_image(last)  # (what was not found, said on the last picture)
 
     def _save(self) -> None:
         if self.profile is None:
             self.result.setText(self.tr("find the target first"))
             return
-        name = self.name.text().strip()
+        name = self.name.text().strip().removesuffix(".json")
         if profile_name_problem(name):
             self.result.setText(self.tr("A profile's name is letters, digits, spaces, - _ and . (not first), up to 60 characters."))
             return
-        if profile_path(name).exists() and QMessageBox.question(self, self.tr("Calibrate the table"), self.tr(
+        if not self._fits_play() and QMessageBox.question(self, self.tr("Calibrate the table"), self.tr(
+                "These pictures are {made}; the camera plays at {play} (Settings: Resolution), another shape, where this "
+                "profile is not used. Save it all the same?").format(
+                made="{} × {}".format(*self.profile.image_size), play="{} × {}".format(*self.resolution))) != QMessageBox.StandardButton.Yes:
+            return
+        if profile_path(name, new=True).exists() and QMessageBox.question(self, self.tr("Calibrate the table"), self.tr(
                 "A profile named {name} exists already. Replace it? (A saved match that names it is read through the new one.)"
                 ).format(name=name)) != QMessageBox.StandardButton.Yes:
             return
@@ -250,13 +277,16 @@ class CalibrationWizard(QDialog):
         self.accept()
 
 
-VIDEO_PICTURES = 600  # pictures of a video looked at (5 minutes at two a second)
+
+# A video's target is taken where it moved less than this (px) between two pictures half a second apart: lying still.
+STILL_PX = 4.0
+VIDEO_PICTURES = 240  # pictures of a video looked at (two minutes, at two a second)
 VIDEO_VIEWS = 8
 
 
-def _shows_target(frame: np.ndarray) -> bool:
+def _target_at(frame: np.ndarray) -> np.ndarray | None:
+    """Where the target's markers lie in ``frame`` (their corners' mean), or None where it is not seen."""
     try:
-        find_target(frame)
+        return find_target(frame)[0].mean(0)
     except ScorerError:
-        return False
-    return True
+        return None

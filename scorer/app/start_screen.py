@@ -351,7 +351,7 @@ class StartDialog(Retranslated, QDialog):
         table = {"game": header.game, "players": ", ".join(players), "partnership": header.partnership,
                  "source": data if data in ("file", "url") else "", "camera": data if isinstance(data, int) else self.settings.camera,
                  "location": spec.location if spec is not None and spec.kind in ("video", "url") else self.settings.location,
-                 "calibration": self.calibration.chosen() or self.settings.calibration}
+                 "calibration": (self.calibration.chosen() or "") if self.calibration.box.isEnabled() else self.settings.calibration}
         self.settings = replace(self.settings, **table)
         try:  # the table offered again next time
             Settings.remember(**table)

@@ -30,7 +30,7 @@ CLI_WORDS = {
                          "(Source: A video file or recorded session) to answer them.",
            "early": "{video}: the video ends early (truncated?) at {seconds} s; events so far are kept",
            "annotated": "annotated picture written to {target}",
-           "calibration": "calibration {name} ({created}): made on {size} pictures, a tile about {tile} px, the table's plane fitted to {error} mm",
+           "calibration": "calibration {name} ({created}): made on {size} pictures, a tile about {tile} px, the plane fit error {error} mm",
            "other-seat": "{count} of them asked about a tile laid by an arm from another seat than the player on turn's: if "
                          "that is not what happened at the table, check the players given, their order (clockwise from the "
                          "seat nearest the camera) and the game.",
@@ -55,7 +55,7 @@ CLI_WORDS = {
                          "(Kuvalähde: Videotiedosto tai tallennettu istunto) vastataksesi niihin.",
            "early": "{video}: video päättyy ennenaikaisesti (katkennut?) kohdassa {seconds} s; siihen asti tapahtunut säilyy",
            "annotated": "merkitty kuva kirjoitettu tiedostoon {target}",
-           "calibration": "kalibrointi {name} ({created}): tehty kuvista, joiden koko on {size}, laatta noin {tile} px, pöydän taso sovitettu {error} mm:iin",
+           "calibration": "kalibrointi {name} ({created}): tehty kuvista, joiden koko on {size}, laatta noin {tile} px, tason sovitusvirhe {error} mm",
            "other-seat": "Niistä {count} koski laattaa, jonka laski käsi toiselta paikalta kuin vuorossa olevan pelaajan: "
                          "jos pöydässä ei käynyt niin, tarkista annetut pelaajat, heidän järjestyksensä (myötäpäivään "
                          "kameraa lähimmältä paikalta) ja peli.",

@@ -113,7 +113,7 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from scorer.vision.calibration import CalibrationError, calibrate, calibrate_frames, profile_path, save_profile
 
     name = args.name[:-5] if args.name.endswith(".json") else args.name
-    there = profile_path(name, Path(args.dir) if args.dir else None)  # (a name refused before the camera is opened)
+    there = profile_path(name, Path(args.dir) if args.dir else None, new=True)  # (a name refused before the camera is opened)
     if there.exists() and not args.replace:
         raise CalibrationError(f"a profile {name!r} exists already ({there}): give another name, or --replace it "
                                "(a saved match that names it is read through the new one)")
@@ -130,9 +130,11 @@ def _calibrate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         frames = islice(VideoFile(args.video).frames(), 300 * args.views)
         profile = calibrate_frames((f.image for f in frames), name, args.views, taken)
     else:
+        camera = Camera(args.camera)
+        camera.connect()  # (a missing camera said before what to do with it)
         if args.views > 1:
             err.write(f"lay the target on the table and keep it still; then move it {args.views - 1} times, toward the corners\n")
-        live = _for_seconds(Camera(args.camera).frames(), 10.0 * args.views)
+        live = _for_seconds(camera.frames(), 10.0 * args.views)
         profile = calibrate_frames((f.image for f in live), name, args.views, taken)
     path = save_profile(profile, Path(args.dir) if args.dir else None)
     out.write(
@@ -173,6 +175,8 @@ def _board(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = GAMES[args.game]
     image = load_image(args.image)
     profile = load_profile(args.calibration) if args.calibration else None
+    if profile is not None:  # (fitted to the photo's size, or refused for another shape: as a camera's frames)
+        profile = profile.fitted(image.shape[1], image.shape[0])
     before = _board_before(args.before, rules) if args.before else None
     # One image, read with care: at two input sizes, each tile also read turned round (over twice a live frame's time).
     detections = TileDetector.thorough(threads=args.threads).detect(image)

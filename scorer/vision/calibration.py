@@ -233,6 +233,10 @@ class Profile:
             profile.lens_model  # noqa: B018 -- checks the lens entry
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"the calibration profile is damaged: {exc!r}") from None
+        sizes = (profile.image_size, profile.tile_px)
+        if any(len(v) != 2 or not all(isinstance(x, (int, float)) and x > 0 for x in v) for v in sizes):
+            raise CalibrationError(f"the calibration profile is damaged: image_size and tile_px should be two positive "
+                                   f"numbers each, found {list(profile.image_size)} and {list(profile.tile_px)}")
         if profile.H.shape != (3, 3) or not np.isfinite(profile.H).all():
             raise CalibrationError("the calibration profile is damaged: the homography is not a finite 3x3 matrix")
         _check_zones(profile.zones)
@@ -369,15 +373,19 @@ def profile_name_problem(name: str) -> str | None:
     return None
 
 
-def profile_path(name: str, directory: Path | None = None) -> Path:
-    problem = profile_name_problem(name)
+def profile_path(name: str, directory: Path | None = None, *, new: bool = False) -> Path:
+    """Where the profile ``name`` is kept: a ``new`` one's name checked (:func:`profile_name_problem`); one saved before
+    that check (any name but a path) found as it is."""
+    problem = profile_name_problem(name) if new else ("an empty name" if not name.strip() else None)
+    if not new and (any(c in name for c in "/\\") or name.startswith(".")):
+        problem = f"{name!r} is a path, not a name"
     if problem:
         raise CalibrationError(f"not a profile name: {problem}")
     return (directory or config_dir() / "calibration") / f"{name}.json"
 
 
 def save_profile(profile: Profile, directory: Path | None = None) -> Path:
-    path = profile_path(profile.name, directory)
+    path = profile_path(profile.name, directory, new=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(profile.to_json(), indent=2))

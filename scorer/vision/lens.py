@@ -118,5 +118,7 @@ def fit_lens(views: Sequence[tuple[np.ndarray, np.ndarray]], width: int, height:
             fb = cost(b)
     k = float((lo + hi) / 2)
     without, with_lens = plane_error(views, None), cost(k)
-    keep = without > NOISE_MM and with_lens <= KEEP_BELOW * without
+    # (One view is never enough: in one picture a lens and the target's tilt look alike -- a newcomer's single view
+    # off the centre kept k = -0.50 and put the picture's corner 376 mm off.)
+    keep = len(views) >= 2 and without > NOISE_MM and with_lens <= KEEP_BELOW * without
     return LensFit(Lens.for_image(k, width, height) if keep else None, k, without, with_lens, len(views))

@@ -90,3 +90,32 @@ def test_a_match_whose_calibration_is_lost_is_resumed_without_it_when_the_player
     window = open_window(session, None, "en", Settings())
     qtbot.addWidget(window)
     assert window.pipeline.config.profile is None and "Go on without it?" in asked[-1]
+
+
+def test_choosing_no_calibration_is_remembered(qtbot) -> None:
+    (config_dir() / "calibration").mkdir(parents=True, exist_ok=True)
+    (config_dir() / "calibration" / "kitchen.json").write_text("{}")
+    dialog = StartDialog(Settings(players="Ann, Ben", calibration="kitchen"), cameras=[0], sessions=[])
+    qtbot.addWidget(dialog)
+    dialog.calibration.box.setCurrentIndex(0)
+    dialog._start_new()
+    assert dialog.choice.header.calibration is None and Settings.load().calibration == ""
+
+
+def test_a_target_never_lying_still_in_a_video_gives_no_view_and_a_video_without_it_says_so(qtbot, tmp_path: Path, monkeypatch) -> None:
+    wizard = CalibrationWizard()
+    qtbot.addWidget(wizard)
+    wizard.use_image(view(1.4, 12, 30)[0])  # (a view taken before, from the camera)
+    moving, empty = tmp_path / "moving.mp4", tmp_path / "empty.mp4"
+    for path, pictures in ((moving, [view(1.4, 0, 0, seed=i, target_at=(-300.0 + 60 * i, 0.0))[0] for i in range(10)]),
+                           (empty, [view(1.4, 0, 0)[0][:, :, ::-1].copy() * 0 + 90 for _ in range(4)])):
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 2.0, (1280, 720))
+        for picture in pictures:
+            writer.write(picture)
+        writer.release()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(moving), ""))
+    wizard._from_file()
+    assert len(wizard.views) == 1 and wizard.result.text().startswith("The target never lay still in this video")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(empty), ""))
+    wizard._from_file()
+    assert wizard.result.text().startswith("The target was not found (0 of its 6 markers seen)")

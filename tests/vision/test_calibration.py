@@ -213,10 +213,9 @@ def test_a_profile_is_fitted_to_pictures_of_another_resolution_and_refused_for_a
 
 
 def test_a_lens_is_fitted_with_its_pictures() -> None:
-    image, _ = view(1.4, 0, 0, lens_k=-0.2)
-    profile = calibrate_frames([image], "wide")
-    if profile.lens is None:
-        pytest.skip("one view measured no lens")
+    images = [view(1.4, 0, 0, seed=i, target_at=place, lens_k=-0.2)[0] for i, place in enumerate(PLACES) for _ in range(3)]
+    profile = calibrate_frames(images, "wide", views=5)
+    assert profile.lens is not None
     half = profile.fitted(640, 360)
     points = np.array([[100.0, 80.0], [1200.0, 650.0], [640.0, 360.0]])
     assert np.abs(half.to_table(points / 2) - profile.to_table(points)).max() < 0.5
@@ -260,3 +259,18 @@ def test_calibrate_command_keeps_a_profile_unless_replaced_and_refuses_odd_names
         main(["calibrate", "--image", str(path), "--views", "-3"], out=io.StringIO(), err=io.StringIO())
     code, _, err = calibrate_with("--name", "five", "--views", "5")
     assert code == 0 and "one picture is one view" in err
+
+
+def test_one_view_off_the_centre_keeps_no_lens() -> None:
+    """In one picture a lens and the target's tilt look alike: a lens is measured from two views or more."""
+    image, _ = view(1.4, 25, 30, target_at=(-250.0, 60.0), lens_k=-0.15)
+    assert calibrate(image, "off").lens is None
+
+
+def test_a_profile_saved_under_a_name_allowed_before_still_loads(tmp_path: Path) -> None:
+    data = calibrate(view(1.4, 10, 20)[0], "x").to_json()
+    for name in ("Mika's table", "kitchen (2)", "club #1"):
+        (tmp_path / f"{name}.json").write_text(json.dumps({**data, "name": name}))
+        assert load_profile(name, tmp_path).name == name
+    with pytest.raises(CalibrationError, match="not a profile name"):
+        save_profile(load_profile("club #1", tmp_path), tmp_path)  # (a new one's name is checked)

@@ -131,7 +131,7 @@
     </message>
     <message>
         <source>The target was not found ({seen} of its 6 markers seen): is the whole page in view, lying flat, in focus and lit?</source>
-        <translation>Kalibrointiarkkia ei löytynyt (sen 6 merkistä näkyi {seen}): onko koko sivu kuvassa, tasaisesti, tarkkana ja valaistuna?</translation>
+        <translation>Kalibrointiarkkia ei löytynyt (sen 6 merkistä näkyi {seen}): onko koko sivu kuvassa, tasaisena, tarkkana ja valaistuna?</translation>
     </message>
     <message>
         <source>lens corrected (k = {k})</source>
@@ -166,8 +166,16 @@
         <translation>Kaikki tiedostot (*)</translation>
     </message>
     <message>
+        <source>The target never lay still in this video: lay it still for a second at each place.</source>
+        <translation>Kalibrointiarkki ei ollut tällä videolla missään kohdassa paikallaan: pidä se paikallaan sekunnin ajan kussakin kohdassa.</translation>
+    </message>
+    <message>
         <source>A profile&apos;s name is letters, digits, spaces, - _ and . (not first), up to 60 characters.</source>
         <translation>Profiilin nimessä voi olla kirjaimia, numeroita, välilyöntejä sekä merkit - _ ja . (ei ensimmäisenä), enintään 60 merkkiä.</translation>
+    </message>
+    <message>
+        <source>These pictures are {made}; the camera plays at {play} (Settings: Resolution), another shape, where this profile is not used. Save it all the same?</source>
+        <translation>Nämä kuvat ovat {made}; kamera pelaa tarkkuudella {play} (Asetukset: Tarkkuus), erimuotoisilla kuvilla, joilla tätä profiilia ei käytetä. Tallennetaanko silti?</translation>
     </message>
     <message>
         <source>A profile named {name} exists already. Replace it? (A saved match that names it is read through the new one.)</source>
@@ -1514,7 +1522,7 @@ Ne jäävät istuntolokiin kumottuina; Tee uudelleen palauttaa ne, kunnes tallen
     </message>
     <message>
         <source>the calibration {name} was made on {made} pictures, and the camera&apos;s are {size}, another shape: it is not used -- calibrate again with the camera set as it plays</source>
-        <translation>kalibrointi {name} tehtiin kuvista, joiden koko on {made}, ja kameran kuvat ovat {size}, eri muotoisia: sitä ei käytetä -- kalibroi uudelleen kamera sellaisena kuin sillä pelataan</translation>
+        <translation>kalibrointi {name} tehtiin kuvista, joiden koko on {made}, ja kameran kuvat ovat {size}, erimuotoisia: sitä ei käytetä -- kalibroi uudelleen kamera sellaisena kuin sillä pelataan</translation>
     </message>
     <message>
         <source>the tile at {place} is not taken as {tile}: the rules do not allow {tile} where {kept} was laid -- it stays {kept} (undo the move to enter another)</source>
@@ -2385,7 +2393,7 @@ Jatketaanko sitä?</translation>
 Go on without it? The table is then read uncalibrated (each seat by the edge of the picture nearest it); a calibration saved again under the name {name} is used the next time.</source>
         <translation>{problem}
 
-Jatketaanko ilman sitä? Pöytä luetaan silloin kalibroimatta (kukin paikka lähimmän kuvan reunan mukaan); nimellä {name} uudelleen tallennettua kalibrointia käytetään seuraavalla kerralla.</translation>
+Jatketaanko ilman sitä? Pöytä luetaan silloin kalibroimatta (kukin paikka kuvan lähimmän reunan mukaan); nimellä {name} uudelleen tallennettua kalibrointia käytetään seuraavalla kerralla.</translation>
     </message>
     <message>
         <source>The saved match was damaged</source>
