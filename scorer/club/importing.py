@@ -114,7 +114,8 @@ def _write_children(connection: Connection, parsed: ParsedLog, fresh: bool, at: 
             counts[step.outcome.player][0] += 1
             counts[step.outcome.player][1] += final.rules.game_points(step.outcome.raw_points)
     kept = kept or {}
-    ids = player_ids(connection, [n for seat, n in enumerate(table.players) if seat not in kept], at)
+    unseated = [n for seat, n in enumerate(table.players) if seat not in kept]
+    ids = player_ids(connection, unseated, at) if unseated else {}  # (a live match's next move: no names to look up)
     scores = final.scores()
     winners = set(final.winners())
     shared = len(final.winning_sides) > 1

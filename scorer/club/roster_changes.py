@@ -78,7 +78,7 @@ def rename_player(engine: Engine, old: str, new: str) -> str:
             raise ClubError(f"{new!r} is {whose} already: if {kept!r} and {owner!r} are one person, "
                             f"`club players merge {shlex.quote(kept)} {shlex.quote(owner)}` makes them one")
         connection.execute(update(players).where(players.c.id == pid).values(name=new))
-        connection.execute(delete(aliases).where(aliases.c.name == new))  # (the player's own name again: no other name)
+        connection.execute(delete(aliases).where(aliases.c.name == new, aliases.c.player_id == pid))  # (its own name again)
         _keep_alias(connection, kept, pid, RENAMED)
         return new
 
