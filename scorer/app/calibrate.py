@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from scorer.app.i18n import decimal, translate
 from scorer.app.liveview import to_qimage
 from scorer.errors import ScorerError, TargetNotFound
+from scorer.pipeline.core import LIVE_SMALL_TILE_PX  # (tiles shorter are read poorly: live play says so too)
 from scorer.pipeline.sources import Camera
 from scorer.vision.calibration import (
     PAGE_MM, Profile, View, calibrate_views, config_dir, find_target, profile_name_problem, profile_path, save_profile,
@@ -84,8 +85,6 @@ class CalibrationChooser(QWidget):
             self.box.setCurrentText(wizard.profile.name)
 
 
-# Tiles shorter than this in the picture are read poorly (live play tells the players so too).
-SMALL_TILE_PX = 40
 
 
 class CalibrationWizard(QDialog):
@@ -141,9 +140,11 @@ class CalibrationWizard(QDialog):
     def _fits_play(self) -> bool:
         """Whether the profile made is used at play's resolution (the same shape of picture)."""
         try:
-            return self.profile is None or self.profile.fitted(*self.resolution) is not None
+            if self.profile is not None:
+                self.profile.fitted(*self.resolution)
         except ScorerError:
             return False
+        return True
 
     def _start_over(self) -> None:
         self.views, self.size, self.profile = [], None, None
@@ -188,7 +189,7 @@ class CalibrationWizard(QDialog):
                     markers=p.markers, error=decimal(p.error_mm, 2), scale=decimal(p.px_per_mm, 2),
                     w=f"{p.tile_px[0]:.0f}", h=f"{p.tile_px[1]:.0f}", views=len(self.views), lens=lens)
                 + ("\n" + self.tr("Tiles this small are read poorly: bring the camera closer, or raise its resolution.")
-                   if p.tile_px[0] * self.resolution[0] / p.image_size[0] < SMALL_TILE_PX else ""))
+                   if p.tile_px[0] * self.resolution[0] / p.image_size[0] < LIVE_SMALL_TILE_PX else ""))
             shown = draw_profile(image, p)
             for other in self.views:  # (each view's place, thinner: the page's outline is the middle view's)
                 cv2.polylines(shown, [cv2.convexHull(other[0].astype(np.float32)).astype(np.int32)], True, (0, 0, 200), 1, cv2.LINE_AA)

@@ -36,7 +36,7 @@ def insert(connection: Connection, table):
 def same_player(name: str) -> str:
     """What two names of one player share: the words, in any letter case (casefold: in Python, not SQL, whose lower()
     on SQLite leaves Å and Ö as they are)."""
-    return " ".join(name.split()).casefold()
+    return tidy(name).casefold()
 
 
 def tidy(name: str) -> str:
